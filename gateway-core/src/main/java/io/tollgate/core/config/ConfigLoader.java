@@ -1,0 +1,352 @@
+package io.tollgate.core.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Turns YAML text into a validated {@link GatewayConfig}. The whole document is checked before
+ * anything is returned: a bad field anywhere rejects the whole configuration, and the message
+ * names the field's path.
+ *
+ * <p>The reference of every field is {@code docs/configuration.md}.
+ */
+public final class ConfigLoader {
+
+    /** Classpath resource holding the built-in configuration used when no file is given. */
+    public static final String DEFAULT_RESOURCE = "/io/tollgate/core/config/default-gateway.yaml";
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Set<String> LB_POLICIES = Set.of("round_robin", "random", "least_request"); // keep in step with LoadBalancers.names()
+    private static final Set<String> PROTOCOLS = Set.of("http1");
+    private static final Set<Integer> REDIRECT_CODES = Set.of(301, 302, 303, 307, 308);
+
+    private ConfigLoader() {
+    }
+
+    /** Loads and validates a configuration file. */
+    public static GatewayConfig load(Path file) {
+        try {
+            return parse(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Loads the built-in default configuration. */
+    public static GatewayConfig defaults() {
+        try (InputStream in = ConfigLoader.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + DEFAULT_RESOURCE);
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Parses and validates YAML text. */
+    public static GatewayConfig parse(String yaml) {
+        JsonNode tree;
+        try {
+            tree = YAML.readTree(yaml);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException("<root>: not valid YAML: " + e.getOriginalMessage(), e);
+        }
+        if (tree == null || tree.isMissingNode()) {
+            throw new ConfigException("<root>: the configuration is empty");
+        }
+        GatewayConfig config = gateway(new ConfigNode(tree, ""));
+        checkReferences(config);
+        return config;
+    }
+
+    private static GatewayConfig gateway(ConfigNode root) {
+        root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream"));
+        AdminConfig admin = root.optional("admin").map(ConfigLoader::admin)
+                .orElse(new AdminConfig("127.0.0.1", 9901));
+        List<ListenerConfig> listeners = root.list("listeners", ConfigLoader::listener);
+        List<ClusterConfig> clusters = root.list("clusters", ConfigLoader::cluster);
+        unique(root.child("listeners"), listeners.stream().map(ListenerConfig::name).toList());
+        unique(root.child("clusters"), clusters.stream().map(ClusterConfig::name).toList());
+        Optional<DemoUpstreamConfig> demo = root.optional("demo_upstream").map(n -> {
+            n.allowOnly(Set.of("address", "port"));
+            return new DemoUpstreamConfig(n.string("address", "127.0.0.1"), n.integer("port", 8081, 0, 65535));
+        });
+        return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo);
+    }
+
+    private static AdminConfig admin(ConfigNode n) {
+        n.allowOnly(Set.of("address", "port"));
+        return new AdminConfig(n.string("address", "127.0.0.1"), n.integer("port", 9901, 0, 65535));
+    }
+
+    private static ListenerConfig listener(ConfigNode n) {
+        n.allowOnly(Set.of("name", "address", "port", "protocols", "route_config", "http", "access_log"));
+        List<String> protocols = n.list("protocols", p -> {
+            String name = p.asString();
+            if (!PROTOCOLS.contains(name)) {
+                throw p.error("unknown protocol '" + name + "' (expected one of " + PROTOCOLS + ")");
+            }
+            return name;
+        });
+        if (protocols.isEmpty()) {
+            protocols = List.of("http1");
+        }
+        HttpOptions http = n.optional("http").map(ConfigLoader::httpOptions).orElse(HttpOptions.DEFAULTS);
+        AccessLogConfig accessLog = n.optional("access_log").map(a -> {
+            a.allowOnly(Set.of("path"));
+            return new AccessLogConfig(a.string("path", ""));
+        }).orElse(AccessLogConfig.DISABLED);
+        return new ListenerConfig(
+                n.string("name"),
+                n.string("address", "127.0.0.1"),
+                n.integer("port", 0, 0, 65535),
+                protocols,
+                routeConfig(n.required("route_config")),
+                http,
+                accessLog);
+    }
+
+    private static HttpOptions httpOptions(ConfigNode n) {
+        n.allowOnly(Set.of("max_initial_line_bytes", "max_header_bytes", "max_request_body_bytes",
+                "idle_timeout", "request_headers_timeout"));
+        HttpOptions d = HttpOptions.DEFAULTS;
+        return new HttpOptions(
+                n.integer("max_initial_line_bytes", d.maxInitialLineBytes(), 256, 1 << 20),
+                n.integer("max_header_bytes", d.maxHeaderBytes(), 1024, 1 << 24),
+                n.longValue("max_request_body_bytes", d.maxRequestBodyBytes(), 0, Long.MAX_VALUE),
+                positive(n, "idle_timeout", d.idleTimeout()),
+                positive(n, "request_headers_timeout", d.requestHeadersTimeout()));
+    }
+
+    private static RouteConfig routeConfig(ConfigNode n) {
+        n.allowOnly(Set.of("virtual_hosts"));
+        List<VirtualHostConfig> hosts = n.list("virtual_hosts", ConfigLoader::virtualHost);
+        unique(n.child("virtual_hosts"), hosts.stream().map(VirtualHostConfig::name).toList());
+        Set<String> domains = new HashSet<>();
+        for (int i = 0; i < hosts.size(); i++) {
+            for (String domain : hosts.get(i).domains()) {
+                if (!domains.add(domain)) {
+                    throw n.child("virtual_hosts[" + i + "].domains")
+                            .error("domain '" + domain + "' appears in more than one virtual host");
+                }
+            }
+        }
+        return new RouteConfig(hosts);
+    }
+
+    private static VirtualHostConfig virtualHost(ConfigNode n) {
+        n.allowOnly(Set.of("name", "domains", "routes"));
+        List<String> domains = n.list("domains", d -> {
+            String domain = d.asString().toLowerCase(java.util.Locale.ROOT);
+            int star = domain.indexOf('*');
+            boolean valid = !domain.isEmpty() && (star < 0 || domain.equals("*")
+                    || (star == 0 && domain.indexOf('*', 1) < 0 && domain.length() > 1)
+                    || (star == domain.length() - 1 && domain.indexOf('*') == star && domain.length() > 1));
+            if (!valid) {
+                throw d.error("'" + domain + "' (expected an exact name, *.suffix, prefix.* or *)");
+            }
+            return domain;
+        });
+        if (domains.isEmpty()) {
+            throw n.child("domains").error("must list at least one domain");
+        }
+        return new VirtualHostConfig(n.string("name"), domains, n.list("routes", ConfigLoader::route));
+    }
+
+    private static RouteEntryConfig route(ConfigNode n) {
+        n.allowOnly(Set.of("name", "match", "route", "direct_response", "redirect",
+                "request_headers", "response_headers"));
+        Optional<ForwardActionConfig> forward = n.optional("route").map(ConfigLoader::forward);
+        Optional<DirectResponseConfig> direct = n.optional("direct_response").map(d -> {
+            d.allowOnly(Set.of("status", "body"));
+            return new DirectResponseConfig(d.integer("status", 200, 200, 599), d.string("body", ""));
+        });
+        Optional<RedirectConfig> redirect = n.optional("redirect").map(ConfigLoader::redirect);
+        int actions = (forward.isPresent() ? 1 : 0) + (direct.isPresent() ? 1 : 0) + (redirect.isPresent() ? 1 : 0);
+        if (actions != 1) {
+            throw n.error("needs exactly one of route, direct_response, redirect (found " + actions + ")");
+        }
+        return new RouteEntryConfig(
+                n.string("name", ""),
+                match(n.required("match")),
+                forward,
+                direct,
+                redirect,
+                n.optional("request_headers").map(ConfigLoader::headerMutation).orElse(HeaderMutationConfig.NONE),
+                n.optional("response_headers").map(ConfigLoader::headerMutation).orElse(HeaderMutationConfig.NONE));
+    }
+
+    private static RouteMatchConfig match(ConfigNode n) {
+        n.allowOnly(Set.of("path", "prefix", "regex", "headers", "query_parameters"));
+        Optional<String> path = n.optionalString("path");
+        Optional<String> prefix = n.optionalString("prefix");
+        Optional<String> regex = n.optionalString("regex");
+        int kinds = (path.isPresent() ? 1 : 0) + (prefix.isPresent() ? 1 : 0) + (regex.isPresent() ? 1 : 0);
+        if (kinds != 1) {
+            throw n.error("needs exactly one of path, prefix, regex (found " + kinds + ")");
+        }
+        path.filter(p -> !p.startsWith("/")).ifPresent(p -> {
+            throw n.child("path").error("must start with '/' (was '" + p + "')");
+        });
+        prefix.filter(p -> !p.startsWith("/")).ifPresent(p -> {
+            throw n.child("prefix").error("must start with '/' (was '" + p + "')");
+        });
+        regex.ifPresent(r -> compile(n.child("regex"), r));
+        return new RouteMatchConfig(path, prefix, regex,
+                n.list("headers", ConfigLoader::valueMatcher),
+                n.list("query_parameters", ConfigLoader::valueMatcher));
+    }
+
+    private static ValueMatcherConfig valueMatcher(ConfigNode n) {
+        n.allowOnly(Set.of("name", "exact", "regex", "present", "invert"));
+        Optional<String> exact = n.optionalString("exact");
+        Optional<String> regex = n.optionalString("regex");
+        boolean present = n.bool("present", false);
+        int kinds = (exact.isPresent() ? 1 : 0) + (regex.isPresent() ? 1 : 0) + (present ? 1 : 0);
+        if (kinds != 1) {
+            throw n.error("needs exactly one of exact, regex, present: true (found " + kinds + ")");
+        }
+        regex.ifPresent(r -> compile(n.child("regex"), r));
+        return new ValueMatcherConfig(n.string("name"), exact, regex, present, n.bool("invert", false));
+    }
+
+    private static ForwardActionConfig forward(ConfigNode n) {
+        n.allowOnly(Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite", "timeout"));
+        Optional<String> cluster = n.optionalString("cluster");
+        List<WeightedClusterConfig> weighted = n.list("weighted_clusters", w -> {
+            w.allowOnly(Set.of("name", "weight"));
+            return new WeightedClusterConfig(w.string("name"), w.integer("weight", 1, 1, 1_000_000));
+        });
+        if (cluster.isPresent() == !weighted.isEmpty()) {
+            throw n.error("needs exactly one of cluster, weighted_clusters");
+        }
+        n.optionalString("prefix_rewrite").filter(p -> !p.startsWith("/")).ifPresent(p -> {
+            throw n.child("prefix_rewrite").error("must start with '/' (was '" + p + "')");
+        });
+        return new ForwardActionConfig(cluster, weighted, n.optionalString("prefix_rewrite"),
+                n.optionalString("host_rewrite"), positive(n, "timeout", ForwardActionConfig.DEFAULT_TIMEOUT));
+    }
+
+    private static RedirectConfig redirect(ConfigNode n) {
+        n.allowOnly(Set.of("scheme", "host", "port", "path", "prefix_rewrite", "response_code", "strip_query"));
+        int code = n.integer("response_code", 301, 300, 399);
+        if (!REDIRECT_CODES.contains(code)) {
+            throw n.child("response_code").error(code + " (expected one of " + REDIRECT_CODES + ")");
+        }
+        if (n.has("path") && n.has("prefix_rewrite")) {
+            throw n.error("path and prefix_rewrite exclude each other");
+        }
+        return new RedirectConfig(n.optionalString("scheme"), n.optionalString("host"),
+                n.optional("port").map(p -> (int) p.asLong(1, 65535)), n.optionalString("path"),
+                n.optionalString("prefix_rewrite"), code, n.bool("strip_query", false));
+    }
+
+    private static HeaderMutationConfig headerMutation(ConfigNode n) {
+        n.allowOnly(Set.of("add", "remove"));
+        List<HeaderValueConfig> add = n.list("add", h -> {
+            h.allowOnly(Set.of("name", "value", "append"));
+            return new HeaderValueConfig(headerName(h.child("name"), h.string("name")),
+                    h.string("value", ""), h.bool("append", false));
+        });
+        List<String> remove = n.list("remove", h -> headerName(h, h.asString()));
+        return new HeaderMutationConfig(add, remove);
+    }
+
+    private static String headerName(ConfigNode n, String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c <= ' ' || c >= 127 || c == ':') {
+                throw n.error("'" + name + "' is not a valid header name");
+            }
+        }
+        return name.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static ClusterConfig cluster(ConfigNode n) {
+        n.allowOnly(Set.of("name", "lb_policy", "endpoints", "connect_timeout", "max_connections_per_host",
+                "max_pending_requests", "idle_timeout"));
+        String lb = n.string("lb_policy", "round_robin");
+        if (!LB_POLICIES.contains(lb)) {
+            throw n.child("lb_policy").error("unknown policy '" + lb + "' (expected one of " + LB_POLICIES + ")");
+        }
+        List<EndpointConfig> endpoints = n.list("endpoints", e -> {
+            e.allowOnly(Set.of("address", "port", "weight", "labels"));
+            return new EndpointConfig(e.string("address"), e.integer("port", 0, 1, 65535),
+                    e.integer("weight", 1, 1, 1_000_000), e.stringMap("labels"));
+        });
+        return new ClusterConfig(n.string("name"), lb, endpoints,
+                positive(n, "connect_timeout", Duration.ofSeconds(5)),
+                n.integer("max_connections_per_host", 1024, 1, 1_000_000),
+                n.integer("max_pending_requests", 1024, 0, 1_000_000),
+                positive(n, "idle_timeout", Duration.ofSeconds(50)));
+    }
+
+    private static Duration positive(ConfigNode n, String key, Duration defaultValue) {
+        Duration d = n.duration(key, defaultValue);
+        if (d.isZero() || d.isNegative()) {
+            throw n.child(key).error("must be positive");
+        }
+        return d;
+    }
+
+    private static void compile(ConfigNode n, String regex) {
+        try {
+            Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            throw n.error("'" + regex + "' is not a valid regex: " + e.getDescription());
+        }
+    }
+
+    private static void unique(ConfigNode list, List<String> names) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (!seen.add(names.get(i))) {
+                throw list.error("name '" + names.get(i) + "' is used twice (at index " + i + ")");
+            }
+        }
+    }
+
+    /** Every cluster a route names must exist: a dangling reference is a configuration error. */
+    private static void checkReferences(GatewayConfig config) {
+        for (int l = 0; l < config.listeners().size(); l++) {
+            List<VirtualHostConfig> hosts = config.listeners().get(l).routeConfig().virtualHosts();
+            for (int v = 0; v < hosts.size(); v++) {
+                List<RouteEntryConfig> routes = hosts.get(v).routes();
+                for (int r = 0; r < routes.size(); r++) {
+                    String at = "listeners[" + l + "].route_config.virtual_hosts[" + v + "].routes[" + r + "].route";
+                    Optional<ForwardActionConfig> forward = routes.get(r).forward();
+                    if (forward.isEmpty()) {
+                        continue;
+                    }
+                    forward.get().cluster().ifPresent(c -> requireCluster(config, at + ".cluster", c));
+                    List<WeightedClusterConfig> weighted = forward.get().weightedClusters();
+                    for (int w = 0; w < weighted.size(); w++) {
+                        requireCluster(config, at + ".weighted_clusters[" + w + "].name", weighted.get(w).name());
+                    }
+                }
+            }
+        }
+    }
+
+    private static void requireCluster(GatewayConfig config, String path, String name) {
+        if (config.cluster(name).isEmpty()) {
+            throw new ConfigException(path + ": unknown cluster '" + name + "'");
+        }
+    }
+}

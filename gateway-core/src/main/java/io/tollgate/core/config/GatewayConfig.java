@@ -1,0 +1,33 @@
+package io.tollgate.core.config;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The whole configuration of one gateway process: immutable, validated, and swapped as one unit.
+ *
+ * <p>The YAML file and (later) xDS both produce this model; nothing downstream of it parses text.
+ *
+ * @param admin where the admin API listens
+ * @param eventLoops the number of I/O event loops; 0 means one per available core
+ * @param listeners the downstream listeners, names unique
+ * @param clusters the upstream clusters, names unique
+ * @param demoUpstream an in-process demo upstream server started beside the gateway, if any
+ */
+public record GatewayConfig(
+        AdminConfig admin,
+        int eventLoops,
+        List<ListenerConfig> listeners,
+        List<ClusterConfig> clusters,
+        Optional<DemoUpstreamConfig> demoUpstream) {
+
+    public GatewayConfig {
+        listeners = List.copyOf(listeners);
+        clusters = List.copyOf(clusters);
+    }
+
+    /** Returns the cluster with this name, if configured. */
+    public Optional<ClusterConfig> cluster(String name) {
+        return clusters.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
+}

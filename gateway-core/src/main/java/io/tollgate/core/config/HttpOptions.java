@@ -1,0 +1,25 @@
+package io.tollgate.core.config;
+
+import java.time.Duration;
+
+/**
+ * Limits and timeouts of downstream HTTP/1.1 connections.
+ *
+ * @param maxInitialLineBytes longest request line accepted (414 past it)
+ * @param maxHeaderBytes largest header block accepted (431 past it)
+ * @param maxRequestBodyBytes largest request body accepted (413 past it); bodies stream through
+ *     the gateway, so this is a policy limit, not a buffer size
+ * @param idleTimeout a keep-alive connection with no request for this long is closed
+ * @param requestHeadersTimeout a request whose head does not arrive within this time is closed
+ */
+public record HttpOptions(
+        int maxInitialLineBytes,
+        int maxHeaderBytes,
+        long maxRequestBodyBytes,
+        Duration idleTimeout,
+        Duration requestHeadersTimeout) {
+
+    /** The defaults, used when the listener says nothing. */
+    public static final HttpOptions DEFAULTS = new HttpOptions(
+            8192, 65536, 100L * 1024 * 1024, Duration.ofSeconds(60), Duration.ofSeconds(30));
+}

@@ -1,0 +1,29 @@
+package io.tollgate.core.config;
+
+import java.util.List;
+
+/**
+ * One downstream listening socket and what it serves.
+ *
+ * @param name unique listener name, used in metrics and the access log
+ * @param address the local address to bind
+ * @param port the local port; 0 picks a free one
+ * @param protocols the protocols accepted on this socket, detected from the first bytes when
+ *     there are several
+ * @param routeConfig the virtual hosts and routes applied to requests from this listener
+ * @param http limits and timeouts of HTTP/1.1 connections
+ * @param accessLog where the access log goes
+ */
+public record ListenerConfig(
+        String name,
+        String address,
+        int port,
+        List<String> protocols,
+        RouteConfig routeConfig,
+        HttpOptions http,
+        AccessLogConfig accessLog) {
+
+    public ListenerConfig {
+        protocols = List.copyOf(protocols);
+    }
+}

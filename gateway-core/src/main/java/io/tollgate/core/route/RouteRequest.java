@@ -1,0 +1,20 @@
+package io.tollgate.core.route;
+
+/**
+ * The protocol-independent view of a request that routing sees. HTTP fills it from the request
+ * head; RPC protocols map their service name to the authority and read their header maps lazily.
+ */
+public interface RouteRequest {
+
+    /** The virtual-host key: the HTTP Host without port, lower case, or an RPC service name. */
+    String authority();
+
+    /** The path without the query, starting with '/'; for RPC protocols {@code /service/method}. */
+    String path();
+
+    /** The raw query string after '?', or {@code null} when there is none. */
+    String query();
+
+    /** The first value of a header, or {@code null}; {@code name} is lower case. */
+    String header(String name);
+}

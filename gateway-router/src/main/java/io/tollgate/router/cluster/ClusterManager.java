@@ -1,0 +1,35 @@
+package io.tollgate.router.cluster;
+
+import io.tollgate.core.config.ClusterConfig;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** All clusters of one configuration snapshot, by name. Immutable once built. */
+public final class ClusterManager {
+
+    private final Map<String, Cluster> clusters;
+
+    private ClusterManager(Map<String, Cluster> clusters) {
+        this.clusters = clusters;
+    }
+
+    /** Builds the clusters of a validated configuration. */
+    public static ClusterManager build(List<ClusterConfig> configs) {
+        Map<String, Cluster> clusters = new LinkedHashMap<>();
+        for (ClusterConfig config : configs) {
+            clusters.put(config.name(), new Cluster(config));
+        }
+        return new ClusterManager(clusters);
+    }
+
+    /** Returns the named cluster, or null. */
+    public Cluster cluster(String name) {
+        return clusters.get(name);
+    }
+
+    public Collection<Cluster> clusters() {
+        return clusters.values();
+    }
+}

@@ -1,0 +1,27 @@
+package io.tollgate.router.lb;
+
+import io.tollgate.core.route.RouteRequest;
+import io.tollgate.router.cluster.Host;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Power of two choices: of two hosts drawn at random, the one with fewer active requests
+ * relative to its weight. Cheap, and avoids the herd that a global minimum attracts.
+ */
+final class LeastRequestLoadBalancer implements LoadBalancer {
+
+    @Override
+    public Host choose(List<Host> hosts, RouteRequest request) {
+        int size = hosts.size();
+        if (size == 1) {
+            return hosts.get(0);
+        }
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        Host a = hosts.get(random.nextInt(size));
+        Host b = hosts.get(random.nextInt(size));
+        long loadA = (long) (a.activeRequests() + 1) * b.weight();
+        long loadB = (long) (b.activeRequests() + 1) * a.weight();
+        return loadA <= loadB ? a : b;
+    }
+}

@@ -1,0 +1,211 @@
+package io.tollgate.router.route;
+
+import io.tollgate.core.config.DirectResponseConfig;
+import io.tollgate.core.config.ForwardActionConfig;
+import io.tollgate.core.config.HeaderMutationConfig;
+import io.tollgate.core.config.RedirectConfig;
+import io.tollgate.core.config.RouteEntryConfig;
+import io.tollgate.core.config.RouteMatchConfig;
+import io.tollgate.core.config.WeightedClusterConfig;
+import io.tollgate.core.route.RouteRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * A compiled route: its matcher and its action, ready to be used on the hot path without parsing
+ * anything. Immutable and shared by every event loop.
+ */
+public final class Route {
+
+    /** What a route does with a request it matched. */
+    public enum Kind { FORWARD, DIRECT_RESPONSE, REDIRECT }
+
+    private final String name;
+    private final String virtualHost;
+    private final RouteEntryConfig config;
+    private final String path;
+    private final String prefix;
+    private final Pattern regex;
+    private final ValueMatcher[] headers;
+    private final ValueMatcher[] queryParameters;
+    private final String[] clusters;
+    private final int[] cumulativeWeights;
+
+    Route(String virtualHost, int index, RouteEntryConfig config) {
+        this.name = config.name().isEmpty() ? virtualHost + "/" + index : config.name();
+        this.virtualHost = virtualHost;
+        this.config = config;
+        RouteMatchConfig match = config.match();
+        this.path = match.path().orElse(null);
+        this.prefix = match.prefix().orElse(null);
+        this.regex = match.regex().map(Pattern::compile).orElse(null);
+        this.headers = match.headers().stream().map(ValueMatcher::new).toArray(ValueMatcher[]::new);
+        this.queryParameters = match.queryParameters().stream().map(ValueMatcher::new).toArray(ValueMatcher[]::new);
+        ForwardActionConfig forward = config.forward().orElse(null);
+        if (forward == null) {
+            this.clusters = new String[0];
+            this.cumulativeWeights = new int[0];
+        } else if (forward.cluster().isPresent()) {
+            this.clusters = new String[] {forward.cluster().get()};
+            this.cumulativeWeights = new int[] {1};
+        } else {
+            List<WeightedClusterConfig> weighted = forward.weightedClusters();
+            this.clusters = new String[weighted.size()];
+            this.cumulativeWeights = new int[weighted.size()];
+            int sum = 0;
+            for (int i = 0; i < weighted.size(); i++) {
+                clusters[i] = weighted.get(i).name();
+                sum += weighted.get(i).weight();
+                cumulativeWeights[i] = sum;
+            }
+        }
+    }
+
+    /** The route's name: its configured name, else {@code virtualHost/index}. Used in metrics. */
+    public String name() {
+        return name;
+    }
+
+    /** The name of the virtual host this route belongs to. */
+    public String virtualHost() {
+        return virtualHost;
+    }
+
+    /** The configuration this route was compiled from. */
+    public RouteEntryConfig config() {
+        return config;
+    }
+
+    /** What the route does. */
+    public Kind kind() {
+        if (config.forward().isPresent()) {
+            return Kind.FORWARD;
+        }
+        return config.directResponse().isPresent() ? Kind.DIRECT_RESPONSE : Kind.REDIRECT;
+    }
+
+    boolean matches(RouteRequest request) {
+        String requestPath = request.path();
+        if (path != null) {
+            if (!path.equals(requestPath)) {
+                return false;
+            }
+        } else if (prefix != null) {
+            if (!requestPath.startsWith(prefix)) {
+                return false;
+            }
+        } else if (!regex.matcher(requestPath).matches()) {
+            return false;
+        }
+        for (ValueMatcher header : headers) {
+            if (!header.matches(request.header(header.name()))) {
+                return false;
+            }
+        }
+        if (queryParameters.length > 0) {
+            String query = request.query();
+            for (ValueMatcher parameter : queryParameters) {
+                if (!parameter.matches(QueryString.parameter(query, parameter.name()))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Chooses the cluster for one request; with weighted clusters, {@code random} (any int) picks
+     * one in proportion to the weights. MUST only be called on a FORWARD route.
+     */
+    public String chooseCluster(int random) {
+        if (clusters.length == 1) {
+            return clusters[0];
+        }
+        int point = Math.floorMod(random, cumulativeWeights[cumulativeWeights.length - 1]);
+        for (int i = 0; i < cumulativeWeights.length; i++) {
+            if (point < cumulativeWeights[i]) {
+                return clusters[i];
+            }
+        }
+        throw new AssertionError("weights do not cover " + point);
+    }
+
+    /** Returns the path to send upstream: the prefix rewrite applied when configured. */
+    public String rewritePath(String requestPath) {
+        ForwardActionConfig forward = config.forward().orElseThrow();
+        if (forward.prefixRewrite().isEmpty()) {
+            return requestPath;
+        }
+        String matched = prefix != null ? prefix : path != null ? path : "";
+        if (!requestPath.startsWith(matched)) {
+            return requestPath;
+        }
+        return forward.prefixRewrite().get() + requestPath.substring(matched.length());
+    }
+
+    /** The upstream exchange's timeout. MUST only be called on a FORWARD route. */
+    public Duration timeout() {
+        return config.forward().orElseThrow().timeout();
+    }
+
+    /** The Host header to send upstream instead of the client's, or null to keep it. */
+    public String hostRewrite() {
+        return config.forward().orElseThrow().hostRewrite().orElse(null);
+    }
+
+    /** The fixed answer of a DIRECT_RESPONSE route. */
+    public DirectResponseConfig directResponse() {
+        return config.directResponse().orElseThrow();
+    }
+
+    /** The redirect's status code. */
+    public int redirectCode() {
+        return config.redirect().orElseThrow().responseCode();
+    }
+
+    /**
+     * Builds the Location of a REDIRECT route from the request; parts not configured keep the
+     * request's own.
+     *
+     * @param scheme the scheme the request arrived with
+     * @param hostHeader the request's Host header as sent (may carry a port), or null
+     */
+    public String redirectLocation(RouteRequest request, String scheme, String hostHeader) {
+        RedirectConfig redirect = config.redirect().orElseThrow();
+        String host = redirect.host().orElse(hostHeader == null ? request.authority() : hostHeader);
+        if (redirect.port().isPresent()) {
+            int colon = host.lastIndexOf(':');
+            if (colon > 0 && host.indexOf(']') < colon) {
+                host = host.substring(0, colon);
+            }
+            host = host + ":" + redirect.port().get();
+        }
+        String newPath = request.path();
+        if (redirect.path().isPresent()) {
+            newPath = redirect.path().get();
+        } else if (redirect.prefixRewrite().isPresent()) {
+            String matched = prefix != null ? prefix : path != null ? path : "";
+            if (newPath.startsWith(matched)) {
+                newPath = redirect.prefixRewrite().get() + newPath.substring(matched.length());
+            }
+        }
+        String query = redirect.stripQuery() || request.query() == null ? "" : "?" + request.query();
+        return redirect.scheme().orElse(scheme) + "://" + host + newPath + query;
+    }
+
+    /** Headers changed on the request before it goes upstream. */
+    public HeaderMutationConfig requestHeaders() {
+        return config.requestHeaders();
+    }
+
+    /** Headers changed on the response before it goes downstream. */
+    public HeaderMutationConfig responseHeaders() {
+        return config.responseHeaders();
+    }
+
+    @Override
+    public String toString() {
+        return "Route(" + name + ")";
+    }
+}
