@@ -1,0 +1,43 @@
+package io.tollgate.server.cli;
+
+import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.GatewayConfig;
+import io.tollgate.server.Gateway;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Runs the gateway in the foreground until the process is told to stop. */
+@Command(name = "run", description = "Run the gateway (built-in default configuration unless -c is given).")
+final class RunCommand implements Callable<Integer> {
+
+    @Option(names = {"-c", "--config"}, description = "YAML configuration file")
+    private Path config;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        GatewayConfig gatewayConfig;
+        try {
+            gatewayConfig = config == null ? ConfigLoader.defaults() : ConfigLoader.load(config);
+        } catch (ConfigException e) {
+            spec.commandLine().getErr().println("invalid configuration: " + e.getMessage());
+            return 2;
+        }
+        Gateway gateway = Gateway.start(gatewayConfig);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            gateway.close();
+            stopped.countDown();
+        }, "tollgate-shutdown"));
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,58 @@
+package io.tollgate.server.http1;
+
+import io.netty.channel.EventLoop;
+import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.server.Snapshot;
+import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.PoolEvents;
+import io.tollgate.server.upstream.UpstreamPools;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * What every HTTP/1 connection of one listener shares: the listener's configuration, the current
+ * configuration snapshot and the per-event-loop upstream pools.
+ */
+public final class Http1Proxy {
+
+    private final ListenerConfig listener;
+    private final Supplier<Snapshot> snapshot;
+    private final Transport transport;
+    private final Map<EventLoop, UpstreamPools> pools;
+
+    /**
+     * @param pools shared between the listeners of a process, so one event loop keeps one set of
+     *     upstream connections whichever listener a request came in on
+     */
+    public Http1Proxy(ListenerConfig listener, Supplier<Snapshot> snapshot, Transport transport,
+            Map<EventLoop, UpstreamPools> pools) {
+        this.listener = listener;
+        this.snapshot = snapshot;
+        this.transport = transport;
+        this.pools = pools;
+    }
+
+    /** Creates the map to share between listeners. */
+    public static Map<EventLoop, UpstreamPools> newPoolMap() {
+        return new ConcurrentHashMap<>();
+    }
+
+    /** The configuration of the listener this proxy serves. */
+    public ListenerConfig listenerConfig() {
+        return listener;
+    }
+
+    /** A new handler for one downstream connection. */
+    public io.netty.channel.ChannelHandler newHandler() {
+        return new Http1DownstreamHandler(this);
+    }
+
+    Snapshot snapshot() {
+        return snapshot.get();
+    }
+
+    UpstreamPools pools(EventLoop loop) {
+        return pools.computeIfAbsent(loop, l -> new UpstreamPools(l, transport, cluster -> PoolEvents.NONE));
+    }
+}

@@ -1,0 +1,41 @@
+package io.tollgate.server.http1;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+
+/**
+ * Responses the gateway writes itself (errors, direct responses, redirects): a short text body
+ * and, for errors, the {@value #REASON_HEADER} header naming why, so that a client or an
+ * operator can tell a gateway error from an upstream one.
+ */
+final class LocalResponses {
+
+    /** Names the reason of a gateway-generated error. */
+    static final String REASON_HEADER = "x-tollgate-error";
+
+    private LocalResponses() {
+    }
+
+    /** An error response: status, reason header, and a one-line body naming the reason. */
+    static FullHttpResponse error(ByteBufAllocator alloc, HttpResponseStatus status, String reason) {
+        FullHttpResponse response = text(alloc, status, status.code() + " " + status.reasonPhrase() + ": " + reason + "\n");
+        response.headers().set(REASON_HEADER, reason);
+        return response;
+    }
+
+    /** A response with a plain-text body. */
+    static FullHttpResponse text(ByteBufAllocator alloc, HttpResponseStatus status, String body) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                ByteBufUtil.writeUtf8(alloc, body));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
+        return response;
+    }
+}

@@ -1,0 +1,42 @@
+package io.tollgate.server.listener;
+
+import io.netty.channel.EventLoop;
+import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.server.Snapshot;
+import io.tollgate.server.http1.Http1Proxy;
+import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.UpstreamPools;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The registry of protocols a listener can serve, by the name used in configuration. A new
+ * protocol is one more entry here plus its package.
+ */
+public final class DownstreamProtocols {
+
+    private final Supplier<Snapshot> snapshot;
+    private final Transport transport;
+    private final Map<EventLoop, UpstreamPools> pools = Http1Proxy.newPoolMap();
+
+    public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport) {
+        this.snapshot = snapshot;
+        this.transport = transport;
+    }
+
+    /** The protocols of a listener, in the order they are tried on a new connection. */
+    List<DownstreamProtocol> forListener(ListenerConfig listener) {
+        List<DownstreamProtocol> protocols = new ArrayList<>();
+        for (String name : listener.protocols()) {
+            if (name.equals("http1")) {
+                protocols.add(new Http1DownstreamProtocol(new Http1Proxy(listener, snapshot, transport, pools)));
+            } else {
+                throw new IllegalArgumentException("listeners." + listener.name() + ".protocols: " + name
+                        + " (expected one of [http1])");
+            }
+        }
+        return protocols;
+    }
+}

@@ -1,0 +1,22 @@
+package io.tollgate.server.listener;
+
+/**
+ * The names of the handlers in a downstream pipeline, in pipeline order:
+ * <ol>
+ *   <li>{@link #DETECT}: present only until the protocol is known, when the listener serves more
+ *       than one protocol;</li>
+ *   <li>{@link #CODEC}: the protocol's codec;</li>
+ *   <li>{@link #IDLE}: closes connections idle too long;</li>
+ *   <li>{@link #PROXY}: the protocol's proxy handler, always last.</li>
+ * </ol>
+ */
+public final class PipelineNames {
+
+    public static final String DETECT = "detect";
+    public static final String CODEC = "codec";
+    public static final String IDLE = "idle";
+    public static final String PROXY = "proxy";
+
+    private PipelineNames() {
+    }
+}

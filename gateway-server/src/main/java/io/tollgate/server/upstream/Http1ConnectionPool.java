@@ -1,0 +1,147 @@
+package io.tollgate.server.upstream;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.protocols.http1.Http1Decoders;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.server.transport.Transport;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP/1.1 connections of one event loop to one upstream host: idle connections are reused
+ * newest first, new ones are opened up to the cluster's limit, and past it requests wait in a
+ * bounded queue, else overflow. Confined to its event loop, so it takes no locks.
+ */
+public final class Http1ConnectionPool {
+
+    /** Why an acquisition failed. */
+    public enum Failure { CONNECT_FAILED, OVERFLOW }
+
+    /** Waits for a connection; exactly one of the two methods is called, on the pool's loop. */
+    public interface Acquirer {
+        void acquired(Http1UpstreamConnection connection);
+
+        void failed(Failure failure, Throwable cause);
+    }
+
+    private final EventLoop loop;
+    private final Host host;
+    private final ClusterConfig cluster;
+    private final PoolEvents events;
+    private final Bootstrap bootstrap;
+    private final ArrayDeque<Http1UpstreamConnection> idle = new ArrayDeque<>();
+    private final ArrayDeque<Acquirer> waiters = new ArrayDeque<>();
+    private int open;
+
+    Http1ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, PoolEvents events) {
+        this.loop = loop;
+        this.host = host;
+        this.cluster = cluster;
+        this.events = events;
+        this.bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(transport.socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, cluster.connectTimeout().toMillis()))
+                .remoteAddress(host.address());
+    }
+
+    public Host host() {
+        return host;
+    }
+
+    /** Connections open or being opened. */
+    public int openConnections() {
+        return open;
+    }
+
+    /** Idle connections ready for reuse. */
+    public int idleConnections() {
+        return idle.size();
+    }
+
+    /** Finds a connection for {@code acquirer}: reused, new, queued, or overflow. */
+    public void acquire(Acquirer acquirer) {
+        assert loop.inEventLoop();
+        Http1UpstreamConnection connection;
+        while ((connection = idle.pollLast()) != null) {
+            if (connection.isActive()) {
+                acquirer.acquired(connection);
+                return;
+            }
+        }
+        if (open < cluster.maxConnectionsPerHost()) {
+            connect(acquirer);
+        } else if (waiters.size() < cluster.maxPendingRequests()) {
+            waiters.addLast(acquirer);
+        } else {
+            events.overflow();
+            acquirer.failed(Failure.OVERFLOW, null);
+        }
+    }
+
+    /** Forgets a waiting acquirer that no longer wants a connection. */
+    public void cancel(Acquirer acquirer) {
+        waiters.remove(acquirer);
+    }
+
+    /**
+     * Returns a connection after an exchange. A reusable connection serves the next waiter or
+     * goes idle; anything else is closed.
+     */
+    public void release(Http1UpstreamConnection connection, boolean reusable) {
+        connection.unbind();
+        if (!reusable || !connection.isActive()) {
+            connection.channel().close();
+            return;
+        }
+        Acquirer waiter = waiters.pollFirst();
+        if (waiter != null) {
+            waiter.acquired(connection);
+        } else {
+            idle.addLast(connection);
+        }
+    }
+
+    /** Called once when a connection's channel became inactive. */
+    void closed(Http1UpstreamConnection connection) {
+        open--;
+        events.connectionClosed();
+        idle.remove(connection);
+        Acquirer waiter = waiters.pollFirst();
+        if (waiter != null) {
+            connect(waiter);
+        }
+    }
+
+    private void connect(Acquirer acquirer) {
+        open++;
+        Http1UpstreamConnection connection = new Http1UpstreamConnection(this);
+        ChannelFuture future = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline()
+                        .addLast("codec", Http1Decoders.clientCodec(8192, 65536))
+                        .addLast("idle", new IdleStateHandler(0, 0, cluster.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                        .addLast("upstream", connection);
+            }
+        }).connect();
+        future.addListener(f -> {
+            if (f.isSuccess()) {
+                events.connectionOpened();
+                acquirer.acquired(connection);
+            } else {
+                open--;
+                events.connectFailure();
+                acquirer.failed(Failure.CONNECT_FAILED, f.cause());
+            }
+        });
+    }
+}

@@ -1,0 +1,111 @@
+package io.tollgate.server.upstream;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One pooled HTTP/1.1 connection to an upstream host, and the last handler of its pipeline. It
+ * serves one exchange at a time: while bound it hands everything to that exchange's
+ * {@link UpstreamListener}; while idle in the pool it closes on anything unexpected.
+ */
+public final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(Http1UpstreamConnection.class);
+
+    private final Http1ConnectionPool pool;
+    private Channel channel;
+    private UpstreamListener listener;
+
+    Http1UpstreamConnection(Http1ConnectionPool pool) {
+        this.pool = pool;
+    }
+
+    /** The pool this connection belongs to and returns to. */
+    public Http1ConnectionPool pool() {
+        return pool;
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    /** Hands the connection to an exchange; MUST be paired with {@link Http1ConnectionPool#release}. */
+    public void bind(UpstreamListener listener) {
+        this.listener = listener;
+    }
+
+    void unbind() {
+        this.listener = null;
+        if (!channel.config().isAutoRead()) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    boolean isActive() {
+        return channel != null && channel.isActive();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.channel = ctx.channel();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        UpstreamListener current = listener;
+        if (current != null && msg instanceof HttpObject) {
+            current.onResponse((HttpObject) msg);
+            return;
+        }
+        ReferenceCountUtil.release(msg);
+        log.debug("{}: unexpected data on an idle upstream connection, closing", pool.host());
+        ctx.close();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        UpstreamListener current = listener;
+        if (current != null) {
+            current.onResponseBatchComplete();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        UpstreamListener current = listener;
+        if (current != null) {
+            current.onUpstreamWritabilityChanged(ctx.channel().isWritable());
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        pool.closed(this);
+        UpstreamListener current = listener;
+        listener = null;
+        if (current != null) {
+            current.onUpstreamClosed();
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent && listener == null) {
+            ctx.close();
+            return;
+        }
+        ReferenceCountUtil.release(evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("{}: upstream connection failed", pool.host(), cause);
+        ctx.close();
+    }
+}
