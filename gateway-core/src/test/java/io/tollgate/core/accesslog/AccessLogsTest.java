@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,11 +31,7 @@ class AccessLogsTest {
     void writesOneLinePerEntryToTheFileInOrder() throws IOException {
         Path file = dir.resolve("access.log");
 
-        try (AccessLogSink sink = AccessLogs.open(new AccessLogConfig(file.toString()))) {
-            for (int i = 0; i < 1000; i++) {
-                sink.log(entry("/" + i, 200));
-            }
-        }
+        logTo(file, IntStream.range(0, 1000).mapToObj(i -> "/" + i).toList());
 
         List<String> lines = Files.readAllLines(file);
         assertThat(lines).hasSize(1000);
@@ -47,9 +44,7 @@ class AccessLogsTest {
         Path file = dir.resolve("access.log");
         Files.writeString(file, "earlier line\n");
 
-        try (AccessLogSink sink = AccessLogs.open(new AccessLogConfig(file.toString()))) {
-            sink.log(entry("/later", 200));
-        }
+        logTo(file, List.of("/later"));
 
         List<String> lines = Files.readAllLines(file);
         assertThat(lines).hasSize(2);
@@ -61,7 +56,7 @@ class AccessLogsTest {
     void flushesWhenTheQueueRunsDryWithoutWaitingForClose() throws IOException {
         Path file = dir.resolve("access.log");
 
-        try (AccessLogSink sink = AccessLogs.open(new AccessLogConfig(file.toString()))) {
+        try (AccessLogSink sink = open(file)) {
             sink.log(entry("/flushed", 200));
 
             awaitUntil(() -> read(file).contains("/flushed"), Duration.ofSeconds(5));
@@ -91,7 +86,7 @@ class AccessLogsTest {
     @Test
     void dropsEntriesLoggedAfterClose() throws IOException {
         Path file = dir.resolve("access.log");
-        AccessLogSink sink = AccessLogs.open(new AccessLogConfig(file.toString()));
+        AccessLogSink sink = open(file);
         sink.close();
 
         sink.log(entry("/late", 200));
@@ -116,6 +111,17 @@ class AccessLogsTest {
         assertThatThrownBy(() -> AccessLogs.open(new AccessLogConfig(dir.toString())))
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining(dir.toString());
+    }
+
+    private static AccessLogSink open(Path file) {
+        return AccessLogs.open(new AccessLogConfig(file.toString()));
+    }
+
+    /** Logs a 200 entry for each path, then closes the log. */
+    private static void logTo(Path file, List<String> paths) {
+        try (AccessLogSink sink = open(file)) {
+            paths.forEach(path -> sink.log(entry(path, 200)));
+        }
     }
 
     private static String read(Path file) {
