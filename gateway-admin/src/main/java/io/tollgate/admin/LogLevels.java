@@ -34,7 +34,8 @@ final class LogLevels {
         }
         String name = single(params, "logger");
         if (name != null && name.isBlank()) {
-            return AdminResponse.text(HttpResponseStatus.BAD_REQUEST, "logger: '' (expected a logger name, or no parameter for the root logger)");
+            return AdminResponse.text(HttpResponseStatus.BAD_REQUEST,
+                    "logger: '" + name + "' (expected a logger name, or no parameter for the root logger)");
         }
         Logger logger = context.getLogger(name == null ? org.slf4j.Logger.ROOT_LOGGER_NAME : name);
         logger.setLevel(Level.toLevel(level));
