@@ -1,0 +1,29 @@
+package io.tollgate.admin;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tollgate.core.config.GatewayConfig;
+import io.tollgate.router.cluster.ClusterManager;
+import java.util.List;
+
+/**
+ * What the admin API may see of the running gateway; implemented by the server so that this
+ * module depends on no part of it. Every method is called on the admin thread and MUST be
+ * cheap and thread-safe.
+ */
+public interface AdminContext {
+
+    /** The configuration being served. */
+    GatewayConfig config();
+
+    /** The clusters of the configuration being served, with live host state. */
+    ClusterManager clusters();
+
+    /** The listeners as bound, with their actual ports. */
+    List<ListenerInfo> listeners();
+
+    /** The registry every gateway meter is registered in. */
+    PrometheusMeterRegistry prometheus();
+
+    /** Whether the gateway takes traffic: false while starting and once draining. */
+    boolean ready();
+}

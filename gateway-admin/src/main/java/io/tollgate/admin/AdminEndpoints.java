@@ -1,0 +1,55 @@
+package io.tollgate.admin;
+
+import static io.netty.handler.codec.http.HttpMethod.GET;
+import static io.netty.handler.codec.http.HttpMethod.POST;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Every endpoint of the admin API, by path. Reading endpoints answer GET only; anything that
+ * changes the process answers POST only, so that a scraper or a browser cannot change it.
+ */
+final class AdminEndpoints {
+
+    private final Map<String, AdminEndpoint> byPath = new LinkedHashMap<>();
+
+    AdminEndpoints(AdminContext context) {
+        add(new AdminEndpoint(GET, "/", "this list", params -> index()));
+        add(new AdminEndpoint(GET, "/ready", "200 LIVE when taking traffic, else 503",
+                params -> context.ready()
+                        ? AdminResponse.text(HttpResponseStatus.OK, "LIVE")
+                        : AdminResponse.text(HttpResponseStatus.SERVICE_UNAVAILABLE, "NOT_READY")));
+        add(new AdminEndpoint(GET, "/stats", "every meter as JSON",
+                params -> AdminResponse.json(StatsJson.of(context.prometheus()))));
+        add(new AdminEndpoint(GET, "/stats/prometheus", "every meter in the Prometheus text format",
+                params -> new AdminResponse(HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
+                        context.prometheus().scrape())));
+        add(new AdminEndpoint(GET, "/config_dump", "the configuration being served, as JSON",
+                params -> AdminResponse.json(ConfigJson.of(context.config()))));
+        add(new AdminEndpoint(GET, "/clusters", "clusters and their hosts with health and load, as JSON",
+                params -> AdminResponse.json(TopologyJson.clusters(context.clusters()))));
+        add(new AdminEndpoint(GET, "/listeners", "bound listeners, as JSON",
+                params -> AdminResponse.json(TopologyJson.listeners(context.listeners()))));
+        add(new AdminEndpoint(POST, "/logging", "?level=debug[&logger=name] sets a log level (root by default)",
+                LogLevels::set));
+    }
+
+    /** Returns the endpoint at this path, or null. */
+    AdminEndpoint find(String path) {
+        return byPath.get(path);
+    }
+
+    private void add(AdminEndpoint endpoint) {
+        byPath.put(endpoint.path(), endpoint);
+    }
+
+    private AdminResponse index() {
+        StringBuilder text = new StringBuilder("Tollgate admin API\n\n");
+        for (AdminEndpoint endpoint : byPath.values()) {
+            text.append(String.format("%-5s %-18s %s\n", endpoint.method(), endpoint.path(), endpoint.help()));
+        }
+        return AdminResponse.text(HttpResponseStatus.OK, text.toString());
+    }
+}

@@ -1,0 +1,88 @@
+package io.tollgate.admin;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers one admin request at a time on a connection: finds the endpoint by path, checks the
+ * method (405 with {@code Allow} when wrong), runs it and writes its response.
+ */
+final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+
+    private static final Logger log = LoggerFactory.getLogger(AdminHandler.class);
+
+    private final AdminEndpoints endpoints;
+
+    AdminHandler(AdminEndpoints endpoints) {
+        this.endpoints = endpoints;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        if (request.decoderResult().isFailure()) {
+            write(ctx, AdminResponse.text(HttpResponseStatus.BAD_REQUEST, "malformed request"), null, false);
+            return;
+        }
+        QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+        AdminEndpoint endpoint = endpoints.find(uri.path());
+        if (endpoint == null) {
+            write(ctx, AdminResponse.text(HttpResponseStatus.NOT_FOUND, "no such endpoint: " + uri.path()
+                    + " (GET / lists them)"), null, keepAlive);
+            return;
+        }
+        if (!endpoint.method().equals(request.method())) {
+            write(ctx, AdminResponse.text(HttpResponseStatus.METHOD_NOT_ALLOWED, request.method() + " " + uri.path()
+                    + " (expected: " + endpoint.method() + ")"), endpoint.method().name(), keepAlive);
+            return;
+        }
+        write(ctx, run(endpoint, uri), null, keepAlive);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("admin connection {} failed", ctx.channel().remoteAddress(), cause);
+        ctx.close();
+    }
+
+    private static AdminResponse run(AdminEndpoint endpoint, QueryStringDecoder uri) {
+        try {
+            return endpoint.handler().apply(uri.parameters());
+        } catch (RuntimeException e) {
+            log.warn("admin endpoint {} failed", endpoint.path(), e);
+            return AdminResponse.text(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e);
+        }
+    }
+
+    private static void write(ChannelHandlerContext ctx, AdminResponse response, String allow, boolean keepAlive) {
+        FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                response.status(), Unpooled.copiedBuffer(response.body(), StandardCharsets.UTF_8));
+        http.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, response.contentType())
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, http.content().readableBytes())
+                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
+        if (allow != null) {
+            http.headers().set(HttpHeaderNames.ALLOW, allow);
+        }
+        if (!keepAlive) {
+            http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        ctx.writeAndFlush(http);
+    }
+}

@@ -1,0 +1,85 @@
+package io.tollgate.admin;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.tollgate.core.config.AdminConfig;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admin REST API's HTTP server. It runs on its own single event loop so that a slow scrape
+ * never delays traffic, and binds where {@link AdminConfig} says (loopback by default).
+ */
+public final class AdminServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
+    private static final int MAX_REQUEST_BYTES = 64 * 1024;
+
+    private final EventLoopGroup group;
+    private final Channel channel;
+
+    private AdminServer(EventLoopGroup group, Channel channel) {
+        this.group = group;
+        this.channel = channel;
+    }
+
+    /**
+     * Binds the admin API and starts answering.
+     *
+     * @param config the address and port; port 0 picks a free one, see {@link #port()}
+     */
+    public static AdminServer start(AdminConfig config, AdminContext context) throws InterruptedException {
+        requireNonNull(config, "config");
+        AdminEndpoints endpoints = new AdminEndpoints(requireNonNull(context, "context"));
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(
+                1, new DefaultThreadFactory("tollgate-admin"), NioIoHandler.newFactory());
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(group)
+                    .channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(
+                                    new HttpServerCodec(),
+                                    new HttpObjectAggregator(MAX_REQUEST_BYTES),
+                                    new AdminHandler(endpoints));
+                        }
+                    })
+                    .bind(config.address(), config.port())
+                    .sync()
+                    .channel();
+            AdminServer server = new AdminServer(group, channel);
+            log.info("admin API listening on {}:{}", config.address(), server.port());
+            return server;
+        } catch (Exception e) { // also a BindException, which Netty throws undeclared
+            group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    /** The port actually bound. */
+    public int port() {
+        return ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    /** Stops listening, closes admin connections and stops the admin thread. */
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,53 @@
+package io.tollgate.admin;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tollgate.router.cluster.Cluster;
+import io.tollgate.router.cluster.ClusterManager;
+import io.tollgate.router.cluster.Host;
+import java.util.List;
+import java.util.Map;
+
+/** Renders the live clusters (with each host's health and load) and the bound listeners as JSON. */
+final class TopologyJson {
+
+    private TopologyJson() {
+    }
+
+    static ObjectNode clusters(ClusterManager manager) {
+        ObjectNode root = AdminResponse.mapper().createObjectNode();
+        ArrayNode clusters = root.putArray("clusters");
+        for (Cluster cluster : manager.clusters()) {
+            ObjectNode c = clusters.addObject();
+            c.put("name", cluster.name());
+            c.put("lb_policy", cluster.config().lbPolicy());
+            ArrayNode hosts = c.putArray("hosts");
+            for (Host host : cluster.hosts()) {
+                ObjectNode h = hosts.addObject();
+                h.put("address", host.id());
+                h.put("weight", host.weight());
+                ObjectNode labels = h.putObject("labels");
+                for (Map.Entry<String, String> label : host.labels().entrySet()) {
+                    labels.put(label.getKey(), label.getValue());
+                }
+                h.put("healthy", host.healthy());
+                h.put("active_requests", host.activeRequests());
+            }
+        }
+        return root;
+    }
+
+    static ObjectNode listeners(List<ListenerInfo> listeners) {
+        ObjectNode root = AdminResponse.mapper().createObjectNode();
+        ArrayNode array = root.putArray("listeners");
+        for (ListenerInfo listener : listeners) {
+            ObjectNode l = array.addObject();
+            l.put("name", listener.name());
+            l.put("address", listener.address());
+            l.put("port", listener.port());
+            ArrayNode protocols = l.putArray("protocols");
+            listener.protocols().forEach(protocols::add);
+        }
+        return root;
+    }
+}

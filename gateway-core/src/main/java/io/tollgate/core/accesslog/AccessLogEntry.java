@@ -1,0 +1,48 @@
+package io.tollgate.core.accesslog;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One finished request as the access log records it: built by the proxy when the response
+ * ends, formatted later on the writer's thread.
+ *
+ * <p>Strings other than {@code listener}, {@code protocol} and {@code responseFlags} may be
+ * null when unknown (for instance a request rejected before its line was parsed); they are
+ * written as {@code -}.
+ *
+ * @param startEpochMillis when the first byte of the request arrived
+ * @param protocol the downstream protocol as written in a request line, e.g. {@code HTTP/1.1}
+ * @param status the status sent downstream
+ * @param bytesReceived body bytes received from downstream
+ * @param bytesSent body bytes sent downstream
+ * @param durationMicros from the first request byte to the last response byte
+ * @param upstreamHost {@code address:port} of the host that answered, or null
+ * @param route the matched route's name, or null
+ * @param requestId the request id (x-request-id, Bolt or Dubbo id), or null
+ * @param responseFlags {@link ResponseFlag#NONE} or codes joined with commas, see
+ *     {@link ResponseFlag#codes}
+ * @param downstreamAddress the client's {@code address:port}
+ */
+public record AccessLogEntry(
+        long startEpochMillis,
+        String listener,
+        String protocol,
+        String method,
+        String path,
+        String authority,
+        int status,
+        long bytesReceived,
+        long bytesSent,
+        long durationMicros,
+        String upstreamHost,
+        String route,
+        String requestId,
+        String responseFlags,
+        String downstreamAddress) {
+
+    public AccessLogEntry {
+        requireNonNull(listener, "listener");
+        requireNonNull(protocol, "protocol");
+        requireNonNull(responseFlags, "responseFlags");
+    }
+}

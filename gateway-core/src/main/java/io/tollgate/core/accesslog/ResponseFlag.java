@@ -1,0 +1,51 @@
+package io.tollgate.core.accesslog;
+
+import java.util.Collection;
+import java.util.StringJoiner;
+
+/**
+ * Why a response is not simply what the upstream answered, with Envoy's short codes so that
+ * operators can read our access log as they read Envoy's.
+ */
+public enum ResponseFlag {
+    NO_HEALTHY_UPSTREAM("UH"),
+    UPSTREAM_CONNECTION_FAILURE("UF"),
+    UPSTREAM_OVERFLOW("UO"),
+    NO_ROUTE("NR"),
+    NO_CLUSTER_FOUND("NC"),
+    UPSTREAM_REQUEST_TIMEOUT("UT"),
+    UPSTREAM_CONNECTION_TERMINATION("UC"),
+    UPSTREAM_REMOTE_RESET("UR"),
+    DOWNSTREAM_CONNECTION_TERMINATION("DC"),
+    DOWNSTREAM_REQUEST_TIMEOUT("DT"),
+    DOWNSTREAM_PROTOCOL_ERROR("DPE"),
+    UPSTREAM_PROTOCOL_ERROR("UPE"),
+    /** Tollgate's own: the request line, headers or body passed a configured limit. Envoy has no code for it. */
+    REQUEST_TOO_LARGE("RTL");
+
+    /** What {@link AccessLogEntry#responseFlags()} holds when no flag applies. */
+    public static final String NONE = "-";
+
+    private final String code;
+
+    ResponseFlag(String code) {
+        this.code = code;
+    }
+
+    /** The short code written to the access log, e.g. {@code UH}. */
+    public String code() {
+        return code;
+    }
+
+    /** Joins the codes of some flags with commas, or returns {@link #NONE} when there are none. */
+    public static String codes(Collection<ResponseFlag> flags) {
+        if (flags.isEmpty()) {
+            return NONE;
+        }
+        StringJoiner joined = new StringJoiner(",");
+        for (ResponseFlag flag : flags) {
+            joined.add(flag.code);
+        }
+        return joined.toString();
+    }
+}

@@ -1,0 +1,74 @@
+package io.tollgate.core.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The upstream meters of one cluster, every one resolved when the cluster is first seen.
+ * Thread-safe: the connection pools of every event loop count into the same instance.
+ */
+public final class ClusterMetrics {
+
+    private final ConnectionMeters connections;
+    private final Counter connectFailures;
+    private final Counter noHealthyHost;
+    private final Counter poolOverflows;
+    private final Counter timeouts;
+    private final Counter resets;
+    private final StatusClassCounters responses;
+    private final Timer requestTime;
+
+    ClusterMetrics(MeterRegistry registry, String clusterName) {
+        Tags tags = Tags.of(MetricNames.TAG_CLUSTER, clusterName);
+        this.connections = new ConnectionMeters(
+                registry, MetricNames.UPSTREAM_CX_ACTIVE, MetricNames.UPSTREAM_CX_TOTAL, tags);
+        this.connectFailures = registry.counter(MetricNames.UPSTREAM_CX_CONNECT_FAIL, tags);
+        this.noHealthyHost = registry.counter(MetricNames.UPSTREAM_CX_NONE_HEALTHY, tags);
+        this.poolOverflows = registry.counter(MetricNames.UPSTREAM_RQ_PENDING_OVERFLOW, tags);
+        this.timeouts = registry.counter(MetricNames.UPSTREAM_RQ_TIMEOUT, tags);
+        this.resets = registry.counter(MetricNames.UPSTREAM_RQ_RESET, tags);
+        this.responses = new StatusClassCounters(registry, MetricNames.UPSTREAM_RQ, tags);
+        this.requestTime = Timer.builder(MetricNames.UPSTREAM_RQ_TIME)
+                .tags(tags)
+                .publishPercentileHistogram()
+                .register(registry);
+    }
+
+    /** Counts an established connection; MUST be paired with exactly one {@link #connectionClosed()}. */
+    public void connectionOpened() {
+        connections.opened();
+    }
+
+    public void connectionClosed() {
+        connections.closed();
+    }
+
+    public void connectFailure() {
+        connectFailures.increment();
+    }
+
+    public void poolOverflow() {
+        poolOverflows.increment();
+    }
+
+    public void timeout() {
+        timeouts.increment();
+    }
+
+    public void reset() {
+        resets.increment();
+    }
+
+    public void noHealthyHost() {
+        noHealthyHost.increment();
+    }
+
+    /** Counts an upstream response by status class and records how long the exchange took. */
+    public void requestCompleted(int status, long durationNanos) {
+        responses.count(status);
+        requestTime.record(durationNanos, TimeUnit.NANOSECONDS);
+    }
+}

@@ -1,0 +1,38 @@
+package io.tollgate.core.metrics;
+
+import static java.util.Objects.requireNonNull;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The entry point to the gateway's meters: one per process, it hands out per-listener and
+ * per-cluster handles whose meters are resolved once, so that the hot path only increments.
+ */
+public final class GatewayMetrics {
+
+    private final MeterRegistry registry;
+    private final ConcurrentMap<String, ListenerMetrics> listeners = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, ClusterMetrics> clusters = new ConcurrentHashMap<>();
+
+    public GatewayMetrics(MeterRegistry registry) {
+        this.registry = requireNonNull(registry, "registry");
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Returns the meters of a listener, the same instance for the same name. */
+    public ListenerMetrics listener(String listenerName) {
+        requireNonNull(listenerName, "listenerName");
+        return listeners.computeIfAbsent(listenerName, name -> new ListenerMetrics(registry, name));
+    }
+
+    /** Returns the meters of a cluster, the same instance for the same name. */
+    public ClusterMetrics cluster(String clusterName) {
+        requireNonNull(clusterName, "clusterName");
+        return clusters.computeIfAbsent(clusterName, name -> new ClusterMetrics(registry, name));
+    }
+}

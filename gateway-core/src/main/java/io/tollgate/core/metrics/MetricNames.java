@@ -1,0 +1,57 @@
+package io.tollgate.core.metrics;
+
+/**
+ * The name of every meter and tag the gateway publishes, in one place so that dashboards, the
+ * admin API documentation ({@code docs/admin.md}) and the code cannot drift apart.
+ *
+ * <p>Names follow Envoy's statistics with a {@code tollgate.} prefix and Micrometer's dots;
+ * the Prometheus scrape shows them with underscores, counters with a {@code _total} suffix and
+ * timers in seconds ({@code tollgate.upstream.rq.time} becomes
+ * {@code tollgate_upstream_rq_time_seconds}).
+ */
+public final class MetricNames {
+
+    /** Tag: the listener a downstream meter belongs to. */
+    public static final String TAG_LISTENER = "listener";
+    /** Tag: the route a request matched. */
+    public static final String TAG_ROUTE = "route";
+    /** Tag: the upstream cluster. */
+    public static final String TAG_CLUSTER = "cluster";
+    /** Tag: the class of a response status, {@code 1xx} to {@code 5xx}. */
+    public static final String TAG_STATUS_CLASS = "status_class";
+    /** Tag: why a downstream request failed, e.g. {@code bad_request}. */
+    public static final String TAG_REASON = "reason";
+
+    /** Gauge: open downstream connections of a listener. */
+    public static final String DOWNSTREAM_CX_ACTIVE = "tollgate.downstream.cx.active";
+    /** Counter: downstream connections a listener accepted. */
+    public static final String DOWNSTREAM_CX_TOTAL = "tollgate.downstream.cx.total";
+    /** Counter: downstream requests answered, by listener and status class. */
+    public static final String DOWNSTREAM_RQ = "tollgate.downstream.rq";
+    /** Counter: downstream requests rejected or failed, by listener and reason. */
+    public static final String DOWNSTREAM_RQ_ERROR = "tollgate.downstream.rq.error";
+    /** Counter: requests answered per route, by listener, route and status class. */
+    public static final String ROUTE_RQ = "tollgate.route.rq";
+
+    /** Gauge: open upstream connections of a cluster. */
+    public static final String UPSTREAM_CX_ACTIVE = "tollgate.upstream.cx.active";
+    /** Counter: upstream connections opened to a cluster. */
+    public static final String UPSTREAM_CX_TOTAL = "tollgate.upstream.cx.total";
+    /** Counter: upstream connection attempts that failed or timed out. */
+    public static final String UPSTREAM_CX_CONNECT_FAIL = "tollgate.upstream.cx.connect_fail";
+    /** Counter: requests refused because the cluster had no healthy host. */
+    public static final String UPSTREAM_CX_NONE_HEALTHY = "tollgate.upstream.cx.none_healthy";
+    /** Counter: requests refused because the connection pool's pending queue was full. */
+    public static final String UPSTREAM_RQ_PENDING_OVERFLOW = "tollgate.upstream.rq.pending_overflow";
+    /** Counter: upstream requests that hit the route timeout. */
+    public static final String UPSTREAM_RQ_TIMEOUT = "tollgate.upstream.rq.timeout";
+    /** Counter: upstream requests whose connection was reset or closed before the response ended. */
+    public static final String UPSTREAM_RQ_RESET = "tollgate.upstream.rq.reset";
+    /** Counter: upstream responses, by cluster and status class. */
+    public static final String UPSTREAM_RQ = "tollgate.upstream.rq";
+    /** Timer with a percentile histogram: upstream request time, from sending to the last response byte. */
+    public static final String UPSTREAM_RQ_TIME = "tollgate.upstream.rq.time";
+
+    private MetricNames() {
+    }
+}
