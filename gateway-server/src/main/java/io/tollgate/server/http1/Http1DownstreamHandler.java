@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.http1.Http1RequestValidator;
 import io.tollgate.protocols.http1.Http1RequestValidator.Rejection;
 import io.tollgate.router.cluster.Cluster;
@@ -76,6 +77,7 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.pools = proxy.pools(ctx.channel().eventLoop());
+        proxy.listenerMetrics().connectionOpened();
     }
 
     @Override
@@ -104,6 +106,7 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        proxy.listenerMetrics().connectionClosed();
         state = State.CLOSING;
         Http1Exchange exchange = current;
         current = null;
@@ -162,30 +165,36 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
     private void startRequest(HttpRequest request) {
         boolean complete = request instanceof LastHttpContent;
         if (request.decoderResult().isFailure()) {
+            RequestRecord record = new RequestRecord(proxy, request, null, remoteAddress());
             Rejection rejection = Http1RequestValidator.fromDecoderFailure(request);
             ReferenceCountUtil.release(request);
-            reject(rejection);
+            reject(record, rejection);
             return;
         }
         Rejection rejection = Http1RequestValidator.validate(request);
         if (rejection != null) {
+            RequestRecord record = new RequestRecord(proxy, request, null, remoteAddress());
             ReferenceCountUtil.release(request);
-            reject(rejection);
+            reject(record, rejection);
             return;
         }
         state = complete ? State.IDLE : State.DISCARDING_BODY;
         Http1RouteRequest view = new Http1RouteRequest(request);
+        RequestRecord record = new RequestRecord(proxy, request, view.authority(), remoteAddress());
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         HttpVersion version = request.protocolVersion();
         Snapshot snapshot = proxy.snapshot();
         Route route = snapshot.routeTable(proxy.listenerConfig().name()).route(view);
+        record.route(route);
         if (route == null) {
-            respondLocally(version, keepAlive, error(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_route"));
+            record.flag(ResponseFlag.NO_ROUTE);
+            proxy.listenerMetrics().error("no_route");
+            respondLocally(record, version, keepAlive, error(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_route"));
         } else if (route.kind() == Route.Kind.DIRECT_RESPONSE) {
             FullHttpResponse response = LocalResponses.text(ctx.alloc(),
                     HttpResponseStatus.valueOf(route.directResponse().status()), route.directResponse().body());
             HeaderMutations.apply(route.responseHeaders(), response.headers());
-            respondLocally(version, keepAlive, response);
+            respondLocally(record, version, keepAlive, response);
         } else if (route.kind() == Route.Kind.REDIRECT) {
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                     HttpResponseStatus.valueOf(route.redirectCode()), ctx.alloc().buffer(0));
@@ -193,46 +202,56 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
                     .set(HttpHeaderNames.LOCATION, route.redirectLocation(view, "http", view.hostHeader()))
                     .setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
             HeaderMutations.apply(route.responseHeaders(), response.headers());
-            respondLocally(version, keepAlive, response);
+            respondLocally(record, version, keepAlive, response);
         } else {
-            forward(request, view, route, snapshot, keepAlive, complete);
+            forward(request, view, record, route, snapshot, keepAlive, complete);
             return;
         }
         ReferenceCountUtil.release(request);
     }
 
-    private void forward(HttpRequest request, Http1RouteRequest view, Route route, Snapshot snapshot,
-            boolean keepAlive, boolean complete) {
+    private void forward(HttpRequest request, Http1RouteRequest view, RequestRecord record, Route route,
+            Snapshot snapshot, boolean keepAlive, boolean complete) {
         HttpVersion version = request.protocolVersion();
         long maxBody = proxy.listenerConfig().http().maxRequestBodyBytes();
         if (HttpUtil.getContentLength(request, 0L) > maxBody) {
             ReferenceCountUtil.release(request);
             state = State.CLOSING;
-            respondLocally(version, false, error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large"));
+            record.flag(ResponseFlag.REQUEST_TOO_LARGE);
+            proxy.listenerMetrics().error("body_too_large");
+            respondLocally(record, version, false, error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large"));
             return;
         }
         if (request.headers().contains(HttpHeaderNames.EXPECT)) {
             if (!HttpUtil.is100ContinueExpected(request)) {
                 ReferenceCountUtil.release(request);
                 state = State.CLOSING;
-                respondLocally(version, false, error(HttpResponseStatus.EXPECTATION_FAILED, "unsupported_expectation"));
+                proxy.listenerMetrics().error("unsupported_expectation");
+                respondLocally(record, version, false,
+                        error(HttpResponseStatus.EXPECTATION_FAILED, "unsupported_expectation"));
                 return;
             }
             request.headers().remove(HttpHeaderNames.EXPECT);
             ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
                     ctx.alloc().buffer(0)));
         }
-        Cluster cluster = snapshot.clusters().cluster(route.chooseCluster(ThreadLocalRandom.current().nextInt()));
+        String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
+        Cluster cluster = snapshot.clusters().cluster(clusterName);
         Host host = cluster == null ? null : cluster.choose(view);
         if (host == null) {
             ReferenceCountUtil.release(request);
-            respondLocally(version, keepAlive, error(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_healthy_upstream"));
+            record.flag(ResponseFlag.NO_HEALTHY_UPSTREAM);
+            proxy.metrics().cluster(clusterName).noHealthyHost();
+            respondLocally(record, version, keepAlive,
+                    error(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_healthy_upstream"));
             return;
         }
         ForwardedRequest.prepare(request, view, route, (InetSocketAddress) ctx.channel().remoteAddress());
+        record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
+        record.upstream(clusterName, host.id());
         state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
-        current = new Http1Exchange(this, ctx, pools.pool(cluster, host), request, route, keepAlive, version,
-                maxBody, complete);
+        current = new Http1Exchange(this, ctx, pools.pool(cluster, host), request, route, record, keepAlive,
+                version, maxBody, complete);
         current.start();
     }
 
@@ -241,14 +260,23 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Refuses a request whose framing cannot be trusted: answer, then close. */
-    private void reject(Rejection rejection) {
+    private void reject(RequestRecord record, Rejection rejection) {
         state = State.CLOSING;
-        respondLocally(HttpVersion.HTTP_1_1, false,
+        record.flag(ResponseFlag.DOWNSTREAM_PROTOCOL_ERROR);
+        proxy.listenerMetrics().error(rejection.reason());
+        respondLocally(record, HttpVersion.HTTP_1_1, false,
                 error(HttpResponseStatus.valueOf(rejection.status()), rejection.reason()));
     }
 
+    private String remoteAddress() {
+        return String.valueOf(ctx.channel().remoteAddress());
+    }
+
     /** Writes a response the gateway made itself and closes afterwards when asked to. */
-    private void respondLocally(HttpVersion version, boolean keepAlive, FullHttpResponse response) {
+    private void respondLocally(RequestRecord record, HttpVersion version, boolean keepAlive,
+            FullHttpResponse response) {
+        record.sent(response.content().readableBytes());
+        record.finish(response.status().code());
         boolean close = !keepAlive || state == State.CLOSING;
         setConnectionHeader(response.headers(), version, !close);
         if (close) {

@@ -2,6 +2,7 @@ package io.tollgate.server.http1;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
@@ -13,6 +14,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.upstream.Http1ConnectionPool;
@@ -37,6 +39,8 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private final Http1ConnectionPool pool;
     private final HttpRequest request;
     private final Route route;
+    private final RequestRecord record;
+    private int status;
     private final boolean downstreamKeepAlive;
     private final HttpVersion downstreamVersion;
     private final long maxRequestBody;
@@ -54,13 +58,14 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private long requestBytes;
 
     Http1Exchange(Http1DownstreamHandler downstream, ChannelHandlerContext ctx, Http1ConnectionPool pool,
-            HttpRequest request, Route route, boolean downstreamKeepAlive, HttpVersion downstreamVersion,
+            HttpRequest request, Route route, RequestRecord record, boolean downstreamKeepAlive, HttpVersion downstreamVersion,
             long maxRequestBody, boolean requestComplete) {
         this.downstream = downstream;
         this.ctx = ctx;
         this.pool = pool;
         this.request = request;
         this.route = route;
+        this.record = record;
         this.downstreamKeepAlive = downstreamKeepAlive;
         this.downstreamVersion = downstreamVersion;
         this.maxRequestBody = maxRequestBody;
@@ -102,8 +107,10 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
             return;
         }
         if (failure == Http1ConnectionPool.Failure.OVERFLOW) {
+            record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
             fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_overflow");
         } else {
+            record.flag(ResponseFlag.UPSTREAM_CONNECTION_FAILURE);
             fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_connect_failure");
         }
     }
@@ -114,12 +121,15 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
             ReferenceCountUtil.release(content);
             return;
         }
-        requestBytes += content.content().readableBytes();
+        int bytes = content.content().readableBytes();
+        requestBytes += bytes;
+        record.received(bytes);
         if (content instanceof LastHttpContent) {
             requestComplete = true;
         }
         if (requestBytes > maxRequestBody) {
             ReferenceCountUtil.release(content);
+            record.flag(ResponseFlag.REQUEST_TOO_LARGE);
             downstream.requestBodyRejected();
             fail(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large");
             return;
@@ -180,12 +190,16 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
             }
             skippingInformational = false;
             responseStarted = true;
+            status = code;
             prepareResponse(response);
         } else if (skippingInformational) {
             ReferenceCountUtil.release(msg);
             return;
         }
         boolean last = msg instanceof LastHttpContent;
+        if (msg instanceof HttpContent) {
+            record.sent(((HttpContent) msg).content().readableBytes());
+        }
         ctx.write(msg);
         if (last) {
             finish();
@@ -226,6 +240,8 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         if (done) {
             return;
         }
+        record.flag(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT);
+        record.cluster().timeout();
         if (responseStarted) {
             abort();
         } else {
@@ -234,6 +250,9 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     }
 
     private void upstreamFailed(String reason) {
+        record.flag(reason.equals("upstream_reset")
+                ? ResponseFlag.UPSTREAM_CONNECTION_TERMINATION : ResponseFlag.UPSTREAM_PROTOCOL_ERROR);
+        record.cluster().reset();
         if (responseStarted) {
             abort();
         } else {
@@ -247,15 +266,19 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
             return;
         }
         done = true;
+        record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
         cleanUp(false);
+        record.finish(status);
     }
 
     /** Answers with a gateway error; only possible while no response byte went downstream. */
     private void fail(HttpResponseStatus status, String reason) {
         done = true;
         cleanUp(false);
-        ctx.writeAndFlush(LocalResponses.error(ctx.alloc(), status, reason)
-                .setProtocolVersion(HttpVersion.HTTP_1_1));
+        FullHttpResponse response = LocalResponses.error(ctx.alloc(), status, reason);
+        record.sent(response.content().readableBytes());
+        record.finish(status.code());
+        ctx.writeAndFlush(response);
         downstream.exchangeDone(this, true);
     }
 
@@ -263,6 +286,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private void abort() {
         done = true;
         cleanUp(false);
+        record.finish(status);
         downstream.exchangeDone(this, true);
     }
 
@@ -270,6 +294,8 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         done = true;
         ctx.flush();
         cleanUp(upstreamReusable && requestComplete);
+        record.cluster().requestCompleted(status, record.elapsedNanos());
+        record.finish(status);
         downstream.exchangeDone(this, closeDownstreamAfter);
     }
 

@@ -4,7 +4,9 @@ import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.transport.Transport;
-import io.tollgate.server.upstream.PoolEvents;
+import io.tollgate.core.accesslog.AccessLogSink;
+import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,17 +22,24 @@ public final class Http1Proxy {
     private final Supplier<Snapshot> snapshot;
     private final Transport transport;
     private final Map<EventLoop, UpstreamPools> pools;
+    private final GatewayMetrics metrics;
+    private final ListenerMetrics listenerMetrics;
+    private final AccessLogSink accessLog;
 
     /**
+     * @param accessLog the listener's access log, or null for none
      * @param pools shared between the listeners of a process, so one event loop keeps one set of
      *     upstream connections whichever listener a request came in on
      */
     public Http1Proxy(ListenerConfig listener, Supplier<Snapshot> snapshot, Transport transport,
-            Map<EventLoop, UpstreamPools> pools) {
+            Map<EventLoop, UpstreamPools> pools, GatewayMetrics metrics, AccessLogSink accessLog) {
         this.listener = listener;
         this.snapshot = snapshot;
         this.transport = transport;
         this.pools = pools;
+        this.metrics = metrics;
+        this.listenerMetrics = metrics.listener(listener.name());
+        this.accessLog = accessLog;
     }
 
     /** Creates the map to share between listeners. */
@@ -52,7 +61,20 @@ public final class Http1Proxy {
         return snapshot.get();
     }
 
+    GatewayMetrics metrics() {
+        return metrics;
+    }
+
+    ListenerMetrics listenerMetrics() {
+        return listenerMetrics;
+    }
+
+    AccessLogSink accessLog() {
+        return accessLog;
+    }
+
     UpstreamPools pools(EventLoop loop) {
-        return pools.computeIfAbsent(loop, l -> new UpstreamPools(l, transport, cluster -> PoolEvents.NONE));
+        return pools.computeIfAbsent(loop, l -> new UpstreamPools(l, transport,
+                cluster -> new ClusterPoolEvents(metrics.cluster(cluster))));
     }
 }

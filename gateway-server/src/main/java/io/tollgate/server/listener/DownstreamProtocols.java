@@ -1,7 +1,9 @@
 package io.tollgate.server.listener;
 
 import io.netty.channel.EventLoop;
+import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.http1.Http1Proxy;
 import io.tollgate.server.transport.Transport;
@@ -19,19 +21,25 @@ public final class DownstreamProtocols {
 
     private final Supplier<Snapshot> snapshot;
     private final Transport transport;
+    private final GatewayMetrics metrics;
     private final Map<EventLoop, UpstreamPools> pools = Http1Proxy.newPoolMap();
 
-    public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport) {
+    public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics) {
         this.snapshot = snapshot;
         this.transport = transport;
+        this.metrics = metrics;
     }
 
-    /** The protocols of a listener, in the order they are tried on a new connection. */
-    List<DownstreamProtocol> forListener(ListenerConfig listener) {
+    /**
+     * The protocols of a listener, in the order they are tried on a new connection.
+     *
+     * @param accessLog the listener's access log, or null for none
+     */
+    List<DownstreamProtocol> forListener(ListenerConfig listener, AccessLogSink accessLog) {
         List<DownstreamProtocol> protocols = new ArrayList<>();
         for (String name : listener.protocols()) {
             if (name.equals("http1")) {
-                protocols.add(new Http1DownstreamProtocol(new Http1Proxy(listener, snapshot, transport, pools)));
+                protocols.add(new Http1DownstreamProtocol(new Http1Proxy(listener, snapshot, transport, pools, metrics, accessLog)));
             } else {
                 throw new IllegalArgumentException("listeners." + listener.name() + ".protocols: " + name
                         + " (expected one of [http1])");

@@ -7,6 +7,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollChannelOption;
+import io.tollgate.core.accesslog.AccessLogSink;
+import io.tollgate.core.accesslog.AccessLogs;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
@@ -24,16 +26,19 @@ public final class Listener implements AutoCloseable {
 
     private final ListenerConfig config;
     private final Channel channel;
+    private final AccessLogSink accessLog;
 
-    private Listener(ListenerConfig config, Channel channel) {
+    private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog) {
         this.config = config;
         this.channel = channel;
+        this.accessLog = accessLog;
     }
 
     /** Binds the listener's socket; fails when the address cannot be bound. */
     public static Listener bind(ListenerConfig config, EventLoopGroup group, Transport transport,
             DownstreamProtocols registry) throws InterruptedException {
-        List<DownstreamProtocol> protocols = registry.forListener(config);
+        AccessLogSink accessLog = config.accessLog().enabled() ? AccessLogs.open(config.accessLog()) : null;
+        List<DownstreamProtocol> protocols = registry.forListener(config, accessLog);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
                 .channel(transport.serverChannel())
@@ -54,8 +59,16 @@ public final class Listener implements AutoCloseable {
         if (transport == Transport.EPOLL) {
             bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
         }
-        Channel channel = bootstrap.bind(config.address(), config.port()).sync().channel();
-        Listener listener = new Listener(config, channel);
+        Channel channel;
+        try {
+            channel = bootstrap.bind(config.address(), config.port()).sync().channel();
+        } catch (RuntimeException | InterruptedException e) {
+            if (accessLog != null) {
+                accessLog.close();
+            }
+            throw e;
+        }
+        Listener listener = new Listener(config, channel, accessLog);
         log.info("listener {} on {} serving {}", config.name(), channel.localAddress(), config.protocols());
         return listener;
     }
@@ -72,5 +85,8 @@ public final class Listener implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
+        if (accessLog != null) {
+            accessLog.close();
+        }
     }
 }

@@ -10,23 +10,4 @@ public interface PoolEvents {
     void connectFailure();
 
     void overflow();
-
-    /** Reports nothing. */
-    PoolEvents NONE = new PoolEvents() {
-        @Override
-        public void connectionOpened() {
-        }
-
-        @Override
-        public void connectionClosed() {
-        }
-
-        @Override
-        public void connectFailure() {
-        }
-
-        @Override
-        public void overflow() {
-        }
-    };
 }

@@ -1,0 +1,34 @@
+package io.tollgate.server.http1;
+
+import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.server.upstream.PoolEvents;
+
+/** Counts a cluster's connection pool events in its metrics. */
+final class ClusterPoolEvents implements PoolEvents {
+
+    private final ClusterMetrics metrics;
+
+    ClusterPoolEvents(ClusterMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void connectionOpened() {
+        metrics.connectionOpened();
+    }
+
+    @Override
+    public void connectionClosed() {
+        metrics.connectionClosed();
+    }
+
+    @Override
+    public void connectFailure() {
+        metrics.connectFailure();
+    }
+
+    @Override
+    public void overflow() {
+        metrics.poolOverflow();
+    }
+}
