@@ -1,0 +1,98 @@
+package io.tollgate.server.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A real HTTP/1.1 upstream for tests, on the JDK's HTTP server. By default every path answers
+ * with an echo of what arrived: method, target, headers and body size, one per line; tests add
+ * their own handlers per path. It also remembers which client ports it saw, to tell whether the
+ * gateway reused its connections.
+ */
+public final class HttpUpstream implements AutoCloseable {
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
+    private final String name;
+
+    public HttpUpstream(String name) throws IOException {
+        this.name = name;
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(executor);
+        server.createContext("/", this::echo);
+        server.start();
+    }
+
+    public HttpUpstream() throws IOException {
+        this("upstream");
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** Serves {@code path} (and below) with {@code handler}. */
+    public HttpUpstream handle(String path, HttpHandler handler) {
+        server.createContext(path, exchange -> {
+            clientPorts.add(exchange.getRemoteAddress().getPort());
+            handler.handle(exchange);
+        });
+        return this;
+    }
+
+    /** The distinct client ports that sent requests: one per upstream connection the gateway opened. */
+    public Set<Integer> clientPorts() {
+        return Set.copyOf(clientPorts);
+    }
+
+    private void echo(HttpExchange exchange) throws IOException {
+        clientPorts.add(exchange.getRemoteAddress().getPort());
+        long bodyBytes = drain(exchange.getRequestBody());
+        StringBuilder text = new StringBuilder();
+        text.append("upstream: ").append(name).append('\n');
+        text.append("method: ").append(exchange.getRequestMethod()).append('\n');
+        text.append("target: ").append(exchange.getRequestURI()).append('\n');
+        text.append("body-bytes: ").append(bodyBytes).append('\n');
+        Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        headers.putAll(exchange.getRequestHeaders());
+        headers.forEach((k, v) -> text.append("h-").append(k.toLowerCase()).append(": ").append(String.join(",", v)).append('\n'));
+        byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/plain");
+        exchange.getResponseHeaders().set("X-Upstream", name);
+        exchange.sendResponseHeaders(200, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    /** Reads and counts a whole body. */
+    public static long drain(InputStream in) throws IOException {
+        byte[] buffer = new byte[65536];
+        long total = 0;
+        int n;
+        while ((n = in.read(buffer)) > 0) {
+            total += n;
+        }
+        return total;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

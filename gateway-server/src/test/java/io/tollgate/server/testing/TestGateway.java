@@ -1,0 +1,56 @@
+package io.tollgate.server.testing;
+
+import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.server.Gateway;
+import java.net.URI;
+import java.util.Map;
+
+/**
+ * A gateway started in the test JVM from YAML with {@code ${NAME}} placeholders filled in; its
+ * first listener and admin API are bound to ephemeral ports.
+ */
+public final class TestGateway implements AutoCloseable {
+
+    private final Gateway gateway;
+
+    private TestGateway(Gateway gateway) {
+        this.gateway = gateway;
+    }
+
+    /** Starts a gateway; every {@code ${KEY}} in {@code yaml} is replaced by its value. */
+    public static TestGateway start(String yaml, Map<String, ?> values) throws InterruptedException {
+        String text = yaml;
+        for (Map.Entry<String, ?> e : values.entrySet()) {
+            text = text.replace("${" + e.getKey() + "}", String.valueOf(e.getValue()));
+        }
+        if (!text.contains("admin:")) {
+            text = "admin: { address: 127.0.0.1, port: 0 }\n" + text;
+        }
+        return new TestGateway(Gateway.start(ConfigLoader.parse(text)));
+    }
+
+    public Gateway gateway() {
+        return gateway;
+    }
+
+    /** The port of the named listener. */
+    public int port(String listener) {
+        return gateway.port(listener);
+    }
+
+    /** A URI on the named listener. */
+    public URI uri(String listener, String path) {
+        return URI.create("http://127.0.0.1:" + port(listener) + path);
+    }
+
+    /** The value of a counter (or the sum over matching counters) in the gateway's registry. */
+    public double count(String name, String... tags) {
+        return gateway.metrics().registry().find(name).tags(tags).counters().stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+    }
+
+    @Override
+    public void close() {
+        gateway.close();
+    }
+}
