@@ -176,7 +176,7 @@ final class ConfigNode {
         ConfigNode map = child(key);
         map.requireObject();
         Map<String, String> result = new LinkedHashMap<>();
-        map.node.fields().forEachRemaining(e -> result.put(e.getKey(), map.child(e.getKey()).asString()));
+        map.node.fieldNames().forEachRemaining(name -> result.put(name, map.child(name).asString()));
         return result;
     }
 
