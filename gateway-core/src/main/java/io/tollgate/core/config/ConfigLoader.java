@@ -295,6 +295,9 @@ public final class ConfigLoader {
     }
 
     private static String headerName(ConfigNode n, String name) {
+        if (name.isEmpty()) {
+            throw n.error("'' is not a valid header name");
+        }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c <= ' ' || c >= 127 || c == ':') {

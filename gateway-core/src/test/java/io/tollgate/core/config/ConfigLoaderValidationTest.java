@@ -296,6 +296,9 @@ class ConfigLoaderValidationTest {
         assertRejected(routes("""
                 [{ match: { prefix: / }, route: { cluster: backend }, response_headers: { remove: [":status"] } }]"""),
                 ROUTE + "[0].response_headers.remove[0]: ':status' is not a valid header name");
+        assertRejected(routes("""
+                [{ match: { prefix: / }, route: { cluster: backend }, request_headers: { remove: [""] } }]"""),
+                ROUTE + "[0].request_headers.remove[0]: '' is not a valid header name");
     }
 
     @Test
