@@ -1,5 +1,7 @@
 package io.tollgate.core.config;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,8 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -30,10 +34,12 @@ public final class ConfigLoader {
     /** Classpath resource holding the built-in configuration used when no file is given. */
     public static final String DEFAULT_RESOURCE = "/io/tollgate/core/config/default-gateway.yaml";
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Set<String> LB_POLICIES = Set.of("round_robin", "random", "least_request"); // keep in step with LoadBalancers.names()
-    private static final Set<String> PROTOCOLS = Set.of("http1");
-    private static final Set<Integer> REDIRECT_CODES = Set.of(301, 302, 303, 307, 308);
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    /** Keep in step with the router's LoadBalancers.names(); sorted, so that messages are stable. */
+    private static final List<String> LB_POLICIES = List.of("least_request", "random", "round_robin");
+    private static final List<String> PROTOCOLS = List.of("http1");
+    private static final List<Integer> REDIRECT_CODES = List.of(301, 302, 303, 307, 308);
 
     private ConfigLoader() {
     }
@@ -65,7 +71,8 @@ public final class ConfigLoader {
         try {
             tree = YAML.readTree(yaml);
         } catch (JsonProcessingException e) {
-            throw new ConfigException("<root>: not valid YAML: " + e.getOriginalMessage(), e);
+            throw new ConfigException("<root>: not valid YAML" + where(e.getLocation()) + ": "
+                    + e.getOriginalMessage(), e);
         }
         if (tree == null || tree.isMissingNode()) {
             throw new ConfigException("<root>: the configuration is empty");
@@ -138,12 +145,14 @@ public final class ConfigLoader {
         n.allowOnly(Set.of("virtual_hosts"));
         List<VirtualHostConfig> hosts = n.list("virtual_hosts", ConfigLoader::virtualHost);
         unique(n.child("virtual_hosts"), hosts.stream().map(VirtualHostConfig::name).toList());
-        Set<String> domains = new HashSet<>();
+        Map<String, Integer> owners = new HashMap<>();
         for (int i = 0; i < hosts.size(); i++) {
-            for (String domain : hosts.get(i).domains()) {
-                if (!domains.add(domain)) {
-                    throw n.child("virtual_hosts[" + i + "].domains")
-                            .error("domain '" + domain + "' appears in more than one virtual host");
+            List<String> domains = hosts.get(i).domains();
+            for (int d = 0; d < domains.size(); d++) {
+                Integer owner = owners.putIfAbsent(domains.get(d), i);
+                if (owner != null) {
+                    throw n.child("virtual_hosts[" + i + "].domains[" + d + "]").error("domain '" + domains.get(d)
+                            + "' is already served by virtual_hosts[" + owner + "] (expected each domain once)");
                 }
             }
         }
@@ -153,20 +162,22 @@ public final class ConfigLoader {
     private static VirtualHostConfig virtualHost(ConfigNode n) {
         n.allowOnly(Set.of("name", "domains", "routes"));
         List<String> domains = n.list("domains", d -> {
-            String domain = d.asString().toLowerCase(java.util.Locale.ROOT);
+            String domain = d.asString().toLowerCase(Locale.ROOT);
             int star = domain.indexOf('*');
             boolean valid = !domain.isEmpty() && (star < 0 || domain.equals("*")
                     || (star == 0 && domain.indexOf('*', 1) < 0 && domain.length() > 1)
                     || (star == domain.length() - 1 && domain.indexOf('*') == star && domain.length() > 1));
             if (!valid) {
-                throw d.error("'" + domain + "' (expected an exact name, *.suffix, prefix.* or *)");
+                throw d.error("'" + d.asString() + "' is not a domain (expected an exact name, *.suffix, prefix.* or *)");
             }
             return domain;
         });
         if (domains.isEmpty()) {
             throw n.child("domains").error("must list at least one domain");
         }
-        return new VirtualHostConfig(n.string("name"), domains, n.list("routes", ConfigLoader::route));
+        List<RouteEntryConfig> routes = n.list("routes", ConfigLoader::route);
+        unique(n.child("routes"), routes.stream().map(RouteEntryConfig::name).toList());
+        return new VirtualHostConfig(n.string("name"), domains, routes);
     }
 
     private static RouteEntryConfig route(ConfigNode n) {
@@ -182,9 +193,18 @@ public final class ConfigLoader {
         if (actions != 1) {
             throw n.error("needs exactly one of route, direct_response, redirect (found " + actions + ")");
         }
+        RouteMatchConfig match = match(n.required("match"));
+        if (match.regex().isPresent()) {
+            forward.flatMap(ForwardActionConfig::prefixRewrite).ifPresent(p -> {
+                throw n.child("route.prefix_rewrite").error("needs a path or prefix match (the match is a regex)");
+            });
+            redirect.flatMap(RedirectConfig::prefixRewrite).ifPresent(p -> {
+                throw n.child("redirect.prefix_rewrite").error("needs a path or prefix match (the match is a regex)");
+            });
+        }
         return new RouteEntryConfig(
                 n.string("name", ""),
-                match(n.required("match")),
+                match,
                 forward,
                 direct,
                 redirect,
@@ -201,19 +221,21 @@ public final class ConfigLoader {
         if (kinds != 1) {
             throw n.error("needs exactly one of path, prefix, regex (found " + kinds + ")");
         }
-        path.filter(p -> !p.startsWith("/")).ifPresent(p -> {
-            throw n.child("path").error("must start with '/' (was '" + p + "')");
-        });
-        prefix.filter(p -> !p.startsWith("/")).ifPresent(p -> {
-            throw n.child("prefix").error("must start with '/' (was '" + p + "')");
-        });
+        path.ifPresent(p -> absolutePath(n.child("path"), p));
+        prefix.ifPresent(p -> absolutePath(n.child("prefix"), p));
         regex.ifPresent(r -> compile(n.child("regex"), r));
         return new RouteMatchConfig(path, prefix, regex,
-                n.list("headers", ConfigLoader::valueMatcher),
-                n.list("query_parameters", ConfigLoader::valueMatcher));
+                n.list("headers", h -> valueMatcher(h, headerName(h.child("name"), h.string("name")))),
+                n.list("query_parameters", q -> valueMatcher(q, q.string("name"))));
     }
 
-    private static ValueMatcherConfig valueMatcher(ConfigNode n) {
+    private static void absolutePath(ConfigNode n, String path) {
+        if (!path.startsWith("/")) {
+            throw n.error("must start with '/' (was '" + path + "')");
+        }
+    }
+
+    private static ValueMatcherConfig valueMatcher(ConfigNode n, String name) {
         n.allowOnly(Set.of("name", "exact", "regex", "present", "invert"));
         Optional<String> exact = n.optionalString("exact");
         Optional<String> regex = n.optionalString("regex");
@@ -223,7 +245,7 @@ public final class ConfigLoader {
             throw n.error("needs exactly one of exact, regex, present: true (found " + kinds + ")");
         }
         regex.ifPresent(r -> compile(n.child("regex"), r));
-        return new ValueMatcherConfig(n.string("name"), exact, regex, present, n.bool("invert", false));
+        return new ValueMatcherConfig(name, exact, regex, present, n.bool("invert", false));
     }
 
     private static ForwardActionConfig forward(ConfigNode n) {
@@ -236,22 +258,26 @@ public final class ConfigLoader {
         if (cluster.isPresent() == !weighted.isEmpty()) {
             throw n.error("needs exactly one of cluster, weighted_clusters");
         }
-        n.optionalString("prefix_rewrite").filter(p -> !p.startsWith("/")).ifPresent(p -> {
-            throw n.child("prefix_rewrite").error("must start with '/' (was '" + p + "')");
-        });
+        unique(n.child("weighted_clusters"), weighted.stream().map(WeightedClusterConfig::name).toList());
+        n.optionalString("prefix_rewrite").ifPresent(p -> absolutePath(n.child("prefix_rewrite"), p));
         return new ForwardActionConfig(cluster, weighted, n.optionalString("prefix_rewrite"),
                 n.optionalString("host_rewrite"), positive(n, "timeout", ForwardActionConfig.DEFAULT_TIMEOUT));
     }
 
     private static RedirectConfig redirect(ConfigNode n) {
         n.allowOnly(Set.of("scheme", "host", "port", "path", "prefix_rewrite", "response_code", "strip_query"));
-        int code = n.integer("response_code", 301, 300, 399);
+        int code = n.integer("response_code", 301, 0, 999);
         if (!REDIRECT_CODES.contains(code)) {
             throw n.child("response_code").error(code + " (expected one of " + REDIRECT_CODES + ")");
         }
         if (n.has("path") && n.has("prefix_rewrite")) {
             throw n.error("path and prefix_rewrite exclude each other");
         }
+        n.optionalString("path").ifPresent(p -> absolutePath(n.child("path"), p));
+        n.optionalString("prefix_rewrite").ifPresent(p -> absolutePath(n.child("prefix_rewrite"), p));
+        n.optionalString("scheme").filter(s -> !s.equals("http") && !s.equals("https")).ifPresent(s -> {
+            throw n.child("scheme").error("'" + s + "' (expected http or https)");
+        });
         return new RedirectConfig(n.optionalString("scheme"), n.optionalString("host"),
                 n.optional("port").map(p -> (int) p.asLong(1, 65535)), n.optionalString("path"),
                 n.optionalString("prefix_rewrite"), code, n.bool("strip_query", false));
@@ -269,13 +295,16 @@ public final class ConfigLoader {
     }
 
     private static String headerName(ConfigNode n, String name) {
+        if (name.isEmpty()) {
+            throw n.error("'' is not a valid header name");
+        }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c <= ' ' || c >= 127 || c == ':') {
                 throw n.error("'" + name + "' is not a valid header name");
             }
         }
-        return name.toLowerCase(java.util.Locale.ROOT);
+        return name.toLowerCase(Locale.ROOT);
     }
 
     private static ClusterConfig cluster(ConfigNode n) {
@@ -287,9 +316,10 @@ public final class ConfigLoader {
         }
         List<EndpointConfig> endpoints = n.list("endpoints", e -> {
             e.allowOnly(Set.of("address", "port", "weight", "labels"));
-            return new EndpointConfig(e.string("address"), e.integer("port", 0, 1, 65535),
+            return new EndpointConfig(e.string("address"), (int) e.required("port").asLong(1, 65535),
                     e.integer("weight", 1, 1, 1_000_000), e.stringMap("labels"));
         });
+        unique(n.child("endpoints"), endpoints.stream().map(e -> e.address() + ":" + e.port()).toList(), "address:port");
         return new ClusterConfig(n.string("name"), lb, endpoints,
                 positive(n, "connect_timeout", Duration.ofSeconds(5)),
                 n.integer("max_connections_per_host", 1024, 1, 1_000_000),
@@ -314,12 +344,25 @@ public final class ConfigLoader {
     }
 
     private static void unique(ConfigNode list, List<String> names) {
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < names.size(); i++) {
-            if (!seen.add(names.get(i))) {
-                throw list.error("name '" + names.get(i) + "' is used twice (at index " + i + ")");
+        unique(list, names, "name");
+    }
+
+    /** Fails on the first element of {@code list} whose key repeats an earlier one; empty keys are not compared. */
+    private static void unique(ConfigNode list, List<String> keys, String keyName) {
+        Map<String, Integer> first = new HashMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+            String key = keys.get(i);
+            Integer earlier = key.isEmpty() ? null : first.putIfAbsent(key, i);
+            if (earlier != null) {
+                throw list.element(i).error(keyName + " '" + key + "' is already used by " + list.path()
+                        + "[" + earlier + "] (expected each " + keyName + " once)");
             }
         }
+    }
+
+    private static String where(JsonLocation location) {
+        return location == null || location.getLineNr() < 0 ? ""
+                : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
     }
 
     /** Every cluster a route names must exist: a dangling reference is a configuration error. */

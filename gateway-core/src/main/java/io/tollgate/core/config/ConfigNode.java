@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,7 +20,7 @@ import java.util.regex.Pattern;
  */
 final class ConfigNode {
 
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
 
     private final JsonNode node;
     private final String path;
@@ -44,7 +45,7 @@ final class ConfigNode {
         while (names.hasNext()) {
             String name = names.next();
             if (!allowed.contains(name)) {
-                throw child(name).error("unknown field (expected one of " + new java.util.TreeSet<>(allowed) + ")");
+                throw child(name).error("unknown field (expected one of " + new TreeSet<>(allowed) + ")");
             }
         }
         return this;
@@ -57,6 +58,11 @@ final class ConfigNode {
     ConfigNode child(String key) {
         String childPath = path.isEmpty() ? key : path + "." + key;
         return new ConfigNode(node.path(key), childPath);
+    }
+
+    /** The element at {@code index} of this list node. */
+    ConfigNode element(int index) {
+        return new ConfigNode(node.path(index), path + "[" + index + "]");
     }
 
     ConfigNode required(String key) {
@@ -131,7 +137,8 @@ final class ConfigNode {
     Duration asDuration() {
         Matcher m = DURATION.matcher(asString().trim());
         if (!m.matches()) {
-            throw error("'" + node.asText() + "' is not a duration (expected e.g. 250ms, 15s, 2m, 1h)");
+            throw error("'" + node.asText() + "' is not a duration (expected an integer of at most 9 digits"
+                    + " and a unit ms, s, m or h, e.g. 250ms, 15s, 2m, 1h)");
         }
         long amount = Long.parseLong(m.group(1));
         switch (m.group(2)) {
@@ -157,7 +164,7 @@ final class ConfigNode {
         }
         List<T> result = new ArrayList<>(list.node.size());
         for (int i = 0; i < list.node.size(); i++) {
-            result.add(mapper.apply(new ConfigNode(list.node.get(i), list.path + "[" + i + "]")));
+            result.add(mapper.apply(list.element(i)));
         }
         return result;
     }
@@ -169,7 +176,7 @@ final class ConfigNode {
         ConfigNode map = child(key);
         map.requireObject();
         Map<String, String> result = new LinkedHashMap<>();
-        map.node.fields().forEachRemaining(e -> result.put(e.getKey(), map.child(e.getKey()).asString()));
+        map.node.fieldNames().forEachRemaining(name -> result.put(name, map.child(name).asString()));
         return result;
     }
 

@@ -77,6 +77,16 @@ public final class Route {
         return config;
     }
 
+    /** The exact path this route matches, or null when it matches by prefix or regex. */
+    String exactPath() {
+        return path;
+    }
+
+    /** The path prefix this route matches, or null when it matches by exact path or regex. */
+    String prefix() {
+        return prefix;
+    }
+
     /** What the route does. */
     public Kind kind() {
         if (config.forward().isPresent()) {
@@ -134,14 +144,16 @@ public final class Route {
     /** Returns the path to send upstream: the prefix rewrite applied when configured. */
     public String rewritePath(String requestPath) {
         ForwardActionConfig forward = config.forward().orElseThrow();
-        if (forward.prefixRewrite().isEmpty()) {
+        return forward.prefixRewrite().map(rewrite -> replaceMatchedPrefix(requestPath, rewrite)).orElse(requestPath);
+    }
+
+    /** Replaces the part of the path this route matched on (its prefix or exact path). */
+    private String replaceMatchedPrefix(String requestPath, String replacement) {
+        String matched = prefix != null ? prefix : path;
+        if (matched == null || !requestPath.startsWith(matched)) {
             return requestPath;
         }
-        String matched = prefix != null ? prefix : path != null ? path : "";
-        if (!requestPath.startsWith(matched)) {
-            return requestPath;
-        }
-        return forward.prefixRewrite().get() + requestPath.substring(matched.length());
+        return replacement + requestPath.substring(matched.length());
     }
 
     /** The upstream exchange's timeout. MUST only be called on a FORWARD route. */
@@ -166,32 +178,30 @@ public final class Route {
 
     /**
      * Builds the Location of a REDIRECT route from the request; parts not configured keep the
-     * request's own.
+     * request's own, except that a request's port is dropped when the scheme changes (it was the
+     * port of the old scheme).
      *
      * @param scheme the scheme the request arrived with
      * @param hostHeader the request's Host header as sent (may carry a port), or null
      */
     public String redirectLocation(RouteRequest request, String scheme, String hostHeader) {
         RedirectConfig redirect = config.redirect().orElseThrow();
-        String host = redirect.host().orElse(hostHeader == null ? request.authority() : hostHeader);
+        String newScheme = redirect.scheme().orElse(scheme);
+        String requestHost = hostHeader == null ? request.authority() : hostHeader;
+        String host = redirect.host().orElse(newScheme.equals(scheme) ? requestHost : withoutPort(requestHost));
         if (redirect.port().isPresent()) {
-            int colon = host.lastIndexOf(':');
-            if (colon > 0 && host.indexOf(']') < colon) {
-                host = host.substring(0, colon);
-            }
-            host = host + ":" + redirect.port().get();
+            host = withoutPort(host) + ":" + redirect.port().get();
         }
-        String newPath = request.path();
-        if (redirect.path().isPresent()) {
-            newPath = redirect.path().get();
-        } else if (redirect.prefixRewrite().isPresent()) {
-            String matched = prefix != null ? prefix : path != null ? path : "";
-            if (newPath.startsWith(matched)) {
-                newPath = redirect.prefixRewrite().get() + newPath.substring(matched.length());
-            }
-        }
+        String newPath = redirect.path().orElseGet(() -> redirect.prefixRewrite()
+                .map(rewrite -> replaceMatchedPrefix(request.path(), rewrite))
+                .orElse(request.path()));
         String query = redirect.stripQuery() || request.query() == null ? "" : "?" + request.query();
-        return redirect.scheme().orElse(scheme) + "://" + host + newPath + query;
+        return newScheme + "://" + host + newPath + query;
+    }
+
+    private static String withoutPort(String host) {
+        int colon = host.lastIndexOf(':');
+        return colon > 0 && host.indexOf(']') < colon ? host.substring(0, colon) : host;
     }
 
     /** Headers changed on the request before it goes upstream. */

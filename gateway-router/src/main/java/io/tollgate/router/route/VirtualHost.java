@@ -4,11 +4,12 @@ import io.tollgate.core.config.VirtualHostConfig;
 import io.tollgate.core.route.RouteRequest;
 import java.util.List;
 
-/** A compiled virtual host: its routes, tried in order. */
+/** A compiled virtual host: its routes, of which the first that matches a request wins. */
 final class VirtualHost {
 
     private final String name;
     private final Route[] routes;
+    private final RouteIndex index;
 
     VirtualHost(VirtualHostConfig config) {
         this.name = config.name();
@@ -16,6 +17,7 @@ final class VirtualHost {
         for (int i = 0; i < routes.length; i++) {
             routes[i] = new Route(name, i, config.routes().get(i));
         }
+        this.index = new RouteIndex(routes);
     }
 
     String name() {
@@ -27,11 +29,6 @@ final class VirtualHost {
     }
 
     Route route(RouteRequest request) {
-        for (Route route : routes) {
-            if (route.matches(request)) {
-                return route;
-            }
-        }
-        return null;
+        return index.first(request);
     }
 }

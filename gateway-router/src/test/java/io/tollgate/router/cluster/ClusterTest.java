@@ -1,0 +1,108 @@
+package io.tollgate.router.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.EndpointConfig;
+import io.tollgate.router.TestRequest;
+import io.tollgate.router.lb.LoadBalancers;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ClusterTest {
+
+    private static final TestRequest REQUEST = TestRequest.of("h", "/");
+
+    private static Cluster cluster(String policy, int hostCount) {
+        List<EndpointConfig> endpoints = new ArrayList<>();
+        for (int i = 0; i < hostCount; i++) {
+            endpoints.add(new EndpointConfig("127.0.0.1", 9000 + i, 1, Map.of("zone", "z" + i)));
+        }
+        return new Cluster(new ClusterConfig("c", policy, endpoints, Duration.ofSeconds(1), 1, 1, Duration.ofSeconds(1)));
+    }
+
+    private static Set<Host> chosen(Cluster cluster, int draws) {
+        Set<Host> chosen = new HashSet<>();
+        for (int i = 0; i < draws; i++) {
+            chosen.add(cluster.choose(REQUEST));
+        }
+        return chosen;
+    }
+
+    @Test
+    void skipsUnhealthyHostsWithEveryPolicy() {
+        for (String policy : LoadBalancers.names()) {
+            Cluster cluster = cluster(policy, 3);
+            cluster.hosts().get(1).healthy(false);
+
+            assertThat(chosen(cluster, 200)).as(policy)
+                    .containsExactlyInAnyOrder(cluster.hosts().get(0), cluster.hosts().get(2));
+        }
+    }
+
+    @Test
+    void choosesNothingWhenEveryHostIsUnhealthyOrThereAreNone() {
+        for (String policy : LoadBalancers.names()) {
+            Cluster cluster = cluster(policy, 2);
+            cluster.hosts().forEach(host -> host.healthy(false));
+
+            assertThat(cluster.choose(REQUEST)).as(policy).isNull();
+            assertThat(cluster(policy, 0).choose(REQUEST)).as(policy).isNull();
+        }
+    }
+
+    @Test
+    void usesAHostAgainOnceItRecovers() {
+        Cluster cluster = cluster("round_robin", 2);
+        cluster.hosts().get(0).healthy(false);
+        assertThat(chosen(cluster, 10)).containsExactly(cluster.hosts().get(1));
+
+        cluster.hosts().get(0).healthy(true);
+
+        assertThat(chosen(cluster, 10)).hasSize(2);
+    }
+
+    @Test
+    void describesHostsFromTheirEndpoints() {
+        Host host = cluster("random", 1).hosts().get(0);
+
+        assertThat(host.id()).isEqualTo("127.0.0.1:9000");
+        assertThat(host.address()).isEqualTo(new InetSocketAddress("127.0.0.1", 9000));
+        assertThat(host.labels()).containsEntry("zone", "z0");
+        host.requestStarted();
+        host.requestStarted();
+        host.requestFinished();
+        assertThat(host.activeRequests()).isOne();
+    }
+
+    @Test
+    void buildsEveryConfiguredClusterByName() {
+        ClusterManager manager = ClusterManager.build(ConfigLoader.parse("""
+                clusters:
+                  - { name: a, lb_policy: random, endpoints: [{ address: 127.0.0.1, port: 1 }] }
+                  - { name: b, lb_policy: least_request, endpoints: [] }
+                """).clusters());
+
+        assertThat(manager.clusters()).extracting(Cluster::name).containsExactly("a", "b");
+        assertThat(manager.cluster("a").hosts()).hasSize(1);
+        assertThat(manager.cluster("b").config().lbPolicy()).isEqualTo("least_request");
+        assertThat(manager.cluster("c")).isNull();
+    }
+
+    @Test
+    void acceptsInConfigurationEveryRegisteredPolicy() {
+        for (String policy : LoadBalancers.names()) {
+            ClusterConfig config = ConfigLoader.parse("clusters: [{ name: c, lb_policy: " + policy + " }]")
+                    .clusters().get(0);
+
+            assertThat(new Cluster(config).config().lbPolicy()).isEqualTo(policy);
+        }
+    }
+}
