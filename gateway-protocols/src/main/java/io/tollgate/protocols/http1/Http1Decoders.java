@@ -9,7 +9,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
  * Builds Netty's HTTP/1.1 codecs configured as strictly as Netty allows, so that every proxy
  * pipeline decodes with the same rules.
  *
- * <p>Downstream pipeline order: {@link #obsFoldGuard} then {@link #serverCodec} then the handler
+ * <p>Downstream pipeline order: {@link #headGuard} then {@link #serverCodec} then the handler
  * that calls {@link Http1RequestValidator#fromDecoderFailure} and {@link Http1RequestValidator#validate}
  * on every decoded request. Upstream: {@link #clientCodec}. Each call returns a new handler: none
  * is sharable.
@@ -36,7 +36,8 @@ import io.netty.handler.codec.http.HttpServerCodec;
  * a request whose last transfer coding is not {@code chunked}, or with {@code chunked} twice;
  * whitespace between field name and colon; invalid name or value octets; bare LF; a malformed
  * request line or version; a bad chunk size or chunk end. What it silently fixes or accepts, and
- * who catches it: obs-fold is merged ({@link ObsFoldGuard}); a second HTTP/1.0 Content-Length is
+ * who catches it: obs-fold is merged and the request line is split on any whitespace, HTAB, VT, FF
+ * and bare CR included ({@link RequestHeadGuard}); a second HTTP/1.0 Content-Length is
  * dropped ({@link SingleContentLengthHeadersFactory}); {@code gzip, chunked}, {@code Chunked},
  * missing or repeated Host and any request-target are accepted ({@link Http1RequestValidator}).
  */
@@ -54,11 +55,12 @@ public final class Http1Decoders {
     }
 
     /**
-     * The handler that MUST sit directly before {@link #serverCodec} (same limits) so that a request
-     * head with obs-fold is rejected instead of merged. Remove it together with the codec.
+     * The handler that MUST sit directly before {@link #serverCodec}, with the same limits, so that a
+     * request head with obs-fold or a leniently split request line is refused instead of repaired.
+     * Remove it together with the codec.
      */
-    public static ChannelHandler obsFoldGuard(int maxInitialLineBytes, int maxHeaderBytes) {
-        return new ObsFoldGuard(strictConfig(maxInitialLineBytes, maxHeaderBytes));
+    public static ChannelHandler headGuard(int maxInitialLineBytes, int maxHeaderBytes) {
+        return new RequestHeadGuard(strictConfig(maxInitialLineBytes, maxHeaderBytes));
     }
 
     /**

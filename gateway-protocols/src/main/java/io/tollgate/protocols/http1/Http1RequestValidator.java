@@ -32,7 +32,7 @@ import java.util.Map;
  * refused even with equal values; {@code Transfer-Encoding} must be exactly one lower-case
  * {@code chunked} (a backend that compares case-sensitively would otherwise frame differently);
  * HTTP/1.1 needs exactly one non-empty Host. What the validator cannot see on a decoded request
- * (obs-fold, a second HTTP/1.0 Content-Length that Netty dropped) is refused by the decoders built
+ * (obs-fold, request-line whitespace, a second HTTP/1.0 Content-Length that Netty dropped) is refused by the decoders built
  * by {@link Http1Decoders}.
  */
 public final class Http1RequestValidator {
