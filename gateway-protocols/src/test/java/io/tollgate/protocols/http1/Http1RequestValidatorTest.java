@@ -5,6 +5,7 @@ import static io.tollgate.protocols.http1.DownstreamHarness.feedSplit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpRequest;
@@ -13,7 +14,6 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpLineException;
-import io.netty.buffer.Unpooled;
 import io.tollgate.protocols.http1.DownstreamHarness.Outcome;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
