@@ -211,7 +211,7 @@ class Http1RequestValidatorTest {
     }
 
     @Test
-    void refusesAVersionNettyInventedFromLowerCase() {
+    void refusesAnHttpVersionOtherThanOnePointZeroOrOne() {
         HttpRequest request = new DefaultHttpRequest(HttpVersion.valueOf("HTTP/1.2"), HttpMethod.GET, "/");
         request.headers().set("Host", "a");
 
