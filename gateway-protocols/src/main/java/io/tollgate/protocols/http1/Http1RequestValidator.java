@@ -1,37 +1,166 @@
 package io.tollgate.protocols.http1;
 
+import static java.util.Objects.requireNonNull;
+
+import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 
-/** Checks a decoded request head for request smuggling and malformed framing. */
+/**
+ * Refuses HTTP/1.x requests whose framing or routing a backend could read differently from us: the
+ * request-smuggling defences of RFC 9112 section 6.3 and the header and target rules around them.
+ *
+ * <p>Call {@link #fromDecoderFailure} on every decoded object and {@link #validate} on every
+ * request head before anything else reads it; answer a rejection with its status and
+ * {@code Connection: close}, then close the connection, since the rest of the stream can no longer
+ * be framed. Every violation is answered 400 ({@code Transfer-Encoding} with another coding than
+ * a single {@code chunked} included: RFC 9112 allows 501 for an unknown coding, but one status for
+ * every framing problem is simpler to count and to test), 414 and 431 for heads over the decoder
+ * limits, 505 for versions other than HTTP/1.0 and HTTP/1.1.
+ *
+ * <p>Deliberately stricter than RFC 9112 (and than Netty): a repeated {@code Content-Length} is
+ * refused even with equal values; {@code Transfer-Encoding} must be exactly one lower-case
+ * {@code chunked} (a backend that compares case-sensitively would otherwise frame differently);
+ * HTTP/1.1 needs exactly one non-empty Host. What the validator cannot see on a decoded request
+ * (obs-fold, request-line whitespace, a second HTTP/1.0 Content-Length that Netty dropped) is refused by the decoders built
+ * by {@link Http1Decoders}.
+ */
 public final class Http1RequestValidator {
-
-    /** Why a request is refused and with which status. */
-    public record Rejection(int status, String reason) {
-    }
 
     private Http1RequestValidator() {
     }
 
+    /**
+     * Maps a failed decoding to a rejection: 431 for a header block over the limit, 414 for a request
+     * line over the limit, 400 for anything else; null when {@code msg} decoded fine.
+     */
+    public static Rejection fromDecoderFailure(HttpObject msg) {
+        requireNonNull(msg, "msg");
+        DecoderResult result = msg.decoderResult();
+        if (!result.isFailure()) {
+            return null;
+        }
+        Throwable cause = result.cause();
+        String reason = "undecodable request: " + cause.getMessage();
+        if (cause instanceof TooLongHttpHeaderException) {
+            return new Rejection(431, reason);
+        }
+        if (cause instanceof TooLongHttpLineException && msg instanceof HttpMessage) {
+            return new Rejection(414, reason);
+        }
+        return Rejection.badRequest(reason);
+    }
+
+    /** Returns why {@code request} must be refused, or null when it may be forwarded. */
     public static Rejection validate(HttpRequest request) {
-        if (request.headers().contains(HttpHeaderNames.CONTENT_LENGTH)
-                && request.headers().contains(HttpHeaderNames.TRANSFER_ENCODING)) {
-            return new Rejection(400, "content_length_and_transfer_encoding");
+        requireNonNull(request, "request");
+        Rejection failure = fromDecoderFailure(request);
+        if (failure != null) {
+            return failure;
+        }
+        HttpVersion version = request.protocolVersion();
+        if (version != HttpVersion.HTTP_1_1 && version != HttpVersion.HTTP_1_0) {
+            return new Rejection(505, "version " + version + " (expected: HTTP/1.1 or HTTP/1.0)");
+        }
+        HttpHeaders headers = request.headers();
+        String problem = fieldProblem(headers);
+        if (problem == null) {
+            problem = framingProblem(headers);
+        }
+        if (problem == null) {
+            problem = hostProblem(headers, version);
+        }
+        if (problem == null) {
+            problem = RequestTarget.problem(request.method().name(), request.uri());
+        }
+        return problem == null ? null : Rejection.badRequest(problem);
+    }
+
+    private static String fieldProblem(HttpHeaders headers) {
+        Iterator<Map.Entry<CharSequence, CharSequence>> fields = headers.iteratorCharSequence();
+        while (fields.hasNext()) {
+            Map.Entry<CharSequence, CharSequence> field = fields.next();
+            if (!isToken(field.getKey())) {
+                return "field name is not a token";
+            }
+            if (hasControlOctet(field.getValue())) {
+                return "control octet in the value of " + field.getKey();
+            }
         }
         return null;
     }
 
-    public static Rejection fromDecoderFailure(HttpObject msg) {
-        Throwable cause = msg.decoderResult().cause();
-        if (cause instanceof TooLongHttpHeaderException) {
-            return new Rejection(431, "headers_too_large");
+    private static String framingProblem(HttpHeaders headers) {
+        List<String> lengths = headers.getAll(HttpHeaderNames.CONTENT_LENGTH);
+        List<String> codings = headers.getAll(HttpHeaderNames.TRANSFER_ENCODING);
+        if (!lengths.isEmpty() && !codings.isEmpty()) {
+            return "both Content-Length and Transfer-Encoding";
         }
-        if (cause instanceof TooLongHttpLineException) {
-            return new Rejection(414, "request_line_too_long");
+        if (lengths.size() > 1) {
+            return "Content-Length repeated " + lengths.size() + " times (expected: once)";
         }
-        return new Rejection(400, "malformed_request");
+        if (lengths.size() == 1 && !isDecimalLength(lengths.get(0))) {
+            return "Content-Length is not a non-negative decimal number";
+        }
+        if (codings.size() > 1 || codings.size() == 1 && !codings.get(0).equals(HttpHeaderValues.CHUNKED.toString())) {
+            return "Transfer-Encoding " + codings + " (expected: exactly one 'chunked')";
+        }
+        return null;
+    }
+
+    private static String hostProblem(HttpHeaders headers, HttpVersion version) {
+        List<String> hosts = headers.getAll(HttpHeaderNames.HOST);
+        if (hosts.size() > 1) {
+            return "Host repeated " + hosts.size() + " times (expected: once)";
+        }
+        if (hosts.isEmpty()) {
+            return version == HttpVersion.HTTP_1_1 ? "HTTP/1.1 request without Host" : null;
+        }
+        return RequestTarget.isAuthority(hosts.get(0)) ? null : "Host is not a host[:port]";
+    }
+
+    private static boolean isDecimalLength(String value) {
+        if (value.isEmpty() || value.length() > 18) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isToken(CharSequence name) {
+        if (name.length() == 0) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (!Tokens.isTchar(name.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean hasControlOctet(CharSequence value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 && c != '\t' || c == 0x7f) {
+                return true;
+            }
+        }
+        return false;
     }
 }
