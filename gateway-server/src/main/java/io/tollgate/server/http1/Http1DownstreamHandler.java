@@ -7,7 +7,6 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
@@ -17,7 +16,8 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.http1.Http1RequestValidator;
-import io.tollgate.protocols.http1.Http1RequestValidator.Rejection;
+import io.tollgate.protocols.http1.HopByHopHeaders;
+import io.tollgate.protocols.http1.Rejection;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
@@ -278,21 +278,12 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
         record.sent(response.content().readableBytes());
         record.finish(response.status().code());
         boolean close = !keepAlive || state == State.CLOSING;
-        setConnectionHeader(response.headers(), version, !close);
+        HopByHopHeaders.setKeepAlive(response, version, !close);
         if (close) {
             state = State.CLOSING;
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         } else {
             ctx.writeAndFlush(response);
-        }
-    }
-
-    static void setConnectionHeader(io.netty.handler.codec.http.HttpHeaders headers, HttpVersion version,
-            boolean keepAlive) {
-        if (!keepAlive) {
-            headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        } else if (version == HttpVersion.HTTP_1_0) {
-            headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
     }
 

@@ -217,7 +217,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
             response.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
             closeDownstreamAfter = true;
         }
-        Http1DownstreamHandler.setConnectionHeader(response.headers(), downstreamVersion, !closeDownstreamAfter);
+        HopByHopHeaders.setKeepAlive(response, downstreamVersion, !closeDownstreamAfter);
     }
 
     @Override

@@ -28,7 +28,8 @@ final class Http1DownstreamProtocol implements DownstreamProtocol {
     @Override
     public void configure(ChannelPipeline pipeline) {
         HttpOptions http = proxy.listenerConfig().http();
-        pipeline.addLast(PipelineNames.CODEC, Http1Decoders.serverCodec(http.maxInitialLineBytes(), http.maxHeaderBytes()))
+        pipeline.addLast(PipelineNames.HEAD_GUARD, Http1Decoders.headGuard(http.maxInitialLineBytes(), http.maxHeaderBytes()))
+                .addLast(PipelineNames.CODEC, Http1Decoders.serverCodec(http.maxInitialLineBytes(), http.maxHeaderBytes()))
                 .addLast(PipelineNames.IDLE, new IdleStateHandler(0, 0, http.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
                 .addLast(PipelineNames.PROXY, proxy.newHandler());
     }
