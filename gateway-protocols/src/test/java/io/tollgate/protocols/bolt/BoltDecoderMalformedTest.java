@@ -1,6 +1,7 @@
 package io.tollgate.protocols.bolt;
 
 import static io.tollgate.protocols.bolt.BoltVectors.ECHO_REQUEST;
+import static io.tollgate.protocols.bolt.BoltVectors.pooled;
 import static io.tollgate.protocols.bolt.BoltVectors.read;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,14 +46,14 @@ class BoltDecoderMalformedTest {
         EmbeddedChannel healthy = new EmbeddedChannel(new BoltDecoder());
         try {
             BoltCodecException error = catchThrowableOfType(BoltCodecException.class,
-                    () -> broken.writeInbound(BoltVectors.pooled(bad)));
+                    () -> broken.writeInbound(pooled(bad)));
 
             assertThat(error).as(what).isNotNull().hasMessageContaining(message);
             assertThat(error.requestId()).isEqualTo(requestId == null ? OptionalInt.empty() : OptionalInt.of(requestId));
             assertThat(error.dialect().isPresent()).isEqualTo(requestId != null);
-            broken.writeInbound(BoltVectors.pooled(read(ECHO_REQUEST)));
+            broken.writeInbound(pooled(read(ECHO_REQUEST)));
             assertThat(broken.inboundMessages()).isEmpty();
-            healthy.writeInbound(BoltVectors.pooled(read(ECHO_REQUEST)));
+            healthy.writeInbound(pooled(read(ECHO_REQUEST)));
             assertThat(BoltVectors.reduce(healthy)).hasSize(1);
         } finally {
             broken.finishAndReleaseAll();
@@ -68,7 +69,7 @@ class BoltDecoderMalformedTest {
                     BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true), V2_ID));
             heartbeat[heartbeat.length - 1] ^= 1;
             BoltCodecException error = catchThrowableOfType(BoltCodecException.class,
-                    () -> channel.writeInbound(BoltVectors.pooled(heartbeat)));
+                    () -> channel.writeInbound(pooled(heartbeat)));
 
             assertThat(error.dialect()).contains(BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true));
             assertThat(error.expectsResponse()).isTrue();
@@ -85,7 +86,7 @@ class BoltDecoderMalformedTest {
         System.arraycopy(echoWith(0, 0x09), 0, twoFrames, echo.length, echo.length);
         EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
         try {
-            catchThrowableOfType(BoltCodecException.class, () -> channel.writeInbound(BoltVectors.pooled(twoFrames)));
+            catchThrowableOfType(BoltCodecException.class, () -> channel.writeInbound(pooled(twoFrames)));
             assertThat(BoltVectors.reduce(channel)).hasSize(1);
         } finally {
             channel.finishAndReleaseAll();

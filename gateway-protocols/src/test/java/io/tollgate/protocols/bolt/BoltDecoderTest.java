@@ -5,8 +5,9 @@ import static io.tollgate.protocols.bolt.BoltVectors.ECHO_RESPONSE;
 import static io.tollgate.protocols.bolt.BoltVectors.PIPELINED_REQUESTS;
 import static io.tollgate.protocols.bolt.BoltVectors.PIPELINED_RESPONSES;
 import static io.tollgate.protocols.bolt.BoltVectors.decodeChunks;
-import static io.tollgate.protocols.bolt.BoltVectors.decodeOne;
+import static io.tollgate.protocols.bolt.BoltVectors.pooled;
 import static io.tollgate.protocols.bolt.BoltVectors.read;
+import static io.tollgate.protocols.bolt.BoltVectors.withFrame;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,8 +35,7 @@ class BoltDecoderTest {
 
     @Test
     void decodesTheFixedHeaderAndHeaderMapOfAnEchoRequest() {
-        BoltFrame frame = decodeOne(BoltVectors.pooled(read(ECHO_REQUEST)));
-        try {
+        withFrame(pooled(read(ECHO_REQUEST)), frame -> {
             assertThat(frame.kind()).isEqualTo(BoltFrame.Kind.REQUEST);
             assertThat(frame.protocolCode()).isEqualTo(BoltProtocol.PROTOCOL_V1);
             assertThat(frame.protocolVersion()).isEqualTo(BoltProtocol.V2_VERSION_1);
@@ -56,15 +56,12 @@ class BoltDecoderTest {
             assertThat(frame.content().readableBytes()).isEqualTo(324);
             assertThat(frame.content().toString(US_ASCII)).contains(SOFA_REQUEST).endsWith("hi");
             assertThatThrownBy(frame::status).isInstanceOf(IllegalStateException.class);
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     @Test
     void decodesAnEchoResponseWithStatusAndNoHeaders() {
-        BoltFrame frame = decodeOne(BoltVectors.pooled(read(ECHO_RESPONSE)));
-        try {
+        withFrame(pooled(read(ECHO_RESPONSE)), frame -> {
             assertThat(frame.kind()).isEqualTo(BoltFrame.Kind.RESPONSE);
             assertThat(frame.requestId()).isEqualTo(1);
             assertThat(frame.status()).isEqualTo(BoltStatus.SUCCESS.code());
@@ -73,53 +70,42 @@ class BoltDecoderTest {
             assertThat(frame.content().readableBytes()).isEqualTo(100);
             assertThat(frame.frameLength()).isEqualTo(166);
             assertThatThrownBy(frame::timeout).isInstanceOf(IllegalStateException.class);
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     @Test
     void readsTheErrorMarkOfAnApplicationExceptionResponse() {
-        BoltFrame frame = decodeOne(BoltVectors.pooled(read("sofarpc-app-exception.response.bin")));
-        try {
+        withFrame(pooled(read("sofarpc-app-exception.response.bin")), frame -> {
             assertThat(frame.requestId()).isEqualTo(4);
             assertThat(frame.status()).isZero();
             assertThat(frame.header(BoltProtocol.HEADER_RESPONSE_ERROR)).isEqualTo("true");
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     @Test
     void decodesAOnewayRequestWithoutTimeout() {
-        BoltFrame frame = decodeOne(BoltVectors.pooled(read("sofarpc-oneway.request.bin")));
-        try {
+        withFrame(pooled(read("sofarpc-oneway.request.bin")), frame -> {
             assertThat(frame.kind()).isEqualTo(BoltFrame.Kind.ONEWAY);
             assertThat(frame.kind().expectsResponse()).isFalse();
             assertThat(frame.timeout()).isEqualTo(BoltProtocol.NO_TIMEOUT);
             assertThat(frame.service()).isEqualTo(ECHO_SERVICE);
             assertThat(frame.methodName()).isEqualTo("touch");
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     @Test
     void readsTheServiceOfACallToAnUnexportedService() {
-        BoltFrame frame = decodeOne(BoltVectors.pooled(read("sofarpc-no-such-service.request.bin")));
-        try {
+        withFrame(pooled(read("sofarpc-no-such-service.request.bin")), frame -> {
             assertThat(frame.service()).isEqualTo("demo.MissingThing:1.0");
             assertThat(frame.timeout()).isEqualTo(5000);
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     @Test
     void decodesThirtyPipelinedRequestsInOrder() {
         EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
         try {
-            channel.writeInbound(BoltVectors.pooled(read(PIPELINED_REQUESTS)));
+            channel.writeInbound(pooled(read(PIPELINED_REQUESTS)));
             List<Integer> ids = new ArrayList<>();
             for (BoltFrame frame; (frame = channel.readInbound()) != null; ) {
                 try {
@@ -200,7 +186,7 @@ class BoltDecoderTest {
         EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
         try {
             channel.writeInbound(BoltHeartbeats.request(alloc, BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true), 70));
-            channel.writeInbound(BoltVectors.pooled(read(ECHO_REQUEST)));
+            channel.writeInbound(pooled(read(ECHO_REQUEST)));
             channel.writeInbound(BoltResponses.status(alloc, BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, false), 71,
                     BoltStatus.TIMEOUT));
             assertThat(BoltVectors.reduce(channel)).extracting(Decoded::kind, Decoded::requestId).containsExactly(
@@ -216,7 +202,7 @@ class BoltDecoderTest {
     void acceptsAFrameOfExactlyTheMaximumSize() {
         EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder(new BoltCodecOptions(758, 1024, 1024)));
         try {
-            channel.writeInbound(BoltVectors.pooled(read(ECHO_REQUEST)));
+            channel.writeInbound(pooled(read(ECHO_REQUEST)));
             assertThat(BoltVectors.reduce(channel)).hasSize(1);
         } finally {
             channel.finishAndReleaseAll();
@@ -228,7 +214,7 @@ class BoltDecoderTest {
         byte[] fixedHeaderOnly = Arrays.copyOf(read(ECHO_REQUEST), BoltProtocol.V1_REQUEST_HEADER_LENGTH);
         EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder(new BoltCodecOptions(757, 1024, 1024)));
         try {
-            assertThatThrownBy(() -> channel.writeInbound(BoltVectors.pooled(fixedHeaderOnly)))
+            assertThatThrownBy(() -> channel.writeInbound(pooled(fixedHeaderOnly)))
                     .isInstanceOf(BoltCodecException.class).hasMessageContaining("frame of 758 bytes");
         } finally {
             channel.finishAndReleaseAll();
@@ -259,7 +245,7 @@ class BoltDecoderTest {
         byte[] frame = BoltVectors.drain(BoltHeartbeats.request(ByteBufAllocator.DEFAULT,
                 BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true), 5));
         EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
-        channel.writeInbound(BoltVectors.pooled(Arrays.copyOf(frame, frame.length - BoltProtocol.CRC_LENGTH)));
+        channel.writeInbound(pooled(Arrays.copyOf(frame, frame.length - BoltProtocol.CRC_LENGTH)));
         assertThat(channel.inboundMessages()).isEmpty();
         assertThat(channel.finishAndReleaseAll()).isFalse();
     }
@@ -267,7 +253,7 @@ class BoltDecoderTest {
     private static void decodeWith(BoltCodecOptions options, byte[] bytes) {
         EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder(options));
         try {
-            channel.writeInbound(BoltVectors.pooled(bytes));
+            channel.writeInbound(pooled(bytes));
         } finally {
             channel.finishAndReleaseAll();
         }

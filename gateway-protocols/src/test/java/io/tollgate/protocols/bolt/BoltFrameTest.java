@@ -4,7 +4,9 @@ import static io.tollgate.protocols.bolt.BoltVectors.ECHO_REQUEST;
 import static io.tollgate.protocols.bolt.BoltVectors.ECHO_RESPONSE;
 import static io.tollgate.protocols.bolt.BoltVectors.decodeOne;
 import static io.tollgate.protocols.bolt.BoltVectors.drain;
+import static io.tollgate.protocols.bolt.BoltVectors.pooled;
 import static io.tollgate.protocols.bolt.BoltVectors.read;
+import static io.tollgate.protocols.bolt.BoltVectors.withFrame;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,7 +28,7 @@ class BoltFrameTest {
     @ValueSource(strings = {ECHO_REQUEST, ECHO_RESPONSE, "sofarpc-oneway.request.bin"})
     void rewritesTheRequestIdInPlaceAndForwardsEveryOtherByteUnchanged(String vector) {
         byte[] original = read(vector);
-        BoltFrame frame = decodeOne(BoltVectors.pooled(original));
+        BoltFrame frame = decodeOne(pooled(original));
 
         frame.requestId(NEW_ID);
         byte[] forwarded = forward(frame);
@@ -41,7 +43,7 @@ class BoltFrameTest {
     void recomputesTheCrcWhenRewritingTheIdOfAV2Frame() {
         byte[] original = drain(BoltHeartbeats.request(ByteBufAllocator.DEFAULT,
                 BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true), 3));
-        BoltFrame frame = decodeOne(BoltVectors.pooled(original));
+        BoltFrame frame = decodeOne(pooled(original));
 
         frame.requestId(NEW_ID);
         byte[] forwarded = forward(frame);
@@ -49,19 +51,16 @@ class BoltFrameTest {
         assertThat(Arrays.copyOfRange(forwarded, 0, 6)).isEqualTo(Arrays.copyOfRange(original, 0, 6));
         assertThat(Arrays.copyOfRange(forwarded, 10, forwarded.length - 4))
                 .isEqualTo(Arrays.copyOfRange(original, 10, original.length - 4));
-        BoltFrame decodedAgain = decodeOne(BoltVectors.pooled(forwarded));
-        try {
+        withFrame(pooled(forwarded), decodedAgain -> {
             assertThat(decodedAgain.requestId()).isEqualTo(NEW_ID);
             assertThat(decodedAgain.hasCrc()).isTrue();
-        } finally {
-            decodedAgain.release();
-        }
+        });
     }
 
     @Test
     void writesTheSameBytesAgainWhenRetainedForARetry() {
         byte[] original = read(ECHO_REQUEST);
-        BoltFrame frame = decodeOne(BoltVectors.pooled(original));
+        BoltFrame frame = decodeOne(pooled(original));
         frame.retain();
 
         byte[] first = forward(frame);
@@ -77,14 +76,11 @@ class BoltFrameTest {
         byte[] bytes = read(ECHO_REQUEST);
         int firstKeyLength = BoltProtocol.V1_REQUEST_HEADER_LENGTH + 44;
         Unpooled.wrappedBuffer(bytes).setInt(firstKeyLength, 0x7fff);
-        BoltFrame frame = decodeOne(BoltVectors.pooled(bytes));
-        try {
+        withFrame(pooled(bytes), frame -> {
             assertThat(frame.requestId()).isEqualTo(1);
             assertThatThrownBy(frame::service).isInstanceOf(BoltCodecException.class)
                     .hasMessageContaining("string length 32767");
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     @Test
@@ -98,14 +94,11 @@ class BoltFrameTest {
         writeString(header, "value of a null key");
         writeString(header, "nothing");
         writeString(header, null);
-        BoltFrame frame = decodeOne(v1ResponseWithHeader(header));
-        try {
+        withFrame(v1ResponseWithHeader(header), frame -> {
             assertThat(frame.service()).isEqualTo("first");
             assertThat(frame.headers()).hasSize(2).containsEntry("nothing", null);
             assertThat(frame.methodName()).isNull();
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     @Test
@@ -113,18 +106,15 @@ class BoltFrameTest {
         ByteBuf header = Unpooled.buffer();
         writeString(header, "key");
         header.writeShort(0);
-        BoltFrame frame = decodeOne(v1ResponseWithHeader(header));
-        try {
+        withFrame(v1ResponseWithHeader(header), frame -> {
             assertThatThrownBy(() -> frame.header("key")).isInstanceOf(BoltCodecException.class)
                     .hasMessageContaining("2 bytes left for a length");
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     @Test
     void sharesOneReferenceCountWithItsBytes() {
-        BoltFrame frame = decodeOne(BoltVectors.pooled(read(ECHO_RESPONSE)));
+        BoltFrame frame = decodeOne(pooled(read(ECHO_RESPONSE)));
         assertThat(frame.retain()).isSameAs(frame);
         assertThat(frame.refCnt()).isEqualTo(2).isEqualTo(frame.bytes().refCnt());
         assertThat(frame.release()).isFalse();

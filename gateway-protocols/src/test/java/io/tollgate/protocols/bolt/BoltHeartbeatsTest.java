@@ -2,7 +2,9 @@ package io.tollgate.protocols.bolt;
 
 import static io.tollgate.protocols.bolt.BoltVectors.ECHO_REQUEST;
 import static io.tollgate.protocols.bolt.BoltVectors.decodeOne;
+import static io.tollgate.protocols.bolt.BoltVectors.pooled;
 import static io.tollgate.protocols.bolt.BoltVectors.read;
+import static io.tollgate.protocols.bolt.BoltVectors.withFrame;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -43,12 +45,9 @@ class BoltHeartbeatsTest {
 
     @Test
     void refusesToAcknowledgeARequest() {
-        BoltFrame request = decodeOne(BoltVectors.pooled(read(ECHO_REQUEST)));
-        try {
+        withFrame(pooled(read(ECHO_REQUEST)), request -> {
             assertThatThrownBy(() -> BoltHeartbeats.ack(ALLOC, request))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expected: a HEARTBEAT");
-        } finally {
-            request.release();
-        }
+        });
     }
 }

@@ -3,6 +3,7 @@ package io.tollgate.protocols.bolt;
 import static io.tollgate.protocols.bolt.BoltVectors.ECHO_REQUEST;
 import static io.tollgate.protocols.bolt.BoltVectors.decodeOne;
 import static io.tollgate.protocols.bolt.BoltVectors.read;
+import static io.tollgate.protocols.bolt.BoltVectors.withFrame;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alipay.remoting.CommandDecoder;
@@ -98,8 +99,7 @@ class BoltInteropTest {
         command.setHeader(Arrays.copyOfRange(echo, classEnd, headerEnd));
         command.setContent(Arrays.copyOfRange(echo, headerEnd, echo.length));
 
-        BoltFrame frame = decodeOne(encodeWithBoltV2(command));
-        try {
+        withFrame(encodeWithBoltV2(command), frame -> {
             assertThat(frame.dialect()).isEqualTo(V2_CRC);
             assertThat(frame.kind()).isEqualTo(BoltFrame.Kind.REQUEST);
             assertThat(frame.requestId()).isEqualTo(31);
@@ -107,9 +107,7 @@ class BoltInteropTest {
             assertThat(frame.service()).isEqualTo("demo.EchoService:1.0");
             assertThat(frame.methodName()).isEqualTo("echo");
             assertThat(frame.frameLength()).isEqualTo(echo.length + 2 + BoltProtocol.CRC_LENGTH);
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     /** Decodes one frame (released) with Bolt's decoder for its protocol code. */

@@ -2,7 +2,9 @@ package io.tollgate.protocols.bolt;
 
 import static io.tollgate.protocols.bolt.BoltVectors.ECHO_REQUEST;
 import static io.tollgate.protocols.bolt.BoltVectors.decodeOne;
+import static io.tollgate.protocols.bolt.BoltVectors.pooled;
 import static io.tollgate.protocols.bolt.BoltVectors.read;
+import static io.tollgate.protocols.bolt.BoltVectors.withFrame;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,7 +32,7 @@ class BoltResponsesTest {
 
     @Test
     void answersARequestWithAStatusInItsDialectAndId() {
-        BoltFrame request = decodeOne(BoltVectors.pooled(read(ECHO_REQUEST)));
+        BoltFrame request = decodeOne(pooled(read(ECHO_REQUEST)));
         BoltFrame response;
         try {
             response = decodeOne(BoltResponses.status(ALLOC, request, BoltStatus.NO_PROCESSOR));
@@ -50,13 +52,10 @@ class BoltResponsesTest {
 
     @Test
     void refusesToAnswerAOnewayRequest() {
-        BoltFrame oneway = decodeOne(BoltVectors.pooled(read("sofarpc-oneway.request.bin")));
-        try {
+        withFrame(pooled(read("sofarpc-oneway.request.bin")), oneway -> {
             assertThatThrownBy(() -> BoltResponses.status(ALLOC, oneway, BoltStatus.TIMEOUT))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expected: a two-way REQUEST");
-        } finally {
-            oneway.release();
-        }
+        });
     }
 
     @ParameterizedTest
@@ -69,9 +68,8 @@ class BoltResponsesTest {
         headers.put("ünïcode", "värde");
         ByteBuf content = Unpooled.wrappedBuffer(new byte[] {9, 8, 7});
 
-        BoltFrame frame = decodeOne(BoltResponses.response(ALLOC, dialect, -7, BoltStatus.SERVER_EXCEPTION,
-                "demo.Error", headers, content));
-        try {
+        withFrame(BoltResponses.response(ALLOC, dialect, -7, BoltStatus.SERVER_EXCEPTION,
+                "demo.Error", headers, content), frame -> {
             assertThat(frame.kind()).isEqualTo(BoltFrame.Kind.RESPONSE);
             assertThat(frame.dialect()).isEqualTo(dialect);
             assertThat(frame.hasCrc()).isEqualTo(dialect.hasCrc());
@@ -81,9 +79,7 @@ class BoltResponsesTest {
             assertThat(frame.headers()).isEqualTo(headers);
             assertThat(frame.content()).isEqualTo(content);
             assertThat(content.readerIndex()).isZero();
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     @Test

@@ -1,8 +1,9 @@
 package io.tollgate.protocols.bolt;
 
 import static io.tollgate.protocols.bolt.BoltVectors.ECHO_REQUEST;
-import static io.tollgate.protocols.bolt.BoltVectors.decodeOne;
+import static io.tollgate.protocols.bolt.BoltVectors.pooled;
 import static io.tollgate.protocols.bolt.BoltVectors.read;
+import static io.tollgate.protocols.bolt.BoltVectors.withFrame;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBufAllocator;
@@ -12,28 +13,22 @@ class BoltRouteRequestTest {
 
     @Test
     void showsTheServiceAsAuthorityAndServiceAndMethodAsPath() {
-        BoltFrame frame = decodeOne(BoltVectors.pooled(read(ECHO_REQUEST)));
-        try {
+        withFrame(pooled(read(ECHO_REQUEST)), frame -> {
             BoltRouteRequest request = new BoltRouteRequest(frame);
             assertThat(request.authority()).isEqualTo("demo.EchoService:1.0");
             assertThat(request.path()).isEqualTo("/demo.EchoService:1.0/echo");
             assertThat(request.query()).isNull();
             assertThat(request.header("rpc_trace_context.samp")).isEqualTo("true");
             assertThat(request.header("absent")).isNull();
-        } finally {
-            frame.release();
-        }
+        });
     }
 
     @Test
     void leavesMissingServiceAndMethodEmpty() {
-        BoltFrame frame = decodeOne(BoltHeartbeats.request(ByteBufAllocator.DEFAULT, BoltDialect.V1_HESSIAN2, 1));
-        try {
+        withFrame(BoltHeartbeats.request(ByteBufAllocator.DEFAULT, BoltDialect.V1_HESSIAN2, 1), frame -> {
             BoltRouteRequest request = new BoltRouteRequest(frame);
             assertThat(request.authority()).isEmpty();
             assertThat(request.path()).isEqualTo("//");
-        } finally {
-            frame.release();
-        }
+        });
     }
 }

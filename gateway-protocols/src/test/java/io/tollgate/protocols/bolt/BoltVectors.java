@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /** The captured SOFARPC frames under {@code vectors/bolt} and small helpers to decode them in tests. */
@@ -85,6 +86,16 @@ final class BoltVectors {
             }
         }
         return decoded;
+    }
+
+    /** Decodes the one frame in {@code buf} (released), checks it, and releases it whatever happens. */
+    static void withFrame(ByteBuf buf, Consumer<BoltFrame> check) {
+        BoltFrame frame = decodeOne(buf);
+        try {
+            check.accept(frame);
+        } finally {
+            frame.release();
+        }
     }
 
     /** Decodes one whole frame from {@code buf} (released) with a fresh decoder; the caller releases it. */
