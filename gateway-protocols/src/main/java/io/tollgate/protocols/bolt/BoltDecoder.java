@@ -39,7 +39,7 @@ public final class BoltDecoder extends ByteToMessageDecoder {
     private State state = State.READ_FIXED_HEADER;
     private BoltLayout layout;
     private BoltFrame.Kind kind;
-    private BoltDialect dialect;
+    private boolean crc;
     private int frameLength;
 
     /** A decoder with {@link BoltCodecOptions#DEFAULTS}. */
@@ -81,7 +81,7 @@ public final class BoltDecoder extends ByteToMessageDecoder {
                     + " (expected: 0x01 or 0x02)"));
         }
         boolean v2 = protocolCode == BoltProtocol.PROTOCOL_V2;
-        int typeOffset = v2 ? 2 : 1;
+        int typeOffset = BoltLayout.of(protocolCode, true).typeOffset;
         if (readable <= typeOffset) {
             return false;
         }
@@ -99,64 +99,63 @@ public final class BoltDecoder extends ByteToMessageDecoder {
         if (readable < layout.fixedLength) {
             return false;
         }
-        dialect = new BoltDialect(protocolCode,
-                v2 ? in.getByte(start + BoltLayout.VERSION_OFFSET) : BoltProtocol.V2_VERSION_1,
-                in.getByte(start + layout.codecOffset),
-                v2 ? in.getByte(start + layout.switchOffset) : 0);
-        int requestId = in.getInt(start + layout.requestIdOffset);
         short cmdCode = in.getShort(start + layout.cmdCodeOffset);
         kind = BoltFrame.Kind.of(type, cmdCode);
         if (kind == null) {
-            throw fail(in, new BoltCodecException("unknown cmdcode " + cmdCode + " for type " + type
-                    + " (expected: 0 heartbeat, or 1 with a request type, 2 with the response type)",
-                    dialect, requestId, type == BoltProtocol.TYPE_REQUEST));
+            throw fail(in, malformed(in, "unknown cmdcode " + cmdCode + " for type " + type
+                    + " (expected: 0 heartbeat, or 1 with a request type, 2 with the response type)"));
         }
-        frameLength = checkedLength(in, start, requestId);
+        crc = BoltDialect.hasCrc(protocolCode, layout.protocolVersion(in, start), layout.switches(in, start));
+        frameLength = checkedLength(in, start);
         return true;
     }
 
     /** The whole frame's length from the fixed header, after checking each part against the limits. */
-    private int checkedLength(ByteBuf in, int start, int requestId) {
+    private int checkedLength(ByteBuf in, int start) {
         int classLength = in.getShort(start + layout.classLengthOffset);
         int headerLength = in.getShort(start + layout.headerLengthOffset);
         int contentLength = in.getInt(start + layout.contentLengthOffset);
         if (classLength < 0 || headerLength < 0 || contentLength < 0) {
-            throw fail(in, malformed("negative length: class " + classLength + ", header " + headerLength
-                    + ", content " + contentLength + " (expected: >= 0)", requestId));
+            throw fail(in, malformed(in, "negative length: class " + classLength + ", header " + headerLength
+                    + ", content " + contentLength + " (expected: >= 0)"));
         }
         if (classLength > options.maxClassLength()) {
-            throw fail(in, malformed("class name of " + classLength + " bytes (expected: <= "
-                    + options.maxClassLength() + ")", requestId));
+            throw fail(in, malformed(in, "class name of " + classLength + " bytes (expected: <= "
+                    + options.maxClassLength() + ")"));
         }
         if (headerLength > options.maxHeaderLength()) {
-            throw fail(in, malformed("header map of " + headerLength + " bytes (expected: <= "
-                    + options.maxHeaderLength() + ")", requestId));
+            throw fail(in, malformed(in, "header map of " + headerLength + " bytes (expected: <= "
+                    + options.maxHeaderLength() + ")"));
         }
         long length = (long) layout.fixedLength + classLength + headerLength + contentLength
-                + (dialect.hasCrc() ? BoltProtocol.CRC_LENGTH : 0);
+                + (crc ? BoltProtocol.CRC_LENGTH : 0);
         if (length > options.maxFrameSize()) {
-            throw fail(in, malformed("frame of " + length + " bytes (expected: <= " + options.maxFrameSize() + ")",
-                    requestId));
+            throw fail(in, malformed(in, "frame of " + length + " bytes (expected: <= " + options.maxFrameSize()
+                    + ")"));
         }
         return (int) length;
     }
 
     private BoltFrame readFrame(ByteBuf in) {
-        if (dialect.hasCrc()) {
+        if (crc) {
             int start = in.readerIndex();
             int covered = frameLength - BoltProtocol.CRC_LENGTH;
             int expected = in.getInt(start + covered);
             int actual = BoltCrc.compute(in, start, covered);
             if (expected != actual) {
-                throw fail(in, malformed("CRC32 0x" + Integer.toHexString(expected) + " (expected: 0x"
-                        + Integer.toHexString(actual) + ")", in.getInt(start + layout.requestIdOffset)));
+                throw fail(in, malformed(in, "CRC32 0x" + Integer.toHexString(expected) + " (expected: 0x"
+                        + Integer.toHexString(actual) + ")"));
             }
         }
         return new BoltFrame(in.readRetainedSlice(frameLength), layout, kind);
     }
 
-    private BoltCodecException malformed(String message, int requestId) {
-        return new BoltCodecException(message, dialect, requestId, kind.expectsResponse());
+    /** An error about the frame at the reader index, whose whole fixed header is there, with its id and dialect. */
+    private BoltCodecException malformed(ByteBuf in, String message) {
+        int start = in.readerIndex();
+        boolean expectsResponse = in.getByte(start + layout.typeOffset) == BoltProtocol.TYPE_REQUEST;
+        return new BoltCodecException(message, layout.dialect(in, start), in.getInt(start + layout.requestIdOffset),
+                expectsResponse);
     }
 
     /** Enters {@link State#FAILED}, drops what is buffered, and hands back the exception to throw. */

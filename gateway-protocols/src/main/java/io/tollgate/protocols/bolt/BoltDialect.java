@@ -38,6 +38,11 @@ public record BoltDialect(byte protocolCode, byte protocolVersion, byte codec, b
 
     /** Whether frames in this dialect end with a CRC32 of everything before it. */
     public boolean hasCrc() {
+        return hasCrc(protocolCode, protocolVersion, switches);
+    }
+
+    /** Whether a frame with these protocol code, {@code ver1} and switches ends with a CRC32. */
+    static boolean hasCrc(byte protocolCode, byte protocolVersion, byte switches) {
         return protocolCode == BoltProtocol.PROTOCOL_V2
                 && protocolVersion == BoltProtocol.V2_VERSION_2
                 && (switches & BoltProtocol.SWITCH_CRC) != 0;

@@ -105,7 +105,7 @@ public final class BoltFrame implements ReferenceCounted {
 
     /** The v2 {@code ver1} byte; 1 for v1 frames, which have none. */
     public byte protocolVersion() {
-        return layout.isV2() ? bytes.getByte(base + BoltLayout.VERSION_OFFSET) : BoltProtocol.V2_VERSION_1;
+        return layout.protocolVersion(bytes, base);
     }
 
     /** The {@code ver2} command version. */
@@ -120,17 +120,17 @@ public final class BoltFrame implements ReferenceCounted {
 
     /** The v2 switch byte; 0 for v1 frames, which have none. */
     public byte switches() {
-        return layout.isV2() ? bytes.getByte(base + layout.switchOffset) : 0;
+        return layout.switches(bytes, base);
     }
 
     /** Whether the frame ends with a CRC32 of everything before it. */
     public boolean hasCrc() {
-        return dialect().hasCrc();
+        return BoltDialect.hasCrc(layout.protocolCode, protocolVersion(), switches());
     }
 
     /** The dialect a reply to this frame must be written in. */
     public BoltDialect dialect() {
-        return new BoltDialect(layout.protocolCode, protocolVersion(), codec(), switches());
+        return layout.dialect(bytes, base);
     }
 
     /** The request id, which correlates a response with its request on one connection. */
@@ -141,7 +141,8 @@ public final class BoltFrame implements ReferenceCounted {
     /**
      * Rewrites the request id in the frame's own bytes, as forwarding on a multiplexed upstream
      * connection needs. When the frame ends with a CRC32 the CRC is recomputed, because Bolt peers
-     * verify it and reject the frame otherwise; that costs one pass over the frame.
+     * verify it and reject the frame otherwise; that costs one pass over the frame. The bytes MUST be
+     * writable, as the buffers of a socket read are.
      */
     public void requestId(int requestId) {
         bytes.setInt(base + layout.requestIdOffset, requestId);

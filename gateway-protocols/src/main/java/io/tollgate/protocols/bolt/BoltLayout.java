@@ -1,5 +1,7 @@
 package io.tollgate.protocols.bolt;
 
+import io.netty.buffer.ByteBuf;
+
 /**
  * Where each fixed-header field sits in one of the four Bolt frame shapes (v1/v2 x request/response),
  * derived once so that readers and writers share the offsets drawn in {@link BoltProtocol}.
@@ -48,6 +50,22 @@ enum BoltLayout {
 
     boolean isV2() {
         return switchOffset >= 0;
+    }
+
+    /** The v2 {@code ver1} of the frame at absolute {@code base}; 1 for v1 frames, which have none. */
+    byte protocolVersion(ByteBuf buf, int base) {
+        return isV2() ? buf.getByte(base + VERSION_OFFSET) : BoltProtocol.V2_VERSION_1;
+    }
+
+    /** The v2 switch byte of the frame at absolute {@code base}; 0 for v1 frames, which have none. */
+    byte switches(ByteBuf buf, int base) {
+        return isV2() ? buf.getByte(base + switchOffset) : 0;
+    }
+
+    /** The dialect of the frame at absolute {@code base}, whose fixed header is readable. */
+    BoltDialect dialect(ByteBuf buf, int base) {
+        return new BoltDialect(protocolCode, protocolVersion(buf, base), buf.getByte(base + codecOffset),
+                switches(buf, base));
     }
 
     /** The layout of a frame with this protocol code (0x01 or 0x02) and this type. */
