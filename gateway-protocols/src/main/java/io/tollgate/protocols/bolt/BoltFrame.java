@@ -1,0 +1,300 @@
+package io.tollgate.protocols.bolt;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.ReferenceCounted;
+import java.util.Map;
+
+/**
+ * One decoded Bolt frame (v1 or v2) as a view over a single retained slice of its bytes: fields are
+ * read where they lie, nothing is copied, and forwarding it sends the very bytes that arrived.
+ *
+ * <p>Ownership: {@link BoltDecoder} emits each frame with a reference count of one, owned by the
+ * handler that receives it. That handler MUST either {@link #release()} it or pass it on (writing it
+ * through {@link BoltEncoder} passes ownership to the write). The slices returned by
+ * {@link #bytes()}, {@link #className()}, {@link #header()} and {@link #content()} are not retained:
+ * they are valid only while the frame is, and MUST NOT be released by the caller.
+ *
+ * <p>Not thread-safe: a frame belongs to the event loop that decoded it.
+ */
+public final class BoltFrame implements ReferenceCounted {
+
+    /** What a frame is, from its (type, cmdcode) pair; other pairs are malformed. */
+    public enum Kind {
+        /** Type 1, cmdcode 1: a request whose sender waits for a response. */
+        REQUEST,
+        /** Type 2, cmdcode 1: a request without response. */
+        ONEWAY,
+        /** Type 0, cmdcode 2: the response to a request. */
+        RESPONSE,
+        /** Type 1, cmdcode 0: a heartbeat, to be acknowledged. */
+        HEARTBEAT,
+        /** Type 0, cmdcode 0: the acknowledgement of a heartbeat. */
+        HEARTBEAT_ACK;
+
+        /** The kind of a frame with this type and command code, or {@code null} for an unknown pair. */
+        static Kind of(int type, int cmdCode) {
+            if (type == BoltProtocol.TYPE_REQUEST) {
+                return cmdCode == BoltProtocol.CMD_REQUEST ? REQUEST
+                        : cmdCode == BoltProtocol.CMD_HEARTBEAT ? HEARTBEAT : null;
+            }
+            if (type == BoltProtocol.TYPE_ONEWAY) {
+                return cmdCode == BoltProtocol.CMD_REQUEST ? ONEWAY : null;
+            }
+            if (type == BoltProtocol.TYPE_RESPONSE) {
+                return cmdCode == BoltProtocol.CMD_RESPONSE ? RESPONSE
+                        : cmdCode == BoltProtocol.CMD_HEARTBEAT ? HEARTBEAT_ACK : null;
+            }
+            return null;
+        }
+
+        /** Whether frames of this kind use the request layout (a timeout where responses carry a status). */
+        public boolean isRequest() {
+            return this == REQUEST || this == ONEWAY || this == HEARTBEAT;
+        }
+
+        /** Whether the sender of a frame of this kind waits for an answer with the same id. */
+        public boolean expectsResponse() {
+            return this == REQUEST || this == HEARTBEAT;
+        }
+
+        byte type() {
+            return switch (this) {
+                case REQUEST, HEARTBEAT -> BoltProtocol.TYPE_REQUEST;
+                case ONEWAY -> BoltProtocol.TYPE_ONEWAY;
+                case RESPONSE, HEARTBEAT_ACK -> BoltProtocol.TYPE_RESPONSE;
+            };
+        }
+
+        short cmdCode() {
+            return switch (this) {
+                case REQUEST, ONEWAY -> BoltProtocol.CMD_REQUEST;
+                case RESPONSE -> BoltProtocol.CMD_RESPONSE;
+                case HEARTBEAT, HEARTBEAT_ACK -> BoltProtocol.CMD_HEARTBEAT;
+            };
+        }
+    }
+
+    private final ByteBuf bytes;
+    private final int base;
+    private final int length;
+    private final BoltLayout layout;
+    private final Kind kind;
+    private Map<String, String> headers;
+
+    /**
+     * Wraps the readable bytes of {@code bytes}, one whole frame already validated by the decoder, and
+     * takes over the caller's reference.
+     */
+    BoltFrame(ByteBuf bytes, BoltLayout layout, Kind kind) {
+        this.bytes = bytes;
+        this.base = bytes.readerIndex();
+        this.length = bytes.readableBytes();
+        this.layout = layout;
+        this.kind = kind;
+    }
+
+    /** What this frame is. */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** {@link BoltProtocol#PROTOCOL_V1} or {@link BoltProtocol#PROTOCOL_V2}. */
+    public byte protocolCode() {
+        return layout.protocolCode;
+    }
+
+    /** The v2 {@code ver1} byte; 1 for v1 frames, which have none. */
+    public byte protocolVersion() {
+        return layout.protocolVersion(bytes, base);
+    }
+
+    /** The {@code ver2} command version. */
+    public byte commandVersion() {
+        return bytes.getByte(base + layout.commandVersionOffset);
+    }
+
+    /** The serialization codec id, {@link BoltProtocol#CODEC_HESSIAN2} usually. */
+    public byte codec() {
+        return bytes.getByte(base + layout.codecOffset);
+    }
+
+    /** The v2 switch byte; 0 for v1 frames, which have none. */
+    public byte switches() {
+        return layout.switches(bytes, base);
+    }
+
+    /** Whether the frame ends with a CRC32 of everything before it. */
+    public boolean hasCrc() {
+        return BoltDialect.hasCrc(layout.protocolCode, protocolVersion(), switches());
+    }
+
+    /** The dialect a reply to this frame must be written in. */
+    public BoltDialect dialect() {
+        return layout.dialect(bytes, base);
+    }
+
+    /** The request id, which correlates a response with its request on one connection. */
+    public int requestId() {
+        return bytes.getInt(base + layout.requestIdOffset);
+    }
+
+    /**
+     * Rewrites the request id in the frame's own bytes, as forwarding on a multiplexed upstream
+     * connection needs. When the frame ends with a CRC32 the CRC is recomputed, because Bolt peers
+     * verify it and reject the frame otherwise; that costs one pass over the frame. The bytes MUST be
+     * writable, as the buffers of a socket read are.
+     */
+    public void requestId(int requestId) {
+        bytes.setInt(base + layout.requestIdOffset, requestId);
+        if (hasCrc()) {
+            int crcIndex = base + length - BoltProtocol.CRC_LENGTH;
+            bytes.setInt(crcIndex, BoltCrc.compute(bytes, base, length - BoltProtocol.CRC_LENGTH));
+        }
+    }
+
+    /**
+     * The request's timeout in milliseconds, -1 when none.
+     *
+     * @throws IllegalStateException when this is a response
+     */
+    public int timeout() {
+        if (!kind.isRequest()) {
+            throw new IllegalStateException("timeout of a " + kind + " (expected: a request or heartbeat)");
+        }
+        return bytes.getInt(base + layout.timeoutOrStatusOffset);
+    }
+
+    /**
+     * The response status; see {@link BoltStatus}.
+     *
+     * @throws IllegalStateException when this is a request
+     */
+    public int status() {
+        if (kind.isRequest()) {
+            throw new IllegalStateException("status of a " + kind + " (expected: a response or heartbeat ack)");
+        }
+        return bytes.getShort(base + layout.timeoutOrStatusOffset);
+    }
+
+    /** The whole frame's length in bytes, CRC included. */
+    public int frameLength() {
+        return length;
+    }
+
+    /**
+     * The whole frame, not retained. Callers MUST NOT change its indices or release it; to write it,
+     * use a {@code retainedDuplicate()}.
+     */
+    public ByteBuf bytes() {
+        return bytes;
+    }
+
+    /** The class name bytes (US-ASCII in practice), a slice that is not retained. */
+    public ByteBuf className() {
+        return bytes.slice(base + layout.fixedLength, classLength());
+    }
+
+    /** The raw header map bytes, a slice that is not retained. */
+    public ByteBuf header() {
+        return bytes.slice(base + headerOffset(), headerLength());
+    }
+
+    /** The serialized body, a slice that is not retained. */
+    public ByteBuf content() {
+        return bytes.slice(base + headerOffset() + headerLength(), contentLength());
+    }
+
+    /**
+     * The first value of a header, or {@code null}. The header map is parsed on the first call and kept.
+     *
+     * @throws BoltCodecException when the header map is malformed
+     */
+    public String header(String key) {
+        return headers().get(key);
+    }
+
+    /**
+     * The header map, unmodifiable, parsed on first use; the first value wins for a repeated key.
+     *
+     * @throws BoltCodecException when the header map is malformed
+     */
+    public Map<String, String> headers() {
+        if (headers == null) {
+            headers = BoltHeaderMap.parse(bytes, base + headerOffset(), headerLength(), this);
+        }
+        return headers;
+    }
+
+    /** The {@code service} header, {@code interface:version[:uniqueId]}, SOFARPC's routing key; or {@code null}. */
+    public String service() {
+        return header(BoltProtocol.HEADER_SERVICE);
+    }
+
+    /** The {@code sofa_head_method_name} header, or {@code null}. */
+    public String methodName() {
+        return header(BoltProtocol.HEADER_METHOD_NAME);
+    }
+
+    @Override
+    public int refCnt() {
+        return bytes.refCnt();
+    }
+
+    @Override
+    public BoltFrame retain() {
+        bytes.retain();
+        return this;
+    }
+
+    @Override
+    public BoltFrame retain(int increment) {
+        bytes.retain(increment);
+        return this;
+    }
+
+    @Override
+    public BoltFrame touch() {
+        bytes.touch();
+        return this;
+    }
+
+    @Override
+    public BoltFrame touch(Object hint) {
+        bytes.touch(hint);
+        return this;
+    }
+
+    @Override
+    public boolean release() {
+        return bytes.release();
+    }
+
+    @Override
+    public boolean release(int decrement) {
+        return bytes.release(decrement);
+    }
+
+    @Override
+    public String toString() {
+        if (refCnt() == 0) {
+            return "BoltFrame(v" + layout.protocolCode + " " + kind + ", released)";
+        }
+        return "BoltFrame(v" + layout.protocolCode + " " + kind + " id=" + requestId() + " length=" + length + ")";
+    }
+
+    private int classLength() {
+        return bytes.getShort(base + layout.classLengthOffset);
+    }
+
+    private int headerLength() {
+        return bytes.getShort(base + layout.headerLengthOffset);
+    }
+
+    private int contentLength() {
+        return bytes.getInt(base + layout.contentLengthOffset);
+    }
+
+    private int headerOffset() {
+        return layout.fixedLength + classLength();
+    }
+}

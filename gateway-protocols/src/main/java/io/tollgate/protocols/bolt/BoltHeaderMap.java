@@ -1,0 +1,98 @@
+package io.tollgate.protocols.bolt;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Reads and writes the Bolt header map: {@code [int32 keyLen][key][int32 valueLen][value]} repeated,
+ * UTF-8, length -1 for {@code null}.
+ */
+final class BoltHeaderMap {
+
+    private static final int NULL_LENGTH = -1;
+
+    private BoltHeaderMap() {
+    }
+
+    /**
+     * Parses {@code length} bytes of {@code buf} from absolute {@code index}, indices untouched. Keeps
+     * the first value of a repeated key and skips {@code null} keys, which no one can look up.
+     *
+     * @throws BoltCodecException when a length is below -1 or runs past the header map
+     */
+    static Map<String, String> parse(ByteBuf buf, int index, int length, BoltFrame frame) {
+        if (length == 0) {
+            return Map.of();
+        }
+        Map<String, String> headers = new HashMap<>();
+        int end = index + length;
+        int at = index;
+        while (at < end) {
+            String key = readString(buf, at, end, frame);
+            at += stringLength(buf, at);
+            String value = readString(buf, at, end, frame);
+            at += stringLength(buf, at);
+            if (key != null) {
+                headers.putIfAbsent(key, value);
+            }
+        }
+        return Collections.unmodifiableMap(headers);
+    }
+
+    /** How many bytes {@link #write} takes for {@code headers}. */
+    static int encodedLength(Map<String, String> headers) {
+        int length = 0;
+        for (Map.Entry<String, String> entry : headers.entrySet()) {
+            length += encodedLength(entry.getKey()) + encodedLength(entry.getValue());
+        }
+        return length;
+    }
+
+    /** Appends {@code headers} at the writer index of {@code out}. */
+    static void write(ByteBuf out, Map<String, String> headers) {
+        for (Map.Entry<String, String> entry : headers.entrySet()) {
+            write(out, entry.getKey());
+            write(out, entry.getValue());
+        }
+    }
+
+    private static String readString(ByteBuf buf, int at, int end, BoltFrame frame) {
+        if (end - at < 4) {
+            throw malformed(frame, "header map: " + (end - at) + " bytes left for a length (expected: >= 4)");
+        }
+        int length = buf.getInt(at);
+        if (length == NULL_LENGTH) {
+            return null;
+        }
+        if (length < 0 || length > end - at - 4) {
+            throw malformed(frame, "header map: string length " + length + " (expected: -1.." + (end - at - 4) + ")");
+        }
+        return buf.toString(at + 4, length, StandardCharsets.UTF_8);
+    }
+
+    /** The bytes taken by the string whose length field is at {@code at}; valid after {@link #readString}. */
+    private static int stringLength(ByteBuf buf, int at) {
+        return 4 + Math.max(buf.getInt(at), 0);
+    }
+
+    private static BoltCodecException malformed(BoltFrame frame, String message) {
+        return new BoltCodecException(message, frame.dialect(), frame.requestId(), frame.kind().expectsResponse());
+    }
+
+    private static int encodedLength(String s) {
+        return s == null ? 4 : 4 + ByteBufUtil.utf8Bytes(s);
+    }
+
+    private static void write(ByteBuf out, String s) {
+        if (s == null) {
+            out.writeInt(NULL_LENGTH);
+            return;
+        }
+        out.writeInt(ByteBufUtil.utf8Bytes(s));
+        ByteBufUtil.writeUtf8(out, s);
+    }
+}
