@@ -1,0 +1,70 @@
+package io.tollgate.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The command line: validate's exit codes and messages, version and help. */
+class MainTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine commandLine = new CommandLine(new Main());
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        return commandLine.execute(args);
+    }
+
+    @Test
+    void validateAcceptsTheShippedExamples() {
+        for (String example : new String[] {"minimal.yaml", "http-proxy.yaml"}) {
+            assertThat(run("validate", "-c", Path.of("..", "docs", "examples", example).toString()))
+                    .as(example).isZero();
+        }
+        assertThat(out.toString()).contains("valid");
+    }
+
+    @Test
+    void validateNamesTheBadFieldAndExitsNonZero(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, """
+                listeners:
+                  - name: http
+                    route_config:
+                      virtual_hosts:
+                        - name: all
+                          domains: ["*"]
+                          routes:
+                            - { match: { prefix: / }, route: { cluster: a } }
+                            - { match: { prefix: nope }, route: { cluster: a } }
+                clusters:
+                  - name: a
+                    endpoints: [ { address: 127.0.0.1, port: 1 } ]
+                """);
+        assertThat(run("validate", "-c", file.toString())).isEqualTo(1);
+        assertThat(err.toString())
+                .contains("listeners[0].route_config.virtual_hosts[0].routes[1].match.prefix: must start with '/'");
+    }
+
+    @Test
+    void validateReportsAMissingFile(@TempDir Path dir) {
+        assertThat(run("validate", "-c", dir.resolve("missing.yaml").toString())).isEqualTo(1);
+        assertThat(err.toString()).contains("missing.yaml");
+    }
+
+    @Test
+    void versionAndHelpPrintAndSucceed() {
+        assertThat(run("version")).isZero();
+        assertThat(out.toString()).startsWith("tollgate ");
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString()).contains("run", "validate", "version");
+    }
+}
