@@ -1,5 +1,6 @@
 package io.tollgate.server.http1;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -305,7 +306,7 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
         resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
         if (closeConnection || state == State.CLOSING) {
             state = State.CLOSING;
-            ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             releasePipelined();
             return;
         }

@@ -40,7 +40,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private final HttpRequest request;
     private final Route route;
     private final RequestRecord record;
-    private int status;
+    private int responseStatus;
     private final boolean downstreamKeepAlive;
     private final HttpVersion downstreamVersion;
     private final long maxRequestBody;
@@ -190,7 +190,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
             }
             skippingInformational = false;
             responseStarted = true;
-            status = code;
+            responseStatus = code;
             prepareResponse(response);
         } else if (skippingInformational) {
             ReferenceCountUtil.release(msg);
@@ -268,7 +268,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         done = true;
         record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
         cleanUp(false);
-        record.finish(status);
+        record.finish(responseStatus);
     }
 
     /** Answers with a gateway error; only possible while no response byte went downstream. */
@@ -286,7 +286,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private void abort() {
         done = true;
         cleanUp(false);
-        record.finish(status);
+        record.finish(responseStatus);
         downstream.exchangeDone(this, true);
     }
 
@@ -294,8 +294,8 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         done = true;
         ctx.flush();
         cleanUp(upstreamReusable && requestComplete);
-        record.cluster().requestCompleted(status, record.elapsedNanos());
-        record.finish(status);
+        record.cluster().requestCompleted(responseStatus, record.elapsedNanos());
+        record.finish(responseStatus);
         downstream.exchangeDone(this, closeDownstreamAfter);
     }
 
