@@ -10,7 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,22 +17,6 @@ import org.junit.jupiter.api.Test;
 
 /** Connection behaviour on both sides: keep-alive, pipelining, HTTP/1.0, 100-continue, bodies. */
 class Http1ConnectionTest {
-
-    private static final String CONFIG = """
-            event_loops: 1
-            listeners:
-              - name: http
-                port: 0
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: echo } }
-            clusters:
-              - name: echo
-                endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-            """;
 
     private static HttpUpstream upstream;
     private static TestGateway gateway;
@@ -53,7 +36,7 @@ class Http1ConnectionTest {
                 out.write(body);
             }
         });
-        gateway = TestGateway.start(CONFIG, Map.of("PORT", upstream.port()));
+        gateway = TestGateway.proxyingTo(upstream.port(), "15s");
     }
 
     @AfterAll

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,28 +17,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class Http1SmugglingTest {
 
-    private static final String CONFIG = """
-            listeners:
-              - name: http
-                port: 0
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: up } }
-            clusters:
-              - name: up
-                endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-            """;
-
     private static HttpUpstream upstream;
     private static TestGateway gateway;
 
     @BeforeAll
     static void start() throws Exception {
         upstream = new HttpUpstream();
-        gateway = TestGateway.start(CONFIG, Map.of("PORT", upstream.port()));
+        gateway = TestGateway.proxyingTo(upstream.port(), "15s");
     }
 
     @AfterAll

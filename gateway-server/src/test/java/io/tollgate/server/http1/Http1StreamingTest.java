@@ -10,7 +10,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,21 +26,6 @@ class Http1StreamingTest {
 
     private static final long BODY = 50L * 1024 * 1024;
     private static final long MEMORY_BOUND = 24L * 1024 * 1024;
-    private static final String CONFIG = """
-            listeners:
-              - name: http
-                port: 0
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: up, timeout: 60s } }
-            clusters:
-              - name: up
-                endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-            """;
-
     private static final CountDownLatch uploadMayBeRead = new CountDownLatch(1);
     private static final AtomicLong uploaded = new AtomicLong();
     private static HttpUpstream upstream;
@@ -69,7 +53,7 @@ class Http1StreamingTest {
                     exchange.sendResponseHeaders(204, -1);
                     exchange.close();
                 });
-        gateway = TestGateway.start(CONFIG, Map.of("PORT", upstream.port()));
+        gateway = TestGateway.proxyingTo(upstream.port(), "60s");
     }
 
     @AfterAll

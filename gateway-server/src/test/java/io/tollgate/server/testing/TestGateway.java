@@ -17,6 +17,28 @@ public final class TestGateway implements AutoCloseable {
         this.gateway = gateway;
     }
 
+    /**
+     * Starts a gateway whose listener {@code http} sends every request to one upstream port,
+     * on one event loop, with the given route timeout (e.g. {@code 15s}).
+     */
+    public static TestGateway proxyingTo(int upstreamPort, String routeTimeout) throws InterruptedException {
+        return start("""
+                event_loops: 1
+                listeners:
+                  - name: http
+                    port: 0
+                    route_config:
+                      virtual_hosts:
+                        - name: all
+                          domains: ["*"]
+                          routes:
+                            - { match: { prefix: / }, route: { cluster: upstream, timeout: ${TIMEOUT} } }
+                clusters:
+                  - name: upstream
+                    endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
+                """, Map.of("PORT", upstreamPort, "TIMEOUT", routeTimeout));
+    }
+
     /** Starts a gateway; every {@code ${KEY}} in {@code yaml} is replaced by its value. */
     public static TestGateway start(String yaml, Map<String, ?> values) throws InterruptedException {
         String text = yaml;
