@@ -18,7 +18,10 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +43,7 @@ class SofaRpcThroughGatewayTest {
               - name: bolt
                 port: 0
                 protocols: [bolt]
+                access_log: { path: "${LOG}" }
                 route_config:
                   virtual_hosts:
                     - name: echo
@@ -71,6 +75,7 @@ class SofaRpcThroughGatewayTest {
     private static ProviderConfig<EchoService> provider;
     private static TestGateway gateway;
     private static EchoService sync;
+    private static Path accessLog;
 
     @BeforeAll
     static void start() throws Exception {
@@ -82,7 +87,8 @@ class SofaRpcThroughGatewayTest {
         provider = new ProviderConfig<EchoService>().setInterfaceId(EchoService.class.getName()).setRef(provided)
                 .setServer(server).setRegister(false);
         provider.export();
-        gateway = TestGateway.start(CONFIG, Map.of("PROVIDER", providerPort, "HELD", held.port()));
+        accessLog = Files.createTempFile("bolt-access", ".log");
+        gateway = TestGateway.start(CONFIG, Map.of("PROVIDER", providerPort, "HELD", held.port(), "LOG", accessLog));
         sync = refer(EchoService.class, RpcConstants.INVOKER_TYPE_SYNC, 5000, null);
     }
 
@@ -98,12 +104,21 @@ class SofaRpcThroughGatewayTest {
             provider.getServer().get(0).destroy();
         }
         held.close();
+        accessLog.toFile().delete();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     @Test
     void syncCallReturnsTheProvidersAnswer() {
         assertThat(sync.echo("hello")).isEqualTo("hello");
+    }
+
+    @Test
+    void accessLogHasALinePerCallWithServiceAndMethod() {
+        sync.echo("logged");
+        String expected = "\"echo /io.tollgate.server.bolt.EchoService:1.0/echo BOLT/1\" 200 - ";
+        assertThat(Conditions.within(Duration.ofSeconds(5), () -> read(accessLog).contains(expected))).isTrue();
+        assertThat(read(accessLog)).contains("\"io.tollgate.server.bolt.EchoService:1.0\"");
     }
 
     @Test
@@ -225,6 +240,14 @@ class SofaRpcThroughGatewayTest {
             consumers.add(config);
         }
         return config.refer();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static int freePort() throws IOException {
