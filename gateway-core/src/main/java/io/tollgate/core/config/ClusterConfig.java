@@ -15,6 +15,10 @@ import java.util.List;
  *     past it the request overflows (503)
  * @param idleTimeout pooled connections idle this long are closed; keep it below the
  *     upstream's own keep-alive timeout
+ * @param connectionsPerHost for multiplexed protocols (Bolt): the connections one event loop keeps
+ *     to one host, all requests spread over them
+ * @param heartbeatInterval for Bolt: an upstream connection idle this long gets a heartbeat, and
+ *     one whose heartbeat is still unanswered an interval later is closed
  */
 public record ClusterConfig(
         String name,
@@ -23,9 +27,23 @@ public record ClusterConfig(
         Duration connectTimeout,
         int maxConnectionsPerHost,
         int maxPendingRequests,
-        Duration idleTimeout) {
+        Duration idleTimeout,
+        int connectionsPerHost,
+        Duration heartbeatInterval) {
+
+    /** One multiplexed connection per host and event loop. */
+    public static final int DEFAULT_CONNECTIONS_PER_HOST = 1;
+    /** The interval Bolt clients themselves use. */
+    public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(15);
 
     public ClusterConfig {
         endpoints = List.copyOf(endpoints);
+    }
+
+    /** A cluster with the default multiplexing settings. */
+    public ClusterConfig(String name, String lbPolicy, List<EndpointConfig> endpoints, Duration connectTimeout,
+            int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout) {
+        this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
+                DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL);
     }
 }

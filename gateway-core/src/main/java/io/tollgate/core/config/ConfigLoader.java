@@ -38,7 +38,7 @@ public final class ConfigLoader {
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /** Keep in step with the router's LoadBalancers.names(); sorted, so that messages are stable. */
     private static final List<String> LB_POLICIES = List.of("least_request", "random", "round_robin");
-    private static final List<String> PROTOCOLS = List.of("http1");
+    private static final List<String> PROTOCOLS = List.of("bolt", "http1");
     private static final List<Integer> REDIRECT_CODES = List.of(301, 302, 303, 307, 308);
 
     private ConfigLoader() {
@@ -103,7 +103,7 @@ public final class ConfigLoader {
     }
 
     private static ListenerConfig listener(ConfigNode n) {
-        n.allowOnly(Set.of("name", "address", "port", "protocols", "route_config", "http", "access_log"));
+        n.allowOnly(Set.of("name", "address", "port", "protocols", "route_config", "http", "bolt", "access_log"));
         List<String> protocols = n.list("protocols", p -> {
             String name = p.asString();
             if (!PROTOCOLS.contains(name)) {
@@ -126,7 +126,18 @@ public final class ConfigLoader {
                 protocols,
                 routeConfig(n.required("route_config")),
                 http,
-                accessLog);
+                accessLog,
+                n.optional("bolt").map(ConfigLoader::boltOptions).orElse(BoltOptions.DEFAULTS));
+    }
+
+    private static BoltOptions boltOptions(ConfigNode n) {
+        n.allowOnly(Set.of("max_frame_bytes", "max_class_bytes", "max_header_bytes", "idle_timeout"));
+        BoltOptions d = BoltOptions.DEFAULTS;
+        return new BoltOptions(
+                n.integer("max_frame_bytes", d.maxFrameBytes(), 1024, 1 << 30),
+                n.integer("max_class_bytes", d.maxClassBytes(), 0, Short.MAX_VALUE),
+                n.integer("max_header_bytes", d.maxHeaderBytes(), 0, Short.MAX_VALUE),
+                positive(n, "idle_timeout", d.idleTimeout()));
     }
 
     private static HttpOptions httpOptions(ConfigNode n) {
@@ -309,7 +320,7 @@ public final class ConfigLoader {
 
     private static ClusterConfig cluster(ConfigNode n) {
         n.allowOnly(Set.of("name", "lb_policy", "endpoints", "connect_timeout", "max_connections_per_host",
-                "max_pending_requests", "idle_timeout"));
+                "max_pending_requests", "idle_timeout", "connections_per_host", "heartbeat_interval"));
         String lb = n.string("lb_policy", "round_robin");
         if (!LB_POLICIES.contains(lb)) {
             throw n.child("lb_policy").error("unknown policy '" + lb + "' (expected one of " + LB_POLICIES + ")");
@@ -324,7 +335,9 @@ public final class ConfigLoader {
                 positive(n, "connect_timeout", Duration.ofSeconds(5)),
                 n.integer("max_connections_per_host", 1024, 1, 1_000_000),
                 n.integer("max_pending_requests", 1024, 0, 1_000_000),
-                positive(n, "idle_timeout", Duration.ofSeconds(50)));
+                positive(n, "idle_timeout", Duration.ofSeconds(50)),
+                n.integer("connections_per_host", ClusterConfig.DEFAULT_CONNECTIONS_PER_HOST, 1, 64),
+                positive(n, "heartbeat_interval", ClusterConfig.DEFAULT_HEARTBEAT_INTERVAL));
     }
 
     private static Duration positive(ConfigNode n, String key, Duration defaultValue) {

@@ -13,6 +13,7 @@ import java.util.List;
  * @param routeConfig the virtual hosts and routes applied to requests from this listener
  * @param http limits and timeouts of HTTP/1.1 connections
  * @param accessLog where the access log goes
+ * @param bolt limits and timeouts of SOFA Bolt connections
  */
 public record ListenerConfig(
         String name,
@@ -21,9 +22,16 @@ public record ListenerConfig(
         List<String> protocols,
         RouteConfig routeConfig,
         HttpOptions http,
-        AccessLogConfig accessLog) {
+        AccessLogConfig accessLog,
+        BoltOptions bolt) {
 
     public ListenerConfig {
         protocols = List.copyOf(protocols);
+    }
+
+    /** A listener with the default {@link BoltOptions}. */
+    public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
+            HttpOptions http, AccessLogConfig accessLog) {
+        this(name, address, port, protocols, routeConfig, http, accessLog, BoltOptions.DEFAULTS);
     }
 }

@@ -5,6 +5,8 @@ import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.bolt.BoltProxy;
+import io.tollgate.server.bolt.BoltUpstreams;
 import io.tollgate.server.http1.Http1Proxy;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upstream.UpstreamPools;
@@ -23,11 +25,13 @@ public final class DownstreamProtocols {
     private final Transport transport;
     private final GatewayMetrics metrics;
     private final Map<EventLoop, UpstreamPools> pools = Http1Proxy.newPoolMap();
+    private final BoltUpstreams boltUpstreams;
 
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics) {
         this.snapshot = snapshot;
         this.transport = transport;
         this.metrics = metrics;
+        this.boltUpstreams = new BoltUpstreams(transport, metrics);
     }
 
     /**
@@ -40,9 +44,11 @@ public final class DownstreamProtocols {
         for (String name : listener.protocols()) {
             if (name.equals("http1")) {
                 protocols.add(new Http1DownstreamProtocol(new Http1Proxy(listener, snapshot, transport, pools, metrics, accessLog)));
+            } else if (name.equals("bolt")) {
+                protocols.add(new BoltDownstreamProtocol(new BoltProxy(listener, snapshot, boltUpstreams, metrics, accessLog)));
             } else {
                 throw new IllegalArgumentException("listeners." + listener.name() + ".protocols: " + name
-                        + " (expected one of [http1])");
+                        + " (expected one of [bolt, http1])");
             }
         }
         return protocols;

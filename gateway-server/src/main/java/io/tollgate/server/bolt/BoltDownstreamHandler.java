@@ -1,0 +1,210 @@
+package io.tollgate.server.bolt;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.protocols.bolt.BoltCodecException;
+import io.tollgate.protocols.bolt.BoltDialect;
+import io.tollgate.protocols.bolt.BoltFrame;
+import io.tollgate.protocols.bolt.BoltHeartbeats;
+import io.tollgate.protocols.bolt.BoltResponses;
+import io.tollgate.protocols.bolt.BoltStatus;
+import io.tollgate.router.cluster.Cluster;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.router.route.Route;
+import io.tollgate.server.Snapshot;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The proxy end of one downstream Bolt connection. Requests are independent and answered in
+ * whatever order their responses come: each is routed by its {@code service} header, forwarded
+ * on a multiplexed upstream connection of this event loop, and its response written back with the
+ * caller's request id. Heartbeats are answered here and never forwarded. Whatever the gateway
+ * knows already (no route, no host, overflow, timeout, lost upstream) is answered at once with a
+ * Bolt status; a malformed frame is answered {@link BoltStatus#CODEC_EXCEPTION} and closes only
+ * this connection.
+ *
+ * <p>Everything written during a read batch is flushed once, when the batch ends.
+ */
+final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(BoltDownstreamHandler.class);
+    private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
+
+    private final BoltProxy proxy;
+    private ChannelHandlerContext ctx;
+    private BatchedChannel channel;
+    private BoltLoop loop;
+
+    BoltDownstreamHandler(BoltProxy proxy) {
+        this.proxy = proxy;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.channel = new BatchedChannel(ctx.channel());
+        this.loop = proxy.upstreams().loop(ctx.channel().eventLoop());
+        proxy.listenerMetrics().connectionOpened();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        proxy.listenerMetrics().connectionClosed();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof BoltFrame)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        BoltFrame frame = (BoltFrame) msg;
+        switch (frame.kind()) {
+            case REQUEST, ONEWAY -> request(frame);
+            case HEARTBEAT -> {
+                write(BoltHeartbeats.ack(ctx.alloc(), frame));
+                frame.release();
+            }
+            default -> frame.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        loop.flush();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent) {
+            log.debug("{}: Bolt connection idle, closing", ctx.channel().remoteAddress());
+            ctx.close();
+            return;
+        }
+        ReferenceCountUtil.release(evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof BoltCodecException) {
+            malformed((BoltCodecException) cause);
+            return;
+        }
+        log.debug("{}: downstream Bolt connection failed", ctx.channel().remoteAddress(), cause);
+        ctx.close();
+    }
+
+    /** Writes a frame or gateway-made buffer (ownership passes) for the batch's flush. */
+    void write(Object msg) {
+        loop.write(channel, msg);
+    }
+
+    /** Answers a request with a gateway-made status and records it; flushed with the batch. */
+    void reply(BoltRecord record, BoltDialect dialect, int requestId, BoltStatus status) {
+        ByteBuf response = BoltResponses.status(ctx.alloc(), dialect, requestId, status);
+        record.sent(response.readableBytes());
+        record.finish(status.httpStatus());
+        write(response);
+    }
+
+    private void request(BoltFrame frame) {
+        BoltRecord record;
+        BoltRouteView view = new BoltRouteView(frame);
+        try {
+            record = new BoltRecord(proxy, frame.protocolCode(), frame.service(), frame.methodName(),
+                    frame.requestId(), frame.frameLength(), String.valueOf(ctx.channel().remoteAddress()));
+        } catch (BoltCodecException e) {
+            boolean twoWay = frame.kind() == BoltFrame.Kind.REQUEST;
+            BoltDialect dialect = frame.dialect();
+            int id = frame.requestId();
+            frame.release();
+            malformed(e, twoWay, dialect, id);
+            return;
+        }
+        Snapshot snapshot = proxy.snapshot();
+        Route route = snapshot.routeTable(proxy.listenerName()).route(view);
+        record.route(route);
+        if (route == null || route.kind() != Route.Kind.FORWARD) {
+            record.flag(ResponseFlag.NO_ROUTE);
+            proxy.listenerMetrics().error("no_route");
+            refuse(frame, record, BoltStatus.NO_PROCESSOR);
+            return;
+        }
+        String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
+        Cluster cluster = snapshot.clusters().cluster(clusterName);
+        Host host = cluster == null ? null : cluster.choose(view);
+        if (host == null) {
+            record.flag(cluster == null ? ResponseFlag.NO_CLUSTER_FOUND : ResponseFlag.NO_HEALTHY_UPSTREAM);
+            proxy.metrics().cluster(clusterName).noHealthyHost();
+            refuse(frame, record, BoltStatus.CONNECTION_CLOSED);
+            return;
+        }
+        record.upstreamHost(host.id());
+        forward(frame, record, route, loop.pool(cluster, host));
+    }
+
+    private void forward(BoltFrame frame, BoltRecord record, Route route, BoltHostPool pool) {
+        BoltUpstreamConnection connection = pool.connection();
+        if (frame.kind() == BoltFrame.Kind.ONEWAY) {
+            if (!connection.send(frame, null)) {
+                overflow(frame, record, pool);
+                return;
+            }
+            record.finish(BoltStatus.SUCCESS.httpStatus());
+            return;
+        }
+        long routeTimeout = route.timeout().toMillis();
+        int frameTimeout = frame.timeout();
+        long timeout = frameTimeout > 0 ? Math.min(frameTimeout, routeTimeout) : routeTimeout;
+        BoltCall call = new BoltCall(this, record, pool, frame.dialect(), frame.requestId());
+        if (!connection.send(frame, call)) {
+            overflow(frame, record, pool);
+            return;
+        }
+        call.start(timeout);
+    }
+
+    private void overflow(BoltFrame frame, BoltRecord record, BoltHostPool pool) {
+        record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
+        pool.metrics().poolOverflow();
+        refuse(frame, record, BoltStatus.SERVER_THREADPOOL_BUSY);
+    }
+
+    /** Answers a request the gateway will not forward (a oneway one only counts) and releases it. */
+    private void refuse(BoltFrame frame, BoltRecord record, BoltStatus status) {
+        if (frame.kind() == BoltFrame.Kind.REQUEST) {
+            reply(record, frame.dialect(), frame.requestId(), status);
+        } else {
+            record.finish(status.httpStatus());
+        }
+        frame.release();
+    }
+
+    private void malformed(BoltCodecException e) {
+        malformed(e, e.expectsResponse() && e.requestId().isPresent(), e.dialect().orElse(null),
+                e.requestId().orElse(0));
+    }
+
+    /** Counts and (rate-limited) logs a malformed frame, answers it when its sender waits, and closes. */
+    private void malformed(BoltCodecException e, boolean answer, BoltDialect dialect, int requestId) {
+        proxy.listenerMetrics().error("bolt_malformed_frame");
+        if (MALFORMED_WARNINGS.tryAcquire()) {
+            log.warn("{}: malformed Bolt frame, closing the connection: {}", ctx.channel().remoteAddress(),
+                    e.getMessage());
+        }
+        if (!answer || dialect == null || !ctx.channel().isActive()) {
+            ctx.close();
+            return;
+        }
+        ctx.writeAndFlush(BoltResponses.status(ctx.alloc(), dialect, requestId, BoltStatus.CODEC_EXCEPTION))
+                .addListener(ChannelFutureListener.CLOSE);
+    }
+}

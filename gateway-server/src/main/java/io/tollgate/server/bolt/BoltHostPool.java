@@ -1,0 +1,72 @@
+package io.tollgate.server.bolt;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelOption;
+import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.server.transport.Transport;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The multiplexed Bolt connections of one event loop to one upstream host: at most
+ * {@link ClusterConfig#connectionsPerHost()} of them, opened on demand and used in turn, each
+ * carrying any number of requests at once. Confined to its event loop.
+ */
+final class BoltHostPool {
+
+    private final BoltLoop loop;
+    private final Host host;
+    private final ClusterConfig cluster;
+    private final ClusterMetrics metrics;
+    private final Bootstrap bootstrap;
+    private final List<BoltUpstreamConnection> connections = new ArrayList<>();
+    private int next;
+
+    BoltHostPool(BoltLoop loop, Transport transport, Host host, ClusterConfig cluster, ClusterMetrics metrics) {
+        this.loop = loop;
+        this.host = host;
+        this.cluster = cluster;
+        this.metrics = metrics;
+        this.bootstrap = new Bootstrap()
+                .group(loop.eventLoop())
+                .channel(transport.socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                        (int) Math.min(Integer.MAX_VALUE, cluster.connectTimeout().toMillis()))
+                .remoteAddress(host.address());
+    }
+
+    Host host() {
+        return host;
+    }
+
+    ClusterConfig cluster() {
+        return cluster;
+    }
+
+    ClusterMetrics metrics() {
+        return metrics;
+    }
+
+    BoltLoop loop() {
+        return loop;
+    }
+
+    /** The connection for the next request: a new one while fewer than the limit are open, else the next in turn. */
+    BoltUpstreamConnection connection() {
+        if (connections.size() < cluster.connectionsPerHost()) {
+            BoltUpstreamConnection connection = BoltUpstreamConnection.open(this, bootstrap.clone());
+            connections.add(connection);
+            return connection;
+        }
+        next = (next + 1) % connections.size();
+        return connections.get(next);
+    }
+
+    /** Called once by a connection that closed or failed to connect; the next request opens a new one. */
+    void removed(BoltUpstreamConnection connection) {
+        connections.remove(connection);
+    }
+}

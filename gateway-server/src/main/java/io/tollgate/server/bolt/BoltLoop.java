@@ -1,0 +1,75 @@
+package io.tollgate.server.bolt;
+
+import io.netty.channel.EventLoop;
+import io.netty.util.ReferenceCountUtil;
+import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.router.cluster.Cluster;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.server.transport.Transport;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the Bolt proxy keeps per event loop: the multiplexed upstream pools, one per (cluster,
+ * host), and the channels written to in the current read batch. Confined to its loop: no locks.
+ *
+ * <p>Writes made while a read batch lasts go through {@link #write} and leave with the single
+ * {@link #flush} at the batch's end (every Bolt handler calls it from {@code channelReadComplete});
+ * code that writes outside a read batch (a timer, a connect callback, a closed channel) MUST call
+ * {@link #flush} itself when done.
+ */
+final class BoltLoop {
+
+    private record PoolKey(String cluster, InetSocketAddress address) {
+    }
+
+    private final EventLoop loop;
+    private final Transport transport;
+    private final GatewayMetrics metrics;
+    private final Map<PoolKey, BoltHostPool> pools = new HashMap<>();
+    private final List<BatchedChannel> written = new ArrayList<>();
+
+    BoltLoop(EventLoop loop, Transport transport, GatewayMetrics metrics) {
+        this.loop = loop;
+        this.transport = transport;
+        this.metrics = metrics;
+    }
+
+    EventLoop eventLoop() {
+        return loop;
+    }
+
+    /** The pool for a host of a cluster, created on first use. */
+    BoltHostPool pool(Cluster cluster, Host host) {
+        PoolKey key = new PoolKey(cluster.name(), host.address());
+        BoltHostPool pool = pools.get(key);
+        if (pool == null) {
+            pool = new BoltHostPool(this, transport, host, cluster.config(), metrics.cluster(cluster.name()));
+            pools.put(key, pool);
+        }
+        return pool;
+    }
+
+    /** Writes {@code msg} (ownership passes) without flushing; dropped when the channel is closed. */
+    void write(BatchedChannel target, Object msg) {
+        if (!target.channel().isActive()) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        target.channel().write(msg, target.channel().voidPromise());
+        if (target.queue()) {
+            written.add(target);
+        }
+    }
+
+    /** Flushes every channel written to since the last flush. */
+    void flush() {
+        for (int i = 0; i < written.size(); i++) {
+            written.get(i).flush();
+        }
+        written.clear();
+    }
+}

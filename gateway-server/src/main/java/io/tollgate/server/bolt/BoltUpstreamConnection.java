@@ -1,0 +1,224 @@
+package io.tollgate.server.bolt;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
+import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.protocols.bolt.BoltDecoder;
+import io.tollgate.protocols.bolt.BoltDialect;
+import io.tollgate.protocols.bolt.BoltFrame;
+import io.tollgate.protocols.bolt.BoltHeartbeats;
+import io.tollgate.protocols.bolt.BoltStatus;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One multiplexed Bolt connection to an upstream host, and the last handler of its pipeline.
+ *
+ * <p>Every frame sent on it gets a request id of this connection's own, written in place into the
+ * frame's bytes; two-way calls are remembered by that id until their response, timeout or the
+ * connection's end. Frames sent while the connection is still being established wait in a queue
+ * bounded by the cluster's {@code max_pending_requests}. When the connection has been idle for the
+ * cluster's heartbeat interval it sends a heartbeat, and when that is still unanswered an interval
+ * later it closes; a closed connection answers each of its calls with
+ * {@link BoltStatus#CONNECTION_CLOSED}. Confined to its event loop.
+ */
+final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(BoltUpstreamConnection.class);
+
+    private final BoltHostPool pool;
+    private final IntObjectMap<BoltCall> calls = new IntObjectHashMap<>();
+    private final ArrayDeque<BoltFrame> waiting = new ArrayDeque<>();
+    private BatchedChannel channel;
+    private int lastId;
+    private boolean connected;
+    private boolean closed;
+    private boolean heartbeatUnanswered;
+
+    private BoltUpstreamConnection(BoltHostPool pool) {
+        this.pool = pool;
+    }
+
+    /** Starts connecting; the connection accepts frames at once and sends them when connected. */
+    static BoltUpstreamConnection open(BoltHostPool pool, Bootstrap bootstrap) {
+        BoltUpstreamConnection connection = new BoltUpstreamConnection(pool);
+        long heartbeatMillis = pool.cluster().heartbeatInterval().toMillis();
+        ChannelFuture future = bootstrap.handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline()
+                        .addLast("codec", new BoltDecoder())
+                        .addLast("encoder", BoltProxy.ENCODER)
+                        .addLast("heartbeat", new IdleStateHandler(0, 0, heartbeatMillis, TimeUnit.MILLISECONDS))
+                        .addLast("upstream", connection);
+            }
+        }).connect();
+        future.addListener(f -> {
+            if (!f.isSuccess()) {
+                connection.connectFailed(f.cause());
+            }
+        });
+        return connection;
+    }
+
+    /**
+     * Sends a request upstream under a new id of this connection. Ownership of {@code frame} passes
+     * here unless the answer is false.
+     *
+     * @param call the two-way call waiting for the response, or null for a oneway request
+     * @return false when the frame cannot even wait for the connection (the pending queue is
+     *     full, or the connection closed): the caller still owns the frame and answers overflow
+     */
+    boolean send(BoltFrame frame, BoltCall call) {
+        if (closed || (!connected && waiting.size() >= pool.cluster().maxPendingRequests())) {
+            return false;
+        }
+        int id = nextId();
+        frame.requestId(id);
+        if (call != null) {
+            calls.put(id, call);
+            call.sentOn(this, id);
+        }
+        if (connected) {
+            pool.loop().write(channel, frame);
+        } else {
+            waiting.addLast(frame);
+        }
+        return true;
+    }
+
+    /** Forgets a call that was answered otherwise (it timed out); a late response is dropped. */
+    void forget(int upstreamId) {
+        calls.remove(upstreamId);
+    }
+
+    BoltHostPool pool() {
+        return pool;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        channel = new BatchedChannel(ctx.channel());
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        connected = true;
+        pool.metrics().connectionOpened();
+        BoltFrame frame;
+        while ((frame = waiting.pollFirst()) != null) {
+            pool.loop().write(channel, frame);
+        }
+        pool.loop().flush();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof BoltFrame)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        BoltFrame frame = (BoltFrame) msg;
+        switch (frame.kind()) {
+            case RESPONSE -> {
+                BoltCall call = calls.remove(frame.requestId());
+                if (call == null) {
+                    frame.release();
+                } else {
+                    call.respond(frame);
+                }
+            }
+            case HEARTBEAT_ACK -> {
+                heartbeatUnanswered = false;
+                frame.release();
+            }
+            case HEARTBEAT -> {
+                pool.loop().write(channel, BoltHeartbeats.ack(ctx.alloc(), frame));
+                frame.release();
+            }
+            default -> frame.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        pool.loop().flush();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (!(evt instanceof IdleStateEvent)) {
+            ReferenceCountUtil.release(evt);
+            return;
+        }
+        if (heartbeatUnanswered) {
+            log.warn("{}: upstream did not answer a heartbeat within {}, closing its connection", pool.host(),
+                    pool.cluster().heartbeatInterval());
+            ctx.close();
+            return;
+        }
+        heartbeatUnanswered = true;
+        ctx.writeAndFlush(BoltHeartbeats.request(ctx.alloc(), BoltDialect.V1_HESSIAN2, nextId()));
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (connected) {
+            pool.metrics().connectionClosed();
+        }
+        failAll(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("{}: upstream Bolt connection failed", pool.host(), cause);
+        ctx.close();
+    }
+
+    private void connectFailed(Throwable cause) {
+        log.debug("{}: cannot connect", pool.host(), cause);
+        pool.metrics().connectFailure();
+        failAll(ResponseFlag.UPSTREAM_CONNECTION_FAILURE);
+    }
+
+    /** Ends the connection's life once: every waiting frame dropped, every call answered connection-closed. */
+    private void failAll(ResponseFlag flag) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        pool.removed(this);
+        BoltFrame frame;
+        while ((frame = waiting.pollFirst()) != null) {
+            frame.release();
+        }
+        List<BoltCall> lost = new ArrayList<>(calls.values());
+        calls.clear();
+        for (BoltCall call : lost) {
+            call.fail(BoltStatus.CONNECTION_CLOSED, flag);
+        }
+        pool.loop().flush();
+    }
+
+    /** The next id not held by a call in flight; ids wrap around. */
+    private int nextId() {
+        do {
+            lastId++;
+        } while (calls.containsKey(lastId));
+        return lastId;
+    }
+}

@@ -1,0 +1,22 @@
+/**
+ * The SOFA Bolt proxy: routes each request by its {@code service} header, forwards it on a few
+ * multiplexed upstream connections, and answers what the gateway already knows in Bolt form.
+ *
+ * <p>A request's path, all on the event loop that accepted the connection:
+ * <ol>
+ *   <li>{@code BoltDownstreamHandler} receives a {@code BoltFrame} (a retained slice; only the
+ *       header map is ever parsed), answers heartbeats itself, and routes the rest through
+ *       {@code BoltRouteView} (service as authority, {@code /service/method} as path);</li>
+ *   <li>{@code BoltLoop} (one per event loop) gives the {@code BoltHostPool} of the chosen host,
+ *       which hands out its {@code BoltUpstreamConnection}s in turn;</li>
+ *   <li>the connection writes a request id of its own into the frame's bytes and sends the frame
+ *       as it arrived; a two-way request becomes a {@code BoltCall} kept by that id, with a
+ *       timeout (the shorter of the frame's and the route's);</li>
+ *   <li>the response finds its call by id, gets the caller's id back in place, and is written to
+ *       the caller; {@code BoltRecord} turns the call into metrics and an access log line.</li>
+ * </ol>
+ *
+ * <p>Writes during a read batch are not flushed one by one: {@code BoltLoop} remembers the
+ * channels written to and flushes each once when the batch ends, on both sides.
+ */
+package io.tollgate.server.bolt;
