@@ -2,6 +2,7 @@ package io.tollgate.core.config;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A named group of upstream hosts and how connections to them are made and pooled.
@@ -15,6 +16,10 @@ import java.util.List;
  *     past it the request overflows (503)
  * @param idleTimeout pooled connections idle this long are closed; keep it below the
  *     upstream's own keep-alive timeout
+ * @param healthCheck active health checking of the hosts, if any
+ * @param outlierDetection ejection of hosts whose requests keep failing, if any
+ * @param panicThresholdPercent when fewer than this share of the hosts are healthy, requests go
+ *     to every host, healthy or not, so that a few survivors are not crushed; 0 turns it off
  */
 public record ClusterConfig(
         String name,
@@ -23,9 +28,25 @@ public record ClusterConfig(
         Duration connectTimeout,
         int maxConnectionsPerHost,
         int maxPendingRequests,
-        Duration idleTimeout) {
+        Duration idleTimeout,
+        Optional<HealthCheckConfig> healthCheck,
+        Optional<OutlierDetectionConfig> outlierDetection,
+        int panicThresholdPercent) {
+
+    /** Envoy's default: panic below half of the hosts healthy. */
+    public static final int DEFAULT_PANIC_THRESHOLD_PERCENT = 50;
 
     public ClusterConfig {
         endpoints = List.copyOf(endpoints);
+        if (panicThresholdPercent < 0 || panicThresholdPercent > 100) {
+            throw new IllegalArgumentException("panicThresholdPercent: " + panicThresholdPercent + " (expected: 0..100)");
+        }
+    }
+
+    /** A cluster with no health checking, no outlier detection and the default panic threshold. */
+    public ClusterConfig(String name, String lbPolicy, List<EndpointConfig> endpoints, Duration connectTimeout,
+            int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout) {
+        this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
+                Optional.empty(), Optional.empty(), DEFAULT_PANIC_THRESHOLD_PERCENT);
     }
 }
