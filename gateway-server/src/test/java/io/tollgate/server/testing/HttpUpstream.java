@@ -30,8 +30,13 @@ public final class HttpUpstream implements AutoCloseable {
     private final String name;
 
     public HttpUpstream(String name) throws IOException {
+        this(name, 0);
+    }
+
+    /** An upstream on a given port, e.g. to bring a stopped one back on the same address. */
+    public HttpUpstream(String name, int port) throws IOException {
         this.name = name;
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.setExecutor(executor);
         server.createContext("/", this::echo);
         server.start();
