@@ -3,7 +3,6 @@ package io.tollgate.server.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alipay.remoting.rpc.RpcServer;
-import com.sun.net.httpserver.HttpExchange;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
@@ -69,14 +68,14 @@ class ActiveHealthCheckTest {
         HttpUpstream c = upstream("c");
         AtomicBoolean failing = new AtomicBoolean();
         AtomicInteger passesSinceRecovery = new AtomicInteger();
-        for (HttpUpstream upstream : Set.of(a, c)) {
-            upstream.handle("/health", exchange -> answer(exchange, 200));
-        }
-        b.handle("/health", exchange -> {
-            if (!failing.get()) {
-                passesSinceRecovery.incrementAndGet();
+        a.answer("/health", () -> 200);
+        c.answer("/health", () -> 200);
+        b.answer("/health", () -> {
+            if (failing.get()) {
+                return 503;
             }
-            answer(exchange, failing.get() ? 503 : 204);
+            passesSinceRecovery.incrementAndGet();
+            return 204;
         });
         start("{ type: http, interval: 50ms, timeout: 1s, healthy_threshold: 3, unhealthy_threshold: 2,"
                 + " http: { path: /health, expected_statuses: [200-299] } }", a, b, c);
@@ -188,30 +187,15 @@ class ActiveHealthCheckTest {
     }
 
     private Host hostOnPort(int port) {
-        return gateway.gateway().snapshot().clusters().cluster("checked").hosts().stream()
-                .filter(h -> h.address().getPort() == port).findFirst().orElseThrow();
+        return gateway.host("checked", port);
     }
 
-    /** Sends {@code count} requests, asserts every one succeeded, and returns the upstreams that served them. */
     private Set<String> servedBy(int count) throws Exception {
-        Set<String> served = new HashSet<>();
-        for (int i = 0; i < count; i++) {
-            HttpResponse<String> response = client.send(HttpRequest.newBuilder(gateway.uri("http", "/work/" + i)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-            served.add(response.headers().firstValue("x-upstream").orElseThrow());
-        }
-        return served;
+        return gateway.servedBy("http", "/work/", count);
     }
 
     private String adminClusters() throws Exception {
         URI uri = URI.create("http://127.0.0.1:" + gateway.gateway().adminPort() + "/clusters");
         return client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).body().replace(" ", "");
-    }
-
-    private static void answer(HttpExchange exchange, int status) throws IOException {
-        HttpUpstream.drain(exchange.getRequestBody());
-        exchange.sendResponseHeaders(status, -1);
-        exchange.close();
     }
 }

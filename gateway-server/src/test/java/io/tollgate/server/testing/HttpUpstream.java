@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.IntSupplier;
 
 /**
  * A real HTTP/1.1 upstream for tests, on the JDK's HTTP server. By default every path answers
@@ -57,6 +58,19 @@ public final class HttpUpstream implements AutoCloseable {
             handler.handle(exchange);
         });
         return this;
+    }
+
+    /**
+     * Serves {@code path} (and below) with an empty response whose status {@code status} gives
+     * anew for each request, e.g. a health endpoint a test turns on and off.
+     */
+    public HttpUpstream answer(String path, IntSupplier status) {
+        return handle(path, exchange -> {
+            drain(exchange.getRequestBody());
+            exchange.getResponseHeaders().set("X-Upstream", name);
+            exchange.sendResponseHeaders(status.getAsInt(), -1);
+            exchange.close();
+        });
     }
 
     /** The distinct client ports that sent requests: one per upstream connection the gateway opened. */
