@@ -377,7 +377,8 @@ public final class ConfigLoader {
         Duration base = positive(n, "base_ejection_time", Duration.ofSeconds(30));
         Duration max = positive(n, "max_ejection_time", Duration.ofSeconds(300));
         if (max.compareTo(base) < 0) {
-            throw n.child("max_ejection_time").error(max + " (expected at least base_ejection_time, " + base + ")");
+            throw n.child("max_ejection_time").error(max.toMillis() + " ms (expected at least base_ejection_time, "
+                    + base.toMillis() + " ms)");
         }
         return new OutlierDetectionConfig(
                 n.integer("consecutive_5xx", 5, 0, 1_000_000),
