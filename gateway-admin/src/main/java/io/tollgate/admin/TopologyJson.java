@@ -31,6 +31,7 @@ final class TopologyJson {
                     labels.put(label.getKey(), label.getValue());
                 }
                 h.put("healthy", host.healthy());
+                h.put("ejected", host.ejected());
                 h.put("active_requests", host.activeRequests());
             }
         }

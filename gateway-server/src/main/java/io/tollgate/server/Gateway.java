@@ -11,6 +11,7 @@ import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.server.demo.DemoUpstream;
+import io.tollgate.server.health.UpstreamHealth;
 import io.tollgate.server.listener.DownstreamProtocols;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.transport.Transport;
@@ -23,9 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running gateway: its event loops, listeners, admin API, optional demo upstream, metrics
- * and the current configuration snapshot. {@link #start} returns once every socket is bound and
- * the gateway reports ready; {@link #close} stops everything.
+ * One running gateway: its event loops, listeners, admin API, optional demo upstream, metrics,
+ * upstream health checking and the current configuration snapshot. {@link #start} returns once
+ * every socket is bound and the gateway reports ready; {@link #close} stops everything.
  */
 public final class Gateway implements AutoCloseable {
 
@@ -40,9 +41,10 @@ public final class Gateway implements AutoCloseable {
     private volatile boolean ready;
     private DemoUpstream demo;
     private AdminServer admin;
+    private UpstreamHealth health;
 
     private Gateway(GatewayConfig config) {
-        this.snapshot = new AtomicReference<>(Snapshot.compile(config));
+        this.snapshot = new AtomicReference<>(Snapshot.compile(config, metrics));
         this.transport = Transport.best();
         this.workers = transport.newGroup(config.eventLoops(), "tollgate-io");
     }
@@ -64,6 +66,7 @@ public final class Gateway implements AutoCloseable {
         if (config.demoUpstream().isPresent()) {
             demo = DemoUpstream.start(config.demoUpstream().get(), workers, transport);
         }
+        health = UpstreamHealth.start(snapshot.get(), workers, transport, metrics);
         DownstreamProtocols protocols = new DownstreamProtocols(snapshot::get, transport, metrics);
         for (ListenerConfig listenerConfig : config.listeners()) {
             listeners.add(Listener.bind(listenerConfig, workers, transport, protocols));
@@ -106,6 +109,9 @@ public final class Gateway implements AutoCloseable {
         }
         if (demo != null) {
             demo.close();
+        }
+        if (health != null) {
+            health.close();
         }
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         registry.close();

@@ -2,28 +2,37 @@ package io.tollgate.server;
 
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
+import io.tollgate.router.outlier.OutlierDetectors;
 import io.tollgate.router.route.RouteTable;
+import io.tollgate.server.health.ClusterOutlierEvents;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * Everything compiled from one configuration, published through one atomic reference: an event
  * loop reads it once per request, so a request never sees half of a change.
+ *
+ * @param outliers the outlier detectors of the clusters, where requests report their outcomes
  */
-public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String, RouteTable> routeTables) {
+public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String, RouteTable> routeTables,
+        OutlierDetectors outliers) {
 
     public Snapshot {
         routeTables = Map.copyOf(routeTables);
     }
 
-    /** Compiles a validated configuration. */
-    public static Snapshot compile(GatewayConfig config) {
+    /** Compiles a validated configuration; outlier ejections are counted in {@code metrics}. */
+    public static Snapshot compile(GatewayConfig config, GatewayMetrics metrics) {
         Map<String, RouteTable> tables = new HashMap<>();
         for (ListenerConfig listener : config.listeners()) {
             tables.put(listener.name(), RouteTable.compile(listener.routeConfig()));
         }
-        return new Snapshot(config, ClusterManager.build(config.clusters()), tables);
+        ClusterManager clusters = ClusterManager.build(config.clusters());
+        OutlierDetectors outliers = OutlierDetectors.build(clusters,
+                cluster -> new ClusterOutlierEvents(cluster, metrics.cluster(cluster)), System::nanoTime);
+        return new Snapshot(config, clusters, tables, outliers);
     }
 
     /** The route table of a listener; MUST only be asked for a configured listener. */

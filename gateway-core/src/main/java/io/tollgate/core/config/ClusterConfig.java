@@ -2,6 +2,7 @@ package io.tollgate.core.config;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A named group of upstream hosts and how connections to them are made and pooled.
@@ -19,6 +20,10 @@ import java.util.List;
  *     to one host, all requests spread over them
  * @param heartbeatInterval for Bolt: an upstream connection idle this long gets a heartbeat, and
  *     one whose heartbeat is still unanswered an interval later is closed
+ * @param healthCheck active health checking of the hosts, if any
+ * @param outlierDetection ejection of hosts whose requests keep failing, if any
+ * @param panicThresholdPercent when fewer than this share of the hosts are healthy, requests go
+ *     to every host, healthy or not, so that a few survivors are not crushed; 0 turns it off
  */
 public record ClusterConfig(
         String name,
@@ -29,21 +34,30 @@ public record ClusterConfig(
         int maxPendingRequests,
         Duration idleTimeout,
         int connectionsPerHost,
-        Duration heartbeatInterval) {
+        Duration heartbeatInterval,
+        Optional<HealthCheckConfig> healthCheck,
+        Optional<OutlierDetectionConfig> outlierDetection,
+        int panicThresholdPercent) {
 
     /** One multiplexed connection per host and event loop. */
     public static final int DEFAULT_CONNECTIONS_PER_HOST = 1;
     /** The interval Bolt clients themselves use. */
     public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(15);
+    /** Envoy's default: panic below half of the hosts healthy. */
+    public static final int DEFAULT_PANIC_THRESHOLD_PERCENT = 50;
 
     public ClusterConfig {
         endpoints = List.copyOf(endpoints);
+        if (panicThresholdPercent < 0 || panicThresholdPercent > 100) {
+            throw new IllegalArgumentException("panicThresholdPercent: " + panicThresholdPercent + " (expected: 0..100)");
+        }
     }
 
-    /** A cluster with the default multiplexing settings. */
+    /** A cluster with every optional setting at its default. */
     public ClusterConfig(String name, String lbPolicy, List<EndpointConfig> endpoints, Duration connectTimeout,
             int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout) {
         this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
-                DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL);
+                DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL, Optional.empty(), Optional.empty(),
+                DEFAULT_PANIC_THRESHOLD_PERCENT);
     }
 }

@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -39,6 +40,9 @@ public final class ConfigLoader {
     /** Keep in step with the router's LoadBalancers.names(); sorted, so that messages are stable. */
     private static final List<String> LB_POLICIES = List.of("least_request", "random", "round_robin");
     private static final List<String> PROTOCOLS = List.of("bolt", "http1");
+    /** Keep in step with the server's HealthCheckers registry; sorted, so that messages are stable. */
+    private static final List<String> HEALTH_CHECK_TYPES = List.of("bolt", "http", "tcp");
+    private static final Pattern STATUS_RANGE = Pattern.compile("(\\d{3})(?:-(\\d{3}))?");
     private static final List<Integer> REDIRECT_CODES = List.of(301, 302, 303, 307, 308);
 
     private ConfigLoader() {
@@ -320,7 +324,8 @@ public final class ConfigLoader {
 
     private static ClusterConfig cluster(ConfigNode n) {
         n.allowOnly(Set.of("name", "lb_policy", "endpoints", "connect_timeout", "max_connections_per_host",
-                "max_pending_requests", "idle_timeout", "connections_per_host", "heartbeat_interval"));
+                "max_pending_requests", "idle_timeout", "connections_per_host", "heartbeat_interval",
+                "health_check", "outlier_detection", "panic_threshold_percent"));
         String lb = n.string("lb_policy", "round_robin");
         if (!LB_POLICIES.contains(lb)) {
             throw n.child("lb_policy").error("unknown policy '" + lb + "' (expected one of " + LB_POLICIES + ")");
@@ -337,7 +342,66 @@ public final class ConfigLoader {
                 n.integer("max_pending_requests", 1024, 0, 1_000_000),
                 positive(n, "idle_timeout", Duration.ofSeconds(50)),
                 n.integer("connections_per_host", ClusterConfig.DEFAULT_CONNECTIONS_PER_HOST, 1, 64),
-                positive(n, "heartbeat_interval", ClusterConfig.DEFAULT_HEARTBEAT_INTERVAL));
+                positive(n, "heartbeat_interval", ClusterConfig.DEFAULT_HEARTBEAT_INTERVAL),
+                n.optional("health_check").map(ConfigLoader::healthCheck),
+                n.optional("outlier_detection").map(ConfigLoader::outlierDetection),
+                n.integer("panic_threshold_percent", ClusterConfig.DEFAULT_PANIC_THRESHOLD_PERCENT, 0, 100));
+    }
+
+    private static HealthCheckConfig healthCheck(ConfigNode n) {
+        n.allowOnly(Set.of("type", "interval", "timeout", "jitter", "healthy_threshold", "unhealthy_threshold", "http"));
+        String type = n.string("type");
+        if (!HEALTH_CHECK_TYPES.contains(type)) {
+            throw n.child("type").error("unknown type '" + type + "' (expected one of " + HEALTH_CHECK_TYPES + ")");
+        }
+        if (n.has("http") && !type.equals("http")) {
+            throw n.child("http").error("only applies to type http (type is " + type + ")");
+        }
+        return new HealthCheckConfig(type,
+                positive(n, "interval", Duration.ofSeconds(10)),
+                positive(n, "timeout", Duration.ofSeconds(1)),
+                n.duration("jitter", Duration.ZERO),
+                n.integer("healthy_threshold", 2, 1, 1000),
+                n.integer("unhealthy_threshold", 3, 1, 1000),
+                n.optional("http").map(ConfigLoader::httpHealthCheck).orElse(HttpHealthCheckConfig.DEFAULTS));
+    }
+
+    private static HttpHealthCheckConfig httpHealthCheck(ConfigNode n) {
+        n.allowOnly(Set.of("path", "expected_statuses"));
+        String path = n.string("path", HttpHealthCheckConfig.DEFAULTS.path());
+        absolutePath(n.child("path"), path);
+        List<HttpHealthCheckConfig.StatusRange> statuses = n.list("expected_statuses", ConfigLoader::statusRange);
+        return new HttpHealthCheckConfig(path,
+                statuses.isEmpty() ? HttpHealthCheckConfig.DEFAULTS.expectedStatuses() : statuses);
+    }
+
+    private static HttpHealthCheckConfig.StatusRange statusRange(ConfigNode n) {
+        Matcher m = STATUS_RANGE.matcher(n.asString().trim());
+        int from = m.matches() ? Integer.parseInt(m.group(1)) : 0;
+        int to = m.matches() && m.group(2) != null ? Integer.parseInt(m.group(2)) : from;
+        if (from < 100 || to > 599 || from > to) {
+            throw n.error("'" + n.asString() + "' is not a status or range (expected e.g. 200 or 200-399, within 100-599)");
+        }
+        return new HttpHealthCheckConfig.StatusRange(from, to);
+    }
+
+    private static OutlierDetectionConfig outlierDetection(ConfigNode n) {
+        n.allowOnly(Set.of("consecutive_5xx", "consecutive_gateway_failure", "consecutive_connect_failure",
+                "interval", "base_ejection_time", "max_ejection_time", "max_ejection_percent"));
+        Duration base = positive(n, "base_ejection_time", Duration.ofSeconds(30));
+        Duration max = positive(n, "max_ejection_time", Duration.ofSeconds(300));
+        if (max.compareTo(base) < 0) {
+            throw n.child("max_ejection_time").error(max.toMillis() + " ms (expected at least base_ejection_time, "
+                    + base.toMillis() + " ms)");
+        }
+        return new OutlierDetectionConfig(
+                n.integer("consecutive_5xx", 5, 0, 1_000_000),
+                n.integer("consecutive_gateway_failure", 0, 0, 1_000_000),
+                n.integer("consecutive_connect_failure", 0, 0, 1_000_000),
+                positive(n, "interval", Duration.ofSeconds(10)),
+                base,
+                max,
+                n.integer("max_ejection_percent", 10, 0, 100));
     }
 
     private static Duration positive(ConfigNode n, String key, Duration defaultValue) {

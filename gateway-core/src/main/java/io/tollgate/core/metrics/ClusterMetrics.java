@@ -1,10 +1,12 @@
 package io.tollgate.core.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The upstream meters of one cluster, every one resolved when the cluster is first seen.
@@ -20,6 +22,11 @@ public final class ClusterMetrics {
     private final Counter resets;
     private final StatusClassCounters responses;
     private final Timer requestTime;
+    private final Counter ejections;
+    private final AtomicLong ejected = new AtomicLong();
+    private final Counter ejectionsOverflow;
+    private final Counter healthChecks;
+    private final Counter healthCheckFailures;
 
     ClusterMetrics(MeterRegistry registry, String clusterName) {
         Tags tags = Tags.of(MetricNames.TAG_CLUSTER, clusterName);
@@ -35,6 +42,12 @@ public final class ClusterMetrics {
                 .tags(tags)
                 .publishPercentileHistogram()
                 .register(registry);
+        this.ejections = registry.counter(MetricNames.UPSTREAM_OUTLIER_EJECTIONS, tags);
+        Gauge.builder(MetricNames.UPSTREAM_OUTLIER_EJECTED, ejected, AtomicLong::get).tags(tags).strongReference(true)
+                .register(registry);
+        this.ejectionsOverflow = registry.counter(MetricNames.UPSTREAM_OUTLIER_OVERFLOW, tags);
+        this.healthChecks = registry.counter(MetricNames.UPSTREAM_HEALTH_CHECK_ATTEMPT, tags);
+        this.healthCheckFailures = registry.counter(MetricNames.UPSTREAM_HEALTH_CHECK_FAILURE, tags);
     }
 
     /** Counts an established connection; MUST be paired with exactly one {@link #connectionClosed()}. */
@@ -70,5 +83,27 @@ public final class ClusterMetrics {
     public void requestCompleted(int status, long durationNanos) {
         responses.count(status);
         requestTime.record(durationNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Counts an ejection; MUST be paired with exactly one {@link #hostReturned()}. */
+    public void hostEjected() {
+        ejections.increment();
+        ejected.incrementAndGet();
+    }
+
+    public void hostReturned() {
+        ejected.decrementAndGet();
+    }
+
+    public void ejectionOverflow() {
+        ejectionsOverflow.increment();
+    }
+
+    /** Counts one active health probe and whether it passed. */
+    public void healthChecked(boolean passed) {
+        healthChecks.increment();
+        if (!passed) {
+            healthCheckFailures.increment();
+        }
     }
 }

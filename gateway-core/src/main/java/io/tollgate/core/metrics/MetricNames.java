@@ -51,6 +51,16 @@ public final class MetricNames {
     public static final String UPSTREAM_RQ = "tollgate.upstream.rq";
     /** Timer with a percentile histogram: upstream request time, from sending to the last response byte. */
     public static final String UPSTREAM_RQ_TIME = "tollgate.upstream.rq.time";
+    /** Counter: hosts ejected by outlier detection. */
+    public static final String UPSTREAM_OUTLIER_EJECTIONS = "tollgate.upstream.outlier.ejections";
+    /** Gauge: hosts ejected by outlier detection right now. */
+    public static final String UPSTREAM_OUTLIER_EJECTED = "tollgate.upstream.outlier.ejected";
+    /** Counter: ejections refused because max_ejection_percent of the hosts were already ejected. */
+    public static final String UPSTREAM_OUTLIER_OVERFLOW = "tollgate.upstream.outlier.ejections_overflow";
+    /** Counter: active health probes sent. */
+    public static final String UPSTREAM_HEALTH_CHECK_ATTEMPT = "tollgate.upstream.health_check.attempt";
+    /** Counter: active health probes that failed (refused, timed out or answered wrongly). */
+    public static final String UPSTREAM_HEALTH_CHECK_FAILURE = "tollgate.upstream.health_check.failure";
 
     private MetricNames() {
     }

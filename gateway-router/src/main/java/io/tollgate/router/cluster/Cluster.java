@@ -2,6 +2,7 @@ package io.tollgate.router.cluster;
 
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.route.RouteRequest;
+import io.tollgate.router.health.PanicThreshold;
 import io.tollgate.router.lb.LoadBalancer;
 import io.tollgate.router.lb.LoadBalancers;
 import java.util.ArrayList;
@@ -34,27 +35,31 @@ public final class Cluster {
     }
 
     /**
-     * Chooses a healthy host for a request, or returns null when the cluster has none; with no
-     * healthy host at all the caller answers 503 (no healthy upstream).
+     * Chooses an available host for a request, or returns null when the cluster has none; with no
+     * available host at all the caller answers 503 (no healthy upstream). When too few hosts are
+     * available (below the panic threshold), every host is a candidate.
      */
     public Host choose(RouteRequest request) {
-        List<Host> candidates = hosts;
+        int available = 0;
         for (Host host : hosts) {
-            if (!host.healthy()) {
-                candidates = healthyHosts();
-                break;
+            if (host.available()) {
+                available++;
             }
         }
-        return candidates.isEmpty() ? null : loadBalancer.choose(candidates, request);
+        if (available == 0) {
+            return null;
+        }
+        boolean all = available == hosts.size() || PanicThreshold.panics(available, hosts.size(), config.panicThresholdPercent());
+        return loadBalancer.choose(all ? hosts : availableHosts(available), request);
     }
 
-    private List<Host> healthyHosts() {
-        List<Host> healthy = new ArrayList<>(hosts.size());
+    private List<Host> availableHosts(int count) {
+        List<Host> available = new ArrayList<>(count);
         for (Host host : hosts) {
-            if (host.healthy()) {
-                healthy.add(host);
+            if (host.available()) {
+                available.add(host);
             }
         }
-        return healthy;
+        return available;
     }
 }

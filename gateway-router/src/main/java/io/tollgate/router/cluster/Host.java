@@ -17,6 +17,7 @@ public final class Host {
     private final String id;
     private final AtomicInteger activeRequests = new AtomicInteger();
     private volatile boolean healthy = true;
+    private volatile boolean ejected;
 
     public Host(EndpointConfig endpoint) {
         this.address = new InetSocketAddress(endpoint.address(), endpoint.port());
@@ -43,12 +44,27 @@ public final class Host {
         return labels;
     }
 
+    /** Whether active health checking (or an operator) considers the host healthy. */
     public boolean healthy() {
         return healthy;
     }
 
     public void healthy(boolean healthy) {
         this.healthy = healthy;
+    }
+
+    /** Whether outlier detection has taken the host out of rotation for now. */
+    public boolean ejected() {
+        return ejected;
+    }
+
+    public void ejected(boolean ejected) {
+        this.ejected = ejected;
+    }
+
+    /** Whether the host may take requests: healthy and not ejected. */
+    public boolean available() {
+        return healthy && !ejected;
     }
 
     /** Requests sent to this host and not yet answered, across all event loops. */

@@ -11,7 +11,7 @@ import java.util.List;
 public interface LoadBalancer {
 
     /**
-     * Returns a host from {@code hosts} (the healthy ones, never empty), or null when none fits.
+     * Returns a host from {@code hosts} (the available ones, or all in panic; never empty), or null when none fits.
      */
     Host choose(List<Host> hosts, RouteRequest request);
 }

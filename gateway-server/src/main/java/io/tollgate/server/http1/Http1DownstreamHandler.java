@@ -251,8 +251,8 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
         record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
         record.upstream(clusterName, host.id());
         state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
-        current = new Http1Exchange(this, ctx, pools.pool(cluster, host), request, route, record, keepAlive,
-                version, maxBody, complete);
+        current = new Http1Exchange(this, ctx, pools.pool(cluster, host), request, route, record,
+                snapshot.outliers().outcomes(clusterName), keepAlive, version, maxBody, complete);
         current.start();
     }
 

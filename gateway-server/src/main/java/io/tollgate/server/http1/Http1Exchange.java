@@ -16,6 +16,8 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.http1.HopByHopHeaders;
+import io.tollgate.router.outlier.UpstreamFailure;
+import io.tollgate.router.outlier.UpstreamOutcomes;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.upstream.Http1ConnectionPool;
 import io.tollgate.server.upstream.Http1UpstreamConnection;
@@ -40,6 +42,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private final HttpRequest request;
     private final Route route;
     private final RequestRecord record;
+    private final UpstreamOutcomes outcomes;
     private int responseStatus;
     private final boolean downstreamKeepAlive;
     private final HttpVersion downstreamVersion;
@@ -58,14 +61,15 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private long requestBytes;
 
     Http1Exchange(Http1DownstreamHandler downstream, ChannelHandlerContext ctx, Http1ConnectionPool pool,
-            HttpRequest request, Route route, RequestRecord record, boolean downstreamKeepAlive, HttpVersion downstreamVersion,
-            long maxRequestBody, boolean requestComplete) {
+            HttpRequest request, Route route, RequestRecord record, UpstreamOutcomes outcomes, boolean downstreamKeepAlive,
+            HttpVersion downstreamVersion, long maxRequestBody, boolean requestComplete) {
         this.downstream = downstream;
         this.ctx = ctx;
         this.pool = pool;
         this.request = request;
         this.route = route;
         this.record = record;
+        this.outcomes = outcomes;
         this.downstreamKeepAlive = downstreamKeepAlive;
         this.downstreamVersion = downstreamVersion;
         this.maxRequestBody = maxRequestBody;
@@ -110,6 +114,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
             record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
             fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_overflow");
         } else {
+            outcomes.failed(pool.host(), UpstreamFailure.CONNECT_FAILURE);
             record.flag(ResponseFlag.UPSTREAM_CONNECTION_FAILURE);
             fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_connect_failure");
         }
@@ -191,6 +196,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
             skippingInformational = false;
             responseStarted = true;
             responseStatus = code;
+            outcomes.responded(pool.host(), code);
             prepareResponse(response);
         } else if (skippingInformational) {
             ReferenceCountUtil.release(msg);
@@ -240,6 +246,9 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         if (done) {
             return;
         }
+        if (upstream != null) {
+            outcomes.failed(pool.host(), UpstreamFailure.TIMEOUT);
+        }
         record.flag(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT);
         record.cluster().timeout();
         if (responseStarted) {
@@ -250,6 +259,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     }
 
     private void upstreamFailed(String reason) {
+        outcomes.failed(pool.host(), UpstreamFailure.RESET);
         record.flag(reason.equals("upstream_reset")
                 ? ResponseFlag.UPSTREAM_CONNECTION_TERMINATION : ResponseFlag.UPSTREAM_PROTOCOL_ERROR);
         record.cluster().reset();

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.IntSupplier;
 
 /**
  * A real HTTP/1.1 upstream for tests, on the JDK's HTTP server. By default every path answers
@@ -24,14 +25,24 @@ import java.util.concurrent.Executors;
  */
 public final class HttpUpstream implements AutoCloseable {
 
+    static {
+        // Without it the JDK server's separate header and body writes meet delayed ACKs: ~40 ms a response.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
     private final String name;
 
     public HttpUpstream(String name) throws IOException {
+        this(name, 0);
+    }
+
+    /** An upstream on a given port, e.g. to bring a stopped one back on the same address. */
+    public HttpUpstream(String name, int port) throws IOException {
         this.name = name;
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.setExecutor(executor);
         server.createContext("/", this::echo);
         server.start();
@@ -52,6 +63,19 @@ public final class HttpUpstream implements AutoCloseable {
             handler.handle(exchange);
         });
         return this;
+    }
+
+    /**
+     * Serves {@code path} (and below) with an empty response whose status {@code status} gives
+     * anew for each request, e.g. a health endpoint a test turns on and off.
+     */
+    public HttpUpstream answer(String path, IntSupplier status) {
+        return handle(path, exchange -> {
+            drain(exchange.getRequestBody());
+            exchange.getResponseHeaders().set("X-Upstream", name);
+            exchange.sendResponseHeaders(status.getAsInt(), -1);
+            exchange.close();
+        });
     }
 
     /** The distinct client ports that sent requests: one per upstream connection the gateway opened. */

@@ -1,9 +1,16 @@
 package io.tollgate.server.testing;
 
 import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.router.cluster.Host;
 import io.tollgate.server.Gateway;
+import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A gateway started in the test JVM from YAML with {@code ${NAME}} placeholders filled in; its
@@ -12,6 +19,7 @@ import java.util.Map;
 public final class TestGateway implements AutoCloseable {
 
     private final Gateway gateway;
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private TestGateway(Gateway gateway) {
         this.gateway = gateway;
@@ -69,6 +77,31 @@ public final class TestGateway implements AutoCloseable {
     public double count(String name, String... tags) {
         return gateway.metrics().registry().find(name).tags(tags).counters().stream()
                 .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+    }
+
+    /** The host of a cluster listening on {@code port}; fails when there is none. */
+    public Host host(String cluster, int port) {
+        return gateway.snapshot().clusters().cluster(cluster).hosts().stream()
+                .filter(h -> h.address().getPort() == port).findFirst()
+                .orElseThrow(() -> new AssertionError("no host on port " + port + " in cluster " + cluster));
+    }
+
+    /**
+     * Sends {@code count} GETs to {@code path} (a counter appended) on the named listener, fails
+     * unless every one got a 200, and returns the names of the upstreams that served them (their
+     * {@code X-Upstream} header, as {@link HttpUpstream} sets it).
+     */
+    public Set<String> servedBy(String listener, String path, int count) throws IOException, InterruptedException {
+        Set<String> served = new HashSet<>();
+        for (int i = 0; i < count; i++) {
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri(listener, path + i)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new AssertionError("request " + i + " to " + path + ": " + response.statusCode() + " " + response.body());
+            }
+            served.add(response.headers().firstValue("x-upstream").orElse("?"));
+        }
+        return served;
     }
 
     @Override

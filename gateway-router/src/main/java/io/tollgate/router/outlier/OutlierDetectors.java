@@ -1,0 +1,56 @@
+package io.tollgate.router.outlier;
+
+import static java.util.Objects.requireNonNull;
+
+import io.tollgate.router.cluster.Cluster;
+import io.tollgate.router.cluster.ClusterManager;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * The outlier detectors of one configuration snapshot, one per cluster that configures outlier
+ * detection. Immutable once built; the detectors themselves hold live state.
+ */
+public final class OutlierDetectors {
+
+    private final Map<String, OutlierDetector> detectors;
+
+    private OutlierDetectors(Map<String, OutlierDetector> detectors) {
+        this.detectors = detectors;
+    }
+
+    /**
+     * Builds a detector for each cluster with {@code outlier_detection}.
+     *
+     * @param listeners the listener of each cluster, by cluster name
+     */
+    public static OutlierDetectors build(ClusterManager clusters, Function<String, OutlierListener> listeners,
+            LongSupplier nanoClock) {
+        requireNonNull(listeners, "listeners");
+        Map<String, OutlierDetector> detectors = new LinkedHashMap<>();
+        for (Cluster cluster : clusters.clusters()) {
+            cluster.config().outlierDetection().ifPresent(config -> detectors.put(cluster.name(),
+                    new OutlierDetector(config, cluster.hosts(), listeners.apply(cluster.name()), nanoClock)));
+        }
+        return new OutlierDetectors(detectors);
+    }
+
+    /** Where to report the outcomes of requests to a cluster; ignores them without outlier detection. */
+    public UpstreamOutcomes outcomes(String cluster) {
+        OutlierDetector detector = detectors.get(cluster);
+        return detector == null ? UpstreamOutcomes.IGNORED : detector;
+    }
+
+    /** The detector of a cluster, or null when it has none. */
+    public OutlierDetector detector(String cluster) {
+        return detectors.get(cluster);
+    }
+
+    /** Every detector, to be ticked. */
+    public Collection<OutlierDetector> all() {
+        return detectors.values();
+    }
+}

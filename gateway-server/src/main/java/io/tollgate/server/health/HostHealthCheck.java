@@ -1,0 +1,123 @@
+package io.tollgate.server.health;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.tollgate.core.config.HealthCheckConfig;
+import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.router.health.HealthCheckState;
+import io.tollgate.router.health.ProbeDelays;
+import io.tollgate.server.transport.Transport;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The active health checking of one host: on one event loop, a probe on a fresh connection, its
+ * verdict (a failure when it takes longer than the timeout) fed to the host's
+ * {@link HealthCheckState}, the host's health flipped when the thresholds say so, then the next
+ * probe after the interval and jitter. Confined to its loop.
+ */
+final class HostHealthCheck {
+
+    private static final Logger log = LoggerFactory.getLogger(HostHealthCheck.class);
+
+    private final String cluster;
+    private final Host host;
+    private final HealthCheckConfig config;
+    private final HealthChecker checker;
+    private final EventLoop loop;
+    private final ClusterMetrics metrics;
+    private final Bootstrap bootstrap;
+    private final HealthCheckState state;
+    private final ProbeDelays delays;
+    private ScheduledFuture<?> next;
+    private Channel probe;
+    private boolean stopped;
+
+    HostHealthCheck(String cluster, Host host, HealthCheckConfig config, HealthChecker checker, EventLoop loop,
+            Transport transport, ClusterMetrics metrics) {
+        this.cluster = cluster;
+        this.host = host;
+        this.config = config;
+        this.checker = checker;
+        this.loop = loop;
+        this.metrics = metrics;
+        this.state = new HealthCheckState(config.healthyThreshold(), config.unhealthyThreshold());
+        this.delays = new ProbeDelays(config.interval(), config.jitter(), ThreadLocalRandom.current());
+        this.bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(transport.socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.timeout().toMillis()))
+                .remoteAddress(host.address());
+    }
+
+    /** Sends the first probe at once; may be called from any thread. */
+    void start() {
+        loop.execute(this::probe);
+    }
+
+    /** Stops probing; a probe in flight is abandoned. May be called from any thread. */
+    void stop() {
+        loop.execute(() -> {
+            stopped = true;
+            if (next != null) {
+                next.cancel(false);
+            }
+            if (probe != null) {
+                probe.close();
+            }
+        });
+    }
+
+    private void probe() {
+        if (stopped) {
+            return;
+        }
+        Promise<Boolean> verdict = loop.newPromise();
+        ChannelFuture connect = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                checker.initProbe(ch.pipeline(), host, verdict);
+            }
+        }).connect();
+        probe = connect.channel();
+        connect.addListener(f -> {
+            if (!f.isSuccess()) {
+                verdict.trySuccess(false);
+            }
+        });
+        ScheduledFuture<?> timeout = loop.schedule(() -> verdict.trySuccess(false),
+                config.timeout().toNanos(), TimeUnit.NANOSECONDS);
+        verdict.addListener(f -> {
+            timeout.cancel(false);
+            connect.channel().close();
+            probe = null;
+            judged(Boolean.TRUE.equals(f.getNow()));
+        });
+    }
+
+    private void judged(boolean passed) {
+        if (stopped) {
+            return;
+        }
+        metrics.healthChecked(passed);
+        if (state.record(passed)) {
+            host.healthy(state.healthy());
+            if (state.healthy()) {
+                log.info("cluster {}: host {} passed its health checks, back in rotation", cluster, host);
+            } else {
+                log.warn("cluster {}: host {} failed its health checks, out of rotation", cluster, host);
+            }
+        }
+        next = loop.schedule(this::probe, delays.nextNanos(), TimeUnit.NANOSECONDS);
+    }
+}

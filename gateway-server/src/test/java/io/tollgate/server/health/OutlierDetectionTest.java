@@ -1,0 +1,160 @@
+package io.tollgate.server.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.router.cluster.Host;
+import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.TestGateway;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Outlier detection over real sockets: hosts whose real requests keep failing leave rotation for
+ * their ejection time, never more of them than max_ejection_percent allows, and come back.
+ */
+class OutlierDetectionTest {
+
+    private static final Duration LIMIT = Duration.ofSeconds(10);
+    private static final String CONFIG = """
+            event_loops: 2
+            listeners:
+              - name: http
+                route_config:
+                  virtual_hosts:
+                    - name: all
+                      domains: ["*"]
+                      routes:
+                        - { match: { prefix: / }, route: { cluster: flaky } }
+            clusters:
+              - name: flaky
+                outlier_detection: ${OUTLIER}
+                endpoints: ${ENDPOINTS}
+            """;
+
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final List<HttpUpstream> upstreams = new ArrayList<>();
+    private TestGateway gateway;
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+        upstreams.forEach(HttpUpstream::close);
+    }
+
+    @Test
+    void ejectsAHostAnswering5xxAndBringsItBackAfterTheEjectionTime() throws Exception {
+        HttpUpstream a = upstream("a");
+        HttpUpstream b = upstream("b");
+        HttpUpstream c = upstream("c");
+        AtomicBoolean broken = new AtomicBoolean(true);
+        b.answer("/work/", () -> broken.get() ? 500 : 200);
+        start("{ consecutive_5xx: 3, interval: 50ms, base_ejection_time: 2s, max_ejection_percent: 50 }",
+                a.port(), b.port(), c.port());
+        Host hostB = gateway.host("flaky", b.port());
+
+        long failures = sendUntil(hostB::ejected);
+        long ejectedAt = System.nanoTime();
+        broken.set(false);
+
+        assertThat(failures).isEqualTo(3);
+        assertThat(gateway.servedBy("http", "/work/", 20)).containsExactlyInAnyOrder("a", "c");
+        assertThat(gateway.count("tollgate.upstream.outlier.ejections", "cluster", "flaky")).isEqualTo(1);
+        assertThat(ejectedGauge()).isEqualTo(1);
+
+        Await.until("b back from ejection", LIMIT, () -> !hostB.ejected());
+
+        assertThat(Duration.ofNanos(System.nanoTime() - ejectedAt)).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
+        assertThat(ejectedGauge()).isZero();
+        assertThat(gateway.servedBy("http", "/work/", 20)).containsExactlyInAnyOrder("a", "b", "c");
+    }
+
+    @Test
+    void neverEjectsMoreThanMaxEjectionPercentOfTheHosts() throws Exception {
+        List<Integer> ports = new ArrayList<>();
+        for (String name : List.of("a", "b", "c", "d")) {
+            HttpUpstream upstream = upstream(name);
+            if (!name.equals("a")) {
+                upstream.answer("/work/", () -> 500);
+            }
+            ports.add(upstream.port());
+        }
+        start("{ consecutive_5xx: 1, interval: 50ms, base_ejection_time: 1m, max_ejection_percent: 50 }",
+                ports.toArray(Integer[]::new));
+
+        for (int i = 0; i < 40; i++) {
+            get("/work/" + i);
+        }
+
+        assertThat(gateway.gateway().snapshot().clusters().cluster("flaky").hosts()).filteredOn(Host::ejected).hasSize(2);
+        assertThat(gateway.host("flaky", ports.get(0)).ejected()).isFalse();
+        assertThat(ejectedGauge()).isEqualTo(2);
+        assertThat(gateway.count("tollgate.upstream.outlier.ejections_overflow", "cluster", "flaky")).isPositive();
+    }
+
+    @Test
+    void ejectsAHostThatRefusesConnectionsAndTrafficContinuesWithoutFailures() throws Exception {
+        HttpUpstream a = upstream("a");
+        HttpUpstream b = upstream("b");
+        int dead;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            dead = probe.getLocalPort();
+        }
+        start("{ consecutive_5xx: 0, consecutive_connect_failure: 2, interval: 50ms, base_ejection_time: 1m }",
+                a.port(), b.port(), dead);
+        Host deadHost = gateway.host("flaky", dead);
+
+        long failures = sendUntil(deadHost::ejected);
+
+        assertThat(failures).isEqualTo(2);
+        assertThat(gateway.servedBy("http", "/work/", 30)).containsExactlyInAnyOrder("a", "b");
+    }
+
+    /** Sends requests until {@code done} holds; returns how many were not answered 200. */
+    private long sendUntil(java.util.function.BooleanSupplier done) throws Exception {
+        long failures = 0;
+        for (int i = 0; i < 100 && !done.getAsBoolean(); i++) {
+            if (get("/work/" + i) != 200) {
+                failures++;
+            }
+        }
+        assertThat(done.getAsBoolean()).as("condition reached within 100 requests").isTrue();
+        return failures;
+    }
+
+    private int get(String path) throws Exception {
+        URI uri = gateway.uri("http", path);
+        return client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private double ejectedGauge() {
+        return gateway.gateway().metrics().registry().get("tollgate.upstream.outlier.ejected").tag("cluster", "flaky")
+                .gauge().value();
+    }
+
+    private void start(String outlier, Integer... ports) throws InterruptedException {
+        StringBuilder endpoints = new StringBuilder("[");
+        for (int port : ports) {
+            endpoints.append(endpoints.length() > 1 ? ", " : "").append("{ address: 127.0.0.1, port: ").append(port).append(" }");
+        }
+        gateway = TestGateway.start(CONFIG, Map.of("OUTLIER", outlier, "ENDPOINTS", endpoints.append("]")));
+    }
+
+    private HttpUpstream upstream(String name) throws java.io.IOException {
+        HttpUpstream upstream = new HttpUpstream(name);
+        upstreams.add(upstream);
+        return upstream;
+    }
+}
