@@ -2,6 +2,7 @@ package io.tollgate.core.config;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A named group of upstream hosts and how connections to them are made and pooled.
@@ -15,6 +16,7 @@ import java.util.List;
  *     past it the request overflows (503)
  * @param idleTimeout pooled connections idle this long are closed; keep it below the
  *     upstream's own keep-alive timeout
+ * @param subsetLbConfig when present, requests are routed to subsets of hosts by label
  */
 public record ClusterConfig(
         String name,
@@ -23,7 +25,8 @@ public record ClusterConfig(
         Duration connectTimeout,
         int maxConnectionsPerHost,
         int maxPendingRequests,
-        Duration idleTimeout) {
+        Duration idleTimeout,
+        Optional<SubsetLbConfig> subsetLbConfig) {
 
     public ClusterConfig {
         endpoints = List.copyOf(endpoints);

@@ -69,7 +69,7 @@ class ConfigLoaderExamplesTest {
         ClusterConfig cluster = config.clusters().get(0);
         assertThat(cluster).isEqualTo(new ClusterConfig("backend", "round_robin",
                 List.of(new EndpointConfig("127.0.0.1", 9000, 1, Map.of())),
-                Duration.ofSeconds(5), 1024, 1024, Duration.ofSeconds(50)));
+                Duration.ofSeconds(5), 1024, 1024, Duration.ofSeconds(50), Optional.empty()));
     }
 
     @Test

@@ -2,16 +2,14 @@ package io.tollgate.router.lb;
 
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.cluster.Host;
-import java.util.List;
 
 /**
  * Chooses one host of a cluster for a request. Implementations are registered by name in
- * {@link LoadBalancers} and MUST be safe to call from every event loop at once.
+ * {@link LoadBalancers} and MUST be safe to call from every event loop at once; they MUST NOT
+ * allocate or walk all candidates, since they run once per request.
  */
 public interface LoadBalancer {
 
-    /**
-     * Returns a host from {@code hosts} (the healthy ones, never empty), or null when none fits.
-     */
-    Host choose(List<Host> hosts, RouteRequest request);
+    /** Returns one of {@code candidates} (never empty), or null when none fits. */
+    Host choose(Candidates candidates, RouteRequest request);
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,8 @@ class ClusterTest {
         for (int i = 0; i < hostCount; i++) {
             endpoints.add(new EndpointConfig("127.0.0.1", 9000 + i, 1, Map.of("zone", "z" + i)));
         }
-        return new Cluster(new ClusterConfig("c", policy, endpoints, Duration.ofSeconds(1), 1, 1, Duration.ofSeconds(1)));
+        return new Cluster(new ClusterConfig("c", policy, endpoints, Duration.ofSeconds(1), 1, 1, Duration.ofSeconds(1),
+                Optional.empty()));
     }
 
     private static Set<Host> chosen(Cluster cluster, int draws) {
