@@ -40,11 +40,12 @@ public final class Cluster {
         this.config = Objects.requireNonNull(config, "config");
         this.loadBalancer = LoadBalancers.create(config.lbPolicy());
         this.subsetPolicy = config.subsetLbConfig().map(SubsetPolicy::new).orElse(null);
+        LabelInterner interner = new LabelInterner();
         List<EndpointConfig> endpoints = config.endpoints();
         Host[] slots = new Host[endpoints.size()];
         RoaringBitmap healthy = new RoaringBitmap();
         for (EndpointConfig endpoint : endpoints) {
-            Host host = new Host(endpoint, this::healthChanged);
+            Host host = new Host(interner.intern(endpoint), this::healthChanged);
             if (registry.slotOf(host.id()) >= 0) {
                 throw new IllegalArgumentException("endpoints: " + host.id() + " twice (expected each address:port once)");
             }
@@ -122,6 +123,7 @@ public final class Cluster {
         RoaringBitmap occupied = hosts.occupied().clone();
         RoaringBitmap healthy = hosts.healthyIndices().clone();
         List<SlotChange> changes = new ArrayList<>(upserts.size() + removedIds.size());
+        LabelInterner interner = new LabelInterner();
         for (String id : removedIds) {
             int slot = registry.slotOf(id);
             if (slot < 0) {
@@ -134,7 +136,8 @@ public final class Cluster {
             healthy.remove(slot);
             changes.add(new SlotChange(slot, before, null));
         }
-        for (EndpointConfig endpoint : upserts) {
+        for (EndpointConfig given : upserts) {
+            EndpointConfig endpoint = interner.intern(given);
             int slot = registry.slotOf(Host.idOf(endpoint));
             if (slot < 0) {
                 Host added = new Host(endpoint, this::healthChanged);

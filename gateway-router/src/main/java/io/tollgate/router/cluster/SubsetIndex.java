@@ -2,13 +2,16 @@ package io.tollgate.router.cluster;
 
 import io.tollgate.core.config.SubsetLbConfig;
 import io.tollgate.core.route.RouteRequest;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.RoaringBitmapWriter;
 
 /**
  * The inverted index behind subset load balancing, for one {@link HostSet} version: one bitmap
@@ -39,42 +42,81 @@ public final class SubsetIndex {
         return build(hosts, new SubsetPolicy(config));
     }
 
-    @SuppressWarnings("unchecked")
     static SubsetIndex build(HostSet hosts, SubsetPolicy policy) {
-        int keyCount = policy.keyCount();
-        Map<String, RoaringBitmap>[] labels = new Map[keyCount];
-        for (int k = 0; k < keyCount; k++) {
-            labels[k] = new HashMap<>();
-        }
-        Host[] slots = hosts.slots();
-        hosts.occupied().forEach((int slot) -> {
-            Map<String, String> hostLabels = slots[slot].labels();
-            for (int k = 0; k < keyCount; k++) {
-                String value = hostLabels.get(policy.key(k));
-                if (value != null) {
-                    labels[k].computeIfAbsent(value, v -> new RoaringBitmap()).add(slot);
-                }
-            }
-        });
-        SubsetTrie.Editor editor = new SubsetTrie.Editor(SubsetTrie.empty(keyCount), keyCount);
+        Map<String, RoaringBitmap>[] labels = labelBitmaps(hosts, policy);
+        SubsetTrie.Editor editor = new SubsetTrie.Editor(SubsetTrie.empty(policy.keyCount()), policy.keyCount());
+        Intersections intersections = new Intersections();
         for (int s = 0; s < policy.selectorCount(); s++) {
             int[] keys = policy.selectorKeys(s);
-            addSubsets(hosts, labels, editor, keys, 0, new String[keys.length], hosts.healthyIndices());
+            addSubsets(hosts, labels, editor, intersections, keys, 0, new String[keys.length], hosts.healthyIndices());
         }
         return new SubsetIndex(policy, labels, editor.finish(), defaultSubset(hosts, policy, labels));
     }
 
+    /**
+     * One bitmap per label, appended in ascending host index. Hosts with equal labels usually
+     * share one label map (the cluster interns them), so each distinct map is resolved to its
+     * bitmap writers once and every other host costs one identity lookup.
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, RoaringBitmap>[] labelBitmaps(HostSet hosts, SubsetPolicy policy) {
+        int keyCount = policy.keyCount();
+        List<Map<String, RoaringBitmapWriter<RoaringBitmap>>> writers = new ArrayList<>(keyCount);
+        for (int k = 0; k < keyCount; k++) {
+            writers.add(new HashMap<>());
+        }
+        Map<Map<String, String>, RoaringBitmapWriter<RoaringBitmap>[]> byLabelMap = new IdentityHashMap<>();
+        Host[] slots = hosts.slots();
+        Map<String, String> lastLabels = null;
+        RoaringBitmapWriter<RoaringBitmap>[] row = null;
+        for (IntIterator it = hosts.occupied().getIntIterator(); it.hasNext(); ) {
+            int slot = it.next();
+            Map<String, String> hostLabels = slots[slot].labels();
+            if (hostLabels != lastLabels) {
+                row = byLabelMap.computeIfAbsent(hostLabels, l -> writersOf(l, policy, writers));
+                lastLabels = hostLabels;
+            }
+            for (RoaringBitmapWriter<RoaringBitmap> writer : row) {
+                if (writer != null) {
+                    writer.add(slot);
+                }
+            }
+        }
+        Map<String, RoaringBitmap>[] labels = new Map[keyCount];
+        for (int k = 0; k < keyCount; k++) {
+            labels[k] = new HashMap<>(writers.get(k).size() * 2);
+            for (Map.Entry<String, RoaringBitmapWriter<RoaringBitmap>> entry : writers.get(k).entrySet()) {
+                labels[k].put(entry.getKey(), entry.getValue().get());
+            }
+        }
+        return labels;
+    }
+
+    /** The writer of each key's value in {@code hostLabels}, null where the key is missing. */
+    @SuppressWarnings("unchecked")
+    private static RoaringBitmapWriter<RoaringBitmap>[] writersOf(Map<String, String> hostLabels, SubsetPolicy policy,
+            List<Map<String, RoaringBitmapWriter<RoaringBitmap>>> writers) {
+        RoaringBitmapWriter<RoaringBitmap>[] row = new RoaringBitmapWriter[policy.keyCount()];
+        for (int k = 0; k < row.length; k++) {
+            String value = hostLabels.get(policy.key(k));
+            if (value != null) {
+                row[k] = writers.get(k).computeIfAbsent(value, v -> RoaringBitmapWriter.writer().constantMemory().get());
+            }
+        }
+        return row;
+    }
+
     /** Adds a subset for every combination of values of {@code keys[depth..]} that has a healthy host. */
     private static void addSubsets(HostSet hosts, Map<String, RoaringBitmap>[] labels, SubsetTrie.Editor editor,
-            int[] keys, int depth, String[] path, RoaringBitmap sofar) {
+            Intersections intersections, int[] keys, int depth, String[] path, RoaringBitmap sofar) {
         for (Map.Entry<String, RoaringBitmap> label : labels[keys[depth]].entrySet()) {
-            RoaringBitmap members = RoaringBitmap.and(sofar, label.getValue());
+            RoaringBitmap members = intersections.and(sofar, label.getValue());
             if (members.isEmpty()) {
                 continue;
             }
             path[depth] = label.getKey();
             if (depth + 1 < keys.length) {
-                addSubsets(hosts, labels, editor, keys, depth + 1, path, members);
+                addSubsets(hosts, labels, editor, intersections, keys, depth + 1, path, members);
             } else {
                 editor.put(keys, path.clone(), HostCandidates.of(hosts.slots(), members, hosts.uniformWeights()));
             }
@@ -85,23 +127,8 @@ public final class SubsetIndex {
         if (!policy.usesDefaultSubset()) {
             return null;
         }
-        return HostCandidates.of(hosts.slots(),
-                intersect(hosts.healthyIndices(), labels, policy.defaultKeys(), policy.defaultValues()),
-                hosts.uniformWeights());
-    }
-
-    /** {@code base} AND the bitmaps of the labels {@code keys[i]} = {@code values[i]}. */
-    private static RoaringBitmap intersect(RoaringBitmap base, Map<String, RoaringBitmap>[] labels, int[] keys,
-            String[] values) {
-        RoaringBitmap result = base;
-        for (int i = 0; i < keys.length; i++) {
-            RoaringBitmap label = labels[keys[i]].get(values[i]);
-            if (label == null) {
-                return new RoaringBitmap();
-            }
-            result = RoaringBitmap.and(result, label);
-        }
-        return result;
+        return HostCandidates.of(hosts.slots(), new Intersections().and(hosts.healthyIndices(), labels,
+                policy.defaultKeys(), policy.defaultValues()), hosts.uniformWeights());
     }
 
     /**
@@ -134,6 +161,7 @@ public final class SubsetIndex {
             touch(touched, after);
         }
         SubsetTrie.Editor editor = new SubsetTrie.Editor(root, keyCount);
+        Intersections intersections = new Intersections();
         for (int i = 0; i < touched.capacity(); i++) {
             String[] hostValues = touched.values(i);
             if (hostValues == null) {
@@ -144,7 +172,7 @@ public final class SubsetIndex {
             for (int j = 0; j < keys.length; j++) {
                 path[j] = hostValues[keys[j]];
             }
-            RoaringBitmap members = intersect(next.healthyIndices(), nextLabels, keys, path);
+            RoaringBitmap members = intersections.and(next.healthyIndices(), nextLabels, keys, path);
             editor.put(keys, path, HostCandidates.of(next.slots(), members, next.uniformWeights()));
         }
         return new SubsetIndex(policy, nextLabels, editor.finish(), defaultSubset(next, policy, nextLabels));
