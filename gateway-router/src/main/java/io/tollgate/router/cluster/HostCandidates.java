@@ -6,23 +6,25 @@ import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * Candidates as a bitmap of host indices over a {@link HostSet}'s slots: rank {@code r} is the
- * {@code r}-th set bit, found with {@link RoaringBitmap#select}. With unequal weights the
- * cumulative weights by rank are kept too, so a weighted choice is a binary search.
+ * Candidates as a bitmap of host indices over a {@link HostSet}'s slots, with the bitmap's
+ * members unpacked by rank: rank {@code r} is the {@code r}-th set bit, an array read rather
+ * than a {@link RoaringBitmap#select} (which scans up to 1024 words of a dense container). With
+ * unequal weights the cumulative weights by rank are kept too, so a weighted choice is a binary
+ * search.
  */
 final class HostCandidates implements Candidates {
 
     private final Host[] slots;
     private final RoaringBitmap members;
-    private final int size;
+    private final int[] slotByRank;
     private final long totalWeight;
     /** {@code cumulative[r]} = sum of the weights of ranks 0..r; null when weights are uniform. */
     private final long[] cumulative;
 
-    private HostCandidates(Host[] slots, RoaringBitmap members, int size, long totalWeight, long[] cumulative) {
+    private HostCandidates(Host[] slots, RoaringBitmap members, long totalWeight, long[] cumulative) {
         this.slots = slots;
         this.members = members;
-        this.size = size;
+        this.slotByRank = members.toArray();
         this.totalWeight = totalWeight;
         this.cumulative = cumulative;
     }
@@ -37,7 +39,7 @@ final class HostCandidates implements Candidates {
             return null;
         }
         if (uniformWeights) {
-            return new HostCandidates(slots, members, size, (long) size * slots[members.first()].weight(), null);
+            return new HostCandidates(slots, members, (long) size * slots[members.first()].weight(), null);
         }
         long[] cumulative = new long[size];
         long sum = 0;
@@ -46,7 +48,7 @@ final class HostCandidates implements Candidates {
             sum += slots[it.next()].weight();
             cumulative[rank] = sum;
         }
-        return new HostCandidates(slots, members, size, sum, cumulative);
+        return new HostCandidates(slots, members, sum, cumulative);
     }
 
     /** The host indices; MUST NOT be modified. */
@@ -56,12 +58,12 @@ final class HostCandidates implements Candidates {
 
     @Override
     public int size() {
-        return size;
+        return slotByRank.length;
     }
 
     @Override
     public Host host(int rank) {
-        return slots[members.select(rank)];
+        return slots[slotByRank[rank]];
     }
 
     @Override
@@ -77,7 +79,7 @@ final class HostCandidates implements Candidates {
     @Override
     public Host hostAtWeight(long point) {
         if (cumulative == null) {
-            return host((int) (point / (totalWeight / size)));
+            return host((int) (point / (totalWeight / slotByRank.length)));
         }
         int found = Arrays.binarySearch(cumulative, point);
         int rank = found >= 0 ? found + 1 : -found - 1;

@@ -118,7 +118,7 @@ public final class SubsetIndex {
             if (depth + 1 < keys.length) {
                 addSubsets(hosts, labels, editor, intersections, keys, depth + 1, path, members);
             } else {
-                editor.put(keys, path.clone(), HostCandidates.of(hosts.slots(), members, hosts.uniformWeights()));
+                editor.put(keys, path.clone(), intersections.candidates(hosts, members));
             }
         }
     }
@@ -140,9 +140,10 @@ public final class SubsetIndex {
         Map<String, RoaringBitmap>[] nextLabels = labels.clone();
         Set<Object> copied = Collections.newSetFromMap(new IdentityHashMap<>());
         TouchedSubsets touched = new TouchedSubsets(policy);
+        Map<Map<String, String>, String[]> valuesByLabels = new IdentityHashMap<>();
         for (SlotChange change : changes) {
-            String[] before = values(change.before());
-            String[] after = values(change.after());
+            String[] before = values(change.before(), valuesByLabels, touched);
+            String[] after = values(change.after(), valuesByLabels, touched);
             for (int k = 0; k < keyCount; k++) {
                 String was = before == null ? null : before[k];
                 String is = after == null ? null : after[k];
@@ -157,8 +158,6 @@ public final class SubsetIndex {
                     editableLabel(nextLabels, copied, k, is).add(change.slot());
                 }
             }
-            touch(touched, before);
-            touch(touched, after);
         }
         SubsetTrie.Editor editor = new SubsetTrie.Editor(root, keyCount);
         Intersections intersections = new Intersections();
@@ -173,29 +172,34 @@ public final class SubsetIndex {
                 path[j] = hostValues[keys[j]];
             }
             RoaringBitmap members = intersections.and(next.healthyIndices(), nextLabels, keys, path);
-            editor.put(keys, path, HostCandidates.of(next.slots(), members, next.uniformWeights()));
+            editor.put(keys, path, intersections.candidates(next, members));
         }
         return new SubsetIndex(policy, nextLabels, editor.finish(), defaultSubset(next, policy, nextLabels));
     }
 
-    /** A host's label values by key number, or null for no host. */
-    private String[] values(Host host) {
+    /**
+     * A host's label values by key number, or null for no host. Hosts sharing a label map share
+     * the answer, and the subsets of a label map are marked touched the first time it is seen:
+     * a batch of hosts with few distinct labels costs a few lookups per host.
+     */
+    private String[] values(Host host, Map<Map<String, String>, String[]> valuesByLabels, TouchedSubsets touched) {
         if (host == null) {
             return null;
         }
-        String[] values = new String[policy.keyCount()];
-        Map<String, String> hostLabels = host.labels();
-        for (int k = 0; k < values.length; k++) {
-            values[k] = hostLabels.get(policy.key(k));
+        String[] values = valuesByLabels.get(host.labels());
+        if (values == null) {
+            values = new String[policy.keyCount()];
+            for (int k = 0; k < values.length; k++) {
+                values[k] = host.labels().get(policy.key(k));
+            }
+            valuesByLabels.put(host.labels(), values);
+            touch(touched, values);
         }
         return values;
     }
 
     /** Marks every subset a host with {@code hostValues} belongs to. */
     private void touch(TouchedSubsets touched, String[] hostValues) {
-        if (hostValues == null) {
-            return;
-        }
         selectors:
         for (int s = 0; s < policy.selectorCount(); s++) {
             for (int key : policy.selectorKeys(s)) {
