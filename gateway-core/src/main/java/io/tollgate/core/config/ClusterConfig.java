@@ -24,6 +24,7 @@ import java.util.Optional;
  * @param outlierDetection ejection of hosts whose requests keep failing, if any
  * @param panicThresholdPercent when fewer than this share of the hosts are healthy, requests go
  *     to every host, healthy or not, so that a few survivors are not crushed; 0 turns it off
+ * @param subsetLbConfig when present, requests are routed to subsets of hosts by label
  */
 public record ClusterConfig(
         String name,
@@ -37,7 +38,8 @@ public record ClusterConfig(
         Duration heartbeatInterval,
         Optional<HealthCheckConfig> healthCheck,
         Optional<OutlierDetectionConfig> outlierDetection,
-        int panicThresholdPercent) {
+        int panicThresholdPercent,
+        Optional<SubsetLbConfig> subsetLbConfig) {
 
     /** One multiplexed connection per host and event loop. */
     public static final int DEFAULT_CONNECTIONS_PER_HOST = 1;
@@ -58,6 +60,13 @@ public record ClusterConfig(
             int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout) {
         this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
                 DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL, Optional.empty(), Optional.empty(),
-                DEFAULT_PANIC_THRESHOLD_PERCENT);
+                DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty());
+    }
+
+    /** This cluster balancing by the given subsets (or by none). */
+    public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
+        return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
+                idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
+                subsets);
     }
 }

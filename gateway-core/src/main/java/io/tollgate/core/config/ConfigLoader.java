@@ -43,6 +43,8 @@ public final class ConfigLoader {
     /** Keep in step with the server's HealthCheckers registry; sorted, so that messages are stable. */
     private static final List<String> HEALTH_CHECK_TYPES = List.of("bolt", "http", "tcp");
     private static final Pattern STATUS_RANGE = Pattern.compile("(\\d{3})(?:-(\\d{3}))?");
+    /** Subset selectors are matched by a bit set of their keys in one {@code long}. */
+    private static final int MAX_SUBSET_KEYS = 64;
     private static final List<Integer> REDIRECT_CODES = List.of(301, 302, 303, 307, 308);
 
     private ConfigLoader() {
@@ -264,7 +266,8 @@ public final class ConfigLoader {
     }
 
     private static ForwardActionConfig forward(ConfigNode n) {
-        n.allowOnly(Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite", "timeout"));
+        n.allowOnly(Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite", "timeout",
+                "metadata_match"));
         Optional<String> cluster = n.optionalString("cluster");
         List<WeightedClusterConfig> weighted = n.list("weighted_clusters", w -> {
             w.allowOnly(Set.of("name", "weight"));
@@ -276,7 +279,8 @@ public final class ConfigLoader {
         unique(n.child("weighted_clusters"), weighted.stream().map(WeightedClusterConfig::name).toList());
         n.optionalString("prefix_rewrite").ifPresent(p -> absolutePath(n.child("prefix_rewrite"), p));
         return new ForwardActionConfig(cluster, weighted, n.optionalString("prefix_rewrite"),
-                n.optionalString("host_rewrite"), positive(n, "timeout", ForwardActionConfig.DEFAULT_TIMEOUT));
+                n.optionalString("host_rewrite"), positive(n, "timeout", ForwardActionConfig.DEFAULT_TIMEOUT),
+                n.stringMap("metadata_match"));
     }
 
     private static RedirectConfig redirect(ConfigNode n) {
@@ -325,7 +329,7 @@ public final class ConfigLoader {
     private static ClusterConfig cluster(ConfigNode n) {
         n.allowOnly(Set.of("name", "lb_policy", "endpoints", "connect_timeout", "max_connections_per_host",
                 "max_pending_requests", "idle_timeout", "connections_per_host", "heartbeat_interval",
-                "health_check", "outlier_detection", "panic_threshold_percent"));
+                "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config"));
         String lb = n.string("lb_policy", "round_robin");
         if (!LB_POLICIES.contains(lb)) {
             throw n.child("lb_policy").error("unknown policy '" + lb + "' (expected one of " + LB_POLICIES + ")");
@@ -345,7 +349,8 @@ public final class ConfigLoader {
                 positive(n, "heartbeat_interval", ClusterConfig.DEFAULT_HEARTBEAT_INTERVAL),
                 n.optional("health_check").map(ConfigLoader::healthCheck),
                 n.optional("outlier_detection").map(ConfigLoader::outlierDetection),
-                n.integer("panic_threshold_percent", ClusterConfig.DEFAULT_PANIC_THRESHOLD_PERCENT, 0, 100));
+                n.integer("panic_threshold_percent", ClusterConfig.DEFAULT_PANIC_THRESHOLD_PERCENT, 0, 100),
+                n.optional("subset_lb_config").map(ConfigLoader::subsetLbConfig));
     }
 
     private static HealthCheckConfig healthCheck(ConfigNode n) {
@@ -402,6 +407,75 @@ public final class ConfigLoader {
                 base,
                 max,
                 n.integer("max_ejection_percent", 10, 0, 100));
+    }
+
+    private static SubsetLbConfig subsetLbConfig(ConfigNode n) {
+        n.allowOnly(Set.of("fallback_policy", "default_subset", "subset_selectors", "header_prefix"));
+        List<SubsetSelectorConfig> selectors = n.list("subset_selectors", ConfigLoader::subsetSelector);
+        if (selectors.isEmpty()) {
+            throw n.child("subset_selectors").error("must list at least one selector");
+        }
+        unique(n.child("subset_selectors"), selectors.stream().map(s -> String.join(",", s.keys())).toList(), "keys");
+        long distinctKeys = selectors.stream().flatMap(s -> s.keys().stream()).distinct().count();
+        if (distinctKeys > MAX_SUBSET_KEYS) {
+            throw n.child("subset_selectors").error(distinctKeys + " distinct keys (expected at most " + MAX_SUBSET_KEYS + ")");
+        }
+        for (int i = 0; i < selectors.size(); i++) {
+            List<String> fallbackKeys = selectors.get(i).fallbackKeysSubset();
+            boolean selected = fallbackKeys.isEmpty() || selectors.stream().anyMatch(s -> s.keys().equals(fallbackKeys));
+            if (!selected) {
+                throw n.child("subset_selectors").element(i).child("fallback_keys_subset")
+                        .error(fallbackKeys + " (expected the keys of another selector)");
+            }
+        }
+        return new SubsetLbConfig(
+                enumValue(n, "fallback_policy", SubsetLbConfig.FallbackPolicy.NO_FALLBACK),
+                n.stringMap("default_subset"),
+                selectors,
+                n.optionalString("header_prefix").map(p -> headerName(n.child("header_prefix"), p)));
+    }
+
+    private static SubsetSelectorConfig subsetSelector(ConfigNode n) {
+        n.allowOnly(Set.of("keys", "fallback_policy", "fallback_keys_subset"));
+        List<String> keys = sortedKeys(n.child("keys"), n.list("keys", ConfigNode::asString));
+        if (keys.isEmpty()) {
+            throw n.child("keys").error("must list at least one key");
+        }
+        SubsetSelectorConfig.Fallback fallback = enumValue(n, "fallback_policy", SubsetSelectorConfig.Fallback.NOT_DEFINED);
+        List<String> fallbackKeys = sortedKeys(n.child("fallback_keys_subset"),
+                n.list("fallback_keys_subset", ConfigNode::asString));
+        if ((fallback == SubsetSelectorConfig.Fallback.KEYS_SUBSET) == fallbackKeys.isEmpty()) {
+            throw n.error("fallback_keys_subset is needed exactly when fallback_policy is KEYS_SUBSET");
+        }
+        if (!fallbackKeys.isEmpty() && (fallbackKeys.size() >= keys.size() || !keys.containsAll(fallbackKeys))) {
+            throw n.child("fallback_keys_subset").error(fallbackKeys + " (expected a smaller part of " + keys + ")");
+        }
+        return new SubsetSelectorConfig(keys, fallback, fallbackKeys);
+    }
+
+    /** Sorts label keys, rejecting empty and repeated ones. */
+    private static List<String> sortedKeys(ConfigNode list, List<String> keys) {
+        for (int i = 0; i < keys.size(); i++) {
+            if (keys.get(i).isEmpty()) {
+                throw list.element(i).error("'' is not a label key");
+            }
+        }
+        unique(list, keys, "key");
+        return keys.stream().sorted().toList();
+    }
+
+    private static <E extends Enum<E>> E enumValue(ConfigNode n, String key, E defaultValue) {
+        if (!n.has(key)) {
+            return defaultValue;
+        }
+        String name = n.string(key);
+        for (E value : defaultValue.getDeclaringClass().getEnumConstants()) {
+            if (value.name().equals(name)) {
+                return value;
+            }
+        }
+        throw n.child(key).error("'" + name + "' (expected one of "
+                + List.of(defaultValue.getDeclaringClass().getEnumConstants()) + ")");
     }
 
     private static Duration positive(ConfigNode n, String key, Duration defaultValue) {

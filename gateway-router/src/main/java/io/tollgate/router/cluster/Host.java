@@ -3,11 +3,14 @@ package io.tollgate.router.cluster;
 import io.tollgate.core.config.EndpointConfig;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * One upstream host of a cluster. Its identity (address, weight, labels) is immutable; its
- * health and load are live counters shared by every event loop.
+ * health and load are live state shared by every event loop and kept when the host's weight or
+ * labels change (the cluster then holds a new {@code Host} sharing that state).
  */
 public final class Host {
 
@@ -15,15 +18,43 @@ public final class Host {
     private final int weight;
     private final Map<String, String> labels;
     private final String id;
-    private final AtomicInteger activeRequests = new AtomicInteger();
-    private volatile boolean healthy = true;
-    private volatile boolean ejected;
+    private final LiveState live;
 
+    /** A host that tells nobody when its health changes; for load balancer tests and tools. */
     public Host(EndpointConfig endpoint) {
-        this.address = new InetSocketAddress(endpoint.address(), endpoint.port());
+        this(endpoint, host -> { });
+    }
+
+    /** A host that calls {@code healthListener} after each change of its health. */
+    Host(EndpointConfig endpoint, Consumer<Host> healthListener) {
+        this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint,
+                new LiveState(Objects.requireNonNull(healthListener, "healthListener")));
+    }
+
+    private Host(InetSocketAddress address, EndpointConfig endpoint, LiveState live) {
+        this.address = address;
         this.weight = endpoint.weight();
         this.labels = endpoint.labels();
-        this.id = endpoint.address() + ":" + endpoint.port();
+        this.id = idOf(endpoint);
+        this.live = live;
+    }
+
+    /** The key that identifies an endpoint across configuration updates: {@code address:port}. */
+    static String idOf(EndpointConfig endpoint) {
+        return endpoint.address() + ":" + endpoint.port();
+    }
+
+    /** This host with the weight and labels of {@code endpoint} (same address), keeping health and load. */
+    Host withEndpoint(EndpointConfig endpoint) {
+        if (!idOf(endpoint).equals(id)) {
+            throw new IllegalArgumentException("endpoint: " + idOf(endpoint) + " (expected " + id + ")");
+        }
+        return new Host(address, endpoint, live);
+    }
+
+    /** Whether {@code other} is a version of this host (same health and load), not just the same address. */
+    boolean sharesStateWith(Host other) {
+        return live == other.live;
     }
 
     /** The resolved socket address to connect to. */
@@ -46,43 +77,81 @@ public final class Host {
 
     /** Whether active health checking (or an operator) considers the host healthy. */
     public boolean healthy() {
-        return healthy;
+        return live.healthy;
     }
 
+    /**
+     * Marks the host (un)healthy; the cluster republishes its available hosts when this changes
+     * {@link #available()}.
+     */
     public void healthy(boolean healthy) {
-        this.healthy = healthy;
+        boolean changed;
+        synchronized (live) {
+            boolean before = availableNow();
+            live.healthy = healthy;
+            changed = before != availableNow();
+        }
+        if (changed) {
+            live.healthListener.accept(this);
+        }
     }
 
     /** Whether outlier detection has taken the host out of rotation for now. */
     public boolean ejected() {
-        return ejected;
+        return live.ejected;
     }
 
+    /** Ejects or returns the host; the cluster republishes its available hosts on a change. */
     public void ejected(boolean ejected) {
-        this.ejected = ejected;
+        boolean changed;
+        synchronized (live) {
+            boolean before = availableNow();
+            live.ejected = ejected;
+            changed = before != availableNow();
+        }
+        if (changed) {
+            live.healthListener.accept(this);
+        }
     }
 
     /** Whether the host may take requests: healthy and not ejected. */
     public boolean available() {
-        return healthy && !ejected;
+        return availableNow();
+    }
+
+    private boolean availableNow() {
+        return live.healthy && !live.ejected;
     }
 
     /** Requests sent to this host and not yet answered, across all event loops. */
     public int activeRequests() {
-        return activeRequests.get();
+        return live.activeRequests.get();
     }
 
     /** Counts a request sent; MUST be paired with exactly one {@link #requestFinished()}. */
     public void requestStarted() {
-        activeRequests.incrementAndGet();
+        live.activeRequests.incrementAndGet();
     }
 
     public void requestFinished() {
-        activeRequests.decrementAndGet();
+        live.activeRequests.decrementAndGet();
     }
 
     @Override
     public String toString() {
         return id;
+    }
+
+    /** What a host's versions share. */
+    private static final class LiveState {
+
+        private final AtomicInteger activeRequests = new AtomicInteger();
+        private final Consumer<Host> healthListener;
+        private volatile boolean healthy = true;
+        private volatile boolean ejected;
+
+        LiveState(Consumer<Host> healthListener) {
+            this.healthListener = healthListener;
+        }
     }
 }

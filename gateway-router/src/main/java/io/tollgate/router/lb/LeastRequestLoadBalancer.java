@@ -2,7 +2,6 @@ package io.tollgate.router.lb;
 
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.cluster.Host;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -12,14 +11,14 @@ import java.util.concurrent.ThreadLocalRandom;
 final class LeastRequestLoadBalancer implements LoadBalancer {
 
     @Override
-    public Host choose(List<Host> hosts, RouteRequest request) {
-        int size = hosts.size();
+    public Host choose(Candidates candidates, RouteRequest request) {
+        int size = candidates.size();
         if (size == 1) {
-            return hosts.get(0);
+            return candidates.host(0);
         }
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        Host a = hosts.get(random.nextInt(size));
-        Host b = hosts.get(random.nextInt(size));
+        Host a = candidates.host(random.nextInt(size));
+        Host b = candidates.host(random.nextInt(size));
         long loadA = (long) (a.activeRequests() + 1) * b.weight();
         long loadB = (long) (b.activeRequests() + 1) * a.weight();
         return loadA <= loadB ? a : b;

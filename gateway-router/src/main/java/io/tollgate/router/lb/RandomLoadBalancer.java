@@ -2,26 +2,17 @@ package io.tollgate.router.lb;
 
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.cluster.Host;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Picks a host at random in proportion to its weight. */
 final class RandomLoadBalancer implements LoadBalancer {
 
     @Override
-    public Host choose(List<Host> hosts, RouteRequest request) {
-        int size = hosts.size();
-        long total = 0;
-        for (int i = 0; i < size; i++) {
-            total += hosts.get(i).weight();
+    public Host choose(Candidates candidates, RouteRequest request) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        if (candidates.uniformWeights()) {
+            return candidates.host(random.nextInt(candidates.size()));
         }
-        long point = ThreadLocalRandom.current().nextLong(total);
-        for (int i = 0; i < size; i++) {
-            point -= hosts.get(i).weight();
-            if (point < 0) {
-                return hosts.get(i);
-            }
-        }
-        return hosts.get(size - 1);
+        return candidates.hostAtWeight(random.nextLong(candidates.totalWeight()));
     }
 }

@@ -2,7 +2,6 @@ package io.tollgate.router.lb;
 
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.cluster.Host;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,31 +18,13 @@ final class RoundRobinLoadBalancer implements LoadBalancer {
     private final AtomicLong next = new AtomicLong();
 
     @Override
-    public Host choose(List<Host> hosts, RouteRequest request) {
+    public Host choose(Candidates candidates, RouteRequest request) {
         long ticket = next.getAndIncrement();
-        int size = hosts.size();
-        if (size == 1) {
-            return hosts.get(0);
+        if (candidates.uniformWeights()) {
+            return candidates.host((int) Math.floorMod(ticket, (long) candidates.size()));
         }
-        long total = 0;
-        boolean uniform = true;
-        int firstWeight = hosts.get(0).weight();
-        for (int i = 0; i < size; i++) {
-            int w = hosts.get(i).weight();
-            total += w;
-            uniform &= w == firstWeight;
-        }
-        if (uniform) {
-            return hosts.get((int) Math.floorMod(ticket, (long) size));
-        }
-        long point = spread(Math.floorMod(ticket, total), total);
-        for (int i = 0; i < size; i++) {
-            point -= hosts.get(i).weight();
-            if (point < 0) {
-                return hosts.get(i);
-            }
-        }
-        return hosts.get(size - 1);
+        long total = candidates.totalWeight();
+        return candidates.hostAtWeight(spread(Math.floorMod(ticket, total), total));
     }
 
     /** Maps turn {@code turn} of a cycle of {@code total} to a distinct point of the cycle. */

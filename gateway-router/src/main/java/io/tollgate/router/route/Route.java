@@ -10,6 +10,7 @@ import io.tollgate.core.config.WeightedClusterConfig;
 import io.tollgate.core.route.RouteRequest;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -31,6 +32,7 @@ public final class Route {
     private final ValueMatcher[] queryParameters;
     private final String[] clusters;
     private final int[] cumulativeWeights;
+    private final Map<String, String> metadataMatch;
 
     Route(String virtualHost, int index, RouteEntryConfig config) {
         this.name = config.name().isEmpty() ? virtualHost + "/" + index : config.name();
@@ -43,6 +45,7 @@ public final class Route {
         this.headers = match.headers().stream().map(ValueMatcher::new).toArray(ValueMatcher[]::new);
         this.queryParameters = match.queryParameters().stream().map(ValueMatcher::new).toArray(ValueMatcher[]::new);
         ForwardActionConfig forward = config.forward().orElse(null);
+        this.metadataMatch = forward == null ? Map.of() : forward.metadataMatch();
         if (forward == null) {
             this.clusters = new String[0];
             this.cumulativeWeights = new int[0];
@@ -139,6 +142,14 @@ public final class Route {
             }
         }
         throw new AssertionError("weights do not cover " + point);
+    }
+
+    /**
+     * The labels a host must carry to serve this route, for a cluster with subset load
+     * balancing: pass it to {@link io.tollgate.router.cluster.Cluster#choose(RouteRequest, Map)}.
+     */
+    public Map<String, String> metadataMatch() {
+        return metadataMatch;
     }
 
     /** Returns the path to send upstream: the prefix rewrite applied when configured. */

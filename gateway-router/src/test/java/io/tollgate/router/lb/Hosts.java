@@ -2,6 +2,7 @@ package io.tollgate.router.lb;
 
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.router.cluster.Host;
+import io.tollgate.router.cluster.HostSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ final class Hosts {
     static int[] counts(LoadBalancer balancer, List<Host> hosts, int draws) {
         int[] counts = new int[hosts.size()];
         for (int i = 0; i < draws; i++) {
-            counts[hosts.indexOf(balancer.choose(hosts, null))]++;
+            counts[hosts.indexOf(balancer.choose(HostSet.of(hosts).healthy(), null))]++;
         }
         return counts;
     }

@@ -3,6 +3,7 @@ package io.tollgate.router.lb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.router.cluster.Host;
+import io.tollgate.router.cluster.HostSet;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class RoundRobinLoadBalancerTest {
 
         List<Host> chosen = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            chosen.add(balancer.choose(hosts, null));
+            chosen.add(balancer.choose(HostSet.of(hosts).healthy(), null));
         }
 
         assertThat(chosen).containsExactly(hosts.get(0), hosts.get(1), hosts.get(2),
@@ -42,7 +43,7 @@ class RoundRobinLoadBalancerTest {
         Host previous = null;
         int[] counts = new int[2];
         for (int i = 0; i < 10; i++) {
-            Host host = balancer.choose(hosts, null);
+            Host host = balancer.choose(HostSet.of(hosts).healthy(), null);
             counts[hosts.indexOf(host)]++;
             run = host == previous ? run + 1 : 1;
             longestRun = Math.max(longestRun, run);

@@ -140,7 +140,7 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
         }
         String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
         Cluster cluster = snapshot.clusters().cluster(clusterName);
-        Host host = cluster == null ? null : cluster.choose(view);
+        Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch());
         if (host == null) {
             record.flag(cluster == null ? ResponseFlag.NO_CLUSTER_FOUND : ResponseFlag.NO_HEALTHY_UPSTREAM);
             proxy.metrics().cluster(clusterName).noHealthyHost();

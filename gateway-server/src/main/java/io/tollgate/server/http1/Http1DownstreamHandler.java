@@ -238,7 +238,7 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
         }
         String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
         Cluster cluster = snapshot.clusters().cluster(clusterName);
-        Host host = cluster == null ? null : cluster.choose(view);
+        Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch());
         if (host == null) {
             ReferenceCountUtil.release(request);
             record.flag(ResponseFlag.NO_HEALTHY_UPSTREAM);

@@ -1,0 +1,88 @@
+package io.tollgate.router.cluster;
+
+import io.tollgate.router.lb.Candidates;
+import java.util.Arrays;
+import org.roaringbitmap.IntIterator;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Candidates as a bitmap of host indices over a {@link HostSet}'s slots, with the bitmap's
+ * members unpacked by rank: rank {@code r} is the {@code r}-th set bit, an array read rather
+ * than a {@link RoaringBitmap#select} (which scans up to 1024 words of a dense container). With
+ * unequal weights the cumulative weights by rank are kept too, so a weighted choice is a binary
+ * search.
+ */
+final class HostCandidates implements Candidates {
+
+    private final Host[] slots;
+    private final RoaringBitmap members;
+    private final int[] slotByRank;
+    private final long totalWeight;
+    /** {@code cumulative[r]} = sum of the weights of ranks 0..r; null when weights are uniform. */
+    private final long[] cumulative;
+
+    private HostCandidates(Host[] slots, RoaringBitmap members, long totalWeight, long[] cumulative) {
+        this.slots = slots;
+        this.members = members;
+        this.slotByRank = members.toArray();
+        this.totalWeight = totalWeight;
+        this.cumulative = cumulative;
+    }
+
+    /**
+     * The candidates of {@code members} (host indices into {@code slots}, which the caller MUST
+     * NOT change afterwards), or null when there are none.
+     */
+    static HostCandidates of(Host[] slots, RoaringBitmap members, boolean uniformWeights) {
+        int size = members.getCardinality();
+        if (size == 0) {
+            return null;
+        }
+        if (uniformWeights) {
+            return new HostCandidates(slots, members, (long) size * slots[members.first()].weight(), null);
+        }
+        long[] cumulative = new long[size];
+        long sum = 0;
+        IntIterator it = members.getIntIterator();
+        for (int rank = 0; it.hasNext(); rank++) {
+            sum += slots[it.next()].weight();
+            cumulative[rank] = sum;
+        }
+        return new HostCandidates(slots, members, sum, cumulative);
+    }
+
+    /** The host indices; MUST NOT be modified. */
+    RoaringBitmap members() {
+        return members;
+    }
+
+    @Override
+    public int size() {
+        return slotByRank.length;
+    }
+
+    @Override
+    public Host host(int rank) {
+        return slots[slotByRank[rank]];
+    }
+
+    @Override
+    public boolean uniformWeights() {
+        return cumulative == null;
+    }
+
+    @Override
+    public long totalWeight() {
+        return totalWeight;
+    }
+
+    @Override
+    public Host hostAtWeight(long point) {
+        if (cumulative == null) {
+            return host((int) (point / (totalWeight / slotByRank.length)));
+        }
+        int found = Arrays.binarySearch(cumulative, point);
+        int rank = found >= 0 ? found + 1 : -found - 1;
+        return host(rank);
+    }
+}

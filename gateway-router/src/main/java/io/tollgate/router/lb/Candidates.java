@@ -1,0 +1,29 @@
+package io.tollgate.router.lb;
+
+import io.tollgate.router.cluster.Host;
+
+/**
+ * The hosts a load balancer may choose from for one request (the healthy hosts of a cluster or
+ * of one of its subsets), indexed by rank so that a choice costs no allocation and no pass over
+ * the hosts. Immutable, so every event loop may read it at once.
+ */
+public interface Candidates {
+
+    /** The number of hosts, at least 1. */
+    int size();
+
+    /** The host of rank {@code rank}, {@code 0 <= rank < size()}. */
+    Host host(int rank);
+
+    /** True when every host has the same weight, so that weights can be ignored. */
+    boolean uniformWeights();
+
+    /** The sum of the hosts' weights. */
+    long totalWeight();
+
+    /**
+     * The host whose share of the weight line holds {@code point}, {@code 0 <= point <
+     * totalWeight()}: the hosts' weights laid end to end in rank order.
+     */
+    Host hostAtWeight(long point);
+}
