@@ -404,14 +404,16 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         current = null;
-        resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
         if (endAfter != null || state == State.CLOSING) {
             state = State.CLOSING;
             endAfter(endAfter != null ? endAfter : ctx.writeAndFlush(Unpooled.EMPTY_BUFFER));
             releasePipelined();
+            resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
             return;
         }
+        // The state moves first: an HTTP/2 stream channel delivers buffered input as soon as reading resumes.
         state = state == State.FORWARDING_BODY ? State.DISCARDING_BODY : State.IDLE;
+        resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
         drainPipelined();
     }
 
