@@ -3,6 +3,7 @@ package io.tollgate.server.http;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
@@ -64,9 +65,15 @@ final class Http2DownstreamConnection extends ChannelInboundHandlerAdapter {
         proxy.listenerMetrics().connectionClosed();
     }
 
+    /**
+     * An {@link Http2Exception} is left to the codec, which answers it with the right RST_STREAM
+     * or GOAWAY code; closing here first would send a graceful GOAWAY with NO_ERROR instead.
+     */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         log.debug("downstream HTTP/2 connection {} failed", ctx.channel().remoteAddress(), cause);
-        ctx.close();
+        if (!(cause instanceof Http2Exception)) {
+            ctx.close();
+        }
     }
 }
