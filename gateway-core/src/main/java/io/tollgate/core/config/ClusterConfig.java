@@ -18,13 +18,15 @@ import java.util.Optional;
  *     upstream's own keep-alive timeout
  * @param connectionsPerHost for multiplexed protocols (Bolt): the connections one event loop keeps
  *     to one host, all requests spread over them
- * @param heartbeatInterval for Bolt: an upstream connection idle this long gets a heartbeat, and
- *     one whose heartbeat is still unanswered an interval later is closed
+ * @param heartbeatInterval for Bolt and h2: an upstream connection idle this long gets a heartbeat
+ *     (an HTTP/2 PING), and one whose heartbeat is still unanswered an interval later is closed
  * @param healthCheck active health checking of the hosts, if any
  * @param outlierDetection ejection of hosts whose requests keep failing, if any
  * @param panicThresholdPercent when fewer than this share of the hosts are healthy, requests go
  *     to every host, healthy or not, so that a few survivors are not crushed; 0 turns it off
  * @param subsetLbConfig when present, requests are routed to subsets of hosts by label
+ * @param protocol for HTTP routes, the protocol spoken to the hosts, whatever the client speaks:
+ *     {@value #HTTP1} or {@value #H2} (HTTP/2 with prior knowledge, multiplexed)
  */
 public record ClusterConfig(
         String name,
@@ -39,7 +41,13 @@ public record ClusterConfig(
         Optional<HealthCheckConfig> healthCheck,
         Optional<OutlierDetectionConfig> outlierDetection,
         int panicThresholdPercent,
-        Optional<SubsetLbConfig> subsetLbConfig) {
+        Optional<SubsetLbConfig> subsetLbConfig,
+        String protocol) {
+
+    /** Upstream HTTP/1.1, one request at a time per pooled connection. */
+    public static final String HTTP1 = "http1";
+    /** Upstream HTTP/2 over cleartext with prior knowledge, many streams per connection. */
+    public static final String H2 = "h2";
 
     /** One multiplexed connection per host and event loop. */
     public static final int DEFAULT_CONNECTIONS_PER_HOST = 1;
@@ -53,6 +61,9 @@ public record ClusterConfig(
         if (panicThresholdPercent < 0 || panicThresholdPercent > 100) {
             throw new IllegalArgumentException("panicThresholdPercent: " + panicThresholdPercent + " (expected: 0..100)");
         }
+        if (!HTTP1.equals(protocol) && !H2.equals(protocol)) {
+            throw new IllegalArgumentException("protocol: " + protocol + " (expected: " + HTTP1 + " or " + H2 + ")");
+        }
     }
 
     /** A cluster with every optional setting at its default. */
@@ -60,13 +71,13 @@ public record ClusterConfig(
             int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout) {
         this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
                 DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL, Optional.empty(), Optional.empty(),
-                DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty());
+                DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1);
     }
 
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsets);
+                subsets, protocol);
     }
 }

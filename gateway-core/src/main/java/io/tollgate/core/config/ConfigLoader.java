@@ -39,7 +39,8 @@ public final class ConfigLoader {
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /** Keep in step with the router's LoadBalancers.names(); sorted, so that messages are stable. */
     private static final List<String> LB_POLICIES = List.of("least_request", "random", "round_robin");
-    private static final List<String> PROTOCOLS = List.of("bolt", "http1");
+    private static final List<String> PROTOCOLS = List.of("bolt", "h2c", "http1");
+    private static final List<String> UPSTREAM_HTTP_PROTOCOLS = List.of(ClusterConfig.H2, ClusterConfig.HTTP1);
     /** Keep in step with the server's HealthCheckers registry; sorted, so that messages are stable. */
     private static final List<String> HEALTH_CHECK_TYPES = List.of("bolt", "http", "tcp");
     private static final Pattern STATUS_RANGE = Pattern.compile("(\\d{3})(?:-(\\d{3}))?");
@@ -109,7 +110,7 @@ public final class ConfigLoader {
     }
 
     private static ListenerConfig listener(ConfigNode n) {
-        n.allowOnly(Set.of("name", "address", "port", "protocols", "route_config", "http", "bolt", "access_log"));
+        n.allowOnly(Set.of("name", "address", "port", "protocols", "route_config", "http", "http2", "bolt", "access_log"));
         List<String> protocols = n.list("protocols", p -> {
             String name = p.asString();
             if (!PROTOCOLS.contains(name)) {
@@ -133,7 +134,25 @@ public final class ConfigLoader {
                 routeConfig(n.required("route_config")),
                 http,
                 accessLog,
-                n.optional("bolt").map(ConfigLoader::boltOptions).orElse(BoltOptions.DEFAULTS));
+                n.optional("bolt").map(ConfigLoader::boltOptions).orElse(BoltOptions.DEFAULTS),
+                n.optional("http2").map(ConfigLoader::http2Options).orElse(Http2Options.DEFAULTS));
+    }
+
+    private static Http2Options http2Options(ConfigNode n) {
+        n.allowOnly(Set.of("max_concurrent_streams", "initial_window_bytes", "max_frame_bytes", "max_header_list_bytes",
+                "max_resets_per_window", "reset_window", "max_queued_control_frames", "max_small_continuation_frames",
+                "window_hold_timeout"));
+        Http2Options d = Http2Options.DEFAULTS;
+        return new Http2Options(
+                n.integer("max_concurrent_streams", d.maxConcurrentStreams(), 1, 1_000_000),
+                n.integer("initial_window_bytes", d.initialWindowBytes(), 1, Integer.MAX_VALUE),
+                n.integer("max_frame_bytes", d.maxFrameBytes(), 16_384, 16_777_215),
+                n.integer("max_header_list_bytes", d.maxHeaderListBytes(), 1024, 1 << 24),
+                n.integer("max_resets_per_window", d.maxResetsPerWindow(), 1, 1_000_000),
+                positive(n, "reset_window", d.resetWindow()),
+                n.integer("max_queued_control_frames", d.maxQueuedControlFrames(), 1, 1_000_000),
+                n.integer("max_small_continuation_frames", d.maxSmallContinuationFrames(), 1, 1_000_000),
+                positive(n, "window_hold_timeout", d.windowHoldTimeout()));
     }
 
     private static BoltOptions boltOptions(ConfigNode n) {
@@ -329,7 +348,11 @@ public final class ConfigLoader {
     private static ClusterConfig cluster(ConfigNode n) {
         n.allowOnly(Set.of("name", "lb_policy", "endpoints", "connect_timeout", "max_connections_per_host",
                 "max_pending_requests", "idle_timeout", "connections_per_host", "heartbeat_interval",
-                "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config"));
+                "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config", "protocol"));
+        String protocol = n.string("protocol", ClusterConfig.HTTP1);
+        if (!UPSTREAM_HTTP_PROTOCOLS.contains(protocol)) {
+            throw n.child("protocol").error("unknown protocol '" + protocol + "' (expected one of " + UPSTREAM_HTTP_PROTOCOLS + ")");
+        }
         String lb = n.string("lb_policy", "round_robin");
         if (!LB_POLICIES.contains(lb)) {
             throw n.child("lb_policy").error("unknown policy '" + lb + "' (expected one of " + LB_POLICIES + ")");
@@ -350,7 +373,8 @@ public final class ConfigLoader {
                 n.optional("health_check").map(ConfigLoader::healthCheck),
                 n.optional("outlier_detection").map(ConfigLoader::outlierDetection),
                 n.integer("panic_threshold_percent", ClusterConfig.DEFAULT_PANIC_THRESHOLD_PERCENT, 0, 100),
-                n.optional("subset_lb_config").map(ConfigLoader::subsetLbConfig));
+                n.optional("subset_lb_config").map(ConfigLoader::subsetLbConfig),
+                protocol);
     }
 
     private static HealthCheckConfig healthCheck(ConfigNode n) {

@@ -14,6 +14,7 @@ import java.util.List;
  * @param http limits and timeouts of HTTP/1.1 connections
  * @param accessLog where the access log goes
  * @param bolt limits and timeouts of SOFA Bolt connections
+ * @param http2 settings and protections of HTTP/2 connections
  */
 public record ListenerConfig(
         String name,
@@ -23,15 +24,22 @@ public record ListenerConfig(
         RouteConfig routeConfig,
         HttpOptions http,
         AccessLogConfig accessLog,
-        BoltOptions bolt) {
+        BoltOptions bolt,
+        Http2Options http2) {
 
     public ListenerConfig {
         protocols = List.copyOf(protocols);
     }
 
-    /** A listener with the default {@link BoltOptions}. */
+    /** A listener with the default {@link BoltOptions} and {@link Http2Options}. */
     public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
             HttpOptions http, AccessLogConfig accessLog) {
         this(name, address, port, protocols, routeConfig, http, accessLog, BoltOptions.DEFAULTS);
+    }
+
+    /** A listener with the default {@link Http2Options}. */
+    public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
+            HttpOptions http, AccessLogConfig accessLog, BoltOptions bolt) {
+        this(name, address, port, protocols, routeConfig, http, accessLog, bolt, Http2Options.DEFAULTS);
     }
 }

@@ -68,6 +68,6 @@ class ConfigLoaderBoltTest {
     void rejectsAnUnknownProtocol() {
         assertThatThrownBy(() -> ConfigLoader.parse(config("", "").replace("[http1, bolt]", "[bolt, dubbo]")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("unknown protocol 'dubbo' (expected one of [bolt, http1])");
+                .hasMessageContaining("unknown protocol 'dubbo' (expected one of [bolt, h2c, http1])");
     }
 }

@@ -7,7 +7,7 @@ import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.bolt.BoltProxy;
 import io.tollgate.server.bolt.BoltUpstreams;
-import io.tollgate.server.http1.Http1Proxy;
+import io.tollgate.server.http.HttpProxy;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ public final class DownstreamProtocols {
     private final Supplier<Snapshot> snapshot;
     private final Transport transport;
     private final GatewayMetrics metrics;
-    private final Map<EventLoop, UpstreamPools> pools = Http1Proxy.newPoolMap();
+    private final Map<EventLoop, UpstreamPools> pools = HttpProxy.newPoolMap();
     private final BoltUpstreams boltUpstreams;
 
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics) {
@@ -41,14 +41,18 @@ public final class DownstreamProtocols {
      */
     List<DownstreamProtocol> forListener(ListenerConfig listener, AccessLogSink accessLog) {
         List<DownstreamProtocol> protocols = new ArrayList<>();
+        HttpProxy http = new HttpProxy(listener, snapshot, transport, pools, metrics, accessLog);
+        Http2DownstreamProtocol h2c = listener.protocols().contains("h2c") ? new Http2DownstreamProtocol(http) : null;
         for (String name : listener.protocols()) {
             if (name.equals("http1")) {
-                protocols.add(new Http1DownstreamProtocol(new Http1Proxy(listener, snapshot, transport, pools, metrics, accessLog)));
+                protocols.add(new Http1DownstreamProtocol(http, h2c == null ? null : new H2cUpgradeCodecs(h2c)));
+            } else if (name.equals("h2c")) {
+                protocols.add(h2c);
             } else if (name.equals("bolt")) {
                 protocols.add(new BoltDownstreamProtocol(new BoltProxy(listener, snapshot, boltUpstreams, metrics, accessLog)));
             } else {
                 throw new IllegalArgumentException("listeners." + listener.name() + ".protocols: " + name
-                        + " (expected one of [bolt, http1])");
+                        + " (expected one of [bolt, h2c, http1])");
             }
         }
         return protocols;

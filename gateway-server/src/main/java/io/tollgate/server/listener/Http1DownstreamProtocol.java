@@ -1,23 +1,34 @@
 package io.tollgate.server.listener;
 
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.config.HttpOptions;
 import io.tollgate.core.protocol.ProtocolDetector;
 import io.tollgate.protocols.http1.Http1Decoders;
 import io.tollgate.protocols.http1.Http1Detector;
-import io.tollgate.server.http1.Http1Proxy;
+import io.tollgate.server.http.HttpProxy;
 import java.util.concurrent.TimeUnit;
 
-/** HTTP/1.x on a listener: Netty's server codec in front of the HTTP/1 proxy handler. */
+/**
+ * HTTP/1.x on a listener: Netty's server codec in front of the HTTP/1 proxy handler; and, when the
+ * listener also serves h2c, the upgrade handler that turns the connection into HTTP/2 on request.
+ */
 final class Http1DownstreamProtocol implements DownstreamProtocol {
 
     private static final ProtocolDetector DETECTOR = new Http1Detector();
 
-    private final Http1Proxy proxy;
+    /** The most body an upgrading request may carry: it is buffered whole before the switch. */
+    private static final int MAX_UPGRADE_BODY_BYTES = 64 * 1024;
 
-    Http1DownstreamProtocol(Http1Proxy proxy) {
+    private final HttpProxy proxy;
+    private final H2cUpgradeCodecs upgrades;
+
+    /** @param upgrades the h2c upgrade, or null when the listener does not serve h2c */
+    Http1DownstreamProtocol(HttpProxy proxy, H2cUpgradeCodecs upgrades) {
         this.proxy = proxy;
+        this.upgrades = upgrades;
     }
 
     @Override
@@ -28,9 +39,16 @@ final class Http1DownstreamProtocol implements DownstreamProtocol {
     @Override
     public void configure(ChannelPipeline pipeline) {
         HttpOptions http = proxy.listenerConfig().http();
+        HttpServerCodec codec = Http1Decoders.serverCodec(http.maxInitialLineBytes(), http.maxHeaderBytes());
         pipeline.addLast(PipelineNames.HEAD_GUARD, Http1Decoders.headGuard(http.maxInitialLineBytes(), http.maxHeaderBytes()))
-                .addLast(PipelineNames.CODEC, Http1Decoders.serverCodec(http.maxInitialLineBytes(), http.maxHeaderBytes()))
-                .addLast(PipelineNames.IDLE, new IdleStateHandler(0, 0, http.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                .addLast(PipelineNames.CODEC, codec);
+        if (upgrades != null) {
+            pipeline.addLast(PipelineNames.UPGRADE, new HttpServerUpgradeHandler(ctx -> {
+                ctx.pipeline().remove(PipelineNames.HEAD_GUARD);
+                codec.upgradeFrom(ctx);
+            }, upgrades, MAX_UPGRADE_BODY_BYTES));
+        }
+        pipeline.addLast(PipelineNames.IDLE, new IdleStateHandler(0, 0, http.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
                 .addLast(PipelineNames.PROXY, proxy.newHandler());
     }
 }

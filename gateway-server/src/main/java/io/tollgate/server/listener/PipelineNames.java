@@ -6,18 +6,28 @@ package io.tollgate.server.listener;
  *   <li>{@link #DETECT}: present only until the protocol is known, when the listener serves more
  *       than one protocol;</li>
  *   <li>{@link #HEAD_GUARD}: HTTP/1 only, refuses request heads the codec would repair;</li>
- *   <li>{@link #CODEC}: the protocol's codec (its decoder, for protocols with separate halves);</li>
+ *   <li>{@link #CODEC}: the protocol's codec (its decoder, for protocols with separate halves; the
+ *       frame codec for HTTP/2);</li>
+ *   <li>{@link #UPGRADE}: HTTP/1 on a listener that also serves h2c, turns an {@code Upgrade: h2c}
+ *       request into an HTTP/2 connection (removing {@link #HEAD_GUARD} and the HTTP/1 codec);</li>
+ *   <li>{@link #MULTIPLEX}: HTTP/2 only, makes each stream a child channel;</li>
  *   <li>{@link #ENCODER}: the encoder of protocols whose codec comes in two halves (Bolt);</li>
  *   <li>{@link #IDLE}: closes connections idle too long;</li>
- *   <li>{@link #PROXY}: the protocol's proxy handler, always last.</li>
+ *   <li>{@link #PROXY}: the protocol's proxy handler, always last (HTTP/2: the connection handler).</li>
  * </ol>
+ * An HTTP/2 stream's child channel has {@link #CODEC} (frames to {@code HttpObject}s),
+ * {@link #WINDOW_HOLD} (resets a stream the client never lets the gateway write to) and
+ * {@link #PROXY}.
  */
 public final class PipelineNames {
 
     public static final String DETECT = "detect";
     public static final String HEAD_GUARD = "head-guard";
     public static final String CODEC = "codec";
+    public static final String UPGRADE = "upgrade";
+    public static final String MULTIPLEX = "multiplex";
     public static final String ENCODER = "encoder";
+    public static final String WINDOW_HOLD = "window-hold";
     public static final String IDLE = "idle";
     public static final String PROXY = "proxy";
 

@@ -19,17 +19,7 @@ import java.util.concurrent.TimeUnit;
  * newest first, new ones are opened up to the cluster's limit, and past it requests wait in a
  * bounded queue, else overflow. Confined to its event loop, so it takes no locks.
  */
-public final class Http1ConnectionPool {
-
-    /** Why an acquisition failed. */
-    public enum Failure { CONNECT_FAILED, OVERFLOW }
-
-    /** Waits for a connection; exactly one of the two methods is called, on the pool's loop. */
-    public interface Acquirer {
-        void acquired(Http1UpstreamConnection connection);
-
-        void failed(Failure failure, Throwable cause);
-    }
+public final class Http1ConnectionPool implements UpstreamPool {
 
     private final EventLoop loop;
     private final Host host;
@@ -53,6 +43,7 @@ public final class Http1ConnectionPool {
                 .remoteAddress(host.address());
     }
 
+    @Override
     public Host host() {
         return host;
     }
@@ -68,6 +59,7 @@ public final class Http1ConnectionPool {
     }
 
     /** Finds a connection for {@code acquirer}: reused, new, queued, or overflow. */
+    @Override
     public void acquire(Acquirer acquirer) {
         assert loop.inEventLoop();
         Http1UpstreamConnection connection;
@@ -87,7 +79,7 @@ public final class Http1ConnectionPool {
         }
     }
 
-    /** Forgets a waiting acquirer that no longer wants a connection. */
+    @Override
     public void cancel(Acquirer acquirer) {
         waiters.remove(acquirer);
     }
@@ -96,7 +88,9 @@ public final class Http1ConnectionPool {
      * Returns a connection after an exchange. A reusable connection serves the next waiter or
      * goes idle; anything else is closed.
      */
-    public void release(Http1UpstreamConnection connection, boolean reusable) {
+    @Override
+    public void release(UpstreamConnection released, boolean reusable) {
+        Http1UpstreamConnection connection = (Http1UpstreamConnection) released;
         connection.unbind();
         if (!reusable || !connection.isActive()) {
             connection.channel().close();

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * serves one exchange at a time: while bound it hands everything to that exchange's
  * {@link UpstreamListener}; while idle in the pool it closes on anything unexpected.
  */
-public final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter {
+final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter implements UpstreamConnection {
 
     private static final Logger log = LoggerFactory.getLogger(Http1UpstreamConnection.class);
 
@@ -26,16 +26,12 @@ public final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter 
         this.pool = pool;
     }
 
-    /** The pool this connection belongs to and returns to. */
-    public Http1ConnectionPool pool() {
-        return pool;
-    }
-
+    @Override
     public Channel channel() {
         return channel;
     }
 
-    /** Hands the connection to an exchange; MUST be paired with {@link Http1ConnectionPool#release}. */
+    @Override
     public void bind(UpstreamListener listener) {
         this.listener = listener;
     }

@@ -2,7 +2,7 @@ package io.tollgate.server.upstream;
 
 import io.netty.handler.codec.http.HttpObject;
 
-/** Receives what happens on an upstream HTTP/1 connection while it serves one exchange. */
+/** Receives what happens on an upstream HTTP/1 connection or HTTP/2 stream while it serves one exchange. */
 public interface UpstreamListener {
 
     /** A decoded response part; ownership passes to the listener, which MUST release it. */

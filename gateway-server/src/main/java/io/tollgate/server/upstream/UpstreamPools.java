@@ -1,6 +1,7 @@
 package io.tollgate.server.upstream;
 
 import io.netty.channel.EventLoop;
+import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.Transport;
@@ -10,7 +11,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The upstream connection pools of one event loop, one per (cluster, host address). Confined to
+ * The upstream connection pools of one event loop, one per (cluster, host address), HTTP/1.1 or
+ * HTTP/2 as the cluster says. Confined to
  * its loop: the hot path finds a pool with a plain map lookup and no lock.
  */
 public final class UpstreamPools {
@@ -21,7 +23,7 @@ public final class UpstreamPools {
     private final EventLoop loop;
     private final Transport transport;
     private final Function<String, PoolEvents> eventsByCluster;
-    private final Map<Key, Http1ConnectionPool> pools = new HashMap<>();
+    private final Map<Key, UpstreamPool> pools = new HashMap<>();
 
     public UpstreamPools(EventLoop loop, Transport transport, Function<String, PoolEvents> eventsByCluster) {
         this.loop = loop;
@@ -29,14 +31,26 @@ public final class UpstreamPools {
         this.eventsByCluster = eventsByCluster;
     }
 
-    /** The pool for a host of a cluster, created on first use. MUST be called on this loop. */
-    public Http1ConnectionPool pool(Cluster cluster, Host host) {
+    /**
+     * The pool for a host of a cluster, created on first use, speaking the cluster's upstream
+     * protocol. MUST be called on this loop.
+     */
+    public UpstreamPool pool(Cluster cluster, Host host) {
         Key key = new Key(cluster.name(), host.address());
-        Http1ConnectionPool pool = pools.get(key);
+        UpstreamPool pool = pools.get(key);
         if (pool == null) {
-            pool = new Http1ConnectionPool(loop, transport, host, cluster.config(), eventsByCluster.apply(cluster.name()));
+            pool = newPool(cluster, host);
             pools.put(key, pool);
         }
         return pool;
+    }
+
+    private UpstreamPool newPool(Cluster cluster, Host host) {
+        ClusterConfig config = cluster.config();
+        PoolEvents events = eventsByCluster.apply(cluster.name());
+        if (ClusterConfig.H2.equals(config.protocol())) {
+            return new Http2ConnectionPool(loop, transport, host, config, events);
+        }
+        return new Http1ConnectionPool(loop, transport, host, config, events);
     }
 }

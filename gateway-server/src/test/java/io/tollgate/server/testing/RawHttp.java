@@ -18,7 +18,7 @@ import java.util.Map;
 public final class RawHttp implements AutoCloseable {
 
     /** A response as read from the wire; header names are lower case. */
-    public record Response(int status, Map<String, String> headers, String body) {
+    public record Response(int status, Map<String, String> headers, String body, Map<String, String> trailers) {
         public String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
@@ -62,9 +62,10 @@ public final class RawHttp implements AutoCloseable {
                     (a, b) -> a + "," + b);
         }
         if (head || status == 204 || status == 304 || (status >= 100 && status < 200)) {
-            return new Response(status, headers, "");
+            return new Response(status, headers, "", Map.of());
         }
         ByteArrayOutputStream body = new ByteArrayOutputStream();
+        Map<String, String> trailers = new LinkedHashMap<>();
         if (headers.containsKey("content-length")) {
             int length = Integer.parseInt(headers.get("content-length"));
             body.write(in.readNBytes(length));
@@ -74,13 +75,15 @@ public final class RawHttp implements AutoCloseable {
                 body.write(in.readNBytes(size));
                 line();
             }
-            while (!line().isEmpty()) {
-                // trailers are ignored
+            String trailer;
+            while (!(trailer = line()).isEmpty()) {
+                int colon = trailer.indexOf(':');
+                trailers.put(trailer.substring(0, colon).trim().toLowerCase(Locale.ROOT), trailer.substring(colon + 1).trim());
             }
         } else {
             body.write(in.readAllBytes());
         }
-        return new Response(status, headers, body.toString(StandardCharsets.UTF_8));
+        return new Response(status, headers, body.toString(StandardCharsets.UTF_8), trailers);
     }
 
     public Response read() throws IOException {

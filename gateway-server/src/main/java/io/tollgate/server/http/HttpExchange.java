@@ -1,7 +1,9 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -12,33 +14,38 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.http1.HopByHopHeaders;
+import io.tollgate.protocols.http2.Grpc;
+import io.tollgate.protocols.http2.GrpcStatus;
+import io.tollgate.protocols.http2.Http2ExtensionHeaders;
 import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.outlier.UpstreamOutcomes;
 import io.tollgate.router.route.Route;
-import io.tollgate.server.upstream.Http1ConnectionPool;
-import io.tollgate.server.upstream.Http1UpstreamConnection;
+import io.tollgate.server.upstream.UpstreamConnection;
 import io.tollgate.server.upstream.UpstreamListener;
+import io.tollgate.server.upstream.UpstreamPool;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One request and its response crossing the proxy over HTTP/1.1: it waits for an upstream
- * connection, streams the request body up and the response down without buffering either (the
- * body read while connecting excepted, which reading being paused bounds), enforces the route
- * timeout, and turns upstream failures into 502/503/504 when nothing was sent downstream yet.
+ * One request and its response crossing the proxy, each side HTTP/1.1 or an HTTP/2 stream: it
+ * waits for an upstream connection (or stream), streams the request body up and the response
+ * down without buffering either (the body read while connecting excepted, which reading being
+ * paused bounds), enforces the route timeout ({@code grpc-timeout} for gRPC), and turns upstream
+ * failures into 502/503/504 (gRPC: a status) when nothing was sent downstream yet.
  *
  * <p>Runs entirely on the downstream connection's event loop, which also owns the upstream
  * connection, so no state here is shared between threads.
  */
-final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListener {
+final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
 
-    private final Http1DownstreamHandler downstream;
+    private final HttpDownstreamHandler downstream;
     private final ChannelHandlerContext ctx;
-    private final Http1ConnectionPool pool;
+    private final UpstreamPool pool;
     private final HttpRequest request;
     private final Route route;
     private final RequestRecord record;
@@ -49,8 +56,10 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private final long maxRequestBody;
     private final ArrayDeque<HttpContent> waitingBody = new ArrayDeque<>();
 
-    private Http1UpstreamConnection upstream;
+    private final long timeoutNanos;
+    private UpstreamConnection upstream;
     private ScheduledFuture<?> timeout;
+    private ChannelFuture lastWrite;
     private boolean requestComplete;
     private boolean responseStarted;
     private boolean skippingInformational;
@@ -60,9 +69,9 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private boolean done;
     private long requestBytes;
 
-    Http1Exchange(Http1DownstreamHandler downstream, ChannelHandlerContext ctx, Http1ConnectionPool pool,
+    HttpExchange(HttpDownstreamHandler downstream, ChannelHandlerContext ctx, UpstreamPool pool,
             HttpRequest request, Route route, RequestRecord record, UpstreamOutcomes outcomes, boolean downstreamKeepAlive,
-            HttpVersion downstreamVersion, long maxRequestBody, boolean requestComplete) {
+            HttpVersion downstreamVersion, long maxRequestBody, boolean requestComplete, long timeoutNanos) {
         this.downstream = downstream;
         this.ctx = ctx;
         this.pool = pool;
@@ -75,16 +84,17 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         this.maxRequestBody = maxRequestBody;
         this.requestComplete = requestComplete;
         this.closeDownstreamAfter = !downstreamKeepAlive;
+        this.timeoutNanos = timeoutNanos;
     }
 
     void start() {
-        timeout = ctx.channel().eventLoop().schedule(this::timedOut, route.timeout().toNanos(), TimeUnit.NANOSECONDS);
-        downstream.pause(Http1DownstreamHandler.PAUSE_CONNECTING);
+        timeout = ctx.channel().eventLoop().schedule(this::timedOut, timeoutNanos, TimeUnit.NANOSECONDS);
+        downstream.pause(HttpDownstreamHandler.PAUSE_CONNECTING);
         pool.acquire(this);
     }
 
     @Override
-    public void acquired(Http1UpstreamConnection connection) {
+    public void acquired(UpstreamConnection connection) {
         if (done) {
             pool.release(connection, true);
             return;
@@ -99,18 +109,18 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
             channel.write(content);
         }
         channel.flush();
-        downstream.resume(Http1DownstreamHandler.PAUSE_CONNECTING);
+        downstream.resume(HttpDownstreamHandler.PAUSE_CONNECTING);
         if (!channel.isWritable()) {
-            downstream.pause(Http1DownstreamHandler.PAUSE_UPSTREAM_FULL);
+            downstream.pause(HttpDownstreamHandler.PAUSE_UPSTREAM_FULL);
         }
     }
 
     @Override
-    public void failed(Http1ConnectionPool.Failure failure, Throwable cause) {
+    public void failed(UpstreamPool.Failure failure, Throwable cause) {
         if (done) {
             return;
         }
-        if (failure == Http1ConnectionPool.Failure.OVERFLOW) {
+        if (failure == UpstreamPool.Failure.OVERFLOW) {
             record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
             fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_overflow");
         } else {
@@ -147,7 +157,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         channel.write(content);
         upstreamNeedsFlush = true;
         if (!channel.isWritable()) {
-            downstream.pause(Http1DownstreamHandler.PAUSE_UPSTREAM_FULL);
+            downstream.pause(HttpDownstreamHandler.PAUSE_UPSTREAM_FULL);
         }
     }
 
@@ -168,9 +178,9 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     @Override
     public void onUpstreamWritabilityChanged(boolean writable) {
         if (writable) {
-            downstream.resume(Http1DownstreamHandler.PAUSE_UPSTREAM_FULL);
+            downstream.resume(HttpDownstreamHandler.PAUSE_UPSTREAM_FULL);
         } else {
-            downstream.pause(Http1DownstreamHandler.PAUSE_UPSTREAM_FULL);
+            downstream.pause(HttpDownstreamHandler.PAUSE_UPSTREAM_FULL);
         }
     }
 
@@ -206,8 +216,9 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         if (msg instanceof HttpContent) {
             record.sent(((HttpContent) msg).content().readableBytes());
         }
-        ctx.write(msg);
+        ChannelFuture written = ctx.write(msg);
         if (last) {
+            lastWrite = written;
             finish();
         } else if (!ctx.channel().isWritable()) {
             upstream.channel().config().setAutoRead(false);
@@ -217,8 +228,12 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private void prepareResponse(HttpResponse response) {
         upstreamReusable = HttpUtil.isKeepAlive(response);
         HopByHopHeaders.strip(response.headers());
+        Http2ExtensionHeaders.strip(response.headers());
         response.setProtocolVersion(HttpVersion.HTTP_1_1);
         HeaderMutations.apply(route.responseHeaders(), response.headers());
+        if (downstream.isHttp2Stream()) {
+            return;
+        }
         if (downstreamVersion == HttpVersion.HTTP_1_0 && HttpUtil.isTransferEncodingChunked(response)) {
             response.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
             closeDownstreamAfter = true;
@@ -252,7 +267,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         record.flag(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT);
         record.cluster().timeout();
         if (responseStarted) {
-            abort();
+            abort(Http2Error.CANCEL);
         } else {
             fail(HttpResponseStatus.GATEWAY_TIMEOUT, "upstream_timeout");
         }
@@ -263,8 +278,10 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         record.flag(reason.equals("upstream_reset")
                 ? ResponseFlag.UPSTREAM_CONNECTION_TERMINATION : ResponseFlag.UPSTREAM_PROTOCOL_ERROR);
         record.cluster().reset();
-        if (responseStarted) {
-            abort();
+        if (responseStarted && downstream.isGrpc()) {
+            endWithGrpcStatus(reason);
+        } else if (responseStarted) {
+            abort(Http2Error.INTERNAL_ERROR);
         } else {
             fail(HttpResponseStatus.BAD_GATEWAY, reason);
         }
@@ -285,19 +302,36 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
     private void fail(HttpResponseStatus status, String reason) {
         done = true;
         cleanUp(false);
-        FullHttpResponse response = LocalResponses.error(ctx.alloc(), status, reason);
+        FullHttpResponse response = downstream.error(status, reason);
         record.sent(response.content().readableBytes());
-        record.finish(status.code());
-        ctx.writeAndFlush(response);
-        downstream.exchangeDone(this, true);
+        record.finish(response.status().code());
+        downstream.exchangeDone(this, ctx.writeAndFlush(response));
     }
 
-    /** Gives up after part of the response went downstream: the only honest signal is a close. */
-    private void abort() {
+    /**
+     * Gives up after part of the response went downstream: HTTP/1 closes the connection, the only
+     * honest signal; HTTP/2 resets the stream with {@code error}.
+     */
+    private void abort(Http2Error error) {
         done = true;
         cleanUp(false);
         record.finish(responseStatus);
-        downstream.exchangeDone(this, true);
+        downstream.abortResponse(this, error);
+    }
+
+    /**
+     * The upstream failed in the middle of a gRPC response: trailers with UNAVAILABLE end the
+     * call, so that the client learns why instead of seeing a bare reset.
+     */
+    private void endWithGrpcStatus(String reason) {
+        done = true;
+        cleanUp(false);
+        LastHttpContent trailers = new DefaultLastHttpContent(ctx.alloc().buffer(0));
+        trailers.trailingHeaders()
+                .setInt(Grpc.STATUS, GrpcStatus.UNAVAILABLE.code())
+                .set(Grpc.MESSAGE, reason);
+        record.finish(responseStatus);
+        downstream.exchangeDone(this, ctx.writeAndFlush(trailers));
     }
 
     private void finish() {
@@ -306,7 +340,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         cleanUp(upstreamReusable && requestComplete);
         record.cluster().requestCompleted(responseStatus, record.elapsedNanos());
         record.finish(responseStatus);
-        downstream.exchangeDone(this, closeDownstreamAfter);
+        downstream.exchangeDone(this, closeDownstreamAfter ? lastWrite : null);
     }
 
     private void cleanUp(boolean reuseUpstream) {
@@ -317,7 +351,7 @@ final class Http1Exchange implements Http1ConnectionPool.Acquirer, UpstreamListe
         while ((content = waitingBody.pollFirst()) != null) {
             ReferenceCountUtil.release(content);
         }
-        Http1UpstreamConnection connection = upstream;
+        UpstreamConnection connection = upstream;
         upstream = null;
         if (connection != null) {
             pool.host().requestFinished();

@@ -1,4 +1,4 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
@@ -8,6 +8,8 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.tollgate.protocols.http2.Grpc;
+import io.tollgate.protocols.http2.GrpcStatus;
 
 /**
  * Responses the gateway writes itself (errors, direct responses, redirects): a short text body
@@ -26,6 +28,21 @@ final class LocalResponses {
     static FullHttpResponse error(ByteBufAllocator alloc, HttpResponseStatus status, String reason) {
         FullHttpResponse response = text(alloc, status, status.code() + " " + status.reasonPhrase() + ": " + reason + "\n");
         response.headers().set(REASON_HEADER, reason);
+        return response;
+    }
+
+    /**
+     * A gRPC trailers-only error: status 200 with {@code grpc-status} and {@code grpc-message} in
+     * the headers and no body, which HTTP/2 sends as one HEADERS frame ending the stream.
+     */
+    static FullHttpResponse grpcError(ByteBufAllocator alloc, GrpcStatus status, String reason) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                alloc.buffer(0));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, Grpc.CONTENT_TYPE)
+                .setInt(Grpc.STATUS, status.code())
+                .set(Grpc.MESSAGE, reason)
+                .set(REASON_HEADER, reason);
         return response;
     }
 

@@ -1,5 +1,6 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.server.Snapshot;
@@ -13,10 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * What every HTTP/1 connection of one listener shares: the listener's configuration, the current
- * configuration snapshot and the per-event-loop upstream pools.
+ * What every HTTP connection and HTTP/2 stream of one listener shares: the listener's
+ * configuration, the current configuration snapshot and the per-event-loop upstream pools; and
+ * the maker of their proxy handlers.
  */
-public final class Http1Proxy {
+public final class HttpProxy {
 
     private final ListenerConfig listener;
     private final Supplier<Snapshot> snapshot;
@@ -31,7 +33,7 @@ public final class Http1Proxy {
      * @param pools shared between the listeners of a process, so one event loop keeps one set of
      *     upstream connections whichever listener a request came in on
      */
-    public Http1Proxy(ListenerConfig listener, Supplier<Snapshot> snapshot, Transport transport,
+    public HttpProxy(ListenerConfig listener, Supplier<Snapshot> snapshot, Transport transport,
             Map<EventLoop, UpstreamPools> pools, GatewayMetrics metrics, AccessLogSink accessLog) {
         this.listener = listener;
         this.snapshot = snapshot;
@@ -52,9 +54,23 @@ public final class Http1Proxy {
         return listener;
     }
 
-    /** A new handler for one downstream connection. */
-    public io.netty.channel.ChannelHandler newHandler() {
-        return new Http1DownstreamHandler(this);
+    /** A new handler for one downstream HTTP/1 connection. */
+    public ChannelHandler newHandler() {
+        return new HttpDownstreamHandler(this, false);
+    }
+
+    /** A new handler for one downstream HTTP/2 stream, after its frame to {@code HttpObject} codec. */
+    public ChannelHandler newHttp2StreamHandler() {
+        return new HttpDownstreamHandler(this, true);
+    }
+
+    /**
+     * A new last handler for a downstream HTTP/2 connection, after its frame codec and multiplexer.
+     *
+     * @param upgraded whether the connection began as HTTP/1.1 (h2c upgrade)
+     */
+    public ChannelHandler newHttp2ConnectionHandler(boolean upgraded) {
+        return new Http2DownstreamConnection(this, upgraded);
     }
 
     Snapshot snapshot() {

@@ -1,4 +1,4 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
 import java.util.concurrent.ThreadLocalRandom;
 

@@ -1,17 +1,23 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.tollgate.protocols.http1.HopByHopHeaders;
+import io.tollgate.protocols.http2.Http2ExtensionHeaders;
 import io.tollgate.router.route.Route;
 import java.net.InetSocketAddress;
 
 /**
  * Turns a downstream request head into the head sent upstream, in place: origin-form target
- * with the route's rewrite, HTTP/1.1, hop-by-hop headers removed, forwarding headers added, the
- * route's header mutation applied.
+ * with the route's rewrite, HTTP/1.1, hop-by-hop and HTTP/2 conversion headers removed,
+ * forwarding headers added, the route's header mutation applied.
+ *
+ * <p>For an HTTP/2 upstream, {@code te: trailers} survives when the client sent it (gRPC needs
+ * it), and the target is made absolute-form: Netty's conversion derives {@code :authority} from
+ * the Host header only for an absolute-form target, and would otherwise drop the Host.
  */
 final class ForwardedRequest {
 
@@ -22,9 +28,12 @@ final class ForwardedRequest {
     private ForwardedRequest() {
     }
 
-    static void prepare(HttpRequest request, Http1RouteRequest view, Route route, InetSocketAddress client) {
+    static void prepare(HttpRequest request, HttpRouteRequest view, Route route, InetSocketAddress client,
+            boolean http2Upstream) {
         HttpHeaders headers = request.headers();
+        boolean trailers = headers.containsValue(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS, true);
         HopByHopHeaders.strip(headers);
+        Http2ExtensionHeaders.strip(headers);
         request.setProtocolVersion(HttpVersion.HTTP_1_1);
         request.setUri(view.originForm(route.rewritePath(view.path())));
         String host = route.hostRewrite();
@@ -41,5 +50,15 @@ final class ForwardedRequest {
             headers.set(X_REQUEST_ID, RequestIds.next());
         }
         HeaderMutations.apply(route.requestHeaders(), headers);
+        if (!http2Upstream) {
+            return;
+        }
+        if (trailers) {
+            headers.set(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS);
+        }
+        String authority = headers.get(HttpHeaderNames.HOST);
+        if (authority != null) {
+            request.setUri("http://" + authority + request.uri());
+        }
     }
 }

@@ -1,4 +1,4 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

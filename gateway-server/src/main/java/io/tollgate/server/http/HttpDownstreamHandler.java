@@ -1,6 +1,7 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -13,12 +14,17 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.protocols.http1.Http1RequestValidator;
 import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http1.Rejection;
+import io.tollgate.protocols.http2.Grpc;
+import io.tollgate.protocols.http2.GrpcStatus;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
@@ -26,26 +32,32 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The proxy end of one downstream HTTP/1.x connection. Requests are served one at a time in
+ * The proxy end of one downstream HTTP/1.x connection, or of one HTTP/2 stream (whose frames a
+ * codec turns into the same {@code HttpObject}s). Requests are served one at a time in
  * arrival order: a pipelined request waits, already decoded, until the response before it is
- * written, which keeps responses in order without buffering any response.
+ * written, which keeps responses in order without buffering any response. An HTTP/2 stream
+ * carries a single request; what differs is how a response ends: no {@code Connection} header,
+ * and where HTTP/1 closes the connection, the stream is reset instead (or, for gRPC, ended with
+ * a status in trailers).
  *
  * <p>Reading from the client pauses for three reasons, tracked as bits so that one reason ending
  * does not resume reading while another holds: pipelined requests are queued, the upstream
  * connection is still being set up, or the upstream cannot take more bytes yet.
  */
-final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
+final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
 
     static final int PAUSE_PIPELINED = 1;
     static final int PAUSE_CONNECTING = 2;
     static final int PAUSE_UPSTREAM_FULL = 4;
 
-    private static final Logger log = LoggerFactory.getLogger(Http1DownstreamHandler.class);
+    private static final Logger log = LoggerFactory.getLogger(HttpDownstreamHandler.class);
+    private static final String PROTOCOL_HTTP2 = "HTTP/2.0";
 
     /** Where the connection is between two request heads. */
     private enum State {
@@ -61,24 +73,30 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
         CLOSING
     }
 
-    private final Http1Proxy proxy;
+    private final HttpProxy proxy;
+    private final boolean http2Stream;
     private final ArrayDeque<Object> pipelined = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private UpstreamPools pools;
     private State state = State.IDLE;
-    private Http1Exchange current;
+    private HttpExchange current;
     private int pauses;
     private boolean draining;
+    private boolean grpc;
 
-    Http1DownstreamHandler(Http1Proxy proxy) {
+    /** @param http2Stream whether this handler serves one HTTP/2 stream rather than an HTTP/1 connection */
+    HttpDownstreamHandler(HttpProxy proxy, boolean http2Stream) {
         this.proxy = proxy;
+        this.http2Stream = http2Stream;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.pools = proxy.pools(ctx.channel().eventLoop());
-        proxy.listenerMetrics().connectionOpened();
+        if (!http2Stream) {
+            proxy.listenerMetrics().connectionOpened();
+        }
     }
 
     @Override
@@ -107,9 +125,11 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        proxy.listenerMetrics().connectionClosed();
+        if (!http2Stream) {
+            proxy.listenerMetrics().connectionClosed();
+        }
         state = State.CLOSING;
-        Http1Exchange exchange = current;
+        HttpExchange exchange = current;
         current = null;
         if (exchange != null) {
             exchange.downstreamClosed();
@@ -165,8 +185,13 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
 
     private void startRequest(HttpRequest request) {
         boolean complete = request instanceof LastHttpContent;
+        if (http2Stream) {
+            grpc = Grpc.isGrpc(request.headers());
+            collapseRepeatedHost(request);
+        }
+        String protocol = http2Stream ? PROTOCOL_HTTP2 : request.protocolVersion().text();
         if (request.decoderResult().isFailure()) {
-            RequestRecord record = new RequestRecord(proxy, request, null, remoteAddress());
+            RequestRecord record = new RequestRecord(proxy, request, protocol, null, remoteAddress());
             Rejection rejection = Http1RequestValidator.fromDecoderFailure(request);
             ReferenceCountUtil.release(request);
             reject(record, rejection);
@@ -174,14 +199,14 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
         }
         Rejection rejection = Http1RequestValidator.validate(request);
         if (rejection != null) {
-            RequestRecord record = new RequestRecord(proxy, request, null, remoteAddress());
+            RequestRecord record = new RequestRecord(proxy, request, protocol, null, remoteAddress());
             ReferenceCountUtil.release(request);
             reject(record, rejection);
             return;
         }
         state = complete ? State.IDLE : State.DISCARDING_BODY;
-        Http1RouteRequest view = new Http1RouteRequest(request);
-        RequestRecord record = new RequestRecord(proxy, request, view.authority(), remoteAddress());
+        HttpRouteRequest view = new HttpRouteRequest(request);
+        RequestRecord record = new RequestRecord(proxy, request, protocol, view.authority(), remoteAddress());
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         HttpVersion version = request.protocolVersion();
         Snapshot snapshot = proxy.snapshot();
@@ -211,7 +236,7 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
         ReferenceCountUtil.release(request);
     }
 
-    private void forward(HttpRequest request, Http1RouteRequest view, RequestRecord record, Route route,
+    private void forward(HttpRequest request, HttpRouteRequest view, RequestRecord record, Route route,
             Snapshot snapshot, boolean keepAlive, boolean complete) {
         HttpVersion version = request.protocolVersion();
         long maxBody = proxy.listenerConfig().http().maxRequestBodyBytes();
@@ -247,17 +272,53 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
                     error(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_healthy_upstream"));
             return;
         }
-        ForwardedRequest.prepare(request, view, route, (InetSocketAddress) ctx.channel().remoteAddress());
+        long timeoutNanos = route.timeout().toNanos();
+        if (grpc) {
+            long grpcTimeout = Grpc.timeoutNanos(request.headers().get(Grpc.TIMEOUT));
+            timeoutNanos = grpcTimeout >= 0 ? grpcTimeout : timeoutNanos;
+        }
+        ForwardedRequest.prepare(request, view, route, (InetSocketAddress) ctx.channel().remoteAddress(),
+                ClusterConfig.H2.equals(cluster.config().protocol()));
         record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
         record.upstream(clusterName, host.id());
         state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
-        current = new Http1Exchange(this, ctx, pools.pool(cluster, host), request, route, record,
-                snapshot.outliers().outcomes(clusterName), keepAlive, version, maxBody, complete);
+        current = new HttpExchange(this, ctx, pools.pool(cluster, host), request, route, record,
+                snapshot.outliers().outcomes(clusterName), keepAlive, version, maxBody, complete, timeoutNanos);
         current.start();
     }
 
-    private FullHttpResponse error(HttpResponseStatus status, String reason) {
+    /**
+     * An error the gateway answers itself: the usual text response, or for a gRPC request a
+     * trailers-only response (status 200, {@code grpc-status} and {@code grpc-message} in the
+     * headers, end of stream) that gRPC clients turn into a status.
+     */
+    FullHttpResponse error(HttpResponseStatus status, String reason) {
+        if (grpc) {
+            return LocalResponses.grpcError(ctx.alloc(), GrpcStatus.forGatewayError(status.code(), reason), reason);
+        }
         return LocalResponses.error(ctx.alloc(), status, reason);
+    }
+
+    /** Whether this handler serves one HTTP/2 stream. */
+    boolean isHttp2Stream() {
+        return http2Stream;
+    }
+
+    /** Whether the current request is gRPC (only recognised on HTTP/2). */
+    boolean isGrpc() {
+        return grpc;
+    }
+
+    /**
+     * An HTTP/2 request may carry both {@code :authority} (which the codec turns into Host) and a
+     * Host header; RFC 9113 section 8.3.1 lets them agree, so an identical repeat is dropped
+     * before validation, which refuses a real conflict.
+     */
+    private static void collapseRepeatedHost(HttpRequest request) {
+        List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
+        if (hosts.size() > 1 && hosts.stream().distinct().count() == 1) {
+            request.headers().set(HttpHeaderNames.HOST, hosts.get(0));
+        }
     }
 
     /** Refuses a request whose framing cannot be trusted: answer, then close. */
@@ -279,13 +340,51 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
         record.sent(response.content().readableBytes());
         record.finish(response.status().code());
         boolean close = !keepAlive || state == State.CLOSING;
-        HopByHopHeaders.setKeepAlive(response, version, !close);
+        if (!http2Stream) {
+            HopByHopHeaders.setKeepAlive(response, version, !close);
+        }
+        ChannelFuture written = ctx.writeAndFlush(response);
         if (close) {
             state = State.CLOSING;
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
-        } else {
-            ctx.writeAndFlush(response);
+            endAfter(written);
         }
+    }
+
+    /**
+     * Ends what carries the request once {@code lastWrite} is done: HTTP/1 closes the connection;
+     * an HTTP/2 stream whose client is still sending is reset with NO_ERROR (RFC 9113 section
+     * 8.1), which stops the upload without failing the complete response.
+     */
+    private void endAfter(ChannelFuture lastWrite) {
+        if (!http2Stream) {
+            lastWrite.addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        lastWrite.addListener(f -> resetStream(Http2Error.NO_ERROR));
+    }
+
+    /** Resets this HTTP/2 stream with {@code error} unless it already closed. */
+    private void resetStream(Http2Error error) {
+        if (ctx.channel().isActive()) {
+            ctx.channel().writeAndFlush(new DefaultHttp2ResetFrame(error));
+        }
+    }
+
+    /**
+     * Called by an exchange that gives up after part of its response went downstream: HTTP/1
+     * closes the connection, the only honest signal; HTTP/2 resets just this stream with
+     * {@code error}.
+     */
+    void abortResponse(HttpExchange exchange, Http2Error error) {
+        if (exchange != current) {
+            return;
+        }
+        if (http2Stream) {
+            resetStream(error);
+            exchangeDone(exchange, null);
+            return;
+        }
+        exchangeDone(exchange, ctx.writeAndFlush(Unpooled.EMPTY_BUFFER));
     }
 
     /** Called by an exchange that sent a 413 for a body that outgrew the limit mid-stream. */
@@ -295,22 +394,26 @@ final class Http1DownstreamHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Called by the current exchange when its response is fully written (or it gave up). Moves
-     * on to the next pipelined request, or closes when the exchange says the connection cannot
-     * carry another request.
+     * on to the next pipelined request, or ends the connection (an HTTP/2 stream: the stream)
+     * after {@code endAfter} when the exchange says it cannot carry another request.
+     *
+     * @param endAfter the exchange's last write, after which to end; null to carry on
      */
-    void exchangeDone(Http1Exchange exchange, boolean closeConnection) {
+    void exchangeDone(HttpExchange exchange, ChannelFuture endAfter) {
         if (exchange != current) {
             return;
         }
         current = null;
-        resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
-        if (closeConnection || state == State.CLOSING) {
+        if (endAfter != null || state == State.CLOSING) {
             state = State.CLOSING;
-            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            endAfter(endAfter != null ? endAfter : ctx.writeAndFlush(Unpooled.EMPTY_BUFFER));
             releasePipelined();
+            resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
             return;
         }
+        // The state moves first: an HTTP/2 stream channel delivers buffered input as soon as reading resumes.
         state = state == State.FORWARDING_BODY ? State.DISCARDING_BODY : State.IDLE;
+        resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
         drainPipelined();
     }
 

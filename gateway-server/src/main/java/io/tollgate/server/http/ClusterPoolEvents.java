@@ -1,4 +1,4 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
 import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.server.upstream.PoolEvents;

@@ -1,4 +1,4 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
@@ -9,7 +9,7 @@ import java.util.Locale;
  * The routing view of an HTTP/1.x request head: authority from the Host header (or the
  * absolute-form target), lower case and without port; path and query split from the target.
  */
-final class Http1RouteRequest implements RouteRequest {
+final class HttpRouteRequest implements RouteRequest {
 
     private final HttpRequest request;
     private final String hostHeader;
@@ -17,7 +17,7 @@ final class Http1RouteRequest implements RouteRequest {
     private final String path;
     private final String query;
 
-    Http1RouteRequest(HttpRequest request) {
+    HttpRouteRequest(HttpRequest request) {
         this.request = request;
         String target = request.uri();
         String host = request.headers().get(HttpHeaderNames.HOST);

@@ -1,4 +1,4 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
 import io.netty.handler.codec.http.HttpRequest;
 import io.tollgate.core.accesslog.AccessLogEntry;
@@ -16,7 +16,7 @@ import java.util.EnumSet;
  */
 final class RequestRecord {
 
-    private final Http1Proxy proxy;
+    private final HttpProxy proxy;
     private final long startNanos = System.nanoTime();
     private final long startMillis = System.currentTimeMillis();
     private final String method;
@@ -33,11 +33,12 @@ final class RequestRecord {
     private long bytesSent;
     private boolean finished;
 
-    RequestRecord(Http1Proxy proxy, HttpRequest request, String authority, String downstreamAddress) {
+    /** @param protocol the downstream protocol as the access log names it, e.g. {@code HTTP/1.1}, {@code HTTP/2.0} */
+    RequestRecord(HttpProxy proxy, HttpRequest request, String protocol, String authority, String downstreamAddress) {
         this.proxy = proxy;
         this.method = request.method().name();
         this.uri = request.uri();
-        this.protocol = request.protocolVersion().text();
+        this.protocol = protocol;
         this.authority = authority;
         this.downstreamAddress = downstreamAddress;
     }

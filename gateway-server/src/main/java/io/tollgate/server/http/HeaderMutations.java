@@ -1,4 +1,4 @@
-package io.tollgate.server.http1;
+package io.tollgate.server.http;
 
 import io.netty.handler.codec.http.HttpHeaders;
 import io.tollgate.core.config.HeaderMutationConfig;

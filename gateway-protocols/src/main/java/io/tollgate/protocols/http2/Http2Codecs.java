@@ -1,0 +1,88 @@
+package io.tollgate.protocols.http2;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.tollgate.core.config.Http2Options;
+
+/**
+ * Builds Netty's HTTP/2 frame codecs with every protection Netty 4.2 offers set explicitly, so
+ * that no limit depends on a library default changing under us. Each call returns a new codec.
+ *
+ * <table>
+ *   <caption>Protections of the server codec</caption>
+ *   <tr><th>attack</th><th>protection</th></tr>
+ *   <tr><td>rapid reset (CVE-2023-44487)</td><td>more than {@code maxResetsPerWindow} RST_STREAM per
+ *       {@code resetWindow}: GOAWAY ENHANCE_YOUR_CALM</td></tr>
+ *   <tr><td>HPACK bomb, huge header blocks</td><td>SETTINGS_MAX_HEADER_LIST_SIZE enforced while
+ *       decoding; past it the stream is refused, far past it the connection</td></tr>
+ *   <tr><td>CONTINUATION flood</td><td>at most {@code maxSmallContinuationFrames} tiny CONTINUATION
+ *       frames per block, and the header list limit counts every fragment</td></tr>
+ *   <tr><td>settings, ping and reset floods</td><td>at most {@code maxQueuedControlFrames} control
+ *       frames queued for a peer that does not read</td></tr>
+ *   <tr><td>empty DATA flood</td><td>at most {@value #MAX_EMPTY_DATA_FRAMES} empty DATA frames in a row</td></tr>
+ *   <tr><td>too many streams</td><td>SETTINGS_MAX_CONCURRENT_STREAMS; streams past it are refused</td></tr>
+ * </table>
+ */
+public final class Http2Codecs {
+
+    /** Empty DATA frames tolerated in a row; more is a connection error. */
+    static final int MAX_EMPTY_DATA_FRAMES = 2;
+    /** The connection window of both sides, as a multiple of the stream window. */
+    private static final int CONNECTION_WINDOW_STREAMS = 4;
+
+    private Http2Codecs() {
+    }
+
+    /** The downstream codec of one client connection. */
+    public static Http2FrameCodec server(Http2Options options) {
+        requireNonNull(options, "options");
+        Http2Settings settings = Http2Settings.defaultSettings()
+                .maxConcurrentStreams(options.maxConcurrentStreams())
+                .initialWindowSize(options.initialWindowBytes())
+                .maxFrameSize(options.maxFrameBytes())
+                .maxHeaderListSize(options.maxHeaderListBytes());
+        return Http2FrameCodecBuilder.forServer()
+                .initialSettings(settings)
+                .validateHeaders(true)
+                .decoderEnforceMaxRstFramesPerWindow(options.maxResetsPerWindow(),
+                        (int) Math.max(1, options.resetWindow().toSeconds()))
+                .decoderEnforceMaxSmallContinuationFrames(options.maxSmallContinuationFrames())
+                .decoderEnforceMaxConsecutiveEmptyDataFrames(MAX_EMPTY_DATA_FRAMES)
+                .encoderEnforceMaxQueuedControlFrames(options.maxQueuedControlFrames())
+                .build();
+    }
+
+    /**
+     * The upstream codec of one connection to a host: no server push, the same stream window and
+     * header list limit as downstream by default.
+     */
+    public static Http2FrameCodec client(Http2Options options) {
+        requireNonNull(options, "options");
+        Http2Settings settings = Http2Settings.defaultSettings()
+                .pushEnabled(false)
+                .initialWindowSize(options.initialWindowBytes())
+                .maxHeaderListSize(options.maxHeaderListBytes());
+        return Http2FrameCodecBuilder.forClient()
+                .initialSettings(settings)
+                .validateHeaders(true)
+                .encoderEnforceMaxConcurrentStreams(false)
+                .decoderEnforceMaxSmallContinuationFrames(options.maxSmallContinuationFrames())
+                .decoderEnforceMaxConsecutiveEmptyDataFrames(MAX_EMPTY_DATA_FRAMES)
+                .encoderEnforceMaxQueuedControlFrames(options.maxQueuedControlFrames())
+                .build();
+    }
+
+    /**
+     * How much to widen a new connection's window (65,535 bytes by the RFC, changeable only by
+     * WINDOW_UPDATE) so that one paused stream cannot stall the others: to
+     * {@value #CONNECTION_WINDOW_STREAMS} stream windows.
+     */
+    public static int connectionWindowIncrement(Http2Options options) {
+        long target = (long) options.initialWindowBytes() * CONNECTION_WINDOW_STREAMS;
+        long increment = Math.min(Integer.MAX_VALUE, target) - io.netty.handler.codec.http2.Http2CodecUtil.DEFAULT_WINDOW_SIZE;
+        return (int) Math.max(0, increment);
+    }
+}

@@ -1,0 +1,51 @@
+package io.tollgate.protocols.http2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.tollgate.core.protocol.Detection;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class Http2DetectorTest {
+
+    private static final String PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+    private final Http2Detector detector = new Http2Detector();
+
+    @Test
+    void matchesThePrefaceAndAsksForMoreAtEverySplitPoint() {
+        for (int length = 0; length < PREFACE.length(); length++) {
+            assertThat(detect(PREFACE.substring(0, length))).as("prefix of %d bytes", length).isEqualTo(Detection.NEED_MORE);
+        }
+        assertThat(detect(PREFACE)).isEqualTo(Detection.MATCH);
+        assertThat(detect(PREFACE + "\0\0\0\4")).isEqualTo(Detection.MATCH);
+    }
+
+    @Test
+    void refusesHttp1AndABrokenPreface() {
+        assertThat(detect("GET / HTTP/1.1\r\n")).isEqualTo(Detection.NO_MATCH);
+        assertThat(detect("PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n")).isEqualTo(Detection.NO_MATCH);
+    }
+
+    @Test
+    void readsWithoutConsuming() {
+        ByteBuf in = Unpooled.copiedBuffer("x" + PREFACE, StandardCharsets.US_ASCII);
+        try {
+            in.skipBytes(1);
+            assertThat(detector.detect(in)).isEqualTo(Detection.MATCH);
+            assertThat(in.readerIndex()).isEqualTo(1);
+        } finally {
+            in.release();
+        }
+    }
+
+    private Detection detect(String text) {
+        ByteBuf in = Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII);
+        try {
+            return detector.detect(in);
+        } finally {
+            in.release();
+        }
+    }
+}

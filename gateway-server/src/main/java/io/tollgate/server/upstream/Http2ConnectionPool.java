@@ -1,0 +1,174 @@
+package io.tollgate.server.upstream;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.Http2Options;
+import io.tollgate.protocols.http2.Http2Codecs;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.server.transport.Transport;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP/2 (h2c, prior knowledge) connections of one event loop to one upstream host. Every
+ * request is a stream on one of them: a connection takes new streams while it is below the
+ * host's SETTINGS_MAX_CONCURRENT_STREAMS and has not received GOAWAY; when none can, another
+ * connection is opened (up to the cluster's {@code max_connections_per_host}) and requests wait in
+ * a bounded queue, else overflow. A connection is usable once the host's first SETTINGS arrived.
+ * Confined to its event loop, so it takes no locks.
+ */
+public final class Http2ConnectionPool implements UpstreamPool {
+
+    private final Host host;
+    private final ClusterConfig cluster;
+    private final Http2Options options;
+    private final PoolEvents events;
+    private final Bootstrap bootstrap;
+    private final List<Http2UpstreamConnection> connections = new ArrayList<>();
+    private final ArrayDeque<Acquirer> waiters = new ArrayDeque<>();
+    private int connecting;
+
+    Http2ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, PoolEvents events) {
+        this.host = host;
+        this.cluster = cluster;
+        this.options = Http2Options.DEFAULTS;
+        this.events = events;
+        this.bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(transport.socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, cluster.connectTimeout().toMillis()))
+                .remoteAddress(host.address());
+    }
+
+    @Override
+    public Host host() {
+        return host;
+    }
+
+    /** Connections open or being opened. */
+    public int openConnections() {
+        return connections.size();
+    }
+
+    @Override
+    public void acquire(Acquirer acquirer) {
+        Http2UpstreamConnection connection = available();
+        if (connection != null) {
+            connection.openStream(acquirer);
+            return;
+        }
+        if (waiters.size() >= cluster.maxPendingRequests()) {
+            events.overflow();
+            acquirer.failed(Failure.OVERFLOW, null);
+            return;
+        }
+        waiters.addLast(acquirer);
+        connectIfNeeded();
+    }
+
+    @Override
+    public void cancel(Acquirer acquirer) {
+        waiters.remove(acquirer);
+    }
+
+    /** Closes the stream, which resets it when it is still open: a stream is never reused. */
+    @Override
+    public void release(UpstreamConnection released, boolean reusable) {
+        Http2UpstreamStream stream = (Http2UpstreamStream) released;
+        stream.unbind();
+        stream.channel().close();
+    }
+
+    /** A connection received the host's first SETTINGS: it can carry streams. */
+    void ready(Http2UpstreamConnection connection) {
+        connecting--;
+        dispatch();
+    }
+
+    /** A connection's capacity grew: a stream ended, or new SETTINGS or GOAWAY arrived. */
+    void capacityChanged() {
+        dispatch();
+    }
+
+    /** Called once when a connection's channel became inactive. */
+    void closed(Http2UpstreamConnection connection, boolean wasReady) {
+        connections.remove(connection);
+        events.connectionClosed();
+        if (!wasReady) {
+            connecting--;
+            failWaiters(new IllegalStateException(host + " closed the connection before its SETTINGS"));
+            return;
+        }
+        dispatch();
+    }
+
+    private void dispatch() {
+        while (!waiters.isEmpty()) {
+            Http2UpstreamConnection connection = available();
+            if (connection == null) {
+                connectIfNeeded();
+                return;
+            }
+            connection.openStream(waiters.pollFirst());
+        }
+    }
+
+    private Http2UpstreamConnection available() {
+        for (Http2UpstreamConnection connection : connections) {
+            if (connection.hasCapacity()) {
+                return connection;
+            }
+        }
+        return null;
+    }
+
+    private void connectIfNeeded() {
+        if (connecting == 0 && connections.size() < cluster.maxConnectionsPerHost()) {
+            connect();
+        }
+    }
+
+    private void failWaiters(Throwable cause) {
+        Acquirer waiter;
+        while ((waiter = waiters.pollFirst()) != null) {
+            waiter.failed(Failure.CONNECT_FAILED, cause);
+        }
+    }
+
+    private void connect() {
+        connecting++;
+        Http2UpstreamConnection connection = new Http2UpstreamConnection(this, Http2Codecs.connectionWindowIncrement(options));
+        connections.add(connection);
+        long heartbeatMillis = cluster.heartbeatInterval().toMillis();
+        ChannelFuture future = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline()
+                        .addLast("codec", Http2Codecs.client(options))
+                        .addLast("multiplex", new Http2MultiplexHandler(new RefusePushedStreams()))
+                        .addLast("heartbeat", new IdleStateHandler(heartbeatMillis, 0, 0, TimeUnit.MILLISECONDS))
+                        .addLast("upstream", connection);
+            }
+        }).connect();
+        future.addListener(f -> {
+            if (f.isSuccess()) {
+                events.connectionOpened();
+                return;
+            }
+            connecting--;
+            connections.remove(connection);
+            events.connectFailure();
+            failWaiters(f.cause());
+        });
+    }
+}

@@ -1,0 +1,150 @@
+package io.tollgate.server.http2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.handler.codec.http2.Http2Error;
+import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.TestGateway;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Protocol errors sent as raw frames get the answer RFC 9113 asks for (a stream or connection
+ * error with the right code), and Netty's protections against known attacks hold; after each, a
+ * new connection is still served.
+ */
+class Http2ProtocolErrorsTest {
+
+    private static HttpUpstream upstream;
+    private static TestGateway gateway;
+
+    @BeforeAll
+    static void start() throws Exception {
+        upstream = new HttpUpstream();
+        gateway = TestGateway.start("""
+                event_loops: 1
+                listeners:
+                  - name: h2
+                    port: 0
+                    protocols: [h2c]
+                    http2: { max_header_list_bytes: 16384, max_resets_per_window: 50, reset_window: 30s }
+                    route_config:
+                      virtual_hosts:
+                        - name: all
+                          domains: ["*"]
+                          routes:
+                            - { match: { prefix: / }, route: { cluster: upstream, timeout: 10s } }
+                  - name: mixed
+                    port: 0
+                    protocols: [http1, h2c]
+                    route_config:
+                      virtual_hosts:
+                        - name: all
+                          domains: ["*"]
+                          routes:
+                            - { match: { prefix: / }, route: { cluster: upstream, timeout: 10s } }
+                clusters:
+                  - name: upstream
+                    endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
+                """, Map.of("PORT", upstream.port()));
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        upstream.close();
+    }
+
+    @AfterEach
+    void otherConnectionsAreStillServed() throws Exception {
+        for (String listener : new String[] {"h2", "mixed"}) {
+            try (RawH2 client = new RawH2(gateway.port(listener))) {
+                client.preface().get(1, "/ok");
+                RawH2.Frame response = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == 1);
+                assertThat(response).isNotNull();
+                assertThat(client.headers(response).status().toString()).isEqualTo("200");
+            }
+        }
+    }
+
+    @Test
+    void badPrefaceClosesTheConnection() throws Exception {
+        byte[] bad = "PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        for (String listener : new String[] {"h2", "mixed"}) {
+            try (RawH2 client = new RawH2(gateway.port(listener))) {
+                client.raw(bad);
+                assertThat(client.closedByServer()).as(listener).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void frameOnAClosedStreamIsAStreamClosedError() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("h2"))) {
+            client.preface().get(1, "/done");
+            assertThat(client.await(f -> f.stream() == 1 && f.endsStream())).isNotNull();
+            client.frame(RawH2.DATA, RawH2.END_STREAM, 1, "late".getBytes(StandardCharsets.US_ASCII));
+            RawH2.Frame error = client.await(f -> f.type() == RawH2.RST_STREAM || f.type() == RawH2.GOAWAY);
+            assertThat(error).isNotNull();
+            assertThat(error.errorCode()).isEqualTo((int) Http2Error.STREAM_CLOSED.code());
+        }
+    }
+
+    @Test
+    void windowOverflowIsAFlowControlConnectionError() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("h2"))) {
+            client.preface().frame(RawH2.WINDOW_UPDATE, 0, 0, ByteBuffer.allocate(4).putInt(0x7fffffff).array());
+            RawH2.Frame goAway = client.await(f -> f.type() == RawH2.GOAWAY);
+            assertThat(goAway).isNotNull();
+            assertThat(goAway.errorCode()).isEqualTo((int) Http2Error.FLOW_CONTROL_ERROR.code());
+            assertThat(client.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
+    void oversizedHeaderBlockIsRefused() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("h2"))) {
+            client.preface();
+            byte[] block = client.headerBlock(RawH2.request("GET", "/big").add("x-big", "b".repeat(40_000)));
+            int chunk = 16_384;
+            for (int offset = 0; offset < block.length; offset += chunk) {
+                int end = Math.min(block.length, offset + chunk);
+                boolean first = offset == 0;
+                boolean last = end == block.length;
+                int flags = (last ? RawH2.END_HEADERS : 0) | (first ? RawH2.END_STREAM : 0);
+                client.frame(first ? RawH2.HEADERS : RawH2.CONTINUATION, flags, 1,
+                        java.util.Arrays.copyOfRange(block, offset, end));
+            }
+            RawH2.Frame answer = client.await(f -> f.type() == RawH2.GOAWAY || f.type() == RawH2.RST_STREAM
+                    || f.type() == RawH2.HEADERS);
+            assertThat(answer).isNotNull();
+            if (answer.type() == RawH2.HEADERS) {
+                assertThat(client.headers(answer).status().toString()).isEqualTo("431");
+            } else {
+                assertThat(answer.errorCode()).isIn((int) Http2Error.PROTOCOL_ERROR.code(),
+                        (int) Http2Error.ENHANCE_YOUR_CALM.code());
+            }
+            assertThat(upstream.clientPorts()).isEmpty();
+        }
+    }
+
+    @Test
+    void rapidResetEndsTheConnectionWithEnhanceYourCalm() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("h2"))) {
+            client.preface();
+            byte[] cancel = ByteBuffer.allocate(4).putInt((int) Http2Error.CANCEL.code()).array();
+            for (int stream = 1; stream < 2 * 120; stream += 2) {
+                client.frame(RawH2.HEADERS, RawH2.END_HEADERS, stream, client.headerBlock(RawH2.request("POST", "/r")));
+                client.frame(RawH2.RST_STREAM, 0, stream, cancel);
+            }
+            RawH2.Frame goAway = client.await(f -> f.type() == RawH2.GOAWAY);
+            assertThat(goAway).isNotNull();
+            assertThat(goAway.errorCode()).isEqualTo((int) Http2Error.ENHANCE_YOUR_CALM.code());
+        }
+    }
+}
