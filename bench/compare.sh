@@ -96,7 +96,13 @@ stop_tree() { # TERM to the PID and its descendants, KILL what is left after 5 s
   for p in "${STARTED[@]}"; do [ "$p" = "$1" ] || left+=("$p"); done
   STARTED=("${left[@]}")
 }
-cleanup() { while [ ${#STARTED[@]} -gt 0 ]; do stop_tree "${STARTED[0]}"; done; }
+cleanup() {
+  [ -n "$LOAD_PID" ] && stop_tree "$LOAD_PID"
+  while [ ${#STARTED[@]} -gt 0 ]; do stop_tree "${STARTED[0]}"; done
+}
+# load tools run in the background so that Ctrl-C or TERM stops the script at once
+LOAD_PID=""
+load() { "$@" & LOAD_PID=$!; wait "$LOAD_PID"; LOAD_PID=""; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -164,7 +170,7 @@ measure() {
   ( max=0; while :; do r=$(rss_kb "$MEASURED"); [ "$r" -gt "$max" ] && { max=$r; echo $max > "$OUT/.rss"; }; sleep 0.5; done ) &
   sampler=$!
   t0=$(date +%s.%N)
-  "$tool" "$@" > "$raw" 2>&1
+  load "$tool" "$@" > "$raw" 2>&1
   t1=$(date +%s.%N)
   c1=$(cpu_ticks "$MEASURED")
   kill "$sampler"; wait "$sampler" 2>/dev/null
@@ -280,8 +286,8 @@ for target in $ONLY; do
   warmup=$REF_WARMUP
   [ "$target" = tollgate ] && warmup=$JVM_WARMUP
   echo "$target: warming up for ${warmup}s (GET, then POST)" >&2
-  wrk_get 50 $(((warmup + 1) / 2)) > "$OUT/$target.warmup-get.txt" 2>&1
-  wrk_post 50 $(((warmup + 1) / 2)) > "$OUT/$target.warmup-post.txt" 2>&1
+  load wrk_get 50 $(((warmup + 1) / 2)) > "$OUT/$target.warmup-get.txt" 2>&1
+  load wrk_post 50 $(((warmup + 1) / 2)) > "$OUT/$target.warmup-post.txt" 2>&1
   for c in $CONNS; do measure "$target" "h1-get-c$c" wrk_get "$c" "$DUR"; done
   measure "$target" h1-post1k-c200 wrk_post 200 "$DUR"
   measure "$target" h1-post1k-ab-c200 ab_post 200 "$DUR"
