@@ -198,23 +198,28 @@ measure() {
 
 # --- configs ---------------------------------------------------------------------------------
 
-KB=$(head -c 1024 /dev/zero | tr '\0' x)
-cat > "$OUT/upstream/nginx.conf" <<CFG
+nginx_conf() { # DIR HTTP_BLOCK_BODY: a one-worker nginx that stays in the foreground, state in DIR
+  cat > "$1/nginx.conf" <<CFG
 worker_processes 1;
 daemon off;
-pid $OUT/upstream/nginx.pid;
-error_log $OUT/upstream/error.log warn;
-events { worker_connections 16384; multi_accept on; }
+pid $1/nginx.pid;
+error_log $1/error.log warn;
+events { worker_connections 20000; multi_accept on; }
 http {
   access_log off;
   keepalive_requests 10000000;
   keepalive_timeout 300s;
-  client_body_buffer_size 64k;
-  client_body_temp_path $OUT/upstream/body;
-  default_type application/octet-stream;
-  server { listen 127.0.0.1:$UP backlog=4096; location / { return 200 "$KB"; } }
+  client_body_temp_path $1/body;
+  proxy_temp_path $1/proxy;
+  $2
 }
 CFG
+}
+
+KB=$(head -c 1024 /dev/zero | tr '\0' x)
+nginx_conf "$OUT/upstream" "default_type application/octet-stream;
+  client_body_buffer_size 64k;
+  server { listen 127.0.0.1:$UP backlog=4096; location / { return 200 \"$KB\"; } }"
 
 cat > "$OUT/haproxy.cfg" <<CFG
 global
@@ -235,24 +240,11 @@ backend be
   server up 127.0.0.1:$UP
 CFG
 
-cat > "$OUT/nginx/nginx.conf" <<CFG
-worker_processes 1;
-daemon off;
-pid $OUT/nginx/nginx.pid;
-error_log $OUT/nginx/error.log warn;
-events { worker_connections 20000; multi_accept on; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  keepalive_timeout 300s;
-  client_body_temp_path $OUT/nginx/body; proxy_temp_path $OUT/nginx/proxy;
-  upstream up { server 127.0.0.1:$UP; keepalive 1024; keepalive_requests 10000000; }
+nginx_conf "$OUT/nginx" "upstream up { server 127.0.0.1:$UP; keepalive 1024; keepalive_requests 10000000; }
   server {
     listen 127.0.0.1:${PORT[nginx]} backlog=4096;
-    location / { proxy_pass http://up; proxy_http_version 1.1; proxy_set_header Connection ""; }
-  }
-}
-CFG
+    location / { proxy_pass http://up; proxy_http_version 1.1; proxy_set_header Connection \"\"; }
+  }"
 
 declare -A CMD=(
   [haproxy]="haproxy -db -f $OUT/haproxy.cfg"
