@@ -22,7 +22,7 @@
 #                       process really touches. First-touch page faults are paid during warm-up.
 #   -Dio.netty.leakDetection.level=disabled   the default SIMPLE level samples allocations and
 #                       records stacks; production does not run it, so neither does the benchmark.
-#   -XX:+UseStringDeduplication, JIT flags etc.: none; defaults until a profile says otherwise.
+#   nothing else: JIT and allocator defaults stay until a profile shows a flag pays off.
 set -eu
 
 die() { echo "gateway.sh: $*" >&2; exit 1; }
