@@ -1,0 +1,298 @@
+#!/usr/bin/env bash
+# bench/compare.sh - whole-process HTTP/1.1 benchmark: Tollgate next to HAProxy and nginx, all on
+# 127.0.0.1, pinned, under the same load. Prints a Markdown table and writes results.csv.
+#
+# Needs: apt-get install nginx haproxy wrk apache2-utils curl   (taskset and ps come with any Debian)
+#        and the gateway jar: ./mvnw -B -q -pl gateway-server -am package -DskipTests
+#
+# Layout for a 2-core machine: core 0 runs the load generator (one wrk/ab thread) and an nginx
+# upstream answering every request with a 1 KB body; core 1 runs only the proxy under test.
+# 'direct' (load generator straight at the upstream) is the ceiling of this rig: when a proxy's
+# CPU% is well under 100, core 0, not the proxy, limited QPS, and US/REQ is the figure to compare.
+#
+# Matrix per target, every run -d seconds:
+#   h1-get-c20 / c200 / c1000   wrk -t1 -cN GET /
+#   h1-post1k-c200              wrk -t1 -c200 POST / with a 1 KB body (Lua script)
+#   h1-post1k-ab-c200           ab -k -c200 -p 1k (HTTP/1.0 keep-alive, as in MOSN's published
+#                               benchmark; a proxy that does not answer 'Connection: keep-alive'
+#                               stalls ab, which shows as 0 QPS)
+# Columns: QPS; p50/p99 in ms (ab reports whole ms); RSS_MB = peak VmRSS of the proxy's process
+# tree, sampled twice a second; CPU% = utime+stime of that tree over wall time (100 = one core);
+# US/REQ = proxy CPU microseconds per request; ERRORS = wrk socket errors + non-2xx replies,
+# ab failed + non-2xx.
+set -u
+
+usage() {
+  cat <<USAGE
+Usage: bench/compare.sh [-d SECS] [-w SECS] [-o DIR] [--only 'TARGETS'] [-c 'CONNS']
+  -d SECS        length of every measured run                        (default 10)
+  -w SECS        untimed warm-up of JVM targets before measuring;
+                 below ~60 s C2 still compiles on the proxy's core    (default 60)
+  -o DIR         output dir for raw tool output, configs, results.csv (default: mktemp -d)
+  --only LIST    targets, any of: direct haproxy nginx tollgate       (default: all four)
+  -c LIST        wrk connection counts for GET                        (default '20 200 1000')
+Ports: upstream 18080, haproxy 18090, nginx 18092, tollgate 18100. Tollgate starts through
+bench/gateway.sh (override its JVM flags with JVM_OPTS / JVM_EXTRA in the environment).
+USAGE
+  exit 2
+}
+
+die() { echo "compare.sh: $*" >&2; exit 1; }
+
+DUR=10 JVM_WARMUP=60 REF_WARMUP=5 OUT="" ONLY="direct haproxy nginx tollgate" CONNS="20 200 1000"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -d) DUR=$2; shift ;;     -w) JVM_WARMUP=$2; shift ;;
+    -o) OUT=$2; shift ;;     --only) ONLY=$2; shift ;;
+    -c) CONNS=$2; shift ;;   -h|--help) usage ;;
+    *) echo "unknown argument: $1" >&2; usage ;;
+  esac
+  shift
+done
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+need() { command -v "$1" >/dev/null || die "'$1' not found: apt-get install $2"; }
+need nginx nginx; need haproxy haproxy; need wrk wrk; need ab apache2-utils; need curl curl
+need taskset util-linux; need ps procps
+[ "$(nproc)" -ge 2 ] || die "needs 2 cores (core 0: load + upstream, core 1: proxy), found $(nproc)"
+case " $ONLY " in *" tollgate "*)
+  [ -f "$ROOT/gateway-server/target/tollgate.jar" ] \
+    || die "gateway-server/target/tollgate.jar missing: ./mvnw -B -q -pl gateway-server -am package -DskipTests" ;;
+esac
+
+UP=18080
+declare -A PORT=([direct]=$UP [haproxy]=18090 [nginx]=18092 [tollgate]=18100)
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for p in $UP 18090 18092 18100; do port_open $p && die "port $p is already in use"; done
+
+[ -n "$OUT" ] || OUT=$(mktemp -d /tmp/tollgate-bench.XXXXXX)
+mkdir -p "$OUT/upstream" "$OUT/nginx" || die "cannot create $OUT"
+ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+HZ=$(getconf CLK_TCK)
+LOAD="taskset -c 0"
+
+# --- process handling: everything started here is stopped by PID on exit --------------------
+
+STARTED=()
+tree_pids() { # PID and all its descendants
+  local all=$1 kids=$1 p
+  while [ -n "$kids" ]; do
+    kids=$(for p in $kids; do ps -o pid= --ppid "$p"; done | tr -s ' \n' ' ')
+    all="$all $kids"
+  done
+  echo $all
+}
+stop_tree() { # TERM to the PID and its descendants, KILL what is left after 5 s
+  local pids p alive
+  pids=$(tree_pids "$1")
+  kill -TERM $pids 2>/dev/null
+  for _ in $(seq 20); do
+    alive=0; for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.25
+  done
+  [ $alive = 0 ] || kill -KILL $pids 2>/dev/null
+  local left=()
+  for p in "${STARTED[@]}"; do [ "$p" = "$1" ] || left+=("$p"); done
+  STARTED=("${left[@]}")
+}
+cleanup() {
+  [ -n "$LOAD_PID" ] && stop_tree "$LOAD_PID"
+  while [ ${#STARTED[@]} -gt 0 ]; do stop_tree "${STARTED[0]}"; done
+}
+# load tools run in the background so that Ctrl-C or TERM stops the script at once
+LOAD_PID=""
+load() { "$@" & LOAD_PID=$!; wait "$LOAD_PID"; LOAD_PID=""; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start NAME CPU PORT CMD: runs CMD pinned to CPU in the foreground of a background job, waits for PORT
+start() {
+  local name=$1 cpu=$2 port=$3 cmd=$4 i=0
+  taskset -c "$cpu" bash -c "exec $cmd" > "$OUT/$name.log" 2>&1 &
+  PID=$!
+  STARTED+=("$PID")
+  until port_open "$port"; do
+    kill -0 "$PID" 2>/dev/null || { tail -20 "$OUT/$name.log" >&2; die "$name exited during start-up"; }
+    i=$((i + 1)); [ $i -gt 600 ] && die "$name is not listening on $port after 60 s"
+    sleep 0.1
+  done
+  [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port/")" = 200 ] \
+    || die "GET http://127.0.0.1:$port/ through $name did not return 200"
+}
+
+# --- measuring -------------------------------------------------------------------------------
+
+cpu_ticks() { # utime+stime summed over the tree (fields 14 and 15 of /proc/PID/stat)
+  local p t=0 v
+  for p in $(tree_pids "$1"); do
+    v=$(awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$p/stat" 2>/dev/null) && t=$((t + ${v:-0}))
+  done
+  echo $t
+}
+rss_kb() {
+  local p t=0 v
+  for p in $(tree_pids "$1"); do
+    v=$(awk '/^VmRSS:/{print $2}' "/proc/$p/status" 2>/dev/null) && t=$((t + ${v:-0}))
+  done
+  echo $t
+}
+busy_pct() { # whole-machine non-idle CPU over 2 s, 100 = one core
+  local a b
+  a=$(awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat); sleep 2
+  b=$(awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat)
+  echo $(( (b - a) * 100 / HZ / 2 ))
+}
+to_ms() { # wrk latency (512.00us, 1.23ms, 1.05s, 2.00m) -> ms
+  awk -v v="$1" 'BEGIN{ n = v + 0; u = v; sub(/^[0-9.]+/, "", u)
+    if (u == "us") n /= 1000; else if (u == "s") n *= 1000; else if (u == "m") n *= 60000
+    printf "%.2f", n }'
+}
+
+BODY="$OUT/post-1k.bin"
+head -c 1024 /dev/zero | tr '\0' a > "$BODY"
+POST_LUA="$OUT/post-1k.lua"
+printf 'wrk.method = "POST"\nwrk.body = string.rep("a", 1024)\nwrk.headers["Content-Type"] = "application/octet-stream"\n' > "$POST_LUA"
+
+wrk_get() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency "$URL"; }
+wrk_post() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency -s "$POST_LUA" "$URL"; }
+ab_post() { # -s 5: give up on a stalled keep-alive connection instead of waiting forever
+  $LOAD timeout $(($2 + 15)) ab -k -q -c "$1" -t "$2" -n 100000000 -s 5 -p "$BODY" -T application/octet-stream "$URL"
+}
+
+echo "target,scenario,qps,p50_ms,p99_ms,rss_mb,cpu_pct,us_per_req,errors" > "$OUT/results.csv"
+ROWS=()
+# measure TARGET SCENARIO TOOL ARGS...: one run, one row; CPU and RSS are those of $MEASURED
+measure() {
+  local target=$1 scen=$2 tool=$3; shift 3
+  local raw="$OUT/$target.$scen.txt" c0 c1 t0 t1 sampler qps p50 p99 err cpu rss usreq
+  c0=$(cpu_ticks "$MEASURED")
+  ( max=0; while :; do r=$(rss_kb "$MEASURED"); [ "$r" -gt "$max" ] && { max=$r; echo $max > "$OUT/.rss"; }; sleep 0.5; done ) &
+  sampler=$!
+  t0=$(date +%s.%N)
+  load "$tool" "$@" > "$raw" 2>&1
+  t1=$(date +%s.%N)
+  c1=$(cpu_ticks "$MEASURED")
+  kill "$sampler"; wait "$sampler" 2>/dev/null
+  if [ "$tool" = ab_post ]; then
+    qps=$(awk '/^Requests per second:/{printf "%.0f", $4}' "$raw")
+    p50=$(awk '$1 == "50%"{printf "%.2f", $2}' "$raw")
+    p99=$(awk '$1 == "99%"{printf "%.2f", $2}' "$raw")
+    err=$(awk '/^Failed requests:|^Non-2xx responses:/{s += $3} END{print s + 0}' "$raw")
+  else
+    qps=$(awk '/^Requests\/sec:/{printf "%.0f", $2}' "$raw")
+    p50=$(to_ms "$(awk '$1 == "50%"{print $2}' "$raw")")
+    p99=$(to_ms "$(awk '$1 == "99%"{print $2}' "$raw")")
+    err=$(awk '/Socket errors:/{gsub(/,/, ""); s += $4 + $6 + $8 + $10} /Non-2xx or 3xx/{s += $NF} END{print s + 0}' "$raw")
+  fi
+  qps=${qps:-0}
+  [ "$qps" = 0 ] && echo "WARNING: $target $scen gave no result, see $raw" >&2
+  read -r cpu rss usreq < <(awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v hz="$HZ" \
+      -v kb="$(cat "$OUT/.rss")" -v q="$qps" 'BEGIN{ cpu = (c1 - c0) / hz / (t1 - t0) * 100
+      printf "%.0f %.1f %s\n", cpu, kb / 1024, (q > 0 ? sprintf("%.1f", cpu / 100 * 1e6 / q) : "-") }')
+  echo "$target,$scen,$qps,${p50:--},${p99:--},$rss,$cpu,$usreq,$err" >> "$OUT/results.csv"
+  ROWS+=("| $target | $scen | $qps | ${p50:--} | ${p99:--} | $rss | $cpu | $usreq | $err |")
+  echo "${ROWS[-1]}" >&2
+  sleep 1
+}
+
+# --- configs ---------------------------------------------------------------------------------
+
+nginx_conf() { # DIR HTTP_BLOCK_BODY: a one-worker nginx that stays in the foreground, state in DIR
+  cat > "$1/nginx.conf" <<CFG
+worker_processes 1;
+daemon off;
+pid $1/nginx.pid;
+error_log $1/error.log warn;
+events { worker_connections 20000; multi_accept on; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  keepalive_timeout 300s;
+  client_body_temp_path $1/body;
+  proxy_temp_path $1/proxy;
+  $2
+}
+CFG
+}
+
+KB=$(head -c 1024 /dev/zero | tr '\0' x)
+nginx_conf "$OUT/upstream" "default_type application/octet-stream;
+  client_body_buffer_size 64k;
+  server { listen 127.0.0.1:$UP backlog=4096; location / { return 200 \"$KB\"; } }"
+
+cat > "$OUT/haproxy.cfg" <<CFG
+global
+  nbthread 1
+  maxconn 9000
+defaults
+  mode http
+  option http-keep-alive
+  http-reuse always
+  timeout connect 5s
+  timeout client 60s
+  timeout server 60s
+  timeout http-keep-alive 60s
+frontend fe
+  bind 127.0.0.1:${PORT[haproxy]}
+  default_backend be
+backend be
+  server up 127.0.0.1:$UP
+CFG
+
+nginx_conf "$OUT/nginx" "upstream up { server 127.0.0.1:$UP; keepalive 1024; keepalive_requests 10000000; }
+  server {
+    listen 127.0.0.1:${PORT[nginx]} backlog=4096;
+    location / { proxy_pass http://up; proxy_http_version 1.1; proxy_set_header Connection \"\"; }
+  }"
+
+declare -A CMD=(
+  [haproxy]="haproxy -db -f $OUT/haproxy.cfg"
+  [nginx]="nginx -p $OUT/nginx -c $OUT/nginx/nginx.conf"
+  [tollgate]="env PROXY_PORT=${PORT[tollgate]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+)
+
+# --- run -------------------------------------------------------------------------------------
+
+{ echo "date: $(date -u +%FT%TZ)"; echo "host: $(uname -srm), $(nproc) cores, $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"; } | tee "$OUT/machine.txt" >&2
+
+start upstream 0 $UP "nginx -p $OUT/upstream -c $OUT/upstream/nginx.conf"
+UPSTREAM_PID=$PID
+
+for target in $ONLY; do
+  [ -n "${PORT[$target]:-}" ] || die "unknown target '$target'"
+  busy=$(busy_pct)
+  if [ "$busy" -gt 10 ]; then
+    echo "WARNING: machine ${busy}% busy before $target (100 = one core); numbers will be noisy. Top:" >&2
+    ps -eo pid,pcpu,etime,comm --sort=-pcpu | sed -n 2,5p >&2
+  fi
+  echo "$target: idle check ${busy}% busy" >> "$OUT/machine.txt"
+  URL="http://127.0.0.1:${PORT[$target]}/"
+  if [ "$target" = direct ]; then
+    MEASURED=$UPSTREAM_PID
+  else
+    start "$target" 1 "${PORT[$target]}" "${CMD[$target]}"
+    MEASURED=$PID
+  fi
+  warmup=$REF_WARMUP
+  [ "$target" = tollgate ] && warmup=$JVM_WARMUP
+  echo "$target: warming up for ${warmup}s (GET, then POST)" >&2
+  load wrk_get 50 $(((warmup + 1) / 2)) > "$OUT/$target.warmup-get.txt" 2>&1
+  load wrk_post 50 $(((warmup + 1) / 2)) > "$OUT/$target.warmup-post.txt" 2>&1
+  for c in $CONNS; do measure "$target" "h1-get-c$c" wrk_get "$c" "$DUR"; done
+  measure "$target" h1-post1k-c200 wrk_post 200 "$DUR"
+  measure "$target" h1-post1k-ab-c200 ab_post 200 "$DUR"
+  if [ "$target" != direct ]; then stop_tree "$MEASURED"; fi
+done
+
+echo "| target | scenario | QPS | p50 ms | p99 ms | RSS MB | CPU% | US/REQ | errors |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${ROWS[@]}"
+# Tollgate against HAProxy at c=200: the issue's targets are US/REQ <= 1.3x and p99 <= 1.5x
+awk -F, '$1 == "haproxy" || $1 == "tollgate" { v[$1, $2, "us"] = $8; v[$1, $2, "p99"] = $5; s[$2] = 1 }
+  END { for (k in s) if (k ~ /c200$/ && v["haproxy", k, "us"] > 0 && v["tollgate", k, "us"] != "") {
+          line = sprintf("%-18s tollgate/haproxy  US/REQ %.2fx  p99 %.2fx", k,
+                 v["tollgate", k, "us"] / v["haproxy", k, "us"], v["tollgate", k, "p99"] / v["haproxy", k, "p99"])
+          print line } }' "$OUT/results.csv" | sort
+echo "results: $OUT/results.csv" >&2

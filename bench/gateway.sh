@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# bench/gateway.sh - starts Tollgate in the foreground as one benchmark target: one HTTP/1.1
+# listener on 127.0.0.1:$PROXY_PORT forwarding every request to $UPSTREAM_URL, no access log,
+# one event loop (the harness pins the process to one core).
+#
+# Environment:
+#   PROXY_PORT       listen port                                   (required)
+#   UPSTREAM_URL     http://HOST:PORT of the upstream              (required)
+#   ADMIN_PORT       admin API port; 0 = any free port, logged      (default 0; never 9901)
+#   TOLLGATE_JAR     the gateway jar          (default: gateway-server/target/tollgate.jar)
+#   JVM_OPTS         replaces the JVM flags below
+#   JVM_EXTRA        added to them, e.g. -XX:StartFlightRecording=duration=30s,filename=/tmp/gw.jfr
+#   CONF_DIR         where the generated YAML goes                 (default $TMPDIR or /tmp)
+#
+# JVM flags, chosen for a proxy that owns exactly one core:
+#   -Xms512m -Xmx512m   fixed heap, the size the reference JVM peer gets: no resizing under load.
+#                       Buffers are pooled off-heap, so the heap only holds short-lived objects.
+#   -XX:+UseSerialGC    with one core nothing runs in parallel anyway; Serial has the cheapest
+#                       write barriers and no concurrent threads stealing the core (G1 has both).
+#                       It is also what the JVM picks by itself when it sees one CPU.
+#   no AlwaysPreTouch   it would make RSS equal the heap size; we want RSS_MB to show what the
+#                       process really touches. First-touch page faults are paid during warm-up.
+#   -Dio.netty.leakDetection.level=disabled   the default SIMPLE level samples allocations and
+#                       records stacks; production does not run it, so neither does the benchmark.
+#   nothing else: JIT and allocator defaults stay until a profile shows a flag pays off.
+set -eu
+
+die() { echo "gateway.sh: $*" >&2; exit 1; }
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+JAR=${TOLLGATE_JAR:-$ROOT/gateway-server/target/tollgate.jar}
+[ -f "$JAR" ] || die "$JAR missing; build it with ./mvnw -B -q -pl gateway-server -am package -DskipTests"
+[ -n "${PROXY_PORT:-}" ] || die "PROXY_PORT is not set"
+[ -n "${UPSTREAM_URL:-}" ] || die "UPSTREAM_URL is not set"
+
+hostport=${UPSTREAM_URL#http://}
+hostport=${hostport%%/*}
+UP_HOST=${hostport%:*}
+UP_PORT=${hostport##*:}
+[ "$UP_HOST" != "$hostport" ] && [ -n "$UP_PORT" ] || die "UPSTREAM_URL must look like http://HOST:PORT (was '$UPSTREAM_URL')"
+
+CONF=$(mktemp "${CONF_DIR:-${TMPDIR:-/tmp}}/tollgate-bench.XXXXXX.yaml")
+cat > "$CONF" <<YAML
+event_loops: 1
+admin: { address: 127.0.0.1, port: ${ADMIN_PORT:-0} }
+listeners:
+  - name: http
+    address: 127.0.0.1
+    port: $PROXY_PORT
+    protocols: [http1]
+    route_config:
+      virtual_hosts:
+        - name: all
+          domains: ["*"]
+          routes:
+            - name: all
+              match: { prefix: / }
+              route: { cluster: upstream }
+clusters:
+  - name: upstream
+    endpoints:
+      - { address: $UP_HOST, port: $UP_PORT }
+YAML
+
+JVM_OPTS=${JVM_OPTS:--Xms512m -Xmx512m -XX:+UseSerialGC -Dio.netty.leakDetection.level=disabled}
+# shellcheck disable=SC2086 # the flag lists are meant to split into words
+exec java $JVM_OPTS ${JVM_EXTRA:-} -jar "$JAR" run -c "$CONF"
