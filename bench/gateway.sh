@@ -46,7 +46,7 @@ listeners:
   - name: http
     address: 127.0.0.1
     port: $PROXY_PORT
-    protocols: [http1]
+    protocols: [http1, h2c]
     route_config:
       virtual_hosts:
         - name: all

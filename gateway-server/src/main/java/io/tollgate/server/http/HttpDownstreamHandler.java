@@ -81,6 +81,7 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
     private State state = State.IDLE;
     private HttpExchange current;
     private int pauses;
+    private String remoteAddress;
     private boolean draining;
     private boolean grpc;
 
@@ -331,7 +332,10 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     private String remoteAddress() {
-        return String.valueOf(ctx.channel().remoteAddress());
+        if (remoteAddress == null) {
+            remoteAddress = String.valueOf(ctx.channel().remoteAddress());
+        }
+        return remoteAddress;
     }
 
     /** Writes a response the gateway made itself and closes afterwards when asked to. */

@@ -89,8 +89,10 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
 
     void start() {
         timeout = ctx.channel().eventLoop().schedule(this::timedOut, timeoutNanos, TimeUnit.NANOSECONDS);
-        downstream.pause(HttpDownstreamHandler.PAUSE_CONNECTING);
         pool.acquire(this);
+        if (upstream == null && !done) {
+            downstream.pause(HttpDownstreamHandler.PAUSE_CONNECTING);
+        }
     }
 
     @Override

@@ -48,7 +48,7 @@ final class Http1DownstreamProtocol implements DownstreamProtocol {
                 codec.upgradeFrom(ctx);
             }, upgrades, MAX_UPGRADE_BODY_BYTES));
         }
-        pipeline.addLast(PipelineNames.IDLE, new IdleStateHandler(0, 0, http.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+        pipeline.addLast(PipelineNames.IDLE, new IdleStateHandler(http.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                 .addLast(PipelineNames.PROXY, proxy.newHandler());
     }
 }

@@ -123,7 +123,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
             protected void initChannel(Channel ch) {
                 ch.pipeline()
                         .addLast("codec", Http1Decoders.clientCodec(8192, 65536))
-                        .addLast("idle", new IdleStateHandler(0, 0, cluster.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                        .addLast("idle", new IdleStateHandler(cluster.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                         .addLast("upstream", connection);
             }
         }).connect();
