@@ -2,7 +2,7 @@
 # bench/compare.sh - whole-process HTTP/1.1 benchmark: Tollgate next to HAProxy and nginx, all on
 # 127.0.0.1, pinned, under the same load. Prints a Markdown table and writes results.csv.
 #
-# Needs: apt-get install nginx haproxy wrk apache2-utils curl   (taskset and ps come with any Debian)
+# Needs: apt-get install nginx haproxy wrk apache2-utils nghttp2-client curl   (taskset and ps come with any Debian)
 #        and the gateway jar: ./mvnw -B -q -pl gateway-server -am package -DskipTests
 #
 # Layout for a 2-core machine: core 0 runs the load generator (one wrk/ab thread) and an nginx
@@ -16,6 +16,8 @@
 #   h1-post1k-ab-c200           ab -k -c200 -p 1k (HTTP/1.0 keep-alive, as in MOSN's published
 #                               benchmark; a proxy that does not answer 'Connection: keep-alive'
 #                               stalls ab, which shows as 0 QPS)
+#   h2c-get-c20m10              h2load -t1 -c20 -m10 GET / over h2c prior knowledge, proxied to the
+#                               same HTTP/1.1 upstream (direct: the upstream's own h2c port)
 # Columns: QPS; p50/p99 in ms (ab reports whole ms); RSS_MB = peak VmRSS of the proxy's process
 # tree, sampled twice a second; CPU% = utime+stime of that tree over wall time (100 = one core);
 # US/REQ = proxy CPU microseconds per request; ERRORS = wrk socket errors + non-2xx replies,
@@ -53,6 +55,7 @@ done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 need() { command -v "$1" >/dev/null || die "'$1' not found: apt-get install $2"; }
 need nginx nginx; need haproxy haproxy; need wrk wrk; need ab apache2-utils; need curl curl
+need h2load nghttp2-client
 need taskset util-linux; need ps procps
 [ "$(nproc)" -ge 2 ] || die "needs 2 cores (core 0: load + upstream, core 1: proxy), found $(nproc)"
 case " $ONLY " in *" tollgate "*)
@@ -61,9 +64,12 @@ case " $ONLY " in *" tollgate "*)
 esac
 
 UP=18080
+UP_H2=18081
 declare -A PORT=([direct]=$UP [haproxy]=18090 [nginx]=18092 [tollgate]=18100)
+# h2c prior knowledge: HAProxy and Tollgate detect it on their HTTP port, nginx needs its own
+declare -A H2PORT=([direct]=$UP_H2 [haproxy]=18090 [nginx]=18093 [tollgate]=18100)
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for p in $UP 18090 18092 18100; do port_open $p && die "port $p is already in use"; done
+for p in $UP $UP_H2 18090 18092 18093 18100; do port_open $p && die "port $p is already in use"; done
 
 [ -n "$OUT" ] || OUT=$(mktemp -d /tmp/tollgate-bench.XXXXXX)
 mkdir -p "$OUT/upstream" "$OUT/nginx" || die "cannot create $OUT"
@@ -156,6 +162,9 @@ printf 'wrk.method = "POST"\nwrk.body = string.rep("a", 1024)\nwrk.headers["Cont
 
 wrk_get() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency "$URL"; }
 wrk_post() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency -s "$POST_LUA" "$URL"; }
+h2load_get() { # per-request log for the percentiles: columns start, status, duration in us
+  $LOAD h2load -t1 -c"$1" -m"$2" -D "$3" --warm-up-time=1 --log-file="$OUT/.h2load.log" "$URL2"
+}
 ab_post() { # -s 5: give up on a stalled keep-alive connection instead of waiting forever
   $LOAD timeout $(($2 + 15)) ab -k -q -c "$1" -t "$2" -n 100000000 -s 5 -p "$BODY" -T application/octet-stream "$URL"
 }
@@ -174,7 +183,13 @@ measure() {
   t1=$(date +%s.%N)
   c1=$(cpu_ticks "$MEASURED")
   kill "$sampler"; wait "$sampler" 2>/dev/null
-  if [ "$tool" = ab_post ]; then
+  if [ "$tool" = h2load_get ]; then
+    qps=$(awk '/^finished in/{gsub(/,/, ""); printf "%.0f", $4}' "$raw")
+    read -r p50 p99 < <(sort -n -k3 "$OUT/.h2load.log" | awk '{d[NR] = $3} END{
+      if (NR) printf "%.2f %.2f\n", d[int(NR * 0.5) + 1] / 1000, d[int(NR * 0.99) + 1] / 1000 }')
+    err=$(awk '/^requests:/{gsub(/,/, ""); print $10 + $12 + $14}' "$raw")
+    mv "$OUT/.h2load.log" "$raw.log"
+  elif [ "$tool" = ab_post ]; then
     qps=$(awk '/^Requests per second:/{printf "%.0f", $4}' "$raw")
     p50=$(awk '$1 == "50%"{printf "%.2f", $2}' "$raw")
     p99=$(awk '$1 == "99%"{printf "%.2f", $2}' "$raw")
@@ -219,7 +234,8 @@ CFG
 KB=$(head -c 1024 /dev/zero | tr '\0' x)
 nginx_conf "$OUT/upstream" "default_type application/octet-stream;
   client_body_buffer_size 64k;
-  server { listen 127.0.0.1:$UP backlog=4096; location / { return 200 \"$KB\"; } }"
+  server { listen 127.0.0.1:$UP backlog=4096; location / { return 200 \"$KB\"; } }
+  server { listen 127.0.0.1:$UP_H2 http2 backlog=4096; location / { return 200 \"$KB\"; } }"
 
 cat > "$OUT/haproxy.cfg" <<CFG
 global
@@ -243,6 +259,10 @@ CFG
 nginx_conf "$OUT/nginx" "upstream up { server 127.0.0.1:$UP; keepalive 1024; keepalive_requests 10000000; }
   server {
     listen 127.0.0.1:${PORT[nginx]} backlog=4096;
+    location / { proxy_pass http://up; proxy_http_version 1.1; proxy_set_header Connection \"\"; }
+  }
+  server {
+    listen 127.0.0.1:${H2PORT[nginx]} http2 backlog=4096;
     location / { proxy_pass http://up; proxy_http_version 1.1; proxy_set_header Connection \"\"; }
   }"
 
@@ -269,6 +289,7 @@ for target in $ONLY; do
   fi
   echo "$target: idle check ${busy}% busy" >> "$OUT/machine.txt"
   URL="http://127.0.0.1:${PORT[$target]}/"
+  URL2="http://127.0.0.1:${H2PORT[$target]}/"
   if [ "$target" = direct ]; then
     MEASURED=$UPSTREAM_PID
   else
@@ -283,6 +304,7 @@ for target in $ONLY; do
   for c in $CONNS; do measure "$target" "h1-get-c$c" wrk_get "$c" "$DUR"; done
   measure "$target" h1-post1k-c200 wrk_post 200 "$DUR"
   measure "$target" h1-post1k-ab-c200 ab_post 200 "$DUR"
+  measure "$target" h2c-get-c20m10 h2load_get 20 10 "$DUR"
   if [ "$target" != direct ]; then stop_tree "$MEASURED"; fi
 done
 
@@ -291,7 +313,7 @@ echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${ROWS[@]}"
 # Tollgate against HAProxy at c=200: the issue's targets are US/REQ <= 1.3x and p99 <= 1.5x
 awk -F, '$1 == "haproxy" || $1 == "tollgate" { v[$1, $2, "us"] = $8; v[$1, $2, "p99"] = $5; s[$2] = 1 }
-  END { for (k in s) if (k ~ /c200$/ && v["haproxy", k, "us"] > 0 && v["tollgate", k, "us"] != "") {
+  END { for (k in s) if ((k ~ /c200$/ || k ~ /^h2c/) && v["haproxy", k, "us"] > 0 && v["tollgate", k, "us"] != "") {
           line = sprintf("%-18s tollgate/haproxy  US/REQ %.2fx  p99 %.2fx", k,
                  v["tollgate", k, "us"] / v["haproxy", k, "us"], v["tollgate", k, "p99"] / v["haproxy", k, "p99"])
           print line } }' "$OUT/results.csv" | sort
