@@ -2,10 +2,12 @@ package io.tollgate.server.bolt;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import java.io.DataInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-/** Builds raw Bolt v1 request frames for tests that play a client by hand. */
+/** Builds and reads raw Bolt v1 request frames for tests that play a client or an upstream by hand. */
 final class BoltFrames {
 
     private BoltFrames() {
@@ -42,5 +44,19 @@ final class BoltFrames {
     static ByteBuf heartbeat(int id) {
         return ByteBufAllocator.DEFAULT.buffer().writeByte(1).writeByte(1).writeShort(0).writeByte(1).writeInt(id)
                 .writeByte(1).writeInt(-1).writeShort(0).writeShort(0).writeInt(0);
+    }
+
+    /** Reads one whole v1 request frame from {@code in} and returns its content. */
+    static byte[] readRequestContent(DataInputStream in) throws IOException {
+        byte[] fixed = new byte[22];
+        in.readFully(fixed);
+        int classLength = ((fixed[14] & 0xff) << 8) | (fixed[15] & 0xff);
+        int headerLength = ((fixed[16] & 0xff) << 8) | (fixed[17] & 0xff);
+        int contentLength = ((fixed[18] & 0xff) << 24) | ((fixed[19] & 0xff) << 16) | ((fixed[20] & 0xff) << 8)
+                | (fixed[21] & 0xff);
+        in.skipNBytes((long) classLength + headerLength);
+        byte[] content = new byte[contentLength];
+        in.readFully(content);
+        return content;
     }
 }

@@ -47,14 +47,8 @@ final class StalledBoltUpstream implements AutoCloseable {
     private void serve() {
         try (Socket socket = server.accept(); DataInputStream in = new DataInputStream(socket.getInputStream())) {
             resumed.await();
-            byte[] fixed = new byte[22];
             while (true) {
-                in.readFully(fixed);
-                int classLength = ((fixed[14] & 0xff) << 8) | (fixed[15] & 0xff);
-                int headerLength = ((fixed[16] & 0xff) << 8) | (fixed[17] & 0xff);
-                int contentLength = ((fixed[18] & 0xff) << 24) | ((fixed[19] & 0xff) << 16)
-                        | ((fixed[20] & 0xff) << 8) | (fixed[21] & 0xff);
-                in.skipNBytes((long) classLength + headerLength + contentLength);
+                BoltFrames.readRequestContent(in);
                 frames.incrementAndGet();
             }
         } catch (IOException | InterruptedException ended) {
