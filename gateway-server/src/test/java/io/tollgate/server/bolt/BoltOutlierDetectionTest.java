@@ -22,21 +22,11 @@ import org.junit.jupiter.api.Test;
  */
 class BoltOutlierDetectionTest {
 
-    private static final String CONFIG = """
-            listeners:
-              - name: bolt
-                port: 0
-                protocols: [bolt]
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes: [{ match: { prefix: / }, route: { cluster: providers } }]
-            clusters:
+    private static final String CONFIG = BoltConfigs.everyServiceTo("providers", """
               - name: providers
                 outlier_detection: { consecutive_5xx: 3, interval: 50ms, base_ejection_time: 1m, max_ejection_percent: 50 }
                 endpoints: [{ address: 127.0.0.1, port: ${HEALTHY} }, { address: 127.0.0.1, port: ${FAILING} }]
-            """;
+            """);
 
     private RpcServer healthy;
     private RpcServer failing;
