@@ -20,6 +20,7 @@ public final class ClusterMetrics {
     private final Counter poolOverflows;
     private final Counter timeouts;
     private final Counter resets;
+    private final Counter lateResponses;
     private final StatusClassCounters responses;
     private final Timer requestTime;
     private final Counter ejections;
@@ -37,6 +38,7 @@ public final class ClusterMetrics {
         this.poolOverflows = registry.counter(MetricNames.UPSTREAM_RQ_PENDING_OVERFLOW, tags);
         this.timeouts = registry.counter(MetricNames.UPSTREAM_RQ_TIMEOUT, tags);
         this.resets = registry.counter(MetricNames.UPSTREAM_RQ_RESET, tags);
+        this.lateResponses = registry.counter(MetricNames.UPSTREAM_RQ_LATE, tags);
         this.responses = new StatusClassCounters(registry, MetricNames.UPSTREAM_RQ, tags);
         this.requestTime = Timer.builder(MetricNames.UPSTREAM_RQ_TIME)
                 .tags(tags)
@@ -73,6 +75,11 @@ public final class ClusterMetrics {
 
     public void reset() {
         resets.increment();
+    }
+
+    /** Counts a response whose request had already ended, dropped on arrival. */
+    public void lateResponse() {
+        lateResponses.increment();
     }
 
     public void noHealthyHost() {

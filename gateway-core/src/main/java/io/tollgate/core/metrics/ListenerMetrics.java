@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The downstream meters of one listener. Thread-safe: every event loop of the listener counts
@@ -14,12 +15,26 @@ import java.util.concurrent.ConcurrentMap;
  */
 public final class ListenerMetrics {
 
+    /**
+     * The most (service, method) pairs counted apart per listener; requests of further pairs count
+     * under {@link #RPC_OTHER} for both tags, so that clients sending made-up names cannot grow the
+     * registry without bound.
+     */
+    public static final int MAX_RPC_METHODS = 1000;
+    /** The service and method tag of requests past {@link #MAX_RPC_METHODS}. */
+    public static final String RPC_OTHER = "_other";
+    /** The service or method tag of a request that named none. */
+    public static final String RPC_NONE = "-";
+
     private final MeterRegistry registry;
     private final Tags tags;
     private final ConnectionMeters connections;
     private final StatusClassCounters requests;
     private final ConcurrentMap<String, RouteMetrics> routes = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, ConcurrentMap<String, RpcMethodMetrics>> rpcMethods = new ConcurrentHashMap<>();
+    private final AtomicInteger rpcMethodCount = new AtomicInteger();
+    private final RpcMethodMetrics rpcOther;
 
     ListenerMetrics(MeterRegistry registry, String listenerName) {
         this.registry = registry;
@@ -27,6 +42,7 @@ public final class ListenerMetrics {
         this.connections = new ConnectionMeters(
                 registry, MetricNames.DOWNSTREAM_CX_ACTIVE, MetricNames.DOWNSTREAM_CX_TOTAL, tags);
         this.requests = new StatusClassCounters(registry, MetricNames.DOWNSTREAM_RQ, tags);
+        this.rpcOther = new RpcMethodMetrics(registry, rpcTags(RPC_OTHER, RPC_OTHER));
     }
 
     /** Counts an accepted connection; MUST be paired with exactly one {@link #connectionClosed()}. */
@@ -47,6 +63,32 @@ public final class ListenerMetrics {
         }
         return routes.computeIfAbsent(routeName,
                 name -> new RouteMetrics(registry, tags.and(MetricNames.TAG_ROUTE, name)));
+    }
+
+    /**
+     * Returns the meters of an RPC method of this listener, the same instance for the same pair, or
+     * the shared {@link #RPC_OTHER} meters once {@link #MAX_RPC_METHODS} pairs exist. Callers SHOULD
+     * ask only for requests that matched a route, so that unknown services never make a pair.
+     *
+     * @param service the service name, or null for none
+     * @param method the method name, or null for none
+     */
+    public RpcMethodMetrics rpcMethod(String service, String method) {
+        String serviceTag = service == null ? RPC_NONE : service;
+        String methodTag = method == null ? RPC_NONE : method;
+        ConcurrentMap<String, RpcMethodMetrics> methods = rpcMethods.get(serviceTag);
+        RpcMethodMetrics found = methods == null ? null : methods.get(methodTag);
+        if (found != null) {
+            return found;
+        }
+        if (rpcMethodCount.get() >= MAX_RPC_METHODS) {
+            return rpcOther;
+        }
+        return rpcMethods.computeIfAbsent(serviceTag, s -> new ConcurrentHashMap<>())
+                .computeIfAbsent(methodTag, m -> {
+                    rpcMethodCount.incrementAndGet();
+                    return new RpcMethodMetrics(registry, rpcTags(serviceTag, m));
+                });
     }
 
     /**
@@ -75,5 +117,9 @@ public final class ListenerMetrics {
                     registry.counter(MetricNames.DOWNSTREAM_RQ_ERROR, tags.and(MetricNames.TAG_REASON, r)));
         }
         counter.increment();
+    }
+
+    private Tags rpcTags(String service, String method) {
+        return tags.and(MetricNames.TAG_SERVICE, service).and(MetricNames.TAG_METHOD, method);
     }
 }

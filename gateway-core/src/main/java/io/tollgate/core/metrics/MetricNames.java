@@ -19,6 +19,10 @@ public final class MetricNames {
     public static final String TAG_CLUSTER = "cluster";
     /** Tag: the class of a response status, {@code 1xx} to {@code 5xx}. */
     public static final String TAG_STATUS_CLASS = "status_class";
+    /** Tag: the RPC service a request named, e.g. Bolt's {@code service} header. */
+    public static final String TAG_SERVICE = "service";
+    /** Tag: the RPC method a request named, e.g. Bolt's {@code sofa_head_method_name} header. */
+    public static final String TAG_METHOD = "method";
     /** Tag: why a downstream request failed, e.g. {@code bad_request}. */
     public static final String TAG_REASON = "reason";
 
@@ -32,6 +36,8 @@ public final class MetricNames {
     public static final String DOWNSTREAM_RQ_ERROR = "tollgate.downstream.rq.error";
     /** Counter: requests answered per route, by listener, route and status class. */
     public static final String ROUTE_RQ = "tollgate.route.rq";
+    /** Counter: routed RPC requests answered, by listener, service, method and status class. */
+    public static final String RPC_RQ = "tollgate.rpc.rq";
 
     /** Gauge: open upstream connections of a cluster. */
     public static final String UPSTREAM_CX_ACTIVE = "tollgate.upstream.cx.active";
@@ -47,6 +53,8 @@ public final class MetricNames {
     public static final String UPSTREAM_RQ_TIMEOUT = "tollgate.upstream.rq.timeout";
     /** Counter: upstream requests whose connection was reset or closed before the response ended. */
     public static final String UPSTREAM_RQ_RESET = "tollgate.upstream.rq.reset";
+    /** Counter: multiplexed responses that came after their request had ended (timed out, client gone) and were dropped. */
+    public static final String UPSTREAM_RQ_LATE = "tollgate.upstream.rq.late";
     /** Counter: upstream responses, by cluster and status class. */
     public static final String UPSTREAM_RQ = "tollgate.upstream.rq";
     /** Timer with a percentile histogram: upstream request time, from sending to the last response byte. */

@@ -46,6 +46,24 @@ class GatewayMetricsTest {
     }
 
     @Test
+    void countsRpcRequestsByServiceAndMethodUpToABoundThenAsOther() {
+        ListenerMetrics listener = metrics.listener("bolt");
+        listener.rpcMethod("echo:1.0", "say").request(200);
+        listener.rpcMethod("echo:1.0", "say").request(500);
+        listener.rpcMethod(null, null).request(200);
+        for (int i = 0; i < ListenerMetrics.MAX_RPC_METHODS + 5; i++) {
+            listener.rpcMethod("made.up." + i, "m").request(200);
+        }
+
+        assertThat(rpc("echo:1.0", "say", "2xx")).isEqualTo(1);
+        assertThat(rpc("echo:1.0", "say", "5xx")).isEqualTo(1);
+        assertThat(rpc("-", "-", "2xx")).isEqualTo(1);
+        assertThat(rpc("_other", "_other", "2xx")).isEqualTo(7);
+        assertThat(registry.find(MetricNames.RPC_RQ).tag("status_class", "2xx").counters())
+                .hasSize(ListenerMetrics.MAX_RPC_METHODS + 1);
+    }
+
+    @Test
     void countsAStatusOutsideTheKnownClassesAsServerError() {
         ListenerMetrics listener = metrics.listener("http");
 
@@ -138,6 +156,12 @@ class GatewayMetricsTest {
 
     private double downstream(String statusClass) {
         return registry.get(MetricNames.DOWNSTREAM_RQ).tags("listener", "http", "status_class", statusClass)
+                .counter().count();
+    }
+
+    private double rpc(String service, String method, String statusClass) {
+        return registry.get(MetricNames.RPC_RQ)
+                .tags("listener", "bolt", "service", service, "method", method, "status_class", statusClass)
                 .counter().count();
     }
 }

@@ -1,6 +1,7 @@
 package io.tollgate.server.bolt;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -17,6 +18,8 @@ import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -32,16 +35,34 @@ import org.slf4j.LoggerFactory;
  * this connection.
  *
  * <p>Everything written during a read batch is flushed once, when the batch ends.
+ *
+ * <p>Backpressure, without ever pausing a shared upstream connection for one client:
+ * <ul>
+ *   <li>while an upstream connection this one sent to cannot take more, this connection stops
+ *       reading (its further requests stay in the client's socket) until that upstream can;</li>
+ *   <li>while this connection cannot take more (its client reads slower than its responses
+ *       come), it stops reading new requests; responses to the calls already in flight still
+ *       come and queue here. A client whose queue, past the write buffer's low watermark, already
+ *       holds more than the listener's {@code max_frame_bytes} when a further response comes is
+ *       closed: it has stopped reading, and waiting for it would hold memory without bound.</li>
+ * </ul>
+ * When this connection closes, its calls in flight end at once: their upstream ids are forgotten
+ * (a late response is dropped and counted), their timers cancelled, and the frames not yet sent
+ * dropped.
  */
 final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(BoltDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
+    private static final WarnLimiter SLOW_CLIENT_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
 
     private final BoltProxy proxy;
+    private final InFlightCalls calls = new InFlightCalls();
+    private final List<BoltUpstreamConnection> fullUpstreams = new ArrayList<>(1);
     private ChannelHandlerContext ctx;
     private BatchedChannel channel;
     private BoltLoop loop;
+    private boolean tooSlow;
 
     BoltDownstreamHandler(BoltProxy proxy) {
         this.proxy = proxy;
@@ -58,6 +79,23 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         proxy.listenerMetrics().connectionClosed();
+        BoltCall call;
+        while ((call = calls.poll()) != null) {
+            call.abandon();
+        }
+        for (int i = 0; i < fullUpstreams.size(); i++) {
+            fullUpstreams.get(i).unpause(this);
+        }
+        fullUpstreams.clear();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (!ctx.channel().isWritable()) {
+            ctx.flush();
+        }
+        updateReading();
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override
@@ -102,17 +140,76 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
-    /** Writes a frame or gateway-made buffer (ownership passes) for the batch's flush. */
-    void write(Object msg) {
-        loop.write(channel, msg);
+    /**
+     * Writes a frame or gateway-made buffer (ownership passes) for the batch's flush; closes a
+     * client that stopped reading instead (see the class comment).
+     *
+     * @return false when {@code msg} was dropped: the connection is closed or closing
+     */
+    boolean write(Object msg) {
+        Channel ch = ctx.channel();
+        if (tooSlow || (!ch.isWritable() && ch.bytesBeforeWritable() > proxy.maxQueuedBytes())) {
+            ReferenceCountUtil.release(msg);
+            closeTooSlow();
+            return false;
+        }
+        return loop.write(channel, msg);
     }
 
     /** Answers a request with a gateway-made status and records it; flushed with the batch. */
     void reply(BoltRecord record, BoltDialect dialect, int requestId, BoltStatus status) {
         ByteBuf response = BoltResponses.status(ctx.alloc(), dialect, requestId, status);
-        record.sent(response.readableBytes());
+        int length = response.readableBytes();
+        if (write(response)) {
+            record.sent(length);
+        } else {
+            record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
+        }
         record.finish(status.httpStatus());
-        write(response);
+    }
+
+    /** A call of this connection ended, whichever way. */
+    void ended(BoltCall call) {
+        calls.remove(call);
+    }
+
+    /**
+     * Stops reading because {@code upstream} is full.
+     *
+     * @return false when that upstream already paused this connection
+     */
+    boolean pausedBy(BoltUpstreamConnection upstream) {
+        if (fullUpstreams.contains(upstream)) {
+            return false;
+        }
+        fullUpstreams.add(upstream);
+        updateReading();
+        return true;
+    }
+
+    /** {@code upstream} can take more again, or is gone. */
+    void resumedBy(BoltUpstreamConnection upstream) {
+        fullUpstreams.remove(upstream);
+        updateReading();
+    }
+
+    /** Reads while every upstream it sent to takes more and its own client keeps up. */
+    private void updateReading() {
+        Channel ch = ctx.channel();
+        ch.config().setAutoRead(fullUpstreams.isEmpty() && ch.isWritable());
+    }
+
+    private void closeTooSlow() {
+        if (tooSlow) {
+            return;
+        }
+        tooSlow = true;
+        proxy.listenerMetrics().error("bolt_slow_client");
+        if (SLOW_CLIENT_WARNINGS.tryAcquire()) {
+            log.warn("{}: Bolt client stopped reading with more than {} bytes of responses queued, closing it",
+                    ctx.channel().remoteAddress(), proxy.maxQueuedBytes());
+        }
+        ctx.close();
     }
 
     private void request(BoltFrame frame) {
@@ -148,28 +245,44 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         record.upstreamHost(host.id());
-        forward(frame, record, route, loop.pool(cluster, host));
-    }
-
-    private void forward(BoltFrame frame, BoltRecord record, Route route, BoltHostPool pool) {
-        BoltUpstreamConnection connection = pool.connection();
+        BoltHostPool pool = loop.pool(cluster, host);
         if (frame.kind() == BoltFrame.Kind.ONEWAY) {
-            if (!connection.send(frame, null)) {
-                overflow(frame, record, pool);
-                return;
-            }
-            record.finish(BoltStatus.SUCCESS.httpStatus());
+            forwardOneway(frame, record, pool);
             return;
         }
+        BoltCall call = new BoltCall(this, record, pool, host, snapshot.outliers().outcomes(clusterName),
+                frame.dialect(), frame.requestId());
+        forward(frame, record, route, pool, call);
+    }
+
+    private void forwardOneway(BoltFrame frame, BoltRecord record, BoltHostPool pool) {
+        BoltUpstreamConnection connection = pool.connection();
+        if (!connection.send(frame, null)) {
+            overflow(frame, record, pool);
+            return;
+        }
+        record.finish(BoltStatus.SUCCESS.httpStatus());
+        pauseWhileFull(connection);
+    }
+
+    private void forward(BoltFrame frame, BoltRecord record, Route route, BoltHostPool pool, BoltCall call) {
         long routeTimeout = route.timeout().toMillis();
         int frameTimeout = frame.timeout();
         long timeout = frameTimeout > 0 ? Math.min(frameTimeout, routeTimeout) : routeTimeout;
-        BoltCall call = new BoltCall(this, record, pool, frame.dialect(), frame.requestId());
+        BoltUpstreamConnection connection = pool.connection();
         if (!connection.send(frame, call)) {
             overflow(frame, record, pool);
             return;
         }
+        calls.add(call);
         call.start(timeout);
+        pauseWhileFull(connection);
+    }
+
+    private void pauseWhileFull(BoltUpstreamConnection connection) {
+        if (!connection.writable()) {
+            connection.pause(this);
+        }
     }
 
     private void overflow(BoltFrame frame, BoltRecord record, BoltHostPool pool) {

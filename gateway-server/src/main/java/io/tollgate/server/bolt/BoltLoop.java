@@ -53,16 +53,21 @@ final class BoltLoop {
         return pool;
     }
 
-    /** Writes {@code msg} (ownership passes) without flushing; dropped when the channel is closed. */
-    void write(BatchedChannel target, Object msg) {
+    /**
+     * Writes {@code msg} (ownership passes) without flushing; dropped when the channel is closed.
+     *
+     * @return false when it was dropped
+     */
+    boolean write(BatchedChannel target, Object msg) {
         if (!target.channel().isActive()) {
             ReferenceCountUtil.release(msg);
-            return;
+            return false;
         }
         target.channel().write(msg, target.channel().voidPromise());
         if (target.queue()) {
             written.add(target);
         }
+        return true;
     }
 
     /** Flushes every channel written to since the last flush. */

@@ -85,4 +85,13 @@ public final class BoltProxy {
     BoltUpstreams upstreams() {
         return upstreams;
     }
+
+    /**
+     * The most bytes of responses queued for a client that stopped reading before it is closed,
+     * counted past the write buffer's low watermark: the listener's {@code max_frame_bytes}, so a
+     * client may fall behind by one largest frame at most.
+     */
+    int maxQueuedBytes() {
+        return codecOptions.maxFrameSize();
+    }
 }

@@ -15,6 +15,10 @@ import java.util.EnumSet;
  * <p>In the access log: protocol {@code BOLT/1} or {@code BOLT/2}, method the
  * {@code sofa_head_method_name} header, authority the {@code service} header, path
  * {@code /service/method}, request id the caller's Bolt request id.
+ *
+ * <p>A request that matched a forwarding route also counts in {@code tollgate.rpc.rq} under its
+ * service and method; one that did not never makes a series there, so that made-up service names
+ * cannot grow the registry.
  */
 final class BoltRecord {
 
@@ -76,6 +80,9 @@ final class BoltRecord {
         finished = true;
         ListenerMetrics listener = proxy.listenerMetrics();
         listener.request(route == null ? null : listener.route(route.name()), status);
+        if (route != null && route.kind() == Route.Kind.FORWARD) {
+            listener.rpcMethod(service, method).request(status);
+        }
         AccessLogSink accessLog = proxy.accessLog();
         if (accessLog != null) {
             String path = service == null ? null : "/" + service + "/" + (method == null ? "" : method);

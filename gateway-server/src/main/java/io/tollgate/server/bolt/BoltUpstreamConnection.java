@@ -17,8 +17,10 @@ import io.tollgate.protocols.bolt.BoltDialect;
 import io.tollgate.protocols.bolt.BoltFrame;
 import io.tollgate.protocols.bolt.BoltHeartbeats;
 import io.tollgate.protocols.bolt.BoltStatus;
+import io.tollgate.router.outlier.UpstreamFailure;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -30,10 +32,15 @@ import org.slf4j.LoggerFactory;
  * <p>Every frame sent on it gets a request id of this connection's own, written in place into the
  * frame's bytes; two-way calls are remembered by that id until their response, timeout or the
  * connection's end. Frames sent while the connection is still being established wait in a queue
- * bounded by the cluster's {@code max_pending_requests}. When the connection has been idle for the
- * cluster's heartbeat interval it sends a heartbeat, and when that is still unanswered an interval
- * later it closes; a closed connection answers each of its calls with
+ * bounded by the cluster's {@code max_pending_requests}; a call that ends before the connection is
+ * up takes its frame out of the queue, so it is never sent. When the connection has been idle for
+ * the cluster's heartbeat interval it sends a heartbeat, and when that is still unanswered an
+ * interval later it closes; a closed connection answers each of its calls with
  * {@link BoltStatus#CONNECTION_CLOSED}. Confined to its event loop.
+ *
+ * <p>Backpressure: while the socket cannot take more, every downstream connection that sends
+ * here stops reading, and all of them read again once it can (or once it closed). The connection
+ * itself always keeps reading: the responses it carries belong to many callers.
  */
 final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
 
@@ -42,6 +49,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     private final BoltHostPool pool;
     private final IntObjectMap<BoltCall> calls = new IntObjectHashMap<>();
     private final ArrayDeque<BoltFrame> waiting = new ArrayDeque<>();
+    private final List<BoltDownstreamHandler> paused = new ArrayList<>();
     private BatchedChannel channel;
     private int lastId;
     private boolean connected;
@@ -100,9 +108,43 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         return true;
     }
 
-    /** Forgets a call that was answered otherwise (it timed out); a late response is dropped. */
-    void forget(int upstreamId) {
+    /**
+     * Forgets a call that ended otherwise (it timed out, or its caller left): a late response is
+     * dropped and counted, and a frame still waiting for the connection is dropped unsent.
+     *
+     * @return whether the request had been sent upstream
+     */
+    boolean forget(int upstreamId) {
         calls.remove(upstreamId);
+        if (connected) {
+            return true;
+        }
+        for (Iterator<BoltFrame> it = waiting.iterator(); it.hasNext(); ) {
+            BoltFrame frame = it.next();
+            if (frame.kind() == BoltFrame.Kind.REQUEST && frame.requestId() == upstreamId) {
+                it.remove();
+                frame.release();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the socket takes more now; a connection still being established counts as writable. */
+    boolean writable() {
+        return !connected || channel.channel().isWritable();
+    }
+
+    /** Stops {@code downstream} reading until this connection is writable again or gone. */
+    void pause(BoltDownstreamHandler downstream) {
+        if (downstream.pausedBy(this)) {
+            paused.add(downstream);
+        }
+    }
+
+    /** Forgets a paused downstream connection that closed. */
+    void unpause(BoltDownstreamHandler downstream) {
+        paused.remove(downstream);
     }
 
     BoltHostPool pool() {
@@ -137,6 +179,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
             case RESPONSE -> {
                 BoltCall call = calls.remove(frame.requestId());
                 if (call == null) {
+                    pool.metrics().lateResponse();
                     frame.release();
                 } else {
                     call.respond(frame);
@@ -160,6 +203,14 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            resumeAll();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (!(evt instanceof IdleStateEvent)) {
             ReferenceCountUtil.release(evt);
@@ -180,7 +231,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         if (connected) {
             pool.metrics().connectionClosed();
         }
-        failAll(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION);
+        failAll(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION, UpstreamFailure.RESET);
     }
 
     @Override
@@ -192,11 +243,14 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     private void connectFailed(Throwable cause) {
         log.debug("{}: cannot connect", pool.host(), cause);
         pool.metrics().connectFailure();
-        failAll(ResponseFlag.UPSTREAM_CONNECTION_FAILURE);
+        failAll(ResponseFlag.UPSTREAM_CONNECTION_FAILURE, UpstreamFailure.CONNECT_FAILURE);
     }
 
-    /** Ends the connection's life once: every waiting frame dropped, every call answered connection-closed. */
-    private void failAll(ResponseFlag flag) {
+    /**
+     * Ends the connection's life once: every waiting frame dropped, every call answered
+     * connection-closed, every paused downstream connection reading again.
+     */
+    private void failAll(ResponseFlag flag, UpstreamFailure failure) {
         if (closed) {
             return;
         }
@@ -209,9 +263,17 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         List<BoltCall> lost = new ArrayList<>(calls.values());
         calls.clear();
         for (BoltCall call : lost) {
-            call.fail(BoltStatus.CONNECTION_CLOSED, flag);
+            call.fail(flag, failure);
         }
+        resumeAll();
         pool.loop().flush();
+    }
+
+    private void resumeAll() {
+        for (int i = 0; i < paused.size(); i++) {
+            paused.get(i).resumedBy(this);
+        }
+        paused.clear();
     }
 
     /** The next id not held by a call in flight; ids wrap around. */

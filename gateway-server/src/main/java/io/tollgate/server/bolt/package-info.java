@@ -18,5 +18,16 @@
  *
  * <p>Writes during a read batch are not flushed one by one: {@code BoltLoop} remembers the
  * channels written to and flushes each once when the batch ends, on both sides.
+ *
+ * <p>A call ends exactly once ({@code BoltCall}): by its response, its timeout, the loss of its
+ * upstream connection, or the close of its downstream one ({@code InFlightCalls} lets that close
+ * end every call of the connection at once). Every end caused by the upstream is reported to the
+ * cluster's outlier detection: the Bolt status by its HTTP meaning, a timeout, a lost connection
+ * or a failed connect as gateway failures.
+ *
+ * <p>Backpressure never pauses a shared upstream connection: a full upstream connection pauses
+ * reading on the downstream connections that send to it; a downstream connection whose client
+ * reads too slowly stops reading its own requests, and is closed when its queued responses pass
+ * the listener's {@code max_frame_bytes} (see {@code BoltDownstreamHandler}).
  */
 package io.tollgate.server.bolt;

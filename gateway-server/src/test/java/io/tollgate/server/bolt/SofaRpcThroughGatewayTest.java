@@ -122,6 +122,22 @@ class SofaRpcThroughGatewayTest {
     }
 
     @Test
+    void routedCallsCountPerServiceAndMethodAndUnknownServicesMakeNoSeries() {
+        sync.echo("counted");
+        assertThatThrownBy(() -> sync.fail("counted failure")).isInstanceOf(IllegalStateException.class);
+        UnknownService unknown = refer(UnknownService.class, RpcConstants.INVOKER_TYPE_SYNC, 10_000, null);
+        assertThatThrownBy(() -> unknown.anything("uncounted")).isInstanceOf(SofaRpcException.class);
+
+        String service = "io.tollgate.server.bolt.EchoService:1.0";
+        assertThat(gateway.count("tollgate.rpc.rq", "listener", "bolt", "service", service, "method", "echo",
+                "status_class", "2xx")).isPositive();
+        assertThat(gateway.count("tollgate.rpc.rq", "service", service, "method", "fail", "status_class", "2xx"))
+                .isPositive();
+        assertThat(gateway.gateway().metrics().registry().find("tollgate.rpc.rq")
+                .tag("service", UnknownService.class.getName() + ":1.0").counters()).isEmpty();
+    }
+
+    @Test
     void kilobyteAndMegabytePayloadsArriveWhole() {
         String kilobyte = "k".repeat(1024);
         String megabyte = "m".repeat(1024 * 1024);
