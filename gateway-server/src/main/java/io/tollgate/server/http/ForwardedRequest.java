@@ -8,7 +8,6 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http2.Http2ExtensionHeaders;
 import io.tollgate.router.route.Route;
-import java.net.InetSocketAddress;
 
 /**
  * Turns a downstream request head into the head sent upstream, in place: origin-form target
@@ -28,7 +27,7 @@ final class ForwardedRequest {
     private ForwardedRequest() {
     }
 
-    static void prepare(HttpRequest request, HttpRouteRequest view, Route route, InetSocketAddress client,
+    static void prepare(HttpRequest request, HttpRouteRequest view, Route route, String clientIp,
             boolean http2Upstream) {
         HttpHeaders headers = request.headers();
         boolean trailers = headers.containsValue(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS, true);
@@ -42,7 +41,6 @@ final class ForwardedRequest {
         } else if (!headers.contains(HttpHeaderNames.HOST) && view.hostHeader() != null) {
             headers.set(HttpHeaderNames.HOST, view.hostHeader());
         }
-        String clientIp = client.getAddress().getHostAddress();
         String forwardedFor = headers.get(X_FORWARDED_FOR);
         headers.set(X_FORWARDED_FOR, forwardedFor == null ? clientIp : forwardedFor + ", " + clientIp);
         headers.set(X_FORWARDED_PROTO, "http");

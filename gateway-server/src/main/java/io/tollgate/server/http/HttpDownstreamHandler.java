@@ -29,6 +29,7 @@ import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.listener.PipelineNames;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -82,6 +83,8 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
     private HttpExchange current;
     private int pauses;
     private String remoteAddress;
+    private String clientIp;
+    private boolean firstRequestSeen;
     private boolean draining;
     private boolean grpc;
 
@@ -189,6 +192,9 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
         if (http2Stream) {
             grpc = Grpc.isGrpc(request.headers());
             collapseRepeatedHost(request);
+        } else if (!firstRequestSeen) {
+            firstRequestSeen = true;
+            dropUpgradeHandler();
         }
         String protocol = http2Stream ? PROTOCOL_HTTP2 : request.protocolVersion().text();
         if (request.decoderResult().isFailure()) {
@@ -278,7 +284,7 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
             long grpcTimeout = Grpc.timeoutNanos(request.headers().get(Grpc.TIMEOUT));
             timeoutNanos = grpcTimeout >= 0 ? grpcTimeout : timeoutNanos;
         }
-        ForwardedRequest.prepare(request, view, route, (InetSocketAddress) ctx.channel().remoteAddress(),
+        ForwardedRequest.prepare(request, view, route, clientIp(),
                 ClusterConfig.H2.equals(cluster.config().protocol()));
         record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
         record.upstream(clusterName, host.id());
@@ -329,6 +335,24 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
         proxy.listenerMetrics().error(rejection.reason());
         respondLocally(record, HttpVersion.HTTP_1_1, false,
                 error(HttpResponseStatus.valueOf(rejection.status()), rejection.reason()));
+    }
+
+    /**
+     * An h2c upgrade is offered on a connection's first request; once that request arrived as
+     * plain HTTP/1, the upgrade handler only costs a pass per message, so it leaves the pipeline.
+     */
+    private void dropUpgradeHandler() {
+        if (ctx.pipeline().get(PipelineNames.UPGRADE) != null) {
+            ctx.pipeline().remove(PipelineNames.UPGRADE);
+        }
+    }
+
+    /** The client's IP address as text, formatted once per connection. */
+    private String clientIp() {
+        if (clientIp == null) {
+            clientIp = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress();
+        }
+        return clientIp;
     }
 
     private String remoteAddress() {
