@@ -8,18 +8,13 @@ import io.netty.channel.nio.NioIoHandler;
 import io.tollgate.protocols.bolt.BoltFrame;
 import io.tollgate.protocols.bolt.BoltStatus;
 import io.tollgate.router.cluster.Host;
+import io.tollgate.server.testing.BackloggedPort;
 import io.tollgate.server.testing.TestGateway;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -56,15 +51,15 @@ class BoltCallEndingTest {
 
     private static EventLoopGroup group;
     private static HoldingBoltUpstream held;
-    private static ServerSocket backlogged;
+    private static BackloggedPort backlogged;
     private static TestGateway gateway;
 
     @BeforeAll
     static void start() throws Exception {
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         held = new HoldingBoltUpstream(group, true);
-        backlogged = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        gateway = TestGateway.start(CONFIG, Map.of("HELD", held.port(), "BACKLOGGED", backlogged.getLocalPort()));
+        backlogged = new BackloggedPort();
+        gateway = TestGateway.start(CONFIG, Map.of("HELD", held.port(), "BACKLOGGED", backlogged.port()));
     }
 
     @AfterAll
@@ -99,7 +94,7 @@ class BoltCallEndingTest {
 
     @Test
     void requestThatTimesOutWhileItsConnectionIsBeingMadeIsNeverSent() throws Exception {
-        List<Socket> fillers = fillAcceptQueue();
+        backlogged.fill();
         try (RawBoltClient client = new RawBoltClient(group, gateway.port("bolt"))) {
             client.send(BoltFrames.request(1, false, 200,
                     Map.of("service", "backlogged.service:1.0", "sofa_head_method_name", "echo"), "first"));
@@ -108,32 +103,12 @@ class BoltCallEndingTest {
             client.send(BoltFrames.request(2, false, 10_000,
                     Map.of("service", "backlogged.service:1.0", "sofa_head_method_name", "echo"), "second"));
 
-            for (Socket filler : fillers) {
-                backlogged.accept().close();
-                filler.close();
-            }
-            backlogged.setSoTimeout(5000);
-            try (Socket fromGateway = backlogged.accept()) {
+            backlogged.drain();
+            backlogged.server().setSoTimeout(5000);
+            try (Socket fromGateway = backlogged.server().accept()) {
                 assertThat(firstFrameBody(fromGateway)).isEqualTo("second");
             }
         }
-    }
-
-    /** Connects to the backlogged listener until its accept queue is full: a further SYN is dropped. */
-    private static List<Socket> fillAcceptQueue() throws IOException {
-        List<Socket> fillers = new ArrayList<>();
-        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), backlogged.getLocalPort());
-        for (int i = 0; i < 10; i++) {
-            Socket socket = new Socket();
-            try {
-                socket.connect(address, 200);
-                fillers.add(socket);
-            } catch (SocketTimeoutException full) {
-                socket.close();
-                return fillers;
-            }
-        }
-        throw new AssertionError("the accept queue did not fill after " + fillers.size() + " connections");
     }
 
     /** Reads one v1 request frame and returns its content as text. */
