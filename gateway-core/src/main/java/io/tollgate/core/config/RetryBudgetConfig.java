@@ -5,7 +5,7 @@ package io.tollgate.core.config;
  * so that retries cannot multiply the load on a cluster that is already failing.
  *
  * @param budgetPercent retries active at once may be at most this share of the requests active
- *     and pending
+ *     (those waiting for a connection included)
  * @param minRetryConcurrency retries allowed at once however few requests are active
  */
 public record RetryBudgetConfig(int budgetPercent, int minRetryConcurrency) {

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A retry is active from the moment it is granted until the attempt it starts ends. With a
  * retry budget, retries active at once may be at most {@code budget_percent} of the requests
- * active and pending, and never fewer than {@code min_retry_concurrency}.
+ * active (those waiting for a connection included: a request is taken before its connection is
+ * asked for), and never fewer than {@code min_retry_concurrency}.
  */
 public final class CircuitBreakers {
 
@@ -52,7 +53,7 @@ public final class CircuitBreakers {
         give(pending, "pending requests");
     }
 
-    /** Takes a request unless the cluster has {@code max_requests} active. */
+    /** Takes a request, waiting for a connection or sent, unless the cluster has {@code max_requests} active. */
     public boolean tryStartRequest() {
         return tryTake(requests, config.maxRequests());
     }
@@ -95,7 +96,7 @@ public final class CircuitBreakers {
             return config.maxRetries();
         }
         RetryBudgetConfig budget = config.retryBudget().get();
-        long active = (long) requests.get() + pending.get();
+        long active = requests.get();
         return (int) Math.max(budget.minRetryConcurrency(), active * budget.budgetPercent() / 100);
     }
 
