@@ -20,6 +20,8 @@ public enum ResponseFlag {
     DOWNSTREAM_REQUEST_TIMEOUT("DT"),
     DOWNSTREAM_PROTOCOL_ERROR("DPE"),
     UPSTREAM_PROTOCOL_ERROR("UPE"),
+    /** Retries were wanted but none was left, or the retry budget or breaker refused one. */
+    UPSTREAM_RETRY_LIMIT_EXCEEDED("URX"),
     /** Tollgate's own: the request line, headers or body passed a configured limit. Envoy has no code for it. */
     REQUEST_TOO_LARGE("RTL");
 

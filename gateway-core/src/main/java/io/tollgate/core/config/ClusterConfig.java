@@ -2,6 +2,7 @@ package io.tollgate.core.config;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -27,6 +28,8 @@ import java.util.Optional;
  * @param subsetLbConfig when present, requests are routed to subsets of hosts by label
  * @param protocol for HTTP routes, the protocol spoken to the hosts, whatever the client speaks:
  *     {@value #HTTP1} or {@value #H2} (HTTP/2 with prior knowledge, multiplexed)
+ * @param circuitBreakers limits on the connections, pending requests, requests and retries of
+ *     the whole cluster, across event loops
  */
 public record ClusterConfig(
         String name,
@@ -42,7 +45,8 @@ public record ClusterConfig(
         Optional<OutlierDetectionConfig> outlierDetection,
         int panicThresholdPercent,
         Optional<SubsetLbConfig> subsetLbConfig,
-        String protocol) {
+        String protocol,
+        CircuitBreakersConfig circuitBreakers) {
 
     /** Upstream HTTP/1.1, one request at a time per pooled connection. */
     public static final String HTTP1 = "http1";
@@ -64,6 +68,7 @@ public record ClusterConfig(
         if (!HTTP1.equals(protocol) && !H2.equals(protocol)) {
             throw new IllegalArgumentException("protocol: " + protocol + " (expected: " + HTTP1 + " or " + H2 + ")");
         }
+        Objects.requireNonNull(circuitBreakers, "circuitBreakers");
     }
 
     /** A cluster with every optional setting at its default. */
@@ -71,13 +76,13 @@ public record ClusterConfig(
             int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout) {
         this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
                 DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL, Optional.empty(), Optional.empty(),
-                DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1);
+                DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1, CircuitBreakersConfig.DEFAULTS);
     }
 
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsets, protocol);
+                subsets, protocol, circuitBreakers);
     }
 }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -286,7 +287,7 @@ public final class ConfigLoader {
 
     private static ForwardActionConfig forward(ConfigNode n) {
         n.allowOnly(Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite", "timeout",
-                "metadata_match"));
+                "metadata_match", "retry_policy", "per_request_buffer_limit_bytes"));
         Optional<String> cluster = n.optionalString("cluster");
         List<WeightedClusterConfig> weighted = n.list("weighted_clusters", w -> {
             w.allowOnly(Set.of("name", "weight"));
@@ -299,7 +300,55 @@ public final class ConfigLoader {
         n.optionalString("prefix_rewrite").ifPresent(p -> absolutePath(n.child("prefix_rewrite"), p));
         return new ForwardActionConfig(cluster, weighted, n.optionalString("prefix_rewrite"),
                 n.optionalString("host_rewrite"), positive(n, "timeout", ForwardActionConfig.DEFAULT_TIMEOUT),
-                n.stringMap("metadata_match"));
+                n.stringMap("metadata_match"), n.optional("retry_policy").map(ConfigLoader::retryPolicy),
+                n.integer("per_request_buffer_limit_bytes", ForwardActionConfig.DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES,
+                        0, Integer.MAX_VALUE));
+    }
+
+    private static RetryPolicyConfig retryPolicy(ConfigNode n) {
+        n.allowOnly(Set.of("retry_on", "retriable_status_codes", "num_retries", "per_try_timeout", "retry_back_off",
+                "retry_non_idempotent"));
+        List<RetryPolicyConfig.Condition> retryOn = n.list("retry_on", c -> RetryPolicyConfig.Condition.named(c.asString())
+                .orElseThrow(() -> c.error("unknown condition '" + c.asString() + "' (expected one of "
+                        + Arrays.stream(RetryPolicyConfig.Condition.values()).map(RetryPolicyConfig.Condition::configName)
+                                .toList() + ")")));
+        List<Integer> codes = n.list("retriable_status_codes", c -> (int) c.asLong(100, 599));
+        if (retryOn.contains(RetryPolicyConfig.Condition.RETRIABLE_STATUS_CODES) && codes.isEmpty()) {
+            throw n.child("retriable_status_codes").error("must list at least one status (retry_on has retriable-status-codes)");
+        }
+        Duration base = RetryPolicyConfig.DEFAULT_BASE_INTERVAL;
+        Duration max = null;
+        Optional<ConfigNode> backOff = n.optional("retry_back_off");
+        if (backOff.isPresent()) {
+            ConfigNode b = backOff.get();
+            b.allowOnly(Set.of("base_interval", "max_interval"));
+            base = positive(b, "base_interval", base);
+            max = positive(b, "max_interval", base.multipliedBy(10));
+            if (max.compareTo(base) < 0) {
+                throw b.child("max_interval").error(max.toMillis() + " ms (expected at least base_interval, "
+                        + base.toMillis() + " ms)");
+            }
+        }
+        return new RetryPolicyConfig(Set.copyOf(retryOn), Set.copyOf(codes),
+                n.integer("num_retries", RetryPolicyConfig.DEFAULT_NUM_RETRIES, 0, 100),
+                n.has("per_try_timeout") ? Optional.of(positive(n, "per_try_timeout", null)) : Optional.empty(),
+                base, max == null ? base.multipliedBy(10) : max, n.bool("retry_non_idempotent", false));
+    }
+
+    private static CircuitBreakersConfig circuitBreakers(ConfigNode n) {
+        n.allowOnly(Set.of("max_connections", "max_pending_requests", "max_requests", "max_retries", "retry_budget"));
+        CircuitBreakersConfig d = CircuitBreakersConfig.DEFAULTS;
+        return new CircuitBreakersConfig(
+                n.integer("max_connections", d.maxConnections(), 1, 1_000_000_000),
+                n.integer("max_pending_requests", d.maxPendingRequests(), 0, 1_000_000_000),
+                n.integer("max_requests", d.maxRequests(), 1, 1_000_000_000),
+                n.integer("max_retries", d.maxRetries(), 0, 1_000_000_000),
+                n.optional("retry_budget").map(b -> {
+                    b.allowOnly(Set.of("budget_percent", "min_retry_concurrency"));
+                    RetryBudgetConfig budget = RetryBudgetConfig.DEFAULTS;
+                    return new RetryBudgetConfig(b.integer("budget_percent", budget.budgetPercent(), 0, 100),
+                            b.integer("min_retry_concurrency", budget.minRetryConcurrency(), 0, 1_000_000_000));
+                }));
     }
 
     private static RedirectConfig redirect(ConfigNode n) {
@@ -348,7 +397,8 @@ public final class ConfigLoader {
     private static ClusterConfig cluster(ConfigNode n) {
         n.allowOnly(Set.of("name", "lb_policy", "endpoints", "connect_timeout", "max_connections_per_host",
                 "max_pending_requests", "idle_timeout", "connections_per_host", "heartbeat_interval",
-                "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config", "protocol"));
+                "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config", "protocol",
+                "circuit_breakers"));
         String protocol = n.string("protocol", ClusterConfig.HTTP1);
         if (!UPSTREAM_HTTP_PROTOCOLS.contains(protocol)) {
             throw n.child("protocol").error("unknown protocol '" + protocol + "' (expected one of " + UPSTREAM_HTTP_PROTOCOLS + ")");
@@ -374,7 +424,8 @@ public final class ConfigLoader {
                 n.optional("outlier_detection").map(ConfigLoader::outlierDetection),
                 n.integer("panic_threshold_percent", ClusterConfig.DEFAULT_PANIC_THRESHOLD_PERCENT, 0, 100),
                 n.optional("subset_lb_config").map(ConfigLoader::subsetLbConfig),
-                protocol);
+                protocol,
+                n.optional("circuit_breakers").map(ConfigLoader::circuitBreakers).orElse(CircuitBreakersConfig.DEFAULTS));
     }
 
     private static HealthCheckConfig healthCheck(ConfigNode n) {

@@ -1,5 +1,7 @@
 package io.tollgate.core.config;
 
+import static java.util.Objects.requireNonNull;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +13,9 @@ import java.util.Optional;
  *
  * @param metadataMatch the labels a host must carry to serve the request, used by a cluster with
  *     subset load balancing; empty means no subset is asked for
+ * @param retryPolicy when and how often failed attempts are retried; empty means never
+ * @param perRequestBufferLimitBytes the most request body bytes kept for a retry; a request with
+ *     a longer body streams through and is not retried
  */
 public record ForwardActionConfig(
         Optional<String> cluster,
@@ -18,13 +23,22 @@ public record ForwardActionConfig(
         Optional<String> prefixRewrite,
         Optional<String> hostRewrite,
         Duration timeout,
-        Map<String, String> metadataMatch) {
+        Map<String, String> metadataMatch,
+        Optional<RetryPolicyConfig> retryPolicy,
+        int perRequestBufferLimitBytes) {
 
     /** Envoy's default route timeout. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15);
+    /** 64 KiB of request body kept for retries. */
+    public static final int DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES = 64 * 1024;
 
     public ForwardActionConfig {
         weightedClusters = List.copyOf(weightedClusters);
         metadataMatch = Map.copyOf(metadataMatch);
+        requireNonNull(retryPolicy, "retryPolicy");
+        if (perRequestBufferLimitBytes < 0) {
+            throw new IllegalArgumentException("perRequestBufferLimitBytes: " + perRequestBufferLimitBytes
+                    + " (expected: >= 0)");
+        }
     }
 }

@@ -18,6 +18,12 @@ public final class ClusterMetrics {
     private final Counter connectFailures;
     private final Counter noHealthyHost;
     private final Counter poolOverflows;
+    private final Counter connectionOverflows;
+    private final Counter requestOverflows;
+    private final Counter retries;
+    private final Counter retryOverflows;
+    private final Counter retrySuccesses;
+    private final Counter retryLimitsExceeded;
     private final Counter timeouts;
     private final Counter resets;
     private final Counter lateResponses;
@@ -36,6 +42,12 @@ public final class ClusterMetrics {
         this.connectFailures = registry.counter(MetricNames.UPSTREAM_CX_CONNECT_FAIL, tags);
         this.noHealthyHost = registry.counter(MetricNames.UPSTREAM_CX_NONE_HEALTHY, tags);
         this.poolOverflows = registry.counter(MetricNames.UPSTREAM_RQ_PENDING_OVERFLOW, tags);
+        this.connectionOverflows = registry.counter(MetricNames.UPSTREAM_CX_OVERFLOW, tags);
+        this.requestOverflows = registry.counter(MetricNames.UPSTREAM_RQ_OVERFLOW, tags);
+        this.retries = registry.counter(MetricNames.UPSTREAM_RQ_RETRY, tags);
+        this.retryOverflows = registry.counter(MetricNames.UPSTREAM_RQ_RETRY_OVERFLOW, tags);
+        this.retrySuccesses = registry.counter(MetricNames.UPSTREAM_RQ_RETRY_SUCCESS, tags);
+        this.retryLimitsExceeded = registry.counter(MetricNames.UPSTREAM_RQ_RETRY_LIMIT_EXCEEDED, tags);
         this.timeouts = registry.counter(MetricNames.UPSTREAM_RQ_TIMEOUT, tags);
         this.resets = registry.counter(MetricNames.UPSTREAM_RQ_RESET, tags);
         this.lateResponses = registry.counter(MetricNames.UPSTREAM_RQ_LATE, tags);
@@ -67,6 +79,30 @@ public final class ClusterMetrics {
 
     public void poolOverflow() {
         poolOverflows.increment();
+    }
+
+    public void connectionOverflow() {
+        connectionOverflows.increment();
+    }
+
+    public void requestOverflow() {
+        requestOverflows.increment();
+    }
+
+    public void retry() {
+        retries.increment();
+    }
+
+    public void retryOverflow() {
+        retryOverflows.increment();
+    }
+
+    public void retrySuccess() {
+        retrySuccesses.increment();
+    }
+
+    public void retryLimitExceeded() {
+        retryLimitsExceeded.increment();
     }
 
     public void timeout() {

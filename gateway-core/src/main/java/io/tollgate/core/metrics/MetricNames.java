@@ -49,6 +49,18 @@ public final class MetricNames {
     public static final String UPSTREAM_CX_NONE_HEALTHY = "tollgate.upstream.cx.none_healthy";
     /** Counter: requests refused because the connection pool's pending queue was full. */
     public static final String UPSTREAM_RQ_PENDING_OVERFLOW = "tollgate.upstream.rq.pending_overflow";
+    /** Counter: connections not opened because the cluster's max_connections breaker was reached. */
+    public static final String UPSTREAM_CX_OVERFLOW = "tollgate.upstream.cx.overflow";
+    /** Counter: requests refused because the cluster's max_requests breaker was reached. */
+    public static final String UPSTREAM_RQ_OVERFLOW = "tollgate.upstream.rq.overflow";
+    /** Counter: retries made (each attempt after the first). */
+    public static final String UPSTREAM_RQ_RETRY = "tollgate.upstream.rq.retry";
+    /** Counter: retries not made because the retry budget or the max_retries breaker was reached. */
+    public static final String UPSTREAM_RQ_RETRY_OVERFLOW = "tollgate.upstream.rq.retry_overflow";
+    /** Counter: retries whose answer was good enough not to be retried again. */
+    public static final String UPSTREAM_RQ_RETRY_SUCCESS = "tollgate.upstream.rq.retry_success";
+    /** Counter: requests that failed again after their last allowed retry. */
+    public static final String UPSTREAM_RQ_RETRY_LIMIT_EXCEEDED = "tollgate.upstream.rq.retry_limit_exceeded";
     /** Counter: upstream requests that hit the route timeout. */
     public static final String UPSTREAM_RQ_TIMEOUT = "tollgate.upstream.rq.timeout";
     /** Counter: upstream requests whose connection was reset or closed before the response ended. */

@@ -3,6 +3,7 @@ package io.tollgate.router.cluster;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.route.RouteRequest;
+import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.health.PanicThreshold;
 import io.tollgate.router.lb.Candidates;
 import io.tollgate.router.lb.LoadBalancer;
@@ -15,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -25,10 +28,14 @@ import org.roaringbitmap.RoaringBitmap;
  */
 public final class Cluster {
 
+    /** How often {@link #chooseExcluding} asks the load balancer before walking the candidates. */
+    private static final int RESELECT_ATTEMPTS = 3;
+
     private final ClusterConfig config;
     private final LoadBalancer loadBalancer;
     private final SubsetPolicy subsetPolicy;
     private final SubsetStats subsetStats = new SubsetStats();
+    private final CircuitBreakers circuitBreakers;
     /** Guarded by {@code this}; only the writer uses it. */
     private final HostRegistry registry = new HostRegistry();
     private volatile Version version;
@@ -41,6 +48,7 @@ public final class Cluster {
         this.config = Objects.requireNonNull(config, "config");
         this.loadBalancer = LoadBalancers.create(config.lbPolicy());
         this.subsetPolicy = config.subsetLbConfig().map(SubsetPolicy::new).orElse(null);
+        this.circuitBreakers = new CircuitBreakers(config.circuitBreakers());
         LabelInterner interner = new LabelInterner();
         List<EndpointConfig> endpoints = config.endpoints();
         Host[] slots = new Host[endpoints.size()];
@@ -83,6 +91,11 @@ public final class Cluster {
         return subsetStats;
     }
 
+    /** The live limits on the cluster's connections, pending requests, requests and retries. */
+    public CircuitBreakers circuitBreakers() {
+        return circuitBreakers;
+    }
+
     /** {@link #choose(RouteRequest, Map)} without a route metadata match (subset headers still count). */
     public Host choose(RouteRequest request) {
         return choose(request, Map.of());
@@ -97,6 +110,35 @@ public final class Cluster {
     public Host choose(RouteRequest request, Map<String, String> metadataMatch) {
         Candidates candidates = candidates(request, metadataMatch);
         return candidates == null ? null : loadBalancer.choose(candidates, request);
+    }
+
+    /**
+     * Chooses a host for a retry: like {@link #choose(RouteRequest, Map)}, but a host {@code
+     * excluded} rejects (one already tried) is only returned when the candidates hold no other.
+     * The load balancer is asked a few times first; then the candidates are walked from a random
+     * rank, which only happens when the balancer keeps landing on excluded hosts.
+     */
+    public Host chooseExcluding(RouteRequest request, Map<String, String> metadataMatch, Predicate<Host> excluded) {
+        Candidates candidates = candidates(request, metadataMatch);
+        if (candidates == null) {
+            return null;
+        }
+        Host chosen = loadBalancer.choose(candidates, request);
+        for (int i = 0; i < RESELECT_ATTEMPTS && chosen != null && excluded.test(chosen); i++) {
+            chosen = loadBalancer.choose(candidates, request);
+        }
+        if (chosen == null || !excluded.test(chosen)) {
+            return chosen;
+        }
+        int size = candidates.size();
+        int start = ThreadLocalRandom.current().nextInt(size);
+        for (int i = 0; i < size; i++) {
+            Host host = candidates.host((start + i) % size);
+            if (!excluded.test(host)) {
+                return host;
+            }
+        }
+        return chosen;
     }
 
     /**

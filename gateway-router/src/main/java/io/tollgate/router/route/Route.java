@@ -8,6 +8,7 @@ import io.tollgate.core.config.RouteEntryConfig;
 import io.tollgate.core.config.RouteMatchConfig;
 import io.tollgate.core.config.WeightedClusterConfig;
 import io.tollgate.core.route.RouteRequest;
+import io.tollgate.router.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,7 @@ public final class Route {
     private final String[] clusters;
     private final int[] cumulativeWeights;
     private final Map<String, String> metadataMatch;
+    private final RetryPolicy retryPolicy;
 
     Route(String virtualHost, int index, RouteEntryConfig config) {
         this.name = config.name().isEmpty() ? virtualHost + "/" + index : config.name();
@@ -46,6 +48,7 @@ public final class Route {
         this.queryParameters = match.queryParameters().stream().map(ValueMatcher::new).toArray(ValueMatcher[]::new);
         ForwardActionConfig forward = config.forward().orElse(null);
         this.metadataMatch = forward == null ? Map.of() : forward.metadataMatch();
+        this.retryPolicy = forward == null ? null : forward.retryPolicy().map(RetryPolicy::new).orElse(null);
         if (forward == null) {
             this.clusters = new String[0];
             this.cumulativeWeights = new int[0];
@@ -170,6 +173,16 @@ public final class Route {
     /** The upstream exchange's timeout. MUST only be called on a FORWARD route. */
     public Duration timeout() {
         return config.forward().orElseThrow().timeout();
+    }
+
+    /** The route's retry policy, or null when it never retries. */
+    public RetryPolicy retryPolicy() {
+        return retryPolicy;
+    }
+
+    /** The most request body bytes kept for a retry. MUST only be called on a FORWARD route. */
+    public int perRequestBufferLimitBytes() {
+        return config.forward().orElseThrow().perRequestBufferLimitBytes();
     }
 
     /** The Host header to send upstream instead of the client's, or null to keep it. */

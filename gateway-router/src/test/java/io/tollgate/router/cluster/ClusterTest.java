@@ -106,4 +106,21 @@ class ClusterTest {
             assertThat(new Cluster(config).config().lbPolicy()).isEqualTo(policy);
         }
     }
+
+    @Test
+    void aRetryHostIsAnotherThanTheExcludedWhenThereIsOne() {
+        Cluster cluster = cluster("random", 3);
+        Host excluded = cluster.hosts().get(1);
+
+        for (int i = 0; i < 200; i++) {
+            assertThat(cluster.chooseExcluding(REQUEST, Map.of(), excluded::equals)).isNotEqualTo(excluded);
+        }
+    }
+
+    @Test
+    void aRetryGoesToAnExcludedHostWhenNoOtherIsLeft() {
+        Cluster cluster = cluster("round_robin", 2);
+
+        assertThat(cluster.chooseExcluding(REQUEST, Map.of(), host -> true)).isIn(cluster.hosts());
+    }
 }

@@ -2,6 +2,7 @@ package io.tollgate.router.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.core.config.CircuitBreakersConfig;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.router.TestRequest;
@@ -78,7 +79,8 @@ class PanicThresholdTest {
         }
         return new Cluster(new ClusterConfig("c", "round_robin", endpoints, Duration.ofSeconds(1), 1, 1,
                 Duration.ofSeconds(1), ClusterConfig.DEFAULT_CONNECTIONS_PER_HOST, ClusterConfig.DEFAULT_HEARTBEAT_INTERVAL,
-                Optional.empty(), Optional.empty(), panicPercent, Optional.empty(), ClusterConfig.HTTP1));
+                Optional.empty(), Optional.empty(), panicPercent, Optional.empty(), ClusterConfig.HTTP1,
+                CircuitBreakersConfig.DEFAULTS));
     }
 
     private static Set<Host> chosen(Cluster cluster) {

@@ -31,4 +31,9 @@ final class ClusterPoolEvents implements PoolEvents {
     public void overflow() {
         metrics.poolOverflow();
     }
+
+    @Override
+    public void connectionOverflow() {
+        metrics.connectionOverflow();
+    }
 }

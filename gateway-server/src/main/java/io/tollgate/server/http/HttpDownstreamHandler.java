@@ -287,11 +287,11 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
         ForwardedRequest.prepare(request, view, route, clientIp(),
                 ClusterConfig.H2.equals(cluster.config().protocol()));
         record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
-        record.upstream(clusterName, host.id());
         state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
-        current = new HttpExchange(this, ctx, pools.pool(cluster, host), request, route, record,
-                snapshot.outliers().outcomes(clusterName), keepAlive, version, maxBody, complete, timeoutNanos);
-        current.start();
+        UpstreamTarget target = new UpstreamTarget(route, cluster, view, pools, snapshot.outliers().outcomes(clusterName));
+        current = new HttpExchange(this, ctx, request, target, record, keepAlive, version, maxBody, complete,
+                timeoutNanos);
+        current.start(host);
     }
 
     /**

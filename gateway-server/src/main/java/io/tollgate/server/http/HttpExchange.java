@@ -22,44 +22,65 @@ import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.protocols.http2.GrpcStatus;
 import io.tollgate.protocols.http2.Http2ExtensionHeaders;
+import io.tollgate.router.breaker.CircuitBreakers;
+import io.tollgate.router.cluster.Host;
 import io.tollgate.router.outlier.UpstreamFailure;
-import io.tollgate.router.outlier.UpstreamOutcomes;
+import io.tollgate.router.retry.RetryPolicy;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.upstream.UpstreamConnection;
-import io.tollgate.server.upstream.UpstreamListener;
 import io.tollgate.server.upstream.UpstreamPool;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One request and its response crossing the proxy, each side HTTP/1.1 or an HTTP/2 stream: it
- * waits for an upstream connection (or stream), streams the request body up and the response
- * down without buffering either (the body read while connecting excepted, which reading being
- * paused bounds), enforces the route timeout ({@code grpc-timeout} for gRPC), and turns upstream
- * failures into 502/503/504 (gRPC: a status) when nothing was sent downstream yet.
+ * makes one {@link UpstreamAttempt} after another (a retry goes to another host when the cluster
+ * has one, after a jittered backoff scheduled on the event loop), streams the request body up and
+ * the response down, enforces the route timeout ({@code grpc-timeout} for gRPC), and turns
+ * upstream failures into 502/503/504 (gRPC: a status) when nothing was sent downstream yet.
+ *
+ * <p>Retries follow the route's retry policy and the cluster's retry budget. A request is only
+ * retried while nothing of its response went downstream and while its whole body is still held
+ * by a {@link ReplayableRequest}; a response whose status asks for a retry is held back (and
+ * dropped) when the retry is granted, and forwarded when it is not, so the last attempt's answer
+ * is what the client sees. Every attempt's outcome goes to outlier detection.
  *
  * <p>Runs entirely on the downstream connection's event loop, which also owns the upstream
- * connection, so no state here is shared between threads.
+ * connections, so no state here is shared between threads.
  */
-final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
+final class HttpExchange {
 
     private final HttpDownstreamHandler downstream;
     private final ChannelHandlerContext ctx;
-    private final UpstreamPool pool;
     private final HttpRequest request;
     private final Route route;
+    private final UpstreamTarget target;
+    private final CircuitBreakers breakers;
     private final RequestRecord record;
-    private final UpstreamOutcomes outcomes;
-    private int responseStatus;
-    private final boolean downstreamKeepAlive;
     private final HttpVersion downstreamVersion;
     private final long maxRequestBody;
-    private final ArrayDeque<HttpContent> waitingBody = new ArrayDeque<>();
-
     private final long timeoutNanos;
-    private UpstreamConnection upstream;
+    private final ArrayDeque<HttpContent> waitingBody = new ArrayDeque<>();
+    /** Null when the request may not be retried (no policy, method not retried). */
+    private final RetryPolicy retryPolicy;
+    /** Held exactly when {@link #retryPolicy} is. */
+    private final ReplayableRequest replay;
+    private final long perTryTimeoutNanos;
+    private final List<Host> tried = new ArrayList<>(2);
+
+    private UpstreamAttempt attempt;
     private ScheduledFuture<?> timeout;
+    private ScheduledFuture<?> backoff;
     private ChannelFuture lastWrite;
+    private int responseStatus;
+    private int retries;
+    /** A retry was granted by the breakers and waits for its attempt, which then holds it. */
+    private boolean retryGranted;
+    /** The original request head went to an attempt, which took ownership of it. */
+    private boolean requestSent;
     private boolean requestComplete;
     private boolean responseStarted;
     private boolean skippingInformational;
@@ -69,46 +90,70 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
     private boolean done;
     private long requestBytes;
 
-    HttpExchange(HttpDownstreamHandler downstream, ChannelHandlerContext ctx, UpstreamPool pool,
-            HttpRequest request, Route route, RequestRecord record, UpstreamOutcomes outcomes, boolean downstreamKeepAlive,
-            HttpVersion downstreamVersion, long maxRequestBody, boolean requestComplete, long timeoutNanos) {
+    HttpExchange(HttpDownstreamHandler downstream, ChannelHandlerContext ctx, HttpRequest request,
+            UpstreamTarget target, RequestRecord record, boolean downstreamKeepAlive, HttpVersion downstreamVersion,
+            long maxRequestBody, boolean requestComplete, long timeoutNanos) {
         this.downstream = downstream;
         this.ctx = ctx;
-        this.pool = pool;
         this.request = request;
-        this.route = route;
+        this.route = target.route();
+        this.target = target;
+        this.breakers = target.cluster().circuitBreakers();
         this.record = record;
-        this.outcomes = outcomes;
-        this.downstreamKeepAlive = downstreamKeepAlive;
         this.downstreamVersion = downstreamVersion;
         this.maxRequestBody = maxRequestBody;
         this.requestComplete = requestComplete;
         this.closeDownstreamAfter = !downstreamKeepAlive;
         this.timeoutNanos = timeoutNanos;
+        RetryPolicy policy = route.retryPolicy();
+        this.perTryTimeoutNanos = policy == null ? 0 : policy.perTryTimeoutNanos();
+        boolean retriable = policy != null && policy.numRetries() > 0
+                && policy.allowsMethod(request.method().name(), downstream.isGrpc());
+        this.retryPolicy = retriable ? policy : null;
+        this.replay = retriable ? new ReplayableRequest(request, route.perRequestBufferLimitBytes()) : null;
     }
 
-    void start() {
+    /** Sends the first attempt to {@code host}. */
+    void start(Host host) {
         timeout = ctx.channel().eventLoop().schedule(this::timedOut, timeoutNanos, TimeUnit.NANOSECONDS);
-        pool.acquire(this);
-        if (upstream == null && !done) {
+        startAttempt(host);
+    }
+
+    /**
+     * Starts an attempt on {@code host}. Reading the client pauses only when the connection is
+     * not at hand at once: pausing and resuming costs two epoll_ctl calls per request.
+     */
+    private void startAttempt(Host host) {
+        tried.add(host);
+        record.upstream(target.cluster().name(), host.id());
+        if (!breakers.tryStartRequest()) {
+            record.cluster().requestOverflow();
+            record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
+            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_overflow");
+            return;
+        }
+        UpstreamAttempt started = new UpstreamAttempt(this, target.pool(host), breakers, retryGranted);
+        attempt = started;
+        retryGranted = false;
+        started.start(ctx.channel().eventLoop(), perTryTimeoutNanos);
+        if (attempt == started && started.connection() == null && !done) {
             downstream.pause(HttpDownstreamHandler.PAUSE_CONNECTING);
         }
     }
 
-    @Override
-    public void acquired(UpstreamConnection connection) {
-        if (done) {
-            pool.release(connection, true);
-            return;
-        }
-        upstream = connection;
-        connection.bind(this);
-        pool.host().requestStarted();
-        Channel channel = connection.channel();
-        channel.write(request);
-        HttpContent content;
-        while ((content = waitingBody.pollFirst()) != null) {
-            channel.write(content);
+    /** The current attempt has its connection: the request goes up, whole so far. */
+    void attemptConnected(UpstreamAttempt connected) {
+        Channel channel = connected.connection().channel();
+        if (!requestSent) {
+            requestSent = true;
+            channel.write(request);
+            HttpContent content;
+            while ((content = waitingBody.pollFirst()) != null) {
+                channel.write(content);
+            }
+        } else {
+            releaseWaitingBody();
+            replay.writeTo(channel);
         }
         channel.flush();
         downstream.resume(HttpDownstreamHandler.PAUSE_CONNECTING);
@@ -117,19 +162,21 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
         }
     }
 
-    @Override
-    public void failed(UpstreamPool.Failure failure, Throwable cause) {
-        if (done) {
-            return;
-        }
+    /** The current attempt got no connection: it could not connect, or the pool overflowed. */
+    void attemptNotConnected(UpstreamAttempt failed, UpstreamPool.Failure failure) {
         if (failure == UpstreamPool.Failure.OVERFLOW) {
             record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
             fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_overflow");
-        } else {
-            outcomes.failed(pool.host(), UpstreamFailure.CONNECT_FAILURE);
-            record.flag(ResponseFlag.UPSTREAM_CONNECTION_FAILURE);
-            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_connect_failure");
+            return;
         }
+        target.outcomes().failed(failed.host(), UpstreamFailure.CONNECT_FAILURE);
+        endAttempt(false);
+        if (retryPolicy != null && retryPolicy.retriesConnectFailure() && grantRetry()) {
+            scheduleRetry();
+            return;
+        }
+        record.flag(ResponseFlag.UPSTREAM_CONNECTION_FAILURE);
+        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_connect_failure");
     }
 
     /** A part of the request body from downstream; ownership passes here. */
@@ -151,11 +198,21 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
             fail(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large");
             return;
         }
-        if (upstream == null) {
+        if (replay != null) {
+            replay.add(content);
+            if (requestSent && !replay.intact() && connection() == null) {
+                ReferenceCountUtil.release(content);
+                record.flag(ResponseFlag.UPSTREAM_RETRY_LIMIT_EXCEEDED);
+                fail(HttpResponseStatus.INSUFFICIENT_STORAGE, "retry_buffer_overflow");
+                return;
+            }
+        }
+        UpstreamConnection connection = connection();
+        if (connection == null) {
             waitingBody.addLast(content);
             return;
         }
-        Channel channel = upstream.channel();
+        Channel channel = connection.channel();
         channel.write(content);
         upstreamNeedsFlush = true;
         if (!channel.isWritable()) {
@@ -165,20 +222,21 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
 
     /** Flushes what the current downstream read batch wrote upstream. */
     void flushUpstream() {
-        if (upstreamNeedsFlush && upstream != null) {
+        UpstreamConnection connection = connection();
+        if (upstreamNeedsFlush && connection != null) {
             upstreamNeedsFlush = false;
-            upstream.channel().flush();
+            connection.channel().flush();
         }
     }
 
     void downstreamWritabilityChanged(boolean writable) {
-        if (upstream != null && !done) {
-            upstream.channel().config().setAutoRead(writable);
+        UpstreamConnection connection = connection();
+        if (connection != null && !done) {
+            connection.channel().config().setAutoRead(writable);
         }
     }
 
-    @Override
-    public void onUpstreamWritabilityChanged(boolean writable) {
+    void upstreamWritabilityChanged(boolean writable) {
         if (writable) {
             downstream.resume(HttpDownstreamHandler.PAUSE_UPSTREAM_FULL);
         } else {
@@ -186,15 +244,11 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
         }
     }
 
-    @Override
-    public void onResponse(HttpObject msg) {
-        if (done) {
-            ReferenceCountUtil.release(msg);
-            return;
-        }
+    /** A response part from the current attempt; ownership passes here. */
+    void attemptResponse(UpstreamAttempt answering, HttpObject msg) {
         if (msg.decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
-            upstreamFailed("upstream_bad_response");
+            upstreamFailed(answering, "upstream_bad_response");
             return;
         }
         if (msg instanceof HttpResponse) {
@@ -206,9 +260,20 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
                 return;
             }
             skippingInformational = false;
+            target.outcomes().responded(answering.host(), code);
+            boolean retriable = asksForRetry(response);
+            if (retriable && grantRetry()) {
+                ReferenceCountUtil.release(msg);
+                record.cluster().requestCompleted(code, answering.elapsedNanos());
+                endAttempt(false);
+                scheduleRetry();
+                return;
+            }
+            if (retries > 0 && !retriable) {
+                record.cluster().retrySuccess();
+            }
             responseStarted = true;
             responseStatus = code;
-            outcomes.responded(pool.host(), code);
             prepareResponse(response);
         } else if (skippingInformational) {
             ReferenceCountUtil.release(msg);
@@ -223,8 +288,23 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
             lastWrite = written;
             finish();
         } else if (!ctx.channel().isWritable()) {
-            upstream.channel().config().setAutoRead(false);
+            answering.connection().channel().config().setAutoRead(false);
         }
+    }
+
+    /**
+     * Whether the retry policy asks to retry this answer: by its status, or for gRPC by the
+     * {@code grpc-status} of a trailers-only answer (status in the headers).
+     */
+    private boolean asksForRetry(HttpResponse response) {
+        if (retryPolicy == null) {
+            return false;
+        }
+        if (retryPolicy.retriesStatus(response.status().code())) {
+            return true;
+        }
+        Integer grpcStatus = response.headers().getInt(Grpc.STATUS);
+        return grpcStatus != null && retryPolicy.retriesGrpcStatus(grpcStatus);
     }
 
     private void prepareResponse(HttpResponse response) {
@@ -243,43 +323,60 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
         HopByHopHeaders.setKeepAlive(response, downstreamVersion, !closeDownstreamAfter);
     }
 
-    @Override
-    public void onResponseBatchComplete() {
+    void responseBatchComplete() {
         ctx.flush();
     }
 
-    @Override
-    public void onUpstreamClosed() {
-        if (upstream != null) {
-            pool.host().requestFinished();
-            upstream = null;
+    /** The current attempt's connection (or stream) closed before the exchange was done with it. */
+    void attemptClosed(UpstreamAttempt closed) {
+        upstreamFailed(closed, "upstream_reset");
+    }
+
+    /** The current attempt outlived the per-try timeout. */
+    void attemptTimedOut(UpstreamAttempt late) {
+        if (late.connection() != null) {
+            target.outcomes().failed(late.host(), UpstreamFailure.TIMEOUT);
         }
-        if (!done) {
-            upstreamFailed("upstream_reset");
+        record.cluster().timeout();
+        endAttempt(false);
+        if (!responseStarted && retryPolicy != null && retryPolicy.retriesReset() && grantRetry()) {
+            scheduleRetry();
+            return;
         }
+        giveUp(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT, "upstream_per_try_timeout");
     }
 
     private void timedOut() {
         if (done) {
             return;
         }
-        if (upstream != null) {
-            outcomes.failed(pool.host(), UpstreamFailure.TIMEOUT);
+        if (connection() != null) {
+            target.outcomes().failed(attempt.host(), UpstreamFailure.TIMEOUT);
         }
-        record.flag(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT);
         record.cluster().timeout();
+        giveUp(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT, "upstream_timeout");
+    }
+
+    /** Ends the exchange after a timeout: 504 when nothing went downstream yet, else a cancelled response. */
+    private void giveUp(ResponseFlag flag, String reason) {
+        record.flag(flag);
         if (responseStarted) {
             abort(Http2Error.CANCEL);
         } else {
-            fail(HttpResponseStatus.GATEWAY_TIMEOUT, "upstream_timeout");
+            fail(HttpResponseStatus.GATEWAY_TIMEOUT, reason);
         }
     }
 
-    private void upstreamFailed(String reason) {
-        outcomes.failed(pool.host(), UpstreamFailure.RESET);
+    private void upstreamFailed(UpstreamAttempt failed, String reason) {
+        target.outcomes().failed(failed.host(), UpstreamFailure.RESET);
+        record.cluster().reset();
+        endAttempt(false);
+        if (!responseStarted && retryPolicy != null && retryPolicy.retriesReset() && grantRetry()) {
+            scheduleRetry();
+            return;
+        }
         record.flag(reason.equals("upstream_reset")
                 ? ResponseFlag.UPSTREAM_CONNECTION_TERMINATION : ResponseFlag.UPSTREAM_PROTOCOL_ERROR);
-        record.cluster().reset();
         if (responseStarted && downstream.isGrpc()) {
             endWithGrpcStatus(reason);
         } else if (responseStarted) {
@@ -287,6 +384,53 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
         } else {
             fail(HttpResponseStatus.BAD_GATEWAY, reason);
         }
+    }
+
+    /**
+     * Decides whether a failed attempt (the policy wants it retried) gets another one: retries
+     * left, the whole request still held, and the cluster's retry budget or breaker not used up.
+     * A granted retry is held until its attempt ends.
+     */
+    private boolean grantRetry() {
+        if (responseStarted || !replay.intact()) {
+            return false;
+        }
+        if (retries >= retryPolicy.numRetries()) {
+            record.cluster().retryLimitExceeded();
+            record.flag(ResponseFlag.UPSTREAM_RETRY_LIMIT_EXCEEDED);
+            return false;
+        }
+        if (!breakers.tryStartRetry()) {
+            record.cluster().retryOverflow();
+            record.flag(ResponseFlag.UPSTREAM_RETRY_LIMIT_EXCEEDED);
+            return false;
+        }
+        retryGranted = true;
+        return true;
+    }
+
+    /** Waits a jittered backoff on the event loop, then retries; reading the request pauses meanwhile. */
+    private void scheduleRetry() {
+        retries++;
+        record.cluster().retry();
+        downstream.pause(HttpDownstreamHandler.PAUSE_CONNECTING);
+        long delay = retryPolicy.backoffNanos(retries, ThreadLocalRandom.current());
+        backoff = ctx.channel().eventLoop().schedule(this::retryNow, delay, TimeUnit.NANOSECONDS);
+    }
+
+    private void retryNow() {
+        backoff = null;
+        if (done) {
+            return;
+        }
+        Host host = target.retryHost(tried);
+        if (host == null) {
+            record.flag(ResponseFlag.NO_HEALTHY_UPSTREAM);
+            record.cluster().noHealthyHost();
+            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_healthy_upstream");
+            return;
+        }
+        startAttempt(host);
     }
 
     /** The downstream connection went away: nothing more can be sent, the upstream is unusable. */
@@ -345,22 +489,44 @@ final class HttpExchange implements UpstreamPool.Acquirer, UpstreamListener {
         downstream.exchangeDone(this, closeDownstreamAfter ? lastWrite : null);
     }
 
-    private void cleanUp(boolean reuseUpstream) {
-        if (timeout != null) {
-            timeout.cancel(false);
+    private UpstreamConnection connection() {
+        return attempt == null ? null : attempt.connection();
+    }
+
+    private void endAttempt(boolean reusable) {
+        if (attempt != null) {
+            attempt.end(reusable);
+            attempt = null;
         }
+    }
+
+    private void releaseWaitingBody() {
         HttpContent content;
         while ((content = waitingBody.pollFirst()) != null) {
             ReferenceCountUtil.release(content);
         }
-        UpstreamConnection connection = upstream;
-        upstream = null;
-        if (connection != null) {
-            pool.host().requestFinished();
-            connection.channel().config().setAutoRead(true);
-            pool.release(connection, reuseUpstream);
-        } else {
-            pool.cancel(this);
+    }
+
+    private void cleanUp(boolean reuseUpstream) {
+        if (timeout != null) {
+            timeout.cancel(false);
+        }
+        if (backoff != null) {
+            backoff.cancel(false);
+            backoff = null;
+        }
+        releaseWaitingBody();
+        if (replay != null) {
+            replay.release();
+        }
+        if (!requestSent) {
+            requestSent = true;
+            ReferenceCountUtil.release(request);
+        }
+        endAttempt(reuseUpstream);
+        if (retryGranted) {
+            retryGranted = false;
+            breakers.retryFinished();
         }
     }
 }

@@ -9,6 +9,7 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.protocols.http1.Http1Decoders;
+import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayDeque;
@@ -16,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The HTTP/1.1 connections of one event loop to one upstream host: idle connections are reused
- * newest first, new ones are opened up to the cluster's limit, and past it requests wait in a
- * bounded queue, else overflow. Confined to its event loop, so it takes no locks.
+ * newest first, new ones are opened up to the cluster's per-loop limit and its connection
+ * breaker, and past them requests wait in a bounded queue, else overflow. Confined to its event loop, so it takes no locks.
  */
 public final class Http1ConnectionPool implements UpstreamPool {
 
@@ -27,13 +28,17 @@ public final class Http1ConnectionPool implements UpstreamPool {
     private final PoolEvents events;
     private final Bootstrap bootstrap;
     private final ArrayDeque<Http1UpstreamConnection> idle = new ArrayDeque<>();
-    private final ArrayDeque<Acquirer> waiters = new ArrayDeque<>();
+    private final CircuitBreakers breakers;
+    private final Waiters waiters;
     private int open;
 
-    Http1ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, PoolEvents events) {
+    Http1ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, CircuitBreakers breakers,
+            PoolEvents events) {
         this.loop = loop;
         this.host = host;
         this.cluster = cluster;
+        this.breakers = breakers;
+        this.waiters = new Waiters(cluster.maxPendingRequests(), breakers);
         this.events = events;
         this.bootstrap = new Bootstrap()
                 .group(loop)
@@ -69,11 +74,9 @@ public final class Http1ConnectionPool implements UpstreamPool {
                 return;
             }
         }
-        if (open < cluster.maxConnectionsPerHost()) {
+        if (mayOpen()) {
             connect(acquirer);
-        } else if (waiters.size() < cluster.maxPendingRequests()) {
-            waiters.addLast(acquirer);
-        } else {
+        } else if (!waiters.offer(acquirer)) {
             events.overflow();
             acquirer.failed(Failure.OVERFLOW, null);
         }
@@ -96,7 +99,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
             connection.channel().close();
             return;
         }
-        Acquirer waiter = waiters.pollFirst();
+        Acquirer waiter = waiters.poll();
         if (waiter != null) {
             waiter.acquired(connection);
         } else {
@@ -107,12 +110,28 @@ public final class Http1ConnectionPool implements UpstreamPool {
     /** Called once when a connection's channel became inactive. */
     void closed(Http1UpstreamConnection connection) {
         open--;
+        breakers.connectionClosed();
         events.connectionClosed();
         idle.remove(connection);
-        Acquirer waiter = waiters.pollFirst();
-        if (waiter != null) {
-            connect(waiter);
+        if (!waiters.isEmpty() && mayOpen()) {
+            connect(waiters.poll());
         }
+    }
+
+    /**
+     * Whether another connection may be opened: below the per-loop limit, and within the
+     * cluster's connection breaker, which a pool without any connection may pass (its waiters
+     * would otherwise have nothing to wait for). Takes the breaker's connection when it says yes.
+     */
+    private boolean mayOpen() {
+        if (open >= cluster.maxConnectionsPerHost()) {
+            return false;
+        }
+        if (breakers.tryOpenConnection(open == 0)) {
+            return true;
+        }
+        events.connectionOverflow();
+        return false;
     }
 
     private void connect(Acquirer acquirer) {
@@ -133,6 +152,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
                 acquirer.acquired(connection);
             } else {
                 open--;
+                breakers.connectionClosed();
                 events.connectFailure();
                 acquirer.failed(Failure.CONNECT_FAILED, f.cause());
             }

@@ -11,9 +11,9 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.Http2Options;
 import io.tollgate.protocols.http2.Http2Codecs;
+import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.Transport;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * The HTTP/2 (h2c, prior knowledge) connections of one event loop to one upstream host. Every
  * request is a stream on one of them: a connection takes new streams while it is below the
  * host's SETTINGS_MAX_CONCURRENT_STREAMS and has not received GOAWAY; when none can, another
- * connection is opened (up to the cluster's {@code max_connections_per_host}) and requests wait in
+ * connection is opened (up to the cluster's {@code max_connections_per_host} and its connection
+ * breaker, which a pool without connections may pass) and requests wait in
  * a bounded queue, else overflow. A connection is usable once the host's first SETTINGS arrived.
  * Confined to its event loop, so it takes no locks.
  */
@@ -34,12 +35,16 @@ public final class Http2ConnectionPool implements UpstreamPool {
     private final PoolEvents events;
     private final Bootstrap bootstrap;
     private final List<Http2UpstreamConnection> connections = new ArrayList<>();
-    private final ArrayDeque<Acquirer> waiters = new ArrayDeque<>();
+    private final CircuitBreakers breakers;
+    private final Waiters waiters;
     private int connecting;
 
-    Http2ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, PoolEvents events) {
+    Http2ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, CircuitBreakers breakers,
+            PoolEvents events) {
         this.host = host;
         this.cluster = cluster;
+        this.breakers = breakers;
+        this.waiters = new Waiters(cluster.maxPendingRequests(), breakers);
         this.options = Http2Options.DEFAULTS;
         this.events = events;
         this.bootstrap = new Bootstrap()
@@ -67,12 +72,11 @@ public final class Http2ConnectionPool implements UpstreamPool {
             connection.openStream(acquirer);
             return;
         }
-        if (waiters.size() >= cluster.maxPendingRequests()) {
+        if (!waiters.offer(acquirer)) {
             events.overflow();
             acquirer.failed(Failure.OVERFLOW, null);
             return;
         }
-        waiters.addLast(acquirer);
         connectIfNeeded();
     }
 
@@ -103,6 +107,7 @@ public final class Http2ConnectionPool implements UpstreamPool {
     /** Called once when a connection's channel became inactive. */
     void closed(Http2UpstreamConnection connection, boolean wasReady) {
         connections.remove(connection);
+        breakers.connectionClosed();
         events.connectionClosed();
         if (!wasReady) {
             connecting--;
@@ -119,7 +124,7 @@ public final class Http2ConnectionPool implements UpstreamPool {
                 connectIfNeeded();
                 return;
             }
-            connection.openStream(waiters.pollFirst());
+            connection.openStream(waiters.poll());
         }
     }
 
@@ -133,14 +138,19 @@ public final class Http2ConnectionPool implements UpstreamPool {
     }
 
     private void connectIfNeeded() {
-        if (connecting == 0 && connections.size() < cluster.maxConnectionsPerHost()) {
-            connect();
+        if (connecting > 0 || connections.size() >= cluster.maxConnectionsPerHost()) {
+            return;
         }
+        if (!breakers.tryOpenConnection(connections.isEmpty())) {
+            events.connectionOverflow();
+            return;
+        }
+        connect();
     }
 
     private void failWaiters(Throwable cause) {
         Acquirer waiter;
-        while ((waiter = waiters.pollFirst()) != null) {
+        while ((waiter = waiters.poll()) != null) {
             waiter.failed(Failure.CONNECT_FAILED, cause);
         }
     }
@@ -167,6 +177,7 @@ public final class Http2ConnectionPool implements UpstreamPool {
             }
             connecting--;
             connections.remove(connection);
+            breakers.connectionClosed();
             events.connectFailure();
             failWaiters(f.cause());
         });

@@ -9,5 +9,9 @@ public interface PoolEvents {
 
     void connectFailure();
 
+    /** A request found the pending queue (or the cluster's pending breaker) full. */
     void overflow();
+
+    /** A connection was not opened because the cluster's connection breaker was reached. */
+    void connectionOverflow();
 }

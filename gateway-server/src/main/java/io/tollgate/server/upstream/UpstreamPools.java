@@ -49,8 +49,8 @@ public final class UpstreamPools {
         ClusterConfig config = cluster.config();
         PoolEvents events = eventsByCluster.apply(cluster.name());
         if (ClusterConfig.H2.equals(config.protocol())) {
-            return new Http2ConnectionPool(loop, transport, host, config, events);
+            return new Http2ConnectionPool(loop, transport, host, config, cluster.circuitBreakers(), events);
         }
-        return new Http1ConnectionPool(loop, transport, host, config, events);
+        return new Http1ConnectionPool(loop, transport, host, config, cluster.circuitBreakers(), events);
     }
 }

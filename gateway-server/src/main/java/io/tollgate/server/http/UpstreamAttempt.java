@@ -1,0 +1,150 @@
+package io.tollgate.server.http;
+
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.tollgate.router.breaker.CircuitBreakers;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.server.upstream.UpstreamConnection;
+import io.tollgate.server.upstream.UpstreamListener;
+import io.tollgate.server.upstream.UpstreamPool;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One try of an exchange against one host: getting a connection (or HTTP/2 stream) from the
+ * host's pool, using it, and the per-try timer. It holds a request of the cluster's circuit
+ * breaker (and, for a retry, a retry) until it ends. Once ended, nothing it hears reaches the
+ * exchange any more: a connection that arrives late goes straight back to the pool, so a retry
+ * never sees its predecessor's events.
+ */
+final class UpstreamAttempt implements UpstreamPool.Acquirer, UpstreamListener {
+
+    private final HttpExchange exchange;
+    private final UpstreamPool pool;
+    private final CircuitBreakers breakers;
+    private final boolean retry;
+    private final long startNanos = System.nanoTime();
+    private UpstreamConnection connection;
+    private ScheduledFuture<?> perTryTimer;
+    private boolean ended;
+
+    /**
+     * @param breakers the cluster's breakers, from which the caller took a request (and, when
+     *     {@code retry}, a retry) that this attempt gives back when it ends
+     */
+    UpstreamAttempt(HttpExchange exchange, UpstreamPool pool, CircuitBreakers breakers, boolean retry) {
+        this.exchange = exchange;
+        this.pool = pool;
+        this.breakers = breakers;
+        this.retry = retry;
+    }
+
+    /** Asks the pool for a connection; a per-try timeout above 0 bounds the whole attempt. */
+    void start(EventLoop loop, long perTryTimeoutNanos) {
+        if (perTryTimeoutNanos > 0) {
+            perTryTimer = loop.schedule(this::perTryTimedOut, perTryTimeoutNanos, TimeUnit.NANOSECONDS);
+        }
+        pool.acquire(this);
+    }
+
+    Host host() {
+        return pool.host();
+    }
+
+    /** The connection in use, or null while it is awaited or after it closed. */
+    UpstreamConnection connection() {
+        return connection;
+    }
+
+    long elapsedNanos() {
+        return System.nanoTime() - startNanos;
+    }
+
+    @Override
+    public void acquired(UpstreamConnection acquired) {
+        if (ended) {
+            pool.release(acquired, true);
+            return;
+        }
+        connection = acquired;
+        acquired.bind(this);
+        pool.host().requestStarted();
+        exchange.attemptConnected(this);
+    }
+
+    @Override
+    public void failed(UpstreamPool.Failure failure, Throwable cause) {
+        if (!ended) {
+            exchange.attemptNotConnected(this, failure);
+        }
+    }
+
+    @Override
+    public void onResponse(HttpObject msg) {
+        if (ended) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        exchange.attemptResponse(this, msg);
+    }
+
+    @Override
+    public void onResponseBatchComplete() {
+        if (!ended) {
+            exchange.responseBatchComplete();
+        }
+    }
+
+    @Override
+    public void onUpstreamClosed() {
+        if (connection != null) {
+            pool.host().requestFinished();
+            connection = null;
+        }
+        if (!ended) {
+            exchange.attemptClosed(this);
+        }
+    }
+
+    @Override
+    public void onUpstreamWritabilityChanged(boolean writable) {
+        if (!ended) {
+            exchange.upstreamWritabilityChanged(writable);
+        }
+    }
+
+    private void perTryTimedOut() {
+        if (!ended) {
+            exchange.attemptTimedOut(this);
+        }
+    }
+
+    /**
+     * Ends the attempt: gives its connection back to the pool ({@code reusable} says it carried a
+     * whole request and response) or stops waiting for one, and gives back what it took from the
+     * breakers. Later calls do nothing.
+     */
+    void end(boolean reusable) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        if (perTryTimer != null) {
+            perTryTimer.cancel(false);
+        }
+        UpstreamConnection used = connection;
+        connection = null;
+        if (used != null) {
+            pool.host().requestFinished();
+            used.channel().config().setAutoRead(true);
+            pool.release(used, reusable);
+        } else {
+            pool.cancel(this);
+        }
+        breakers.requestFinished();
+        if (retry) {
+            breakers.retryFinished();
+        }
+    }
+}
