@@ -9,6 +9,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.tollgate.protocols.bolt.BoltFrame;
 import io.tollgate.server.testing.TestGateway;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -82,11 +83,12 @@ class BoltBackpressureTest {
         try (Socket slow = new Socket(); RawBoltClient other = new RawBoltClient(group, gateway.port("bolt"))) {
             slow.setReceiveBufferSize(4096);
             slow.connect(new InetSocketAddress("127.0.0.1", gateway.port("bolt")));
-            OutputStream out = slow.getOutputStream();
+            ByteArrayOutputStream burst = new ByteArrayOutputStream();
             for (int id = 1; id <= calls; id++) {
-                out.write(bytes(BoltFrames.request(id, "answering.service:1.0", "never read")));
+                burst.write(bytes(BoltFrames.request(id, "answering.service:1.0", "never read")));
             }
-            out.flush();
+            // one write, so the gateway reads every call before the first answer can pause it
+            slow.getOutputStream().write(burst.toByteArray());
 
             assertThat(Conditions.within(Duration.ofSeconds(20),
                     () -> gateway.count("tollgate.downstream.rq.error", "reason", "bolt_slow_client") > slowBefore))
