@@ -1,5 +1,7 @@
 package io.tollgate.core.config;
 
+import static java.util.Objects.requireNonNull;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -27,6 +29,7 @@ import java.util.Optional;
  * @param subsetLbConfig when present, requests are routed to subsets of hosts by label
  * @param protocol for HTTP routes, the protocol spoken to the hosts, whatever the client speaks:
  *     {@value #HTTP1} or {@value #H2} (HTTP/2 with prior knowledge, multiplexed)
+ * @param loadBalancing the load balancer's settings: hash policy, ring and table sizes, slow start
  */
 public record ClusterConfig(
         String name,
@@ -42,7 +45,8 @@ public record ClusterConfig(
         Optional<OutlierDetectionConfig> outlierDetection,
         int panicThresholdPercent,
         Optional<SubsetLbConfig> subsetLbConfig,
-        String protocol) {
+        String protocol,
+        LoadBalancingConfig loadBalancing) {
 
     /** Upstream HTTP/1.1, one request at a time per pooled connection. */
     public static final String HTTP1 = "http1";
@@ -58,6 +62,7 @@ public record ClusterConfig(
 
     public ClusterConfig {
         endpoints = List.copyOf(endpoints);
+        requireNonNull(loadBalancing, "loadBalancing");
         if (panicThresholdPercent < 0 || panicThresholdPercent > 100) {
             throw new IllegalArgumentException("panicThresholdPercent: " + panicThresholdPercent + " (expected: 0..100)");
         }
@@ -66,18 +71,36 @@ public record ClusterConfig(
         }
     }
 
+    /** A cluster with the load balancer's settings at their defaults. */
+    public ClusterConfig(String name, String lbPolicy, List<EndpointConfig> endpoints, Duration connectTimeout,
+            int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout, int connectionsPerHost,
+            Duration heartbeatInterval, Optional<HealthCheckConfig> healthCheck,
+            Optional<OutlierDetectionConfig> outlierDetection, int panicThresholdPercent,
+            Optional<SubsetLbConfig> subsetLbConfig, String protocol) {
+        this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
+                connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
+                subsetLbConfig, protocol, LoadBalancingConfig.DEFAULTS);
+    }
+
     /** A cluster with every optional setting at its default. */
     public ClusterConfig(String name, String lbPolicy, List<EndpointConfig> endpoints, Duration connectTimeout,
             int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout) {
         this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
                 DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL, Optional.empty(), Optional.empty(),
-                DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1);
+                DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1, LoadBalancingConfig.DEFAULTS);
     }
 
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsets, protocol);
+                subsets, protocol, loadBalancing);
+    }
+
+    /** This cluster with the load balancer settings {@code settings}. */
+    public ClusterConfig withLoadBalancing(LoadBalancingConfig settings) {
+        return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
+                idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
+                subsetLbConfig, protocol, settings);
     }
 }

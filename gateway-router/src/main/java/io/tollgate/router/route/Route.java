@@ -8,6 +8,7 @@ import io.tollgate.core.config.RouteEntryConfig;
 import io.tollgate.core.config.RouteMatchConfig;
 import io.tollgate.core.config.WeightedClusterConfig;
 import io.tollgate.core.route.RouteRequest;
+import io.tollgate.router.lb.HashPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,7 @@ public final class Route {
     private final String[] clusters;
     private final int[] cumulativeWeights;
     private final Map<String, String> metadataMatch;
+    private final HashPolicy hashPolicy;
 
     Route(String virtualHost, int index, RouteEntryConfig config) {
         this.name = config.name().isEmpty() ? virtualHost + "/" + index : config.name();
@@ -46,6 +48,7 @@ public final class Route {
         this.queryParameters = match.queryParameters().stream().map(ValueMatcher::new).toArray(ValueMatcher[]::new);
         ForwardActionConfig forward = config.forward().orElse(null);
         this.metadataMatch = forward == null ? Map.of() : forward.metadataMatch();
+        this.hashPolicy = forward == null || forward.hashPolicy().isEmpty() ? null : HashPolicy.of(forward.hashPolicy());
         if (forward == null) {
             this.clusters = new String[0];
             this.cumulativeWeights = new int[0];
@@ -150,6 +153,14 @@ public final class Route {
      */
     public Map<String, String> metadataMatch() {
         return metadataMatch;
+    }
+
+    /**
+     * The route's {@code hash_policy}, or null when it leaves hashing to the cluster: pass it to
+     * {@link io.tollgate.router.cluster.Cluster#choose(RouteRequest, Map, HashPolicy)}.
+     */
+    public HashPolicy hashPolicy() {
+        return hashPolicy;
     }
 
     /** Returns the path to send upstream: the prefix rewrite applied when configured. */
