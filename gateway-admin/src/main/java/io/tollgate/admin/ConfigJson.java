@@ -42,6 +42,9 @@ final class ConfigJson {
         if (value instanceof Long l) {
             return NODES.numberNode(l);
         }
+        if (value instanceof Double d) {
+            return NODES.numberNode(d);
+        }
         if (value instanceof Duration d) {
             return NODES.textNode(duration(d));
         }

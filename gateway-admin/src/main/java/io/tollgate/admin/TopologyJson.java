@@ -2,13 +2,19 @@ package io.tollgate.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tollgate.core.config.SubsetLbConfig;
+import io.tollgate.core.config.SubsetSelectorConfig;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.router.cluster.Host;
+import io.tollgate.router.cluster.SubsetStats;
 import java.util.List;
 import java.util.Map;
 
-/** Renders the live clusters (with each host's health and load) and the bound listeners as JSON. */
+/**
+ * Renders the live clusters (each host's health and load, the subset selectors and how subset
+ * load balancing resolved requests) and the bound listeners as JSON.
+ */
 final class TopologyJson {
 
     private TopologyJson() {
@@ -34,8 +40,29 @@ final class TopologyJson {
                 h.put("ejected", host.ejected());
                 h.put("active_requests", host.activeRequests());
             }
+            cluster.config().subsetLbConfig().ifPresent(config -> subsets(c.putObject("subsets"), config,
+                    cluster.subsetStats()));
         }
         return root;
+    }
+
+    private static void subsets(ObjectNode subsets, SubsetLbConfig config, SubsetStats stats) {
+        subsets.put("fallback_policy", config.fallbackPolicy().name());
+        ArrayNode selectors = subsets.putArray("selectors");
+        for (SubsetSelectorConfig selector : config.selectors()) {
+            ObjectNode s = selectors.addObject();
+            ArrayNode keys = s.putArray("keys");
+            selector.keys().forEach(keys::add);
+            s.put("fallback_policy", selector.fallbackPolicy().name());
+            if (!selector.fallbackKeysSubset().isEmpty()) {
+                ArrayNode fallbackKeys = s.putArray("fallback_keys_subset");
+                selector.fallbackKeysSubset().forEach(fallbackKeys::add);
+            }
+        }
+        subsets.put("exact_matches", stats.exactMatches());
+        subsets.put("keys_subset_fallbacks", stats.keysSubsetFallbacks());
+        subsets.put("policy_fallbacks", stats.policyFallbacks());
+        subsets.put("no_host", stats.noHost());
     }
 
     static ObjectNode listeners(List<ListenerInfo> listeners) {

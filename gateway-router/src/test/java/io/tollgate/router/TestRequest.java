@@ -4,13 +4,14 @@ import io.tollgate.core.route.RouteRequest;
 import java.util.HashMap;
 import java.util.Map;
 
-/** A request for routing tests: an authority, a path, an optional query and a few headers. */
+/** A request for routing tests: an authority, a path, an optional query, a few headers and a client address. */
 public final class TestRequest implements RouteRequest {
 
     private final String authority;
     private final String path;
     private final String query;
     private final Map<String, String> headers = new HashMap<>();
+    private String clientAddress;
 
     private TestRequest(String authority, String path, String query) {
         this.authority = authority;
@@ -32,6 +33,12 @@ public final class TestRequest implements RouteRequest {
         return this;
     }
 
+    /** Sets the client's IP address as text. */
+    public TestRequest clientAddress(String address) {
+        this.clientAddress = address;
+        return this;
+    }
+
     @Override
     public String authority() {
         return authority;
@@ -50,6 +57,11 @@ public final class TestRequest implements RouteRequest {
     @Override
     public String header(String name) {
         return headers.get(name);
+    }
+
+    @Override
+    public String clientAddress() {
+        return clientAddress;
     }
 
     @Override

@@ -23,13 +23,18 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
         routeTables = Map.copyOf(routeTables);
     }
 
-    /** Compiles a validated configuration; outlier ejections are counted in {@code metrics}. */
+    /**
+     * Compiles a validated configuration; outlier ejections and subset load balancing outcomes
+     * are counted in {@code metrics}.
+     */
     public static Snapshot compile(GatewayConfig config, GatewayMetrics metrics) {
         Map<String, RouteTable> tables = new HashMap<>();
         for (ListenerConfig listener : config.listeners()) {
             tables.put(listener.name(), RouteTable.compile(listener.routeConfig()));
         }
         ClusterManager clusters = ClusterManager.build(config.clusters());
+        clusters.clusters().stream().filter(c -> c.config().subsetLbConfig().isPresent())
+                .forEach(c -> metrics.cluster(c.name()).subsetCounts(c.subsetStats()));
         OutlierDetectors outliers = OutlierDetectors.build(clusters,
                 cluster -> new ClusterOutlierEvents(cluster, metrics.cluster(cluster)), System::nanoTime);
         return new Snapshot(config, clusters, tables, outliers);

@@ -1,5 +1,7 @@
 package io.tollgate.core.config;
 
+import static java.util.Objects.requireNonNull;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -30,6 +32,7 @@ import java.util.Optional;
  *     {@value #HTTP1} or {@value #H2} (HTTP/2 with prior knowledge, multiplexed)
  * @param circuitBreakers limits on the connections, pending requests, requests and retries of
  *     the whole cluster, across event loops
+ * @param loadBalancing the load balancer's settings: hash policy, ring and table sizes, slow start
  */
 public record ClusterConfig(
         String name,
@@ -46,7 +49,8 @@ public record ClusterConfig(
         int panicThresholdPercent,
         Optional<SubsetLbConfig> subsetLbConfig,
         String protocol,
-        CircuitBreakersConfig circuitBreakers) {
+        CircuitBreakersConfig circuitBreakers,
+        LoadBalancingConfig loadBalancing) {
 
     /** Upstream HTTP/1.1, one request at a time per pooled connection. */
     public static final String HTTP1 = "http1";
@@ -62,6 +66,7 @@ public record ClusterConfig(
 
     public ClusterConfig {
         endpoints = List.copyOf(endpoints);
+        requireNonNull(loadBalancing, "loadBalancing");
         if (panicThresholdPercent < 0 || panicThresholdPercent > 100) {
             throw new IllegalArgumentException("panicThresholdPercent: " + panicThresholdPercent + " (expected: 0..100)");
         }
@@ -76,13 +81,21 @@ public record ClusterConfig(
             int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout) {
         this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
                 DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL, Optional.empty(), Optional.empty(),
-                DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1, CircuitBreakersConfig.DEFAULTS);
+                DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1, CircuitBreakersConfig.DEFAULTS,
+                LoadBalancingConfig.DEFAULTS);
     }
 
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsets, protocol, circuitBreakers);
+                subsets, protocol, circuitBreakers, loadBalancing);
+    }
+
+    /** This cluster with the load balancer settings {@code settings}. */
+    public ClusterConfig withLoadBalancing(LoadBalancingConfig settings) {
+        return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
+                idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
+                subsetLbConfig, protocol, circuitBreakers, settings);
     }
 }

@@ -39,7 +39,12 @@ public final class ConfigLoader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /** Keep in step with the router's LoadBalancers.names(); sorted, so that messages are stable. */
-    private static final List<String> LB_POLICIES = List.of("least_request", "random", "round_robin");
+    private static final List<String> LB_POLICIES = List.of("least_request", "maglev", "random", "ring_hash",
+            "round_robin");
+    /** The policies that read {@code hash_policy}. */
+    private static final List<String> HASH_LB_POLICIES = List.of("maglev", "ring_hash");
+    /** The policies that read {@code slow_start}. */
+    private static final List<String> SLOW_START_LB_POLICIES = List.of("least_request", "round_robin");
     private static final List<String> PROTOCOLS = List.of("bolt", "h2c", "http1");
     private static final List<String> UPSTREAM_HTTP_PROTOCOLS = List.of(ClusterConfig.H2, ClusterConfig.HTTP1);
     /** Keep in step with the server's HealthCheckers registry; sorted, so that messages are stable. */
@@ -287,7 +292,7 @@ public final class ConfigLoader {
 
     private static ForwardActionConfig forward(ConfigNode n) {
         n.allowOnly(Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite", "timeout",
-                "metadata_match", "retry_policy", "per_request_buffer_limit_bytes"));
+                "metadata_match", "retry_policy", "per_request_buffer_limit_bytes", "hash_policy"));
         Optional<String> cluster = n.optionalString("cluster");
         List<WeightedClusterConfig> weighted = n.list("weighted_clusters", w -> {
             w.allowOnly(Set.of("name", "weight"));
@@ -302,7 +307,8 @@ public final class ConfigLoader {
                 n.optionalString("host_rewrite"), positive(n, "timeout", ForwardActionConfig.DEFAULT_TIMEOUT),
                 n.stringMap("metadata_match"), n.optional("retry_policy").map(ConfigLoader::retryPolicy),
                 n.integer("per_request_buffer_limit_bytes", ForwardActionConfig.DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES,
-                        0, Integer.MAX_VALUE));
+                        0, Integer.MAX_VALUE),
+                n.list("hash_policy", ConfigLoader::hashPolicy));
     }
 
     private static RetryPolicyConfig retryPolicy(ConfigNode n) {
@@ -398,7 +404,7 @@ public final class ConfigLoader {
         n.allowOnly(Set.of("name", "lb_policy", "endpoints", "connect_timeout", "max_connections_per_host",
                 "max_pending_requests", "idle_timeout", "connections_per_host", "heartbeat_interval",
                 "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config", "protocol",
-                "circuit_breakers"));
+                "circuit_breakers", "hash_policy", "ring_hash_lb_config", "maglev_lb_config", "slow_start"));
         String protocol = n.string("protocol", ClusterConfig.HTTP1);
         if (!UPSTREAM_HTTP_PROTOCOLS.contains(protocol)) {
             throw n.child("protocol").error("unknown protocol '" + protocol + "' (expected one of " + UPSTREAM_HTTP_PROTOCOLS + ")");
@@ -425,7 +431,81 @@ public final class ConfigLoader {
                 n.integer("panic_threshold_percent", ClusterConfig.DEFAULT_PANIC_THRESHOLD_PERCENT, 0, 100),
                 n.optional("subset_lb_config").map(ConfigLoader::subsetLbConfig),
                 protocol,
-                n.optional("circuit_breakers").map(ConfigLoader::circuitBreakers).orElse(CircuitBreakersConfig.DEFAULTS));
+                n.optional("circuit_breakers").map(ConfigLoader::circuitBreakers).orElse(CircuitBreakersConfig.DEFAULTS),
+                loadBalancing(n, lb));
+    }
+
+    /** The settings of {@code lb_policy}; a setting another policy reads is an error, not silently ignored. */
+    private static LoadBalancingConfig loadBalancing(ConfigNode n, String lb) {
+        onlyFor(n, "hash_policy", lb, HASH_LB_POLICIES);
+        onlyFor(n, "ring_hash_lb_config", lb, List.of("ring_hash"));
+        onlyFor(n, "maglev_lb_config", lb, List.of("maglev"));
+        onlyFor(n, "slow_start", lb, SLOW_START_LB_POLICIES);
+        LoadBalancingConfig d = LoadBalancingConfig.DEFAULTS;
+        int minRing = d.minimumRingSize();
+        int maxRing = d.maximumRingSize();
+        if (n.has("ring_hash_lb_config")) {
+            ConfigNode ring = n.child("ring_hash_lb_config").allowOnly(Set.of("minimum_ring_size", "maximum_ring_size"));
+            maxRing = ring.integer("maximum_ring_size", maxRing, 1, 1 << 26);
+            minRing = ring.integer("minimum_ring_size", Math.min(minRing, maxRing), 1, maxRing);
+        }
+        int tableSize = d.maglevTableSize();
+        if (n.has("maglev_lb_config")) {
+            ConfigNode maglev = n.child("maglev_lb_config").allowOnly(Set.of("table_size"));
+            tableSize = maglev.integer("table_size", tableSize, 2, 5_000_011);
+            if (!LoadBalancingConfig.isPrime(tableSize)) {
+                throw maglev.child("table_size").error(tableSize + " (expected a prime, e.g. 65537 or 5000011)");
+            }
+        }
+        return new LoadBalancingConfig(n.list("hash_policy", ConfigLoader::hashPolicy), minRing, maxRing, tableSize,
+                n.optional("slow_start").map(ConfigLoader::slowStart));
+    }
+
+    private static void onlyFor(ConfigNode n, String key, String lb, List<String> policies) {
+        if (n.has(key) && !policies.contains(lb)) {
+            throw n.child(key).error("only applies to lb_policy " + String.join(" or ", policies) + " (lb_policy is "
+                    + lb + ")");
+        }
+    }
+
+    /** One of {@code header: name}, {@code cookie: name}, {@code source_ip: true}, {@code rpc_header: name}. */
+    private static HashPolicyConfig hashPolicy(ConfigNode n) {
+        n.allowOnly(Set.of("header", "cookie", "source_ip", "rpc_header", "terminal"));
+        int kinds = (n.has("header") ? 1 : 0) + (n.has("cookie") ? 1 : 0) + (n.has("source_ip") ? 1 : 0)
+                + (n.has("rpc_header") ? 1 : 0);
+        if (kinds != 1) {
+            throw n.error("needs exactly one of header, cookie, source_ip, rpc_header (found " + kinds + ")");
+        }
+        boolean terminal = n.bool("terminal", false);
+        if (n.has("header")) {
+            return new HashPolicyConfig(HashPolicyConfig.Source.HEADER,
+                    headerName(n.child("header"), n.string("header")), terminal);
+        }
+        if (n.has("rpc_header")) {
+            return new HashPolicyConfig(HashPolicyConfig.Source.RPC_HEADER,
+                    headerName(n.child("rpc_header"), n.string("rpc_header")), terminal);
+        }
+        if (n.has("cookie")) {
+            String cookie = n.string("cookie");
+            if (cookie.isEmpty() || cookie.indexOf('=') >= 0 || cookie.indexOf(';') >= 0 || cookie.indexOf(' ') >= 0) {
+                throw n.child("cookie").error("'" + cookie + "' is not a cookie name");
+            }
+            return new HashPolicyConfig(HashPolicyConfig.Source.COOKIE, cookie, terminal);
+        }
+        if (!n.bool("source_ip", false)) {
+            throw n.child("source_ip").error("must be true when given");
+        }
+        return new HashPolicyConfig(HashPolicyConfig.Source.SOURCE_IP, "", terminal);
+    }
+
+    private static SlowStartConfig slowStart(ConfigNode n) {
+        n.allowOnly(Set.of("window", "aggression", "min_weight_percent"));
+        double aggression = n.optional("aggression").map(ConfigNode::asDouble).orElse(1.0);
+        if (!(aggression > 0) || Double.isInfinite(aggression)) {
+            throw n.child("aggression").error(aggression + " (expected a number > 0)");
+        }
+        return new SlowStartConfig(positive(n, "window", Duration.ofSeconds(30)), aggression,
+                n.integer("min_weight_percent", 10, 1, 100));
     }
 
     private static HealthCheckConfig healthCheck(ConfigNode n) {

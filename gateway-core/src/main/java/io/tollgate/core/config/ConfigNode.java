@@ -112,6 +112,13 @@ final class ConfigNode {
         return value;
     }
 
+    double asDouble() {
+        if (!node.isNumber()) {
+            throw error("must be a number");
+        }
+        return node.asDouble();
+    }
+
     int integer(String key, int defaultValue, int min, int max) {
         return optional(key).map(n -> (int) n.asLong(min, max)).orElse(defaultValue);
     }

@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param retryPolicy when and how often failed attempts are retried; empty means never
  * @param perRequestBufferLimitBytes the most request body bytes kept for a retry; a request with
  *     a longer body streams through and is not retried
+ * @param hashPolicy for a cluster balanced by {@code ring_hash} or {@code maglev}: what of the
+ *     request is hashed, instead of the cluster's own hash policy; empty means the cluster's
  */
 public record ForwardActionConfig(
         Optional<String> cluster,
@@ -25,7 +27,8 @@ public record ForwardActionConfig(
         Duration timeout,
         Map<String, String> metadataMatch,
         Optional<RetryPolicyConfig> retryPolicy,
-        int perRequestBufferLimitBytes) {
+        int perRequestBufferLimitBytes,
+        List<HashPolicyConfig> hashPolicy) {
 
     /** Envoy's default route timeout. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15);
@@ -40,5 +43,14 @@ public record ForwardActionConfig(
             throw new IllegalArgumentException("perRequestBufferLimitBytes: " + perRequestBufferLimitBytes
                     + " (expected: >= 0)");
         }
+        hashPolicy = List.copyOf(hashPolicy);
+    }
+
+    /** A forward action with no retries, the default retry buffer and the cluster's hashing. */
+    public ForwardActionConfig(Optional<String> cluster, List<WeightedClusterConfig> weightedClusters,
+            Optional<String> prefixRewrite, Optional<String> hostRewrite, Duration timeout,
+            Map<String, String> metadataMatch) {
+        this(cluster, weightedClusters, prefixRewrite, hostRewrite, timeout, metadataMatch, Optional.empty(),
+                DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES, List.of());
     }
 }

@@ -34,9 +34,14 @@ public final class ClusterMetrics {
     private final Counter ejectionsOverflow;
     private final Counter healthChecks;
     private final Counter healthCheckFailures;
+    private final MeterRegistry registry;
+    private final Tags tags;
+    /** Created with the first subset source: clusters without subsets publish no subset counters. */
+    private SubsetMeters subsets;
 
     ClusterMetrics(MeterRegistry registry, String clusterName) {
-        Tags tags = Tags.of(MetricNames.TAG_CLUSTER, clusterName);
+        this.registry = registry;
+        this.tags = Tags.of(MetricNames.TAG_CLUSTER, clusterName);
         this.connections = new ConnectionMeters(
                 registry, MetricNames.UPSTREAM_CX_ACTIVE, MetricNames.UPSTREAM_CX_TOTAL, tags);
         this.connectFailures = registry.counter(MetricNames.UPSTREAM_CX_CONNECT_FAIL, tags);
@@ -140,6 +145,18 @@ public final class ClusterMetrics {
 
     public void ejectionOverflow() {
         ejectionsOverflow.increment();
+    }
+
+    /**
+     * Publishes {@code counts} as this cluster's subset counters (exact, keys-subset fallback,
+     * policy fallback, no host). Called again after a reload with the new cluster's counts, it
+     * carries the old totals over.
+     */
+    public synchronized void subsetCounts(SubsetCounts counts) {
+        if (subsets == null) {
+            subsets = new SubsetMeters(registry, tags);
+        }
+        subsets.source(counts);
     }
 
     /** Counts one active health probe and whether it passed. */

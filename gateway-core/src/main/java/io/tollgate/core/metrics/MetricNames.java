@@ -82,6 +82,15 @@ public final class MetricNames {
     /** Counter: active health probes that failed (refused, timed out or answered wrongly). */
     public static final String UPSTREAM_HEALTH_CHECK_FAILURE = "tollgate.upstream.health_check.failure";
 
+    /** Counter: requests served by the subset their metadata names exactly. */
+    public static final String UPSTREAM_LB_SUBSET_EXACT = "tollgate.upstream.lb.subset.exact";
+    /** Counter: requests served by a selector's {@code fallback_keys_subset} subset. */
+    public static final String UPSTREAM_LB_SUBSET_KEYS_FALLBACK = "tollgate.upstream.lb.subset.keys_subset_fallback";
+    /** Counter: requests served by a fallback policy ({@code ANY_ENDPOINT} or {@code DEFAULT_SUBSET}). */
+    public static final String UPSTREAM_LB_SUBSET_POLICY_FALLBACK = "tollgate.upstream.lb.subset.policy_fallback";
+    /** Counter: requests for which subset load balancing left no host. */
+    public static final String UPSTREAM_LB_SUBSET_NO_HOST = "tollgate.upstream.lb.subset.no_host";
+
     private MetricNames() {
     }
 }

@@ -17,4 +17,13 @@ public interface RouteRequest {
 
     /** The first value of a header, or {@code null}; {@code name} is lower case. */
     String header(String name);
+
+    /**
+     * The downstream client's IP address as text, without the port (e.g. {@code 10.0.0.7} or
+     * {@code 2001:db8::1}), or {@code null} when unknown; read by the {@code source_ip} hash
+     * policy. Implementations SHOULD return a string formatted once per connection, not per call.
+     */
+    default String clientAddress() {
+        return null;
+    }
 }

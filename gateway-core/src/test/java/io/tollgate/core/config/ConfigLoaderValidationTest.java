@@ -316,7 +316,7 @@ class ConfigLoaderValidationTest {
     @Test
     void rejectsUnknownPoliciesAndProtocols() {
         assertRejected(clusters("[{ name: backend, lb_policy: fastest, endpoints: [] }]"),
-                "clusters[0].lb_policy: unknown policy 'fastest' (expected one of [least_request, random, round_robin])");
+                "clusters[0].lb_policy: unknown policy 'fastest' (expected one of [least_request, maglev, random, ring_hash, round_robin])");
         assertRejected("""
                 listeners: [{ name: l, protocols: [http1, gopher], route_config: { virtual_hosts: [] } }]
                 """, "listeners[0].protocols[1]: unknown protocol 'gopher' (expected one of [bolt, h2c, http1])");

@@ -6,6 +6,7 @@ import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.health.PanicThreshold;
 import io.tollgate.router.lb.Candidates;
+import io.tollgate.router.lb.HashPolicy;
 import io.tollgate.router.lb.LoadBalancer;
 import io.tollgate.router.lb.LoadBalancers;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
+import java.util.function.LongSupplier;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -38,6 +40,7 @@ public final class Cluster {
     private final CircuitBreakers circuitBreakers;
     /** Guarded by {@code this}; only the writer uses it. */
     private final HostRegistry registry = new HostRegistry();
+    private final LongSupplier nanoClock;
     private volatile Version version;
 
     /** One published state: the hosts and, with subset load balancing, their index. */
@@ -45,8 +48,14 @@ public final class Cluster {
     }
 
     public Cluster(ClusterConfig config) {
+        this(config, System::nanoTime);
+    }
+
+    /** A cluster whose slow start reads {@code nanoClock} (a fake one in tests). */
+    public Cluster(ClusterConfig config, LongSupplier nanoClock) {
         this.config = Objects.requireNonNull(config, "config");
-        this.loadBalancer = LoadBalancers.create(config.lbPolicy());
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+        this.loadBalancer = LoadBalancers.create(config.lbPolicy(), config.loadBalancing(), nanoClock);
         this.subsetPolicy = config.subsetLbConfig().map(SubsetPolicy::new).orElse(null);
         this.circuitBreakers = new CircuitBreakers(config.circuitBreakers());
         LabelInterner interner = new LabelInterner();
@@ -65,6 +74,7 @@ public final class Cluster {
         HostSet hosts = new HostSet(slots, RoaringBitmap.bitmapOfRange(0, slots.length), healthy,
                 registry.uniformWeights());
         this.version = new Version(hosts, subsetPolicy == null ? null : SubsetIndex.build(hosts, subsetPolicy));
+        prepare(hosts);
     }
 
     public String name() {
@@ -108,8 +118,16 @@ public final class Cluster {
      * (below the panic threshold), every host is a candidate.
      */
     public Host choose(RouteRequest request, Map<String, String> metadataMatch) {
+        return choose(request, metadataMatch, null);
+    }
+
+    /**
+     * {@link #choose(RouteRequest, Map)} with the route's hash policy ({@code Route.hashPolicy()}),
+     * which, when not null, replaces the cluster's for {@code ring_hash} and {@code maglev}.
+     */
+    public Host choose(RouteRequest request, Map<String, String> metadataMatch, HashPolicy routeHashPolicy) {
         Candidates candidates = candidates(request, metadataMatch);
-        return candidates == null ? null : loadBalancer.choose(candidates, request);
+        return candidates == null ? null : loadBalancer.choose(candidates, request, routeHashPolicy);
     }
 
     /**
@@ -192,7 +210,7 @@ public final class Cluster {
             EndpointConfig endpoint = interner.intern(given);
             int slot = registry.slotOf(Host.idOf(endpoint));
             if (slot < 0) {
-                Host added = new Host(endpoint, this::healthChanged);
+                Host added = new Host(endpoint, this::healthChanged, nanoClock.getAsLong());
                 slot = registry.assign(added.id(), added.weight());
                 slots[slot] = added;
                 occupied.add(slot);
@@ -253,5 +271,17 @@ public final class Cluster {
                     : SubsetIndex.build(next, subsetPolicy);
         }
         version = new Version(next, subsets);
+        prepare(next);
+    }
+
+    /**
+     * Lets the load balancer build what it derives from the available hosts (a hash ring) here,
+     * off the event loops; subsets and panic candidates build theirs on first use.
+     */
+    private void prepare(HostSet hosts) {
+        Candidates healthy = hosts.healthy();
+        if (healthy != null) {
+            loadBalancer.prepare(healthy);
+        }
     }
 }

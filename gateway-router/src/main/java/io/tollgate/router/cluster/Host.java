@@ -14,11 +14,15 @@ import java.util.function.Consumer;
  */
 public final class Host {
 
+    /** {@link #addedAtNanos()} of a host that came with the cluster's first version. */
+    public static final long NOT_ADDED = Long.MIN_VALUE;
+
     private final InetSocketAddress address;
     private final int weight;
     private final Map<String, String> labels;
     private final String id;
     private final LiveState live;
+    private final long addedAtNanos;
 
     /** A host that tells nobody when its health changes; for load balancer tests and tools. */
     public Host(EndpointConfig endpoint) {
@@ -27,16 +31,22 @@ public final class Host {
 
     /** A host that calls {@code healthListener} after each change of its health. */
     Host(EndpointConfig endpoint, Consumer<Host> healthListener) {
-        this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint,
-                new LiveState(Objects.requireNonNull(healthListener, "healthListener")));
+        this(endpoint, healthListener, NOT_ADDED);
     }
 
-    private Host(InetSocketAddress address, EndpointConfig endpoint, LiveState live) {
+    /** A host that an update added at {@code addedAtNanos} (a cluster clock reading), for slow start. */
+    Host(EndpointConfig endpoint, Consumer<Host> healthListener, long addedAtNanos) {
+        this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint,
+                new LiveState(Objects.requireNonNull(healthListener, "healthListener")), addedAtNanos);
+    }
+
+    private Host(InetSocketAddress address, EndpointConfig endpoint, LiveState live, long addedAtNanos) {
         this.address = address;
         this.weight = endpoint.weight();
         this.labels = endpoint.labels();
         this.id = idOf(endpoint);
         this.live = live;
+        this.addedAtNanos = addedAtNanos;
     }
 
     /** The key that identifies an endpoint across configuration updates: {@code address:port}. */
@@ -49,7 +59,7 @@ public final class Host {
         if (!idOf(endpoint).equals(id)) {
             throw new IllegalArgumentException("endpoint: " + idOf(endpoint) + " (expected " + id + ")");
         }
-        return new Host(address, endpoint, live);
+        return new Host(address, endpoint, live, addedAtNanos);
     }
 
     /** Whether {@code other} is a version of this host (same health and load), not just the same address. */
@@ -73,6 +83,14 @@ public final class Host {
 
     public Map<String, String> labels() {
         return labels;
+    }
+
+    /**
+     * When an update added this host to its running cluster, on the cluster's nanosecond clock,
+     * or {@link #NOT_ADDED} for a host of the cluster's first version; slow start ramps from it.
+     */
+    public long addedAtNanos() {
+        return addedAtNanos;
     }
 
     /** Whether active health checking (or an operator) considers the host healthy. */

@@ -2,6 +2,7 @@ package io.tollgate.router.cluster;
 
 import io.tollgate.router.lb.Candidates;
 import java.util.Arrays;
+import java.util.function.Function;
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -10,7 +11,7 @@ import org.roaringbitmap.RoaringBitmap;
  * members unpacked by rank: rank {@code r} is the {@code r}-th set bit, an array read rather
  * than a {@link RoaringBitmap#select} (which scans up to 1024 words of a dense container). With
  * unequal weights the cumulative weights by rank are kept too, so a weighted choice is a binary
- * search.
+ * search. One value derived by a load balancer (its hash ring or table) is kept with them.
  */
 final class HostCandidates implements Candidates {
 
@@ -20,6 +21,11 @@ final class HostCandidates implements Candidates {
     private final long totalWeight;
     /** {@code cumulative[r]} = sum of the weights of ranks 0..r; null when weights are uniform. */
     private final long[] cumulative;
+    private volatile Derived derived;
+
+    /** A load balancer's value for these candidates and the function that made it. */
+    private record Derived(Object by, Object value) {
+    }
 
     private HostCandidates(Host[] slots, RoaringBitmap members, long totalWeight, long[] cumulative) {
         this.slots = slots;
@@ -84,5 +90,16 @@ final class HostCandidates implements Candidates {
         int found = Arrays.binarySearch(cumulative, point);
         int rank = found >= 0 ? found + 1 : -found - 1;
         return host(rank);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> T derived(Function<? super Candidates, ? extends T> derive) {
+        Derived kept = derived;
+        if (kept == null || kept.by() != derive) {
+            kept = new Derived(derive, derive.apply(this));
+            derived = kept;
+        }
+        return (T) kept.value();
     }
 }

@@ -1,5 +1,6 @@
 package io.tollgate.router.cluster;
 
+import io.tollgate.core.metrics.SubsetCounts;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -7,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code keys_subset} fallback, by a fallback policy, or not at all. Counted on every event loop
  * at once without contention.
  */
-public final class SubsetStats {
+public final class SubsetStats implements SubsetCounts {
 
     private final LongAdder exactMatches = new LongAdder();
     private final LongAdder keysSubsetFallbacks = new LongAdder();
@@ -15,21 +16,25 @@ public final class SubsetStats {
     private final LongAdder noHost = new LongAdder();
 
     /** Requests served by the subset their metadata names. */
+    @Override
     public long exactMatches() {
         return exactMatches.sum();
     }
 
     /** Requests served by a smaller key set's subset ({@code KEYS_SUBSET} fallback). */
+    @Override
     public long keysSubsetFallbacks() {
         return keysSubsetFallbacks.sum();
     }
 
     /** Requests served by {@code ANY_ENDPOINT} or {@code DEFAULT_SUBSET}, of a selector or the cluster. */
+    @Override
     public long policyFallbacks() {
         return policyFallbacks.sum();
     }
 
     /** Requests for which no host was left ({@code NO_FALLBACK}, or an empty fallback). */
+    @Override
     public long noHost() {
         return noHost.sum();
     }

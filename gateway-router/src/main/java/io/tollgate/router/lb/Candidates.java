@@ -1,6 +1,7 @@
 package io.tollgate.router.lb;
 
 import io.tollgate.router.cluster.Host;
+import java.util.function.Function;
 
 /**
  * The hosts a load balancer may choose from for one request (the healthy hosts of a cluster or
@@ -26,4 +27,15 @@ public interface Candidates {
      * totalWeight()}: the hosts' weights laid end to end in rank order.
      */
     Host hostAtWeight(long point);
+
+    /**
+     * What {@code derive} makes of these candidates (a hash ring, a lookup table), made once and
+     * kept for as long as these candidates live, so that it is built once per host-set version
+     * rather than per request. One value is kept, for the last {@code derive} asked (compared by
+     * identity): a caller MUST pass the same function object each time. This default keeps
+     * nothing and derives on every call.
+     */
+    default <T> T derived(Function<? super Candidates, ? extends T> derive) {
+        return derive.apply(this);
+    }
 }

@@ -6,12 +6,25 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Power of two choices: of two hosts drawn at random, the one with fewer active requests
- * relative to its weight. Cheap, and avoids the herd that a global minimum attracts.
+ * relative to its weight. Cheap, and avoids the herd that a global minimum attracts. With slow
+ * start, a new host's wins are kept only in proportion to its ramp.
  */
 final class LeastRequestLoadBalancer implements LoadBalancer {
 
+    private final SlowStart slowStart;
+    private final SlowStart.Draw draw = this::draw;
+
+    /** {@code slowStart} may be null: no ramp. */
+    LeastRequestLoadBalancer(SlowStart slowStart) {
+        this.slowStart = slowStart;
+    }
+
     @Override
     public Host choose(Candidates candidates, RouteRequest request) {
+        return slowStart == null ? draw(candidates) : slowStart.choose(candidates, draw);
+    }
+
+    private Host draw(Candidates candidates) {
         int size = candidates.size();
         if (size == 1) {
             return candidates.host(0);

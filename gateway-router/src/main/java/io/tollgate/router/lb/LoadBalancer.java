@@ -15,4 +15,21 @@ public interface LoadBalancer {
      * empty), or null when none fits.
      */
     Host choose(Candidates candidates, RouteRequest request);
+
+    /**
+     * {@link #choose(Candidates, RouteRequest)} hashing the request by {@code routeHashPolicy}
+     * (a route's {@code hash_policy}) instead of the cluster's, when it is not null. Balancers that
+     * do not hash ignore it.
+     */
+    default Host choose(Candidates candidates, RouteRequest request, HashPolicy routeHashPolicy) {
+        return choose(candidates, request);
+    }
+
+    /**
+     * Builds ahead of the first request whatever this balancer derives from {@code candidates}
+     * (see {@link Candidates#derived}); the cluster calls it when it publishes a version, off the
+     * event loops. Does nothing by default.
+     */
+    default void prepare(Candidates candidates) {
+    }
 }

@@ -9,16 +9,28 @@ import java.util.concurrent.atomic.AtomicLong;
  * chosen exactly as often as its weight, and a heavy host's turns are spread through the cycle
  * rather than taken in one burst. Turn {@code t} of a cycle of length {@code n} lands on the point
  * {@code t * stride mod n}, where the stride, coprime with {@code n} and near the golden ratio of
- * it, makes this a permutation that keeps neighbouring turns far apart.
+ * it, makes this a permutation that keeps neighbouring turns far apart. With slow start, a new
+ * host's turns are kept only in proportion to its ramp.
  */
 final class RoundRobinLoadBalancer implements LoadBalancer {
 
     private static final double GOLDEN_RATIO_FRACTION = 0.6180339887498949;
 
     private final AtomicLong next = new AtomicLong();
+    private final SlowStart slowStart;
+    private final SlowStart.Draw draw = this::draw;
+
+    /** {@code slowStart} may be null: no ramp. */
+    RoundRobinLoadBalancer(SlowStart slowStart) {
+        this.slowStart = slowStart;
+    }
 
     @Override
     public Host choose(Candidates candidates, RouteRequest request) {
+        return slowStart == null ? draw(candidates) : slowStart.choose(candidates, draw);
+    }
+
+    private Host draw(Candidates candidates) {
         long ticket = next.getAndIncrement();
         if (candidates.uniformWeights()) {
             return candidates.host((int) Math.floorMod(ticket, (long) candidates.size()));

@@ -9,6 +9,7 @@ import io.tollgate.core.config.RouteMatchConfig;
 import io.tollgate.core.config.WeightedClusterConfig;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.retry.RetryPolicy;
+import io.tollgate.router.lb.HashPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,7 @@ public final class Route {
     private final int[] cumulativeWeights;
     private final Map<String, String> metadataMatch;
     private final RetryPolicy retryPolicy;
+    private final HashPolicy hashPolicy;
 
     Route(String virtualHost, int index, RouteEntryConfig config) {
         this.name = config.name().isEmpty() ? virtualHost + "/" + index : config.name();
@@ -49,6 +51,7 @@ public final class Route {
         ForwardActionConfig forward = config.forward().orElse(null);
         this.metadataMatch = forward == null ? Map.of() : forward.metadataMatch();
         this.retryPolicy = forward == null ? null : forward.retryPolicy().map(RetryPolicy::new).orElse(null);
+        this.hashPolicy = forward == null || forward.hashPolicy().isEmpty() ? null : HashPolicy.of(forward.hashPolicy());
         if (forward == null) {
             this.clusters = new String[0];
             this.cumulativeWeights = new int[0];
@@ -153,6 +156,14 @@ public final class Route {
      */
     public Map<String, String> metadataMatch() {
         return metadataMatch;
+    }
+
+    /**
+     * The route's {@code hash_policy}, or null when it leaves hashing to the cluster: pass it to
+     * {@link io.tollgate.router.cluster.Cluster#choose(RouteRequest, Map, HashPolicy)}.
+     */
+    public HashPolicy hashPolicy() {
+        return hashPolicy;
     }
 
     /** Returns the path to send upstream: the prefix rewrite applied when configured. */

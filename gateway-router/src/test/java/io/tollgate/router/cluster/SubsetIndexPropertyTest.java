@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SubsetIndexPropertyTest {
 
     private static final List<String> KEYS = List.of("a", "b", "c", "d");
-    private static final List<String> POLICIES = List.of("round_robin", "random", "least_request");
+    private static final List<String> POLICIES = List.of("round_robin", "random", "least_request", "ring_hash",
+            "maglev");
 
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.core.config.CircuitBreakersConfig;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.EndpointConfig;
+import io.tollgate.core.config.LoadBalancingConfig;
 import io.tollgate.router.TestRequest;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
@@ -80,7 +81,7 @@ class PanicThresholdTest {
         return new Cluster(new ClusterConfig("c", "round_robin", endpoints, Duration.ofSeconds(1), 1, 1,
                 Duration.ofSeconds(1), ClusterConfig.DEFAULT_CONNECTIONS_PER_HOST, ClusterConfig.DEFAULT_HEARTBEAT_INTERVAL,
                 Optional.empty(), Optional.empty(), panicPercent, Optional.empty(), ClusterConfig.HTTP1,
-                CircuitBreakersConfig.DEFAULTS));
+                CircuitBreakersConfig.DEFAULTS, LoadBalancingConfig.DEFAULTS));
     }
 
     private static Set<Host> chosen(Cluster cluster) {

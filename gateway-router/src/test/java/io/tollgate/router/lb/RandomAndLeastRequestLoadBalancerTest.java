@@ -62,8 +62,9 @@ class RandomAndLeastRequestLoadBalancerTest {
     }
 
     @Test
-    void registersTheThreePoliciesAndRejectsOthers() {
-        assertThat(LoadBalancers.names()).containsExactlyInAnyOrder("round_robin", "random", "least_request");
+    void registersEveryPolicyAndRejectsOthers() {
+        assertThat(LoadBalancers.names()).containsExactlyInAnyOrder("round_robin", "random", "least_request",
+                "ring_hash", "maglev");
         assertThatThrownBy(() -> LoadBalancers.create("fastest"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("lb_policy: fastest (expected one of ");

@@ -18,6 +18,7 @@ import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.transport.ClientAddresses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -63,6 +64,7 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
     private BatchedChannel channel;
     private BoltLoop loop;
     private boolean tooSlow;
+    private String clientIp;
 
     BoltDownstreamHandler(BoltProxy proxy) {
         this.proxy = proxy;
@@ -214,7 +216,7 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
 
     private void request(BoltFrame frame) {
         BoltRecord record;
-        BoltRouteView view = new BoltRouteView(frame);
+        BoltRouteView view = new BoltRouteView(frame, clientIp());
         try {
             record = new BoltRecord(proxy, frame.protocolCode(), frame.service(), frame.methodName(),
                     frame.requestId(), frame.frameLength(), String.valueOf(ctx.channel().remoteAddress()));
@@ -237,7 +239,7 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
         }
         String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
         Cluster cluster = snapshot.clusters().cluster(clusterName);
-        Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch());
+        Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch(), route.hashPolicy());
         if (host == null) {
             record.flag(cluster == null ? ResponseFlag.NO_CLUSTER_FOUND : ResponseFlag.NO_HEALTHY_UPSTREAM);
             proxy.metrics().cluster(clusterName).noHealthyHost();
@@ -319,5 +321,13 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
         }
         ctx.writeAndFlush(BoltResponses.status(ctx.alloc(), dialect, requestId, BoltStatus.CODEC_EXCEPTION))
                 .addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** The caller's IP address as text, formatted once per connection. */
+    private String clientIp() {
+        if (clientIp == null) {
+            clientIp = ClientAddresses.ip(ctx.channel());
+        }
+        return clientIp;
     }
 }

@@ -14,11 +14,22 @@ import java.util.Locale;
 final class BoltRouteView implements RouteRequest {
 
     private final BoltRouteRequest request;
+    private final String clientAddress;
     private String authority;
 
-    /** A view of {@code frame}, which MUST stay unreleased while the view is used. */
-    BoltRouteView(BoltFrame frame) {
+    /**
+     * A view of {@code frame}, which MUST stay unreleased while the view is used.
+     *
+     * @param clientAddress the caller's IP address as text, or null when unknown
+     */
+    BoltRouteView(BoltFrame frame, String clientAddress) {
         this.request = new BoltRouteRequest(frame);
+        this.clientAddress = clientAddress;
+    }
+
+    @Override
+    public String clientAddress() {
+        return clientAddress;
     }
 
     @Override

@@ -30,6 +30,7 @@ import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.listener.PipelineNames;
+import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -212,7 +213,7 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         state = complete ? State.IDLE : State.DISCARDING_BODY;
-        HttpRouteRequest view = new HttpRouteRequest(request);
+        HttpRouteRequest view = new HttpRouteRequest(request, clientIp());
         RequestRecord record = new RequestRecord(proxy, request, protocol, view.authority(), remoteAddress());
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         HttpVersion version = request.protocolVersion();
@@ -270,7 +271,7 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
         }
         String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
         Cluster cluster = snapshot.clusters().cluster(clusterName);
-        Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch());
+        Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch(), route.hashPolicy());
         if (host == null) {
             ReferenceCountUtil.release(request);
             record.flag(ResponseFlag.NO_HEALTHY_UPSTREAM);
@@ -350,7 +351,7 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
     /** The client's IP address as text, formatted once per connection. */
     private String clientIp() {
         if (clientIp == null) {
-            clientIp = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress();
+            clientIp = ClientAddresses.ip(ctx.channel());
         }
         return clientIp;
     }

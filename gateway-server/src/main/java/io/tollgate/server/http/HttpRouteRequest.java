@@ -12,12 +12,15 @@ import java.util.Locale;
 final class HttpRouteRequest implements RouteRequest {
 
     private final HttpRequest request;
+    private final String clientAddress;
     private final String hostHeader;
     private final String authority;
     private final String path;
     private final String query;
 
-    HttpRouteRequest(HttpRequest request) {
+    /** @param clientAddress the client's IP address as text, or null when unknown */
+    HttpRouteRequest(HttpRequest request, String clientAddress) {
+        this.clientAddress = clientAddress;
         this.request = request;
         String target = request.uri();
         String host = request.headers().get(HttpHeaderNames.HOST);
@@ -76,5 +79,10 @@ final class HttpRouteRequest implements RouteRequest {
     /** The origin-form target to send upstream for a (possibly rewritten) path. */
     String originForm(String newPath) {
         return query == null ? newPath : newPath + "?" + query;
+    }
+
+    @Override
+    public String clientAddress() {
+        return clientAddress;
     }
 }
