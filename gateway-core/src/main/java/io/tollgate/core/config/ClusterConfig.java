@@ -74,6 +74,13 @@ public record ClusterConfig(
                 DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1);
     }
 
+    /** This cluster with other endpoints; reloads compare clusters with their endpoints set aside. */
+    public ClusterConfig withEndpoints(List<EndpointConfig> otherEndpoints) {
+        return new ClusterConfig(name, lbPolicy, otherEndpoints, connectTimeout, maxConnectionsPerHost,
+                maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
+                panicThresholdPercent, subsetLbConfig, protocol);
+    }
+
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,

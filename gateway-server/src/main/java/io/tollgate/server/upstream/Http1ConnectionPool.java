@@ -29,6 +29,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
     private final ArrayDeque<Http1UpstreamConnection> idle = new ArrayDeque<>();
     private final ArrayDeque<Acquirer> waiters = new ArrayDeque<>();
     private int open;
+    private boolean draining;
 
     Http1ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, PoolEvents events) {
         this.loop = loop;
@@ -92,7 +93,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
     public void release(UpstreamConnection released, boolean reusable) {
         Http1UpstreamConnection connection = (Http1UpstreamConnection) released;
         connection.unbind();
-        if (!reusable || !connection.isActive()) {
+        if (!reusable || !connection.isActive() || draining && waiters.isEmpty()) {
             connection.channel().close();
             return;
         }
@@ -101,6 +102,15 @@ public final class Http1ConnectionPool implements UpstreamPool {
             waiter.acquired(connection);
         } else {
             idle.addLast(connection);
+        }
+    }
+
+    @Override
+    public void drain() {
+        draining = true;
+        Http1UpstreamConnection connection;
+        while ((connection = idle.pollFirst()) != null) {
+            connection.channel().close();
         }
     }
 
