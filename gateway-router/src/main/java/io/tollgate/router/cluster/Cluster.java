@@ -166,7 +166,7 @@ public final class Cluster {
             slots[slot] = before.withEndpoint(endpoint);
             changes.add(new SlotChange(slot, before, slots[slot]));
         }
-        publish(current, new HostSet(slots, occupied, healthy, registry.uniformWeights()), changes);
+        publish(current, new HostSet(slots, occupied, healthy, registry.uniformWeights(), hosts), changes);
     }
 
     /** Makes {@code endpoints} the whole host list: {@link #update} with the hosts no longer listed removed. */
