@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -31,6 +32,8 @@ public final class Cluster {
     private final SubsetStats subsetStats = new SubsetStats();
     /** Guarded by {@code this}; only the writer uses it. */
     private final HostRegistry registry = new HostRegistry();
+    /** One listener shared by every host, rather than a lambda per host. */
+    private final Consumer<Host> healthListener = this::healthChanged;
     private volatile Version version;
 
     /** One published state: the hosts and, with subset load balancing, their index. */
@@ -46,7 +49,7 @@ public final class Cluster {
         Host[] slots = new Host[endpoints.size()];
         RoaringBitmap healthy = new RoaringBitmap();
         for (EndpointConfig endpoint : endpoints) {
-            Host host = new Host(interner.intern(endpoint), this::healthChanged);
+            Host host = new Host(interner.intern(endpoint), healthListener);
             if (registry.slotOf(host.id()) >= 0) {
                 throw new IllegalArgumentException("endpoints: " + host.id() + " twice (expected each address:port once)");
             }
@@ -150,7 +153,7 @@ public final class Cluster {
             EndpointConfig endpoint = interner.intern(given);
             int slot = registry.slotOf(Host.idOf(endpoint));
             if (slot < 0) {
-                Host added = new Host(endpoint, this::healthChanged);
+                Host added = new Host(endpoint, healthListener);
                 slot = registry.assign(added.id(), added.weight());
                 slots[slot] = added;
                 occupied.add(slot);
