@@ -15,6 +15,17 @@ public interface AdminContext {
     /** The configuration being served. */
     GatewayConfig config();
 
+    /** The version of the configuration being served: 1 at start, one more for each applied reload. */
+    long configVersion();
+
+    /**
+     * Reads the configuration again from where the gateway got it and applies it; returns the
+     * version applied.
+     *
+     * @throws io.tollgate.core.config.ConfigException when it is rejected; the running one stays
+     */
+    long reload();
+
     /** The clusters of the configuration being served, with live host state. */
     ClusterManager clusters();
 

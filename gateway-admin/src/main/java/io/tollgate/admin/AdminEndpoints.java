@@ -3,7 +3,10 @@ package io.tollgate.admin;
 import static io.netty.handler.codec.http.HttpMethod.GET;
 import static io.netty.handler.codec.http.HttpMethod.POST;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.tollgate.core.config.ConfigException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -26,14 +29,36 @@ final class AdminEndpoints {
         add(new AdminEndpoint(GET, "/stats/prometheus", "every meter in the Prometheus text format",
                 params -> new AdminResponse(HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
                         context.prometheus().scrape())));
-        add(new AdminEndpoint(GET, "/config_dump", "the configuration being served, as JSON",
-                params -> AdminResponse.json(ConfigJson.of(context.config()))));
+        add(new AdminEndpoint(GET, "/config_dump", "the configuration being served and its version, as JSON",
+                params -> AdminResponse.json(configDump(context))));
+        add(new AdminEndpoint(GET, "/config/version", "the version of the configuration being served",
+                params -> AdminResponse.text(HttpResponseStatus.OK, Long.toString(context.configVersion()))));
+        add(new AdminEndpoint(POST, "/config/reload", "reads the configuration file again and applies it (loopback only)",
+                params -> reload(context), true));
         add(new AdminEndpoint(GET, "/clusters", "clusters and their hosts with health and load, as JSON",
                 params -> AdminResponse.json(TopologyJson.clusters(context.clusters()))));
         add(new AdminEndpoint(GET, "/listeners", "bound listeners, as JSON",
                 params -> AdminResponse.json(TopologyJson.listeners(context.listeners()))));
         add(new AdminEndpoint(POST, "/logging", "?level=debug[&logger=name] sets a log level (root by default)",
                 LogLevels::set));
+    }
+
+    /** The configuration as JSON with {@code version} as its first field. */
+    private static JsonNode configDump(AdminContext context) {
+        long version = context.configVersion();
+        ObjectNode dump = AdminResponse.mapper().createObjectNode().put("version", version);
+        dump.setAll((ObjectNode) ConfigJson.of(context.config()));
+        return dump;
+    }
+
+    /** 200 with the applied version, or 400 with why the file was rejected (the running configuration stays). */
+    private static AdminResponse reload(AdminContext context) {
+        try {
+            return AdminResponse.text(HttpResponseStatus.OK, "applied version " + context.reload());
+        } catch (ConfigException e) {
+            return AdminResponse.text(HttpResponseStatus.BAD_REQUEST, "rejected, still serving version "
+                    + context.configVersion() + ": " + e.getMessage());
+        }
     }
 
     /** Returns the endpoint at this path, or null. */

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,17 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     + " (expected: " + endpoint.method() + ")"), endpoint.method().name(), keepAlive);
             return;
         }
+        if (endpoint.loopbackOnly() && !fromLoopback(ctx)) {
+            write(ctx, AdminResponse.text(HttpResponseStatus.FORBIDDEN, request.method() + " " + uri.path()
+                    + " is answered on the loopback interface only"), null, keepAlive);
+            return;
+        }
         write(ctx, run(endpoint, uri), null, keepAlive);
+    }
+
+    private static boolean fromLoopback(ChannelHandlerContext ctx) {
+        return ctx.channel().remoteAddress() instanceof InetSocketAddress remote
+                && remote.getAddress() != null && remote.getAddress().isLoopbackAddress();
     }
 
     @Override

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tollgate.core.config.AdminConfig;
+import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.metrics.ClusterMetrics;
@@ -27,6 +28,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +48,8 @@ class AdminServerTest {
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final GatewayMetrics metrics = new GatewayMetrics(prometheus);
     private final AtomicBoolean ready = new AtomicBoolean(true);
+    private final AtomicLong version = new AtomicLong(1);
+    private final AtomicReference<ConfigException> rejection = new AtomicReference<>();
     private AdminServer server;
 
     @BeforeEach
@@ -53,6 +58,19 @@ class AdminServerTest {
             @Override
             public GatewayConfig config() {
                 return config;
+            }
+
+            @Override
+            public long configVersion() {
+                return version.get();
+            }
+
+            @Override
+            public long reload() {
+                if (rejection.get() != null) {
+                    throw rejection.get();
+                }
+                return version.incrementAndGet();
             }
 
             @Override
@@ -97,6 +115,36 @@ class AdminServerTest {
         assertThat(live.statusCode()).isEqualTo(200);
         assertThat(live.body()).isEqualTo("LIVE\n");
         assertThat(notReady.statusCode()).isEqualTo(503);
+    }
+
+    @Test
+    void reloadAnswersTheAppliedVersionWhichConfigDumpThenShows() throws Exception {
+        HttpResponse<String> reloaded = post("/config/reload");
+
+        assertThat(reloaded.statusCode()).isEqualTo(200);
+        assertThat(reloaded.body()).isEqualTo("applied version 2\n");
+        assertThat(json(get("/config_dump")).get("version").asLong()).isEqualTo(2);
+        assertThat(get("/config/version").body()).isEqualTo("2\n");
+    }
+
+    @Test
+    void rejectedReloadAnswersBadRequestWithTheFieldPathAndTheVersionStillServed() throws Exception {
+        rejection.set(new ConfigException("clusters[0].connect_timeout: -1s (expected a positive duration)"));
+
+        HttpResponse<String> reloaded = post("/config/reload");
+
+        assertThat(reloaded.statusCode()).isEqualTo(400);
+        assertThat(reloaded.body()).isEqualTo("rejected, still serving version 1: "
+                + "clusters[0].connect_timeout: -1s (expected a positive duration)\n");
+        assertThat(json(get("/config_dump")).get("version").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void reloadAnswersPostOnly() throws Exception {
+        HttpResponse<String> got = get("/config/reload");
+
+        assertThat(got.statusCode()).isEqualTo(405);
+        assertThat(version.get()).isEqualTo(1);
     }
 
     @Test

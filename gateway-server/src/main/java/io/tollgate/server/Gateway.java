@@ -6,6 +6,8 @@ import io.netty.channel.EventLoopGroup;
 import io.tollgate.admin.AdminContext;
 import io.tollgate.admin.AdminServer;
 import io.tollgate.admin.ListenerInfo;
+import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
@@ -15,6 +17,7 @@ import io.tollgate.server.health.UpstreamHealth;
 import io.tollgate.server.listener.DownstreamProtocols;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.transport.Transport;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,32 +29,46 @@ import org.slf4j.LoggerFactory;
 /**
  * One running gateway: its event loops, listeners, admin API, optional demo upstream, metrics,
  * upstream health checking and the current configuration snapshot. {@link #start} returns once
- * every socket is bound and the gateway reports ready; {@link #close} stops everything.
+ * every socket is bound and the gateway reports ready; {@link #reload} swaps the configuration
+ * without a restart; {@link #close} stops everything.
  */
 public final class Gateway implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Gateway.class);
 
     private final AtomicReference<Snapshot> snapshot;
+    private final Path configFile;
     private final Transport transport;
     private final EventLoopGroup workers;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final GatewayMetrics metrics = new GatewayMetrics(registry);
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final ReloadMeters reloads = new ReloadMeters(registry);
     private volatile boolean ready;
     private DemoUpstream demo;
     private AdminServer admin;
     private UpstreamHealth health;
+    private DownstreamProtocols protocols;
 
-    private Gateway(GatewayConfig config) {
+    private Gateway(GatewayConfig config, Path configFile) {
         this.snapshot = new AtomicReference<>(Snapshot.compile(config, metrics));
+        this.configFile = configFile;
         this.transport = Transport.best();
         this.workers = transport.newGroup(config.eventLoops(), "tollgate-io");
+        reloads.version(1);
     }
 
-    /** Starts a gateway on a validated configuration. */
+    /** Starts a gateway on a validated configuration; {@link #reload()} has no file to read. */
     public static Gateway start(GatewayConfig config) throws InterruptedException {
-        Gateway gateway = new Gateway(config);
+        return start(config, null);
+    }
+
+    /**
+     * Starts a gateway on a validated configuration read from {@code configFile}, which
+     * {@link #reload()} reads again.
+     */
+    public static Gateway start(GatewayConfig config, Path configFile) throws InterruptedException {
+        Gateway gateway = new Gateway(config, configFile);
         try {
             gateway.bind();
         } catch (RuntimeException | InterruptedException e) {
@@ -67,13 +84,92 @@ public final class Gateway implements AutoCloseable {
             demo = DemoUpstream.start(config.demoUpstream().get(), workers, transport);
         }
         health = UpstreamHealth.start(snapshot.get(), workers, transport, metrics);
-        DownstreamProtocols protocols = new DownstreamProtocols(snapshot::get, transport, metrics);
+        protocols = new DownstreamProtocols(snapshot::get, transport, metrics);
         for (ListenerConfig listenerConfig : config.listeners()) {
             listeners.add(Listener.bind(listenerConfig, workers, transport, protocols));
         }
         admin = AdminServer.start(config.admin(), new Context());
         ready = true;
         log.info("gateway ready; admin API on {}:{}", config.admin().address(), admin.port());
+    }
+
+    /**
+     * Reads the configuration file again and applies it: see {@link #reload(GatewayConfig)}.
+     *
+     * @throws ConfigException when the gateway has no configuration file or the file is invalid
+     */
+    public long reload() {
+        if (configFile == null) {
+            reloads.failed();
+            throw new ConfigException("<root>: the gateway was started without a configuration file (run -c FILE)");
+        }
+        GatewayConfig config;
+        try {
+            config = ConfigLoader.load(configFile);
+        } catch (ConfigException e) {
+            reloads.failed();
+            log.warn("configuration reload from {} rejected, still serving version {}: {}", configFile,
+                    snapshot.get().version(), e.getMessage());
+            throw e;
+        }
+        return reload(config);
+    }
+
+    /**
+     * Applies a validated configuration without a restart and returns its version. The next
+     * snapshot is compiled on the calling thread, never on an event loop, then published at once:
+     * requests already routed finish on the snapshot they started with. Clusters whose settings
+     * are unchanged keep their hosts (health, load, outlier state, pooled connections) and take
+     * the new endpoint list in place; the upstream pools of clusters and hosts that left close
+     * once their requests end. Listeners under new names are bound and those no longer listed
+     * closed; a listener's address, port, protocols and options change only with a restart.
+     *
+     * @throws ConfigException when the configuration cannot be applied; the running one stays whole
+     */
+    public synchronized long reload(GatewayConfig config) {
+        Snapshot current = snapshot.get();
+        List<Listener> bound = new ArrayList<>();
+        SnapshotUpdate update;
+        try {
+            update = SnapshotUpdate.prepare(current, config);
+            for (ListenerConfig added : update.addedListeners()) {
+                bound.add(bindForReload(added));
+            }
+        } catch (ConfigException e) {
+            bound.forEach(Listener::close);
+            reloads.failed();
+            log.warn("configuration reload rejected, still serving version {}: {}", current.version(), e.getMessage());
+            throw e;
+        }
+        Snapshot next = update.commit(metrics);
+        snapshot.set(next);
+        listeners.addAll(bound);
+        for (String removed : update.removedListeners()) {
+            for (Listener listener : listeners) {
+                if (listener.config().name().equals(removed)) {
+                    listeners.remove(listener);
+                    listener.close();
+                }
+            }
+        }
+        health.update(next);
+        protocols.retireUpstreams(next.clusters());
+        reloads.applied(next.version());
+        log.info("configuration version {} applied: {} listeners, {} clusters", next.version(),
+                config.listeners().size(), config.clusters().size());
+        return next.version();
+    }
+
+    private Listener bindForReload(ListenerConfig config) {
+        try {
+            return Listener.bind(config, workers, transport, protocols);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConfigException("listeners." + config.name() + ": interrupted while binding", e);
+        } catch (RuntimeException e) { // a BindException, which Netty throws undeclared
+            throw new ConfigException("listeners." + config.name() + ": cannot bind " + config.address() + ":"
+                    + config.port() + ": " + e.getMessage(), e);
+        }
     }
 
     /** The current configuration snapshot. */
@@ -123,6 +219,16 @@ public final class Gateway implements AutoCloseable {
         @Override
         public GatewayConfig config() {
             return snapshot.get().config();
+        }
+
+        @Override
+        public long configVersion() {
+            return snapshot.get().version();
+        }
+
+        @Override
+        public long reload() {
+            return Gateway.this.reload();
         }
 
         @Override

@@ -2,25 +2,36 @@ package io.tollgate.server;
 
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.RouteConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.router.outlier.OutlierDetectors;
+import io.tollgate.router.outlier.OutlierListener;
 import io.tollgate.router.route.RouteTable;
 import io.tollgate.server.health.ClusterOutlierEvents;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Everything compiled from one configuration, published through one atomic reference: an event
  * loop reads it once per request, so a request never sees half of a change.
  *
  * @param outliers the outlier detectors of the clusters, where requests report their outcomes
+ * @param version 1 for the configuration the process started with, one more for each reload
  */
 public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String, RouteTable> routeTables,
-        OutlierDetectors outliers) {
+        OutlierDetectors outliers, long version) {
+
+    /** What a listener the snapshot does not know routes by (one removed by a reload): nothing. */
+    private static final RouteTable NO_ROUTES = RouteTable.compile(new RouteConfig(List.of()));
 
     public Snapshot {
         routeTables = Map.copyOf(routeTables);
+        if (version < 1) {
+            throw new IllegalArgumentException("version: " + version + " (expected: >= 1)");
+        }
     }
 
     /**
@@ -28,24 +39,39 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
      * are counted in {@code metrics}.
      */
     public static Snapshot compile(GatewayConfig config, GatewayMetrics metrics) {
+        ClusterManager clusters = ClusterManager.build(config.clusters());
+        countSubsets(clusters, metrics);
+        return new Snapshot(config, clusters, routeTables(config),
+                OutlierDetectors.build(clusters, outlierEvents(metrics), System::nanoTime), 1);
+    }
+
+    static Map<String, RouteTable> routeTables(GatewayConfig config) {
         Map<String, RouteTable> tables = new HashMap<>();
         for (ListenerConfig listener : config.listeners()) {
             tables.put(listener.name(), RouteTable.compile(listener.routeConfig()));
         }
-        ClusterManager clusters = ClusterManager.build(config.clusters());
-        clusters.clusters().stream().filter(c -> c.config().subsetLbConfig().isPresent())
-                .forEach(c -> metrics.cluster(c.name()).subsetCounts(c.subsetStats()));
-        OutlierDetectors outliers = OutlierDetectors.build(clusters,
-                cluster -> new ClusterOutlierEvents(cluster, metrics.cluster(cluster)), System::nanoTime);
-        return new Snapshot(config, clusters, tables, outliers);
+        return tables;
     }
 
-    /** The route table of a listener; MUST only be asked for a configured listener. */
+    /**
+     * Publishes the subset outcomes of every cluster balancing by subsets; a cluster rebuilt by a
+     * reload carries its predecessor's totals on, so the counters never go back.
+     */
+    static void countSubsets(ClusterManager clusters, GatewayMetrics metrics) {
+        clusters.clusters().stream().filter(c -> c.config().subsetLbConfig().isPresent())
+                .forEach(c -> metrics.cluster(c.name()).subsetCounts(c.subsetStats()));
+    }
+
+    static Function<String, OutlierListener> outlierEvents(GatewayMetrics metrics) {
+        return cluster -> new ClusterOutlierEvents(cluster, metrics.cluster(cluster));
+    }
+
+    /**
+     * The route table of a listener. A listener this snapshot does not configure (removed by a
+     * reload while its connections finish) has no routes: its requests are answered as unrouted.
+     */
     public RouteTable routeTable(String listener) {
         RouteTable table = routeTables.get(listener);
-        if (table == null) {
-            throw new IllegalArgumentException("listener: " + listener + " (expected one of " + routeTables.keySet() + ")");
-        }
-        return table;
+        return table == null ? NO_ROUTES : table;
     }
 }

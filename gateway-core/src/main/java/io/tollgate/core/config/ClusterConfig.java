@@ -85,6 +85,13 @@ public record ClusterConfig(
                 LoadBalancingConfig.DEFAULTS);
     }
 
+    /** This cluster with other endpoints; reloads compare clusters with their endpoints set aside. */
+    public ClusterConfig withEndpoints(List<EndpointConfig> otherEndpoints) {
+        return new ClusterConfig(name, lbPolicy, otherEndpoints, connectTimeout, maxConnectionsPerHost,
+                maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
+                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing);
+    }
+
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,

@@ -26,6 +26,14 @@ public final class MetricNames {
     /** Tag: why a downstream request failed, e.g. {@code bad_request}. */
     public static final String TAG_REASON = "reason";
 
+    /** Tag: how an operation ended, e.g. {@code success} or {@code failure}. */
+    public static final String TAG_RESULT = "result";
+
+    /** Counter: configuration reloads, by result ({@code success} or {@code failure}). */
+    public static final String CONFIG_RELOAD = "tollgate.config.reload";
+    /** Gauge: the version of the configuration being served: 1 at start, one more per applied reload. */
+    public static final String CONFIG_VERSION = "tollgate.config.version";
+
     /** Gauge: open downstream connections of a listener. */
     public static final String DOWNSTREAM_CX_ACTIVE = "tollgate.downstream.cx.active";
     /** Counter: downstream connections a listener accepted. */

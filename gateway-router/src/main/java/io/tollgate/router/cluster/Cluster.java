@@ -18,8 +18,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Predicate;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -41,6 +42,8 @@ public final class Cluster {
     /** Guarded by {@code this}; only the writer uses it. */
     private final HostRegistry registry = new HostRegistry();
     private final LongSupplier nanoClock;
+    /** One listener shared by every host, rather than a lambda per host. */
+    private final Consumer<Host> healthListener = this::healthChanged;
     private volatile Version version;
 
     /** One published state: the hosts and, with subset load balancing, their index. */
@@ -63,7 +66,7 @@ public final class Cluster {
         Host[] slots = new Host[endpoints.size()];
         RoaringBitmap healthy = new RoaringBitmap();
         for (EndpointConfig endpoint : endpoints) {
-            Host host = new Host(interner.intern(endpoint), this::healthChanged);
+            Host host = new Host(interner.intern(endpoint), healthListener);
             if (registry.slotOf(host.id()) >= 0) {
                 throw new IllegalArgumentException("endpoints: " + host.id() + " twice (expected each address:port once)");
             }
@@ -210,7 +213,7 @@ public final class Cluster {
             EndpointConfig endpoint = interner.intern(given);
             int slot = registry.slotOf(Host.idOf(endpoint));
             if (slot < 0) {
-                Host added = new Host(endpoint, this::healthChanged, nanoClock.getAsLong());
+                Host added = new Host(endpoint, healthListener, nanoClock.getAsLong());
                 slot = registry.assign(added.id(), added.weight());
                 slots[slot] = added;
                 occupied.add(slot);
@@ -226,7 +229,7 @@ public final class Cluster {
             slots[slot] = before.withEndpoint(endpoint);
             changes.add(new SlotChange(slot, before, slots[slot]));
         }
-        publish(current, new HostSet(slots, occupied, healthy, registry.uniformWeights()), changes);
+        publish(current, new HostSet(slots, occupied, healthy, registry.uniformWeights(), hosts), changes);
     }
 
     /** Makes {@code endpoints} the whole host list: {@link #update} with the hosts no longer listed removed. */

@@ -17,11 +17,18 @@ public final class ClusterManager {
 
     /** Builds the clusters of a validated configuration. */
     public static ClusterManager build(List<ClusterConfig> configs) {
-        Map<String, Cluster> clusters = new LinkedHashMap<>();
-        for (ClusterConfig config : configs) {
-            clusters.put(config.name(), new Cluster(config));
+        return of(configs.stream().map(Cluster::new).toList());
+    }
+
+    /** The given clusters, by name; names MUST be unique. */
+    public static ClusterManager of(List<Cluster> clusters) {
+        Map<String, Cluster> byName = new LinkedHashMap<>();
+        for (Cluster cluster : clusters) {
+            if (byName.putIfAbsent(cluster.name(), cluster) != null) {
+                throw new IllegalArgumentException("clusters: " + cluster.name() + " twice (expected unique names)");
+            }
         }
-        return new ClusterManager(clusters);
+        return new ClusterManager(byName);
     }
 
     /** Returns the named cluster, or null. */

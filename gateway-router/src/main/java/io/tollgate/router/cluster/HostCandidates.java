@@ -27,10 +27,10 @@ final class HostCandidates implements Candidates {
     private record Derived(Object by, Object value) {
     }
 
-    private HostCandidates(Host[] slots, RoaringBitmap members, long totalWeight, long[] cumulative) {
+    private HostCandidates(Host[] slots, RoaringBitmap members, int[] slotByRank, long totalWeight, long[] cumulative) {
         this.slots = slots;
         this.members = members;
-        this.slotByRank = members.toArray();
+        this.slotByRank = slotByRank;
         this.totalWeight = totalWeight;
         this.cumulative = cumulative;
     }
@@ -40,12 +40,24 @@ final class HostCandidates implements Candidates {
      * NOT change afterwards), or null when there are none.
      */
     static HostCandidates of(Host[] slots, RoaringBitmap members, boolean uniformWeights) {
+        return of(slots, members, uniformWeights, null);
+    }
+
+    /**
+     * {@link #of(Host[], RoaringBitmap, boolean)}, reusing the ranks of {@code previous} (the
+     * candidates of an earlier version, or null) when weights are uniform and the members are
+     * the same: an update that leaves a large set's membership alone (a relabel, a host removed
+     * and another added at its index) then costs no unpacking of that set.
+     */
+    static HostCandidates of(Host[] slots, RoaringBitmap members, boolean uniformWeights, HostCandidates previous) {
         int size = members.getCardinality();
         if (size == 0) {
             return null;
         }
         if (uniformWeights) {
-            return new HostCandidates(slots, members, (long) size * slots[members.first()].weight(), null);
+            long total = (long) size * slots[members.first()].weight();
+            boolean sameMembers = previous != null && previous.cumulative == null && previous.members.equals(members);
+            return new HostCandidates(slots, members, sameMembers ? previous.slotByRank : members.toArray(), total, null);
         }
         long[] cumulative = new long[size];
         long sum = 0;
@@ -54,7 +66,7 @@ final class HostCandidates implements Candidates {
             sum += slots[it.next()].weight();
             cumulative[rank] = sum;
         }
-        return new HostCandidates(slots, members, sum, cumulative);
+        return new HostCandidates(slots, members, members.toArray(), sum, cumulative);
     }
 
     /** The host indices; MUST NOT be modified. */

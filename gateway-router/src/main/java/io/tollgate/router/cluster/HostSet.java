@@ -26,11 +26,21 @@ public final class HostSet {
      * and MUST NOT change them afterwards.
      */
     HostSet(Host[] slots, RoaringBitmap occupied, RoaringBitmap healthy, boolean uniformWeights) {
+        this(slots, occupied, healthy, uniformWeights, null);
+    }
+
+    /**
+     * A version that takes the ranks of the healthy hosts from {@code previous} (an earlier
+     * version, or null) when they are the same hosts; see {@link HostCandidates#of(Host[],
+     * RoaringBitmap, boolean, HostCandidates)}.
+     */
+    HostSet(Host[] slots, RoaringBitmap occupied, RoaringBitmap healthy, boolean uniformWeights, HostSet previous) {
         this.slots = slots;
         this.occupied = occupied;
         this.healthy = healthy;
         this.uniformWeights = uniformWeights;
-        this.healthyCandidates = HostCandidates.of(slots, healthy, uniformWeights);
+        this.healthyCandidates = HostCandidates.of(slots, healthy, uniformWeights,
+                previous == null ? null : previous.healthyCandidates);
         this.size = occupied.getCardinality();
     }
 

@@ -5,6 +5,7 @@ import io.tollgate.core.route.RouteRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ public final class SubsetIndex {
             int[] keys = policy.selectorKeys(s);
             addSubsets(hosts, labels, editor, intersections, keys, 0, new String[keys.length], hosts.healthyIndices());
         }
-        return new SubsetIndex(policy, labels, editor.finish(), defaultSubset(hosts, policy, labels));
+        return new SubsetIndex(policy, labels, editor.finish(), defaultSubset(hosts, policy, labels, null));
     }
 
     /**
@@ -123,12 +124,14 @@ public final class SubsetIndex {
         }
     }
 
-    private static HostCandidates defaultSubset(HostSet hosts, SubsetPolicy policy, Map<String, RoaringBitmap>[] labels) {
+    /** The default subset's candidates, reusing the ranks of {@code previous} (or null) when its hosts are the same. */
+    private static HostCandidates defaultSubset(HostSet hosts, SubsetPolicy policy, Map<String, RoaringBitmap>[] labels,
+            HostCandidates previous) {
         if (!policy.usesDefaultSubset()) {
             return null;
         }
         return HostCandidates.of(hosts.slots(), new Intersections().and(hosts.healthyIndices(), labels,
-                policy.defaultKeys(), policy.defaultValues()), hosts.uniformWeights());
+                policy.defaultKeys(), policy.defaultValues()), hosts.uniformWeights(), previous);
     }
 
     /**
@@ -141,9 +144,15 @@ public final class SubsetIndex {
         Set<Object> copied = Collections.newSetFromMap(new IdentityHashMap<>());
         TouchedSubsets touched = new TouchedSubsets(policy);
         Map<Map<String, String>, String[]> valuesByLabels = new IdentityHashMap<>();
+        Set<Transition> seen = new HashSet<>();
         for (SlotChange change : changes) {
-            String[] before = values(change.before(), valuesByLabels, touched);
-            String[] after = values(change.after(), valuesByLabels, touched);
+            String[] before = values(change.before(), valuesByLabels);
+            String[] after = values(change.after(), valuesByLabels);
+            boolean membersOnly = change.before() != null && change.after() != null
+                    && change.before() != change.after() && change.before().weight() == change.after().weight();
+            if (seen.add(new Transition(labelsOf(change.before()), labelsOf(change.after()), membersOnly))) {
+                touch(touched, before, after, membersOnly);
+            }
             for (int k = 0; k < keyCount; k++) {
                 String was = before == null ? null : before[k];
                 String is = after == null ? null : after[k];
@@ -174,15 +183,23 @@ public final class SubsetIndex {
             RoaringBitmap members = intersections.and(next.healthyIndices(), nextLabels, keys, path);
             editor.put(keys, path, intersections.candidates(next, members));
         }
-        return new SubsetIndex(policy, nextLabels, editor.finish(), defaultSubset(next, policy, nextLabels));
+        return new SubsetIndex(policy, nextLabels, editor.finish(), defaultSubset(next, policy, nextLabels, defaultSubset));
     }
 
     /**
-     * A host's label values by key number, or null for no host. Hosts sharing a label map share
-     * the answer, and the subsets of a label map are marked touched the first time it is seen:
-     * a batch of hosts with few distinct labels costs a few lookups per host.
+     * One kind of change in an update: a host's labels before and after (null for no host), and
+     * whether only its subset memberships change (a relabel keeping weight and health). Hosts
+     * making the same change touch the same subsets, so each kind is looked at once.
      */
-    private String[] values(Host host, Map<Map<String, String>, String[]> valuesByLabels, TouchedSubsets touched) {
+    private record Transition(Map<String, String> before, Map<String, String> after, boolean membersOnly) {
+    }
+
+    private static Map<String, String> labelsOf(Host host) {
+        return host == null ? null : host.labels();
+    }
+
+    /** A host's label values by key number, or null for no host; hosts sharing a label map share the answer. */
+    private String[] values(Host host, Map<Map<String, String>, String[]> valuesByLabels) {
         if (host == null) {
             return null;
         }
@@ -193,22 +210,48 @@ public final class SubsetIndex {
                 values[k] = host.labels().get(policy.key(k));
             }
             valuesByLabels.put(host.labels(), values);
-            touch(touched, values);
         }
         return values;
     }
 
-    /** Marks every subset a host with {@code hostValues} belongs to. */
-    private void touch(TouchedSubsets touched, String[] hostValues) {
-        selectors:
+    /**
+     * Marks the subsets a change alters: when {@code membersOnly}, those of the selectors whose
+     * values differ before and after (the subset left and the one joined); otherwise every subset
+     * the host belongs to before and after (its health, weight or presence changed).
+     */
+    private void touch(TouchedSubsets touched, String[] before, String[] after, boolean membersOnly) {
         for (int s = 0; s < policy.selectorCount(); s++) {
-            for (int key : policy.selectorKeys(s)) {
-                if (hostValues[key] == null) {
-                    continue selectors;
-                }
+            boolean inBefore = before != null && covers(s, before);
+            boolean inAfter = after != null && covers(s, after);
+            if (membersOnly && inBefore == inAfter && (!inBefore || samePath(s, before, after))) {
+                continue;
             }
-            touched.add(s, hostValues);
+            if (inBefore) {
+                touched.add(s, before);
+            }
+            if (inAfter) {
+                touched.add(s, after);
+            }
         }
+    }
+
+    /** Whether a host with {@code hostValues} has every key of selector {@code s}. */
+    private boolean covers(int s, String[] hostValues) {
+        for (int key : policy.selectorKeys(s)) {
+            if (hostValues[key] == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean samePath(int s, String[] a, String[] b) {
+        for (int key : policy.selectorKeys(s)) {
+            if (!a[key].equals(b[key])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static RoaringBitmap editableLabel(Map<String, RoaringBitmap>[] labels, Set<Object> copied, int key,

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.tollgate.core.config.OutlierDetectionConfig;
 import io.tollgate.router.cluster.Host;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +42,11 @@ public final class OutlierDetector implements UpstreamOutcomes {
     }
 
     private final OutlierDetectionConfig config;
-    private final Map<Host, HostRecord> records = new IdentityHashMap<>();
+    /** Replaced whole, never changed in place, so that reports read it without the lock. */
+    private volatile Map<Host, HostRecord> records;
     private final OutlierListener listener;
     private final LongSupplier nanoClock;
-    private final int maxEjected;
+    private int maxEjected;
     private int ejected;
 
     /**
@@ -55,11 +57,39 @@ public final class OutlierDetector implements UpstreamOutcomes {
         this.config = requireNonNull(config, "config");
         this.listener = requireNonNull(listener, "listener");
         this.nanoClock = requireNonNull(nanoClock, "nanoClock");
+        Map<Host, HostRecord> initial = new IdentityHashMap<>();
         for (Host host : hosts) {
-            records.put(host, new HostRecord());
+            initial.put(host, new HostRecord());
         }
+        this.records = initial;
+        this.maxEjected = maxEjected(config, hosts.size());
+    }
+
+    private static int maxEjected(OutlierDetectionConfig config, int hosts) {
         int percent = config.maxEjectionPercent();
-        this.maxEjected = percent == 0 ? 0 : Math.max(1, hosts.size() * percent / 100);
+        return percent == 0 ? 0 : Math.max(1, hosts * percent / 100);
+    }
+
+    /**
+     * Follows a change of the cluster's hosts: a host with the id of a known one (the same host,
+     * perhaps relabelled) keeps its counters, ejection count and any running ejection; new hosts
+     * start clean; removed hosts are forgotten.
+     */
+    public synchronized void retain(List<Host> hosts) {
+        Map<String, HostRecord> byId = new HashMap<>();
+        records.forEach((host, record) -> byId.put(host.id(), record));
+        Map<Host, HostRecord> next = new IdentityHashMap<>();
+        int nowEjected = 0;
+        for (Host host : hosts) {
+            HostRecord record = byId.get(host.id());
+            next.put(host, record == null ? new HostRecord() : record);
+            if (record != null && host.ejected()) {
+                nowEjected++;
+            }
+        }
+        records = next;
+        ejected = nowEjected;
+        maxEjected = maxEjected(config, hosts.size());
     }
 
     public OutlierDetectionConfig config() {

@@ -2,11 +2,13 @@ package io.tollgate.router.outlier;
 
 import static java.util.Objects.requireNonNull;
 
+import io.tollgate.core.config.OutlierDetectionConfig;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.ClusterManager;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -29,13 +31,35 @@ public final class OutlierDetectors {
      */
     public static OutlierDetectors build(ClusterManager clusters, Function<String, OutlierListener> listeners,
             LongSupplier nanoClock) {
+        return new OutlierDetectors(Map.of()).next(clusters, Set.of(), listeners, nanoClock);
+    }
+
+    /**
+     * The detectors of the next snapshot, whose clusters are {@code clusters}: a cluster of
+     * {@code kept} (the same object as in this snapshot, its hosts updated in place) whose outlier
+     * configuration is unchanged keeps its detector, which learns the cluster's current hosts and
+     * keeps what it knew of those that stay; every other cluster gets a new detector.
+     */
+    public OutlierDetectors next(ClusterManager clusters, Set<Cluster> kept,
+            Function<String, OutlierListener> listeners, LongSupplier nanoClock) {
         requireNonNull(listeners, "listeners");
-        Map<String, OutlierDetector> detectors = new LinkedHashMap<>();
+        requireNonNull(nanoClock, "nanoClock");
+        Map<String, OutlierDetector> next = new LinkedHashMap<>();
         for (Cluster cluster : clusters.clusters()) {
-            cluster.config().outlierDetection().ifPresent(config -> detectors.put(cluster.name(),
-                    new OutlierDetector(config, cluster.hosts(), listeners.apply(cluster.name()), nanoClock)));
+            OutlierDetectionConfig config = cluster.config().outlierDetection().orElse(null);
+            if (config == null) {
+                continue;
+            }
+            OutlierDetector previous = kept.contains(cluster) ? detectors.get(cluster.name()) : null;
+            if (previous != null && previous.config().equals(config)) {
+                previous.retain(cluster.hosts());
+                next.put(cluster.name(), previous);
+            } else {
+                next.put(cluster.name(), new OutlierDetector(config, cluster.hosts(), listeners.apply(cluster.name()),
+                        nanoClock));
+            }
         }
-        return new OutlierDetectors(detectors);
+        return new OutlierDetectors(next);
     }
 
     /** Where to report the outcomes of requests to a cluster; ignores them without outlier detection. */

@@ -3,7 +3,7 @@ package io.tollgate.router.route;
 import java.util.Arrays;
 
 /**
- * A character trie from path prefixes to the indexes of the routes that match on them, so that
+ * A character trie from path prefixes to the routes that match on them, so that
  * the routes whose prefix a path starts with are found in one walk along the path, however many
  * routes there are. Built once when a route table is compiled, read-only afterwards.
  */
@@ -14,6 +14,7 @@ final class PrefixTrie {
     private char[] keys = new char[0];
     private PrefixTrie[] children = new PrefixTrie[0];
     private int[] routes = NONE;
+    private CandidateRoutes candidates = CandidateRoutes.EMPTY;
 
     /** Adds a route under {@code prefix}; MUST be called in ascending route order. */
     void add(String prefix, int route) {
@@ -31,9 +32,17 @@ final class PrefixTrie {
         return at < 0 ? null : children[at];
     }
 
-    /** The indexes, ascending, of the routes whose prefix ends at this node. */
-    int[] routes() {
-        return routes;
+    /** Indexes the routes of every node by their headers; MUST be called once, after the last {@link #add}. */
+    void index(Route[] all) {
+        candidates = CandidateRoutes.of(all, routes);
+        for (PrefixTrie child : children) {
+            child.index(all);
+        }
+    }
+
+    /** The routes whose prefix ends at this node, in route order. */
+    CandidateRoutes candidates() {
+        return candidates;
     }
 
     private PrefixTrie childOrCreate(char c) {

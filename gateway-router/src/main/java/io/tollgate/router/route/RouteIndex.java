@@ -14,61 +14,50 @@ import java.util.Map;
  * read only up to the best route found so far, so the answer is the lowest-numbered route that
  * matches in full: first match wins, exactly as an ordered scan would decide. With path and
  * prefix routes the cost follows the path's length, not the number of routes; header, query and
- * regex conditions are checked only on candidates.
+ * regex conditions are checked only on candidates, and within a list the routes that demand an
+ * exact header value are found by that value ({@link CandidateRoutes}).
  */
 final class RouteIndex {
 
-    private static final int[] NONE = new int[0];
-
     private final Route[] routes;
-    private final Map<String, int[]> exact = new HashMap<>();
+    private final Map<String, CandidateRoutes> exact = new HashMap<>();
     private final PrefixTrie prefixes = new PrefixTrie();
-    private final int[] regexes;
+    private final CandidateRoutes regexes;
 
     RouteIndex(Route[] routes) {
         this.routes = routes;
+        Map<String, int[]> exactRoutes = new HashMap<>();
         int[] regexRoutes = new int[routes.length];
         int regexCount = 0;
         for (int i = 0; i < routes.length; i++) {
             Route route = routes[i];
             if (route.exactPath() != null) {
-                exact.merge(route.exactPath(), new int[] {i}, RouteIndex::concat);
+                exactRoutes.merge(route.exactPath(), new int[] {i}, RouteIndex::concat);
             } else if (route.prefix() != null) {
                 prefixes.add(route.prefix(), i);
             } else {
                 regexRoutes[regexCount++] = i;
             }
         }
-        this.regexes = Arrays.copyOf(regexRoutes, regexCount);
+        exactRoutes.forEach((path, candidates) -> exact.put(path, CandidateRoutes.of(routes, candidates)));
+        prefixes.index(routes);
+        this.regexes = CandidateRoutes.of(routes, Arrays.copyOf(regexRoutes, regexCount));
     }
 
     /** Returns the first route, in configuration order, that matches the request, or null. */
     Route first(RouteRequest request) {
         String path = request.path();
-        int best = firstMatch(exact.getOrDefault(path, NONE), request, routes.length);
+        int best = exact.getOrDefault(path, CandidateRoutes.EMPTY).firstMatch(request, routes.length);
         PrefixTrie node = prefixes;
         for (int i = 0; i < path.length(); i++) {
             node = node.child(path.charAt(i));
             if (node == null) {
                 break;
             }
-            best = firstMatch(node.routes(), request, best);
+            best = node.candidates().firstMatch(request, best);
         }
-        best = firstMatch(regexes, request, best);
+        best = regexes.firstMatch(request, best);
         return best == routes.length ? null : routes[best];
-    }
-
-    /** Returns the first candidate below {@code best} that matches in full, else {@code best}. */
-    private int firstMatch(int[] candidates, RouteRequest request, int best) {
-        for (int candidate : candidates) {
-            if (candidate >= best) {
-                return best;
-            }
-            if (routes[candidate].matches(request)) {
-                return candidate;
-            }
-        }
-        return best;
     }
 
     private static int[] concat(int[] first, int[] second) {

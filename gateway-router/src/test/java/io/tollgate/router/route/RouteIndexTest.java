@@ -78,6 +78,24 @@ class RouteIndexTest {
         assertThat(table.route(TestRequest.of("h", "/x")).name()).isEqualTo("regex");
     }
 
+    @Test
+    void picksTheFirstOfRoutesKeyedByAHeaderValueAndRoutesThatAreNot() {
+        RouteTable table = RouteTables.ofRoutes("""
+                [{ name: s1, match: { prefix: /, headers: [{ name: service, exact: one }] }, route: { cluster: a } },
+                 { name: any-two, match: { prefix: /, headers: [{ name: other, exact: x }] }, route: { cluster: a } },
+                 { name: s2, match: { prefix: /, headers: [{ name: service, exact: two }] }, route: { cluster: a } },
+                 { name: s1-again, match: { prefix: /, headers: [{ name: service, exact: one }] }, route: { cluster: a } },
+                 { name: not-three, match: { prefix: /, headers: [{ name: service, exact: three, invert: true }] },
+                   route: { cluster: a } }]""");
+
+        assertThat(table.route(TestRequest.of("h", "/x").header("service", "one")).name()).isEqualTo("s1");
+        assertThat(table.route(TestRequest.of("h", "/x").header("service", "two").header("other", "x")).name())
+                .isEqualTo("any-two");
+        assertThat(table.route(TestRequest.of("h", "/x").header("service", "two")).name()).isEqualTo("s2");
+        assertThat(table.route(TestRequest.of("h", "/x").header("service", "four")).name()).isEqualTo("not-three");
+        assertThat(table.route(TestRequest.of("h", "/x").header("service", "three"))).isNull();
+    }
+
     private static RouteTable table(List<RouteEntryConfig> routes) {
         return RouteTable.compile(new RouteConfig(List.of(new VirtualHostConfig("vh", List.of("*"), routes))));
     }
@@ -90,7 +108,12 @@ class RouteIndexTest {
             Optional<String> exact = kind < 4 ? Optional.of(path) : Optional.empty();
             Optional<String> prefix = kind >= 4 && kind < 9 ? Optional.of(path) : Optional.empty();
             Optional<String> regex = kind == 9 ? Optional.of(path.replace(".", "\\.") + ".*") : Optional.empty();
-            List<ValueMatcherConfig> headers = random.nextInt(3) == 0 ? List.of(randomMatcher(random)) : List.of();
+            List<ValueMatcherConfig> headers = switch (random.nextInt(4)) {
+                case 0 -> List.of(randomMatcher(random));
+                case 1 -> List.of(exactMatcher(random));
+                case 2 -> List.of(exactMatcher(random), randomMatcher(random));
+                default -> List.of();
+            };
             List<ValueMatcherConfig> query = random.nextInt(8) == 0 ? List.of(randomMatcher(random)) : List.of();
             routes.add(new RouteEntryConfig("", new RouteMatchConfig(exact, prefix, regex, headers, query),
                     Optional.empty(), Optional.of(new DirectResponseConfig(200, "")), Optional.empty(),
@@ -111,10 +134,20 @@ class RouteIndexTest {
         }
     }
 
+    /** An exact value of header {@code s} or {@code k}, the kind of matcher routes are keyed by. */
+    private static ValueMatcherConfig exactMatcher(Random random) {
+        String name = random.nextBoolean() ? "s" : "k";
+        return new ValueMatcherConfig(name, Optional.of(String.valueOf(random.nextInt(3))), Optional.empty(), false,
+                random.nextInt(8) == 0);
+    }
+
     private static TestRequest randomRequest(Random random) {
         String query = random.nextBoolean() ? "" : "?k=" + random.nextInt(3);
         TestRequest request = TestRequest.of("h", randomPath(random) + query);
-        return random.nextBoolean() ? request.header("k", String.valueOf(random.nextInt(3))) : request;
+        if (random.nextBoolean()) {
+            request = request.header("k", String.valueOf(random.nextInt(3)));
+        }
+        return random.nextBoolean() ? request.header("s", String.valueOf(random.nextInt(3))) : request;
     }
 
     /** Paths from a tiny alphabet, so that routes and requests overlap often: "/", "/a", "/ab/a." ... */

@@ -65,6 +65,13 @@ final class BoltHostPool {
         return connections.get(next);
     }
 
+    /** Retires the pool after a reload took its host or cluster away: each connection closes once its calls end. */
+    void drain() {
+        for (BoltUpstreamConnection connection : List.copyOf(connections)) {
+            connection.closeWhenIdle();
+        }
+    }
+
     /** Called once by a connection that closed or failed to connect; the next request opens a new one. */
     void removed(BoltUpstreamConnection connection) {
         connections.remove(connection);

@@ -6,9 +6,11 @@ import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.ServedHosts;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -23,7 +25,8 @@ import java.util.Map;
  */
 final class BoltLoop {
 
-    private record PoolKey(String cluster, InetSocketAddress address) {
+    /** A cluster by object: one rebuilt by a reload under the same name gets new pools. */
+    private record PoolKey(Cluster cluster, InetSocketAddress address) {
     }
 
     private final EventLoop loop;
@@ -44,13 +47,25 @@ final class BoltLoop {
 
     /** The pool for a host of a cluster, created on first use. */
     BoltHostPool pool(Cluster cluster, Host host) {
-        PoolKey key = new PoolKey(cluster.name(), host.address());
+        PoolKey key = new PoolKey(cluster, host.address());
         BoltHostPool pool = pools.get(key);
         if (pool == null) {
             pool = new BoltHostPool(this, transport, host, cluster.config(), metrics.cluster(cluster.name()));
             pools.put(key, pool);
         }
         return pool;
+    }
+
+    /** Drains and forgets the pools of clusters and hosts {@code served} no longer serves. */
+    void retire(ServedHosts served) {
+        Iterator<Map.Entry<PoolKey, BoltHostPool>> it = pools.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<PoolKey, BoltHostPool> entry = it.next();
+            if (!served.serves(entry.getKey().cluster(), entry.getKey().address())) {
+                entry.getValue().drain();
+                it.remove();
+            }
+        }
     }
 
     /**

@@ -55,6 +55,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     private boolean connected;
     private boolean closed;
     private boolean heartbeatUnanswered;
+    private boolean draining;
 
     private BoltUpstreamConnection(BoltHostPool pool) {
         this.pool = pool;
@@ -117,6 +118,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     boolean forget(int upstreamId) {
         calls.remove(upstreamId);
         if (connected) {
+            closeIfDrained();
             return true;
         }
         for (Iterator<BoltFrame> it = waiting.iterator(); it.hasNext(); ) {
@@ -151,6 +153,18 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         return pool;
     }
 
+    /** Takes no new requests (its pool is retired) and closes once its calls have ended. */
+    void closeWhenIdle() {
+        draining = true;
+        closeIfDrained();
+    }
+
+    private void closeIfDrained() {
+        if (draining && connected && calls.isEmpty()) {
+            channel.channel().close();
+        }
+    }
+
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = new BatchedChannel(ctx.channel());
@@ -165,6 +179,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
             pool.loop().write(channel, frame);
         }
         pool.loop().flush();
+        closeIfDrained();
         ctx.fireChannelActive();
     }
 
@@ -183,6 +198,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
                     frame.release();
                 } else {
                     call.respond(frame);
+                    closeIfDrained();
                 }
             }
             case HEARTBEAT_ACK -> {

@@ -2,7 +2,9 @@ package io.tollgate.server.bolt;
 
 import io.netty.channel.EventLoop;
 import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.ServedHosts;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -20,6 +22,14 @@ public final class BoltUpstreams {
     public BoltUpstreams(Transport transport, GatewayMetrics metrics) {
         this.transport = transport;
         this.metrics = metrics;
+    }
+
+    /**
+     * Retires, on each loop, the pools of clusters and hosts that {@code clusters} (a new
+     * snapshot's) no longer has; may be called from any thread.
+     */
+    public void retire(ClusterManager clusters) {
+        loops.forEach((loop, state) -> loop.execute(() -> state.retire(new ServedHosts(clusters))));
     }
 
     /** The state of one event loop, created on first use; MUST be used on that loop only. */

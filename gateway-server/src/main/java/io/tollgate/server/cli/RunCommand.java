@@ -12,8 +12,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** Runs the gateway in the foreground until the process is told to stop. */
-@Command(name = "run", description = "Run the gateway (built-in default configuration unless -c is given).")
+/**
+ * Runs the gateway in the foreground until the process is told to stop; with {@code -c FILE},
+ * SIGHUP (or the admin API's {@code POST /config/reload}) applies the file again.
+ */
+@Command(name = "run", description = "Run the gateway (built-in default configuration unless -c is given;"
+        + " SIGHUP reloads the -c file).")
 final class RunCommand implements Callable<Integer> {
 
     @Option(names = {"-c", "--config"}, description = "YAML configuration file")
@@ -31,7 +35,10 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("invalid configuration: " + e.getMessage());
             return 2;
         }
-        Gateway gateway = Gateway.start(gatewayConfig);
+        Gateway gateway = Gateway.start(gatewayConfig, config);
+        if (config != null) {
+            HangupReload.install(gateway);
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             gateway.close();

@@ -4,11 +4,13 @@ import io.netty.channel.EventLoop;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.bolt.BoltProxy;
 import io.tollgate.server.bolt.BoltUpstreams;
 import io.tollgate.server.http.HttpProxy;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.ServedHosts;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +34,15 @@ public final class DownstreamProtocols {
         this.transport = transport;
         this.metrics = metrics;
         this.boltUpstreams = new BoltUpstreams(transport, metrics);
+    }
+
+    /**
+     * After a reload published {@code clusters}, retires on every event loop the upstream pools
+     * (HTTP and Bolt) of the clusters and hosts that left; may be called from any thread.
+     */
+    public void retireUpstreams(ClusterManager clusters) {
+        pools.forEach((loop, loopPools) -> loop.execute(() -> loopPools.retire(new ServedHosts(clusters))));
+        boltUpstreams.retire(clusters);
     }
 
     /**

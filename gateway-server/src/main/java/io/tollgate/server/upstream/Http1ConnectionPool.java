@@ -31,6 +31,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
     private final CircuitBreakers breakers;
     private final Waiters waiters;
     private int open;
+    private boolean draining;
 
     Http1ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, CircuitBreakers breakers,
             PoolEvents events) {
@@ -95,7 +96,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
     public void release(UpstreamConnection released, boolean reusable) {
         Http1UpstreamConnection connection = (Http1UpstreamConnection) released;
         connection.unbind();
-        if (!reusable || !connection.isActive()) {
+        if (!reusable || !connection.isActive() || draining && waiters.isEmpty()) {
             connection.channel().close();
             return;
         }
@@ -104,6 +105,15 @@ public final class Http1ConnectionPool implements UpstreamPool {
             waiter.acquired(connection);
         } else {
             idle.addLast(connection);
+        }
+    }
+
+    @Override
+    public void drain() {
+        draining = true;
+        Http1UpstreamConnection connection;
+        while ((connection = idle.pollFirst()) != null) {
+            connection.channel().close();
         }
     }
 

@@ -93,6 +93,17 @@ public final class Http2ConnectionPool implements UpstreamPool {
         stream.channel().close();
     }
 
+    /**
+     * Retires every connection: each closes once its streams end. Requests still waiting for a
+     * connection being opened fail, as they would had the host gone away.
+     */
+    @Override
+    public void drain() {
+        for (Http2UpstreamConnection connection : List.copyOf(connections)) {
+            connection.drain();
+        }
+    }
+
     /** A connection received the host's first SETTINGS: it can carry streams. */
     void ready(Http2UpstreamConnection connection) {
         connecting--;

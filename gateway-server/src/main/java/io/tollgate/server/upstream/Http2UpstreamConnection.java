@@ -68,6 +68,14 @@ final class Http2UpstreamConnection extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /** Takes no new streams (its pool is retired) and closes once the open ones have ended. */
+    void drain() {
+        goingAway = true;
+        if (streams == 0) {
+            channel.close();
+        }
+    }
+
     /** Called once by each stream of this connection when it closed. */
     void streamClosed() {
         streams--;

@@ -33,4 +33,10 @@ public interface UpstreamPool {
      * (whole request sent, whole response read); the pool decides what that allows.
      */
     void release(UpstreamConnection connection, boolean reusable);
+
+    /**
+     * Closes the pool once its exchanges end, after a reload took its host or cluster away: idle
+     * connections close at once, busy ones when released; waiting acquirers are still served.
+     */
+    void drain();
 }

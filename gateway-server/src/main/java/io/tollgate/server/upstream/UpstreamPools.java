@@ -7,6 +7,7 @@ import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -17,7 +18,8 @@ import java.util.function.Function;
  */
 public final class UpstreamPools {
 
-    private record Key(String cluster, InetSocketAddress address) {
+    /** A cluster by object: one rebuilt by a reload under the same name gets new pools. */
+    private record Key(Cluster cluster, InetSocketAddress address) {
     }
 
     private final EventLoop loop;
@@ -36,13 +38,28 @@ public final class UpstreamPools {
      * protocol. MUST be called on this loop.
      */
     public UpstreamPool pool(Cluster cluster, Host host) {
-        Key key = new Key(cluster.name(), host.address());
+        Key key = new Key(cluster, host.address());
         UpstreamPool pool = pools.get(key);
         if (pool == null) {
             pool = newPool(cluster, host);
             pools.put(key, pool);
         }
         return pool;
+    }
+
+    /**
+     * Drains and forgets the pools of clusters and hosts that {@code served} no longer serves:
+     * idle connections close now, busy ones when their exchange ends. MUST be called on this loop.
+     */
+    public void retire(ServedHosts served) {
+        Iterator<Map.Entry<Key, UpstreamPool>> it = pools.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Key, UpstreamPool> entry = it.next();
+            if (!served.serves(entry.getKey().cluster(), entry.getKey().address())) {
+                entry.getValue().drain();
+                it.remove();
+            }
+        }
     }
 
     private UpstreamPool newPool(Cluster cluster, Host host) {

@@ -1,0 +1,128 @@
+package io.tollgate.server;
+
+import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.EndpointConfig;
+import io.tollgate.core.config.GatewayConfig;
+import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.RouteConfig;
+import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.router.cluster.Cluster;
+import io.tollgate.router.cluster.ClusterManager;
+import io.tollgate.router.route.RouteTable;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The step from one snapshot to the next for a new configuration, in two halves.
+ * {@link #prepare} does everything that can fail (checks what cannot change without a restart,
+ * compiles route tables, builds new clusters) and touches nothing that serves traffic, so a bad
+ * configuration is rejected whole. {@link #commit} then cannot fail: it updates the clusters
+ * that stay in place (their hosts keep health, load, outlier state and pooled connections) and
+ * returns the snapshot to publish.
+ *
+ * <p>A cluster stays (same {@link Cluster} object) when its settings other than the endpoints
+ * are unchanged; a cluster whose settings changed is rebuilt, as if removed and added.
+ */
+final class SnapshotUpdate {
+
+    private final Snapshot previous;
+    private final GatewayConfig config;
+    private final Map<String, RouteTable> routeTables;
+    private final List<Cluster> clusters;
+    private final Map<Cluster, List<EndpointConfig>> kept;
+
+    private SnapshotUpdate(Snapshot previous, GatewayConfig config, Map<String, RouteTable> routeTables,
+            List<Cluster> clusters, Map<Cluster, List<EndpointConfig>> kept) {
+        this.previous = previous;
+        this.config = config;
+        this.routeTables = routeTables;
+        this.clusters = clusters;
+        this.kept = kept;
+    }
+
+    /**
+     * Prepares the step from {@code previous} to the validated {@code config}.
+     *
+     * @throws ConfigException naming the field when {@code config} changes what only a restart
+     *     can change, or a cluster cannot be built
+     */
+    static SnapshotUpdate prepare(Snapshot previous, GatewayConfig config) {
+        Objects.requireNonNull(previous, "previous");
+        Objects.requireNonNull(config, "config");
+        GatewayConfig current = previous.config();
+        requireUnchanged("admin", current.admin(), config.admin());
+        requireUnchanged("event_loops", current.eventLoops(), config.eventLoops());
+        requireUnchanged("demo_upstream", current.demoUpstream(), config.demoUpstream());
+        for (int i = 0; i < config.listeners().size(); i++) {
+            ListenerConfig listener = config.listeners().get(i);
+            for (ListenerConfig before : current.listeners()) {
+                if (before.name().equals(listener.name()) && !withoutRoutes(before).equals(withoutRoutes(listener))) {
+                    throw new ConfigException("listeners[" + i + "] (" + listener.name() + "): only route_config"
+                            + " changes on reload (address, port, protocols and options need a restart,"
+                            + " or a listener under a new name)");
+                }
+            }
+        }
+        List<Cluster> clusters = new ArrayList<>();
+        Map<Cluster, List<EndpointConfig>> kept = new IdentityHashMap<>();
+        for (int i = 0; i < config.clusters().size(); i++) {
+            ClusterConfig cluster = config.clusters().get(i);
+            Cluster before = previous.clusters().cluster(cluster.name());
+            if (before != null && sameSettings(before.config(), cluster)) {
+                clusters.add(before);
+                kept.put(before, cluster.endpoints());
+                continue;
+            }
+            try {
+                clusters.add(new Cluster(cluster));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("clusters[" + i + "]." + e.getMessage(), e);
+            }
+        }
+        return new SnapshotUpdate(previous, config, Snapshot.routeTables(config), clusters, kept);
+    }
+
+    /** The listeners of the new configuration the old one did not have. */
+    List<ListenerConfig> addedListeners() {
+        return config.listeners().stream().filter(l -> !named(previous.config(), l.name())).toList();
+    }
+
+    /** The names of the old configuration's listeners the new one no longer has. */
+    List<String> removedListeners() {
+        return previous.config().listeners().stream().map(ListenerConfig::name).filter(n -> !named(config, n)).toList();
+    }
+
+    /** Applies the endpoint changes to the clusters that stay and returns the next snapshot; cannot fail. */
+    Snapshot commit(GatewayMetrics metrics) {
+        kept.forEach(Cluster::replaceEndpoints);
+        ClusterManager next = ClusterManager.of(clusters);
+        Snapshot.countSubsets(next, metrics);
+        return new Snapshot(config, next, routeTables,
+                previous.outliers().next(next, kept.keySet(), Snapshot.outlierEvents(metrics), System::nanoTime),
+                previous.version() + 1);
+    }
+
+    private static boolean named(GatewayConfig config, String listener) {
+        return config.listeners().stream().anyMatch(l -> l.name().equals(listener));
+    }
+
+    private static boolean sameSettings(ClusterConfig before, ClusterConfig after) {
+        return before.withEndpoints(List.of()).equals(after.withEndpoints(List.of()));
+    }
+
+    private static ListenerConfig withoutRoutes(ListenerConfig listener) {
+        return new ListenerConfig(listener.name(), listener.address(), listener.port(), listener.protocols(),
+                new RouteConfig(List.of()), listener.http(), listener.accessLog(), listener.bolt(), listener.http2());
+    }
+
+    private static void requireUnchanged(String field, Object before, Object after) {
+        if (!before.equals(after)) {
+            throw new ConfigException(field + ": " + after + " (expected the running " + before
+                    + ": it changes only with a restart)");
+        }
+    }
+}

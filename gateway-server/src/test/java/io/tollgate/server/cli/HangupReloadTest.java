@@ -1,0 +1,46 @@
+package io.tollgate.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.server.Gateway;
+import io.tollgate.server.testing.Await;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SIGHUP sent to the process reloads the configuration file. */
+class HangupReloadTest {
+
+    private static final String CONFIG = """
+            admin: { address: 127.0.0.1, port: 0 }
+            event_loops: 1
+            listeners:
+              - name: http
+                port: 0
+                route_config:
+                  virtual_hosts:
+                    - { name: all, domains: ["*"], routes: [ { match: { prefix: / }, route: { cluster: app } } ] }
+            clusters:
+              - name: app
+                endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
+            """;
+
+    @Test
+    void aHangupSignalAppliesTheRewrittenFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("gateway.yaml");
+        Files.writeString(file, CONFIG.replace("${PORT}", "1"));
+        try (Gateway gateway = Gateway.start(ConfigLoader.load(file), file)) {
+            HangupReload.install(gateway);
+            Files.writeString(file, CONFIG.replace("${PORT}", "2"));
+
+            Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(ProcessHandle.current().pid())).start();
+
+            assertThat(kill.waitFor()).isZero();
+            Await.until("version 2", Duration.ofSeconds(10), () -> gateway.snapshot().version() == 2);
+            assertThat(gateway.snapshot().clusters().cluster("app").hosts().get(0).address().getPort()).isEqualTo(2);
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package io.tollgate.server.reload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.server.Gateway;
+import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.HttpUpstream;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Configuration reloads of a running gateway with real upstreams and a client sending requests
+ * all along: routes and endpoints change with no failed request, hosts that stay keep their
+ * state and their upstream connection, bad files change nothing.
+ */
+class ConfigReloadTest {
+
+    private static final Duration LIMIT = Duration.ofSeconds(10);
+    private static final String CONFIG = """
+            admin: { address: 127.0.0.1, port: 0 }
+            event_loops: 1
+            listeners:
+              - name: http
+                port: 0
+                route_config:
+                  virtual_hosts:
+                    - name: all
+                      domains: ["*"]
+                      routes:
+            ${ROUTES}
+            clusters:
+              - name: app
+                health_check: { type: http, interval: 30ms, timeout: 1s, healthy_threshold: 1, unhealthy_threshold: 1,
+                                http: { path: /health, expected_statuses: [200-299] } }
+                endpoints:
+            ${ENDPOINTS}
+              - name: other
+                endpoints: [ { address: 127.0.0.1, port: ${OTHER} } ]
+            """;
+    private static final String APP_ROUTE = "                    - { match: { prefix: /svc }, route: { cluster: app } }";
+    private static final String OTHER_ROUTE = "                    - { match: { prefix: /other }, route: { cluster: other } }";
+
+    @TempDir
+    Path dir;
+
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final Map<String, Set<Integer>> connectionsByUpstream = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> servedByUpstream = new ConcurrentHashMap<>();
+    private Path file;
+    private Gateway gateway;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (gateway != null) {
+            gateway.close();
+        }
+        for (AutoCloseable resource : resources) {
+            resource.close();
+        }
+    }
+
+    @Test
+    void endpointsAndRoutesChangeUnderTrafficWithNoFailedRequestAndStayingHostsKeepStateAndConnection()
+            throws Exception {
+        HttpUpstream a = upstream("a", true);
+        HttpUpstream b = upstream("b", false);
+        HttpUpstream c = upstream("c", true);
+        HttpUpstream other = upstream("other", true);
+        start(config(List.of(APP_ROUTE), List.of(a, b), other));
+        Host hostA = host(a);
+        Host hostB = host(b);
+        Await.until("b unhealthy", LIMIT, () -> !hostB.healthy());
+
+        try (Traffic traffic = new Traffic("/svc/")) {
+            Await.until("a served traffic", LIMIT, () -> served("a") >= 20);
+            Set<Integer> connectionsToA = Set.copyOf(connectionsByUpstream.get("a"));
+
+            write(config(List.of(OTHER_ROUTE, APP_ROUTE), List.of(a, b, c), other));
+            assertThat(gateway.reload()).isEqualTo(2);
+
+            Await.until("c served traffic", LIMIT, () -> served("c") >= 20);
+            int servedByA = served("a");
+            Await.until("a still served traffic", LIMIT, () -> served("a") >= servedByA + 20);
+            assertThat(host(a)).isSameAs(hostA);
+            assertThat(host(b)).isSameAs(hostB);
+            assertThat(hostB.healthy()).isFalse();
+            assertThat(served("b")).isZero();
+            assertThat(connectionsByUpstream.get("a")).isEqualTo(connectionsToA);
+            assertThat(get("/other/1").headers().firstValue("x-upstream")).hasValue("other");
+
+            write(config(List.of(APP_ROUTE), List.of(c), other));
+            assertThat(gateway.reload()).isEqualTo(3);
+            int servedByAAfter = served("a");
+            int servedByC = served("c");
+            Await.until("c served more traffic", LIMIT, () -> served("c") >= servedByC + 50);
+            assertThat(served("a")).isEqualTo(servedByAAfter);
+            assertThat(get("/other/1").body()).contains("no_route");
+
+            assertThat(traffic.stop()).isEmpty();
+        }
+        assertThat(count("tollgate.config.reload", "result", "success")).isEqualTo(2);
+        Await.until("the retired pool of a closed its connection", LIMIT,
+                () -> gauge("tollgate.upstream.cx.active", "cluster", "app") == 1);
+    }
+
+    @Test
+    void anInvalidFileIsRejectedWithTheFieldPathAndTheRunningConfigurationKeepsServing() throws Exception {
+        HttpUpstream a = upstream("a", true);
+        HttpUpstream other = upstream("other", true);
+        start(config(List.of(APP_ROUTE), List.of(a), other));
+
+        try (Traffic traffic = new Traffic("/svc/")) {
+            Files.writeString(file, Files.readString(file).replace("prefix: /svc", "prefix: svc"));
+            assertThatThrownBy(gateway::reload).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("listeners[0].route_config.virtual_hosts[0].routes[0].match.prefix");
+            int before = served("a");
+            Await.until("a still served traffic", LIMIT, () -> served("a") >= before + 20);
+            assertThat(traffic.stop()).isEmpty();
+        }
+        assertThat(gateway.snapshot().version()).isEqualTo(1);
+        assertThat(count("tollgate.config.reload", "result", "failure")).isEqualTo(1);
+    }
+
+    @Test
+    void adminReloadAnswersTheAppliedVersionOrTheRejectionAndConfigDumpShowsTheVersion() throws Exception {
+        HttpUpstream a = upstream("a", true);
+        HttpUpstream c = upstream("c", true);
+        HttpUpstream other = upstream("other", true);
+        start(config(List.of(APP_ROUTE), List.of(a), other));
+
+        write(config(List.of(APP_ROUTE), List.of(c), other));
+        HttpResponse<String> applied = admin("POST", "/config/reload");
+        Files.writeString(file, Files.readString(file).replace("name: http\n    port: 0", "name: http\n    port: -1"));
+        HttpResponse<String> rejected = admin("POST", "/config/reload");
+
+        assertThat(applied.statusCode()).isEqualTo(200);
+        assertThat(applied.body()).isEqualTo("applied version 2\n");
+        assertThat(rejected.statusCode()).isEqualTo(400);
+        assertThat(rejected.body()).startsWith("rejected, still serving version 2: listeners[0].port");
+        assertThat(admin("GET", "/config_dump").body()).contains("\"version\" : 2");
+        assertThat(get("/svc/1").headers().firstValue("x-upstream")).hasValue("c");
+    }
+
+    @Test
+    void listenersUnderNewNamesAreBoundAndRemovedOnesClosedButAChangedOneIsRejected() throws Exception {
+        HttpUpstream a = upstream("a", true);
+        HttpUpstream other = upstream("other", true);
+        start(config(List.of(APP_ROUTE), List.of(a), other));
+        String extra = """
+                  - name: extra
+                    port: 0
+                    route_config:
+                      virtual_hosts:
+                        - { name: all, domains: ["*"], routes: [ { match: { prefix: / }, route: { cluster: other } } ] }
+                """;
+        String base = Files.readString(file);
+
+        Files.writeString(file, base.replace("clusters:", extra + "clusters:"));
+        gateway.reload();
+        int extraPort = gateway.port("extra");
+        HttpResponse<String> viaExtra = client.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + extraPort + "/x")).build(), HttpResponse.BodyHandlers.ofString());
+        Files.writeString(file, base);
+        gateway.reload();
+        Files.writeString(file, base.replace("name: http\n    port: 0\n", "name: http\n    port: 0\n    protocols: [bolt, http1]\n"));
+
+        assertThat(viaExtra.headers().firstValue("x-upstream")).hasValue("other");
+        assertThat(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + extraPort + "/x")).build(),
+                HttpResponse.BodyHandlers.ofString()).body()).as("a connection open before the removal").contains("no_route");
+        assertThatThrownBy(() -> new Socket("127.0.0.1", extraPort).close()).isInstanceOf(ConnectException.class);
+        assertThatThrownBy(gateway::reload).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("listeners[0] (http): only route_config changes on reload");
+        assertThat(gateway.snapshot().version()).isEqualTo(3);
+    }
+
+    /** A client thread sending GETs one after another until stopped, remembering every failure. */
+    private final class Traffic implements AutoCloseable {
+
+        private final AtomicBoolean stopped = new AtomicBoolean();
+        private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        private final Thread thread;
+
+        Traffic(String path) {
+            thread = new Thread(() -> {
+                for (int i = 0; i < 100_000 && !stopped.get(); i++) {
+                    try {
+                        HttpResponse<String> response = get(path + i);
+                        if (response.statusCode() != 200) {
+                            failures.add(i + ": " + response.statusCode() + " " + response.body());
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        failures.add(i + ": " + e);
+                    }
+                }
+            }, "reload-test-client");
+            thread.start();
+        }
+
+        /** Stops the client and returns the failures. */
+        List<String> stop() throws InterruptedException {
+            stopped.set(true);
+            thread.join(LIMIT.toMillis());
+            return List.copyOf(failures);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop();
+        }
+    }
+
+    private HttpUpstream upstream(String name, boolean healthy) throws IOException {
+        HttpUpstream upstream = new HttpUpstream(name);
+        resources.add(upstream);
+        upstream.answer("/health", () -> healthy ? 200 : 503);
+        Set<Integer> ports = connectionsByUpstream.computeIfAbsent(name, n -> ConcurrentHashMap.newKeySet());
+        AtomicInteger served = servedByUpstream.computeIfAbsent(name, n -> new AtomicInteger());
+        for (String path : new String[] {"/svc", "/other"}) {
+            upstream.handle(path, exchange -> {
+                ports.add(exchange.getRemoteAddress().getPort());
+                served.incrementAndGet();
+                exchange.getResponseHeaders().set("X-Upstream", name);
+                exchange.sendResponseHeaders(200, -1);
+                exchange.close();
+            });
+        }
+        return upstream;
+    }
+
+    private String config(List<String> routes, List<HttpUpstream> endpoints, HttpUpstream other) {
+        StringBuilder hosts = new StringBuilder();
+        for (HttpUpstream endpoint : endpoints) {
+            hosts.append("          - { address: 127.0.0.1, port: ").append(endpoint.port()).append(" }\n");
+        }
+        return CONFIG.replace("${ROUTES}", String.join("\n", routes))
+                .replace("${ENDPOINTS}\n", hosts.toString())
+                .replace("${OTHER}", Integer.toString(other.port()));
+    }
+
+    private void start(String yaml) throws Exception {
+        file = dir.resolve("gateway.yaml");
+        write(yaml);
+        gateway = Gateway.start(ConfigLoader.load(file), file);
+    }
+
+    private void write(String yaml) throws IOException {
+        Files.writeString(file, yaml);
+    }
+
+    private Host host(HttpUpstream upstream) {
+        return gateway.snapshot().clusters().cluster("app").hosts().stream()
+                .filter(h -> h.address().getPort() == upstream.port()).findFirst().orElseThrow();
+    }
+
+    private int served(String upstream) {
+        return servedByUpstream.get(upstream).get();
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port("http") + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> admin(String method, String path) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private double count(String name, String... tags) {
+        return gateway.metrics().registry().find(name).tags(tags).counters().stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+    }
+
+    private double gauge(String name, String... tags) {
+        return gateway.metrics().registry().find(name).tags(tags).gauges().stream()
+                .mapToDouble(io.micrometer.core.instrument.Gauge::value).sum();
+    }
+}
