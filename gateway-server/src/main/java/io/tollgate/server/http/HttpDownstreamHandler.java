@@ -30,9 +30,7 @@ import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.listener.PipelineNames;
-import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.upstream.UpstreamPools;
-import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -77,29 +75,37 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
 
     private final HttpProxy proxy;
     private final boolean http2Stream;
+    /** The state shared by the streams of this stream's connection; null for HTTP/1. */
+    private final Http2ConnectionState http2Connection;
     private final ArrayDeque<Object> pipelined = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private UpstreamPools pools;
     private State state = State.IDLE;
     private HttpExchange current;
     private int pauses;
-    private String remoteAddress;
-    private String clientIp;
+    private PeerAddress peer;
     private boolean firstRequestSeen;
     private boolean draining;
     private boolean grpc;
 
-    /** @param http2Stream whether this handler serves one HTTP/2 stream rather than an HTTP/1 connection */
-    HttpDownstreamHandler(HttpProxy proxy, boolean http2Stream) {
+    /**
+     * @param http2Connection the state shared by the streams of the HTTP/2 connection whose stream
+     *     this handler serves; null when it serves an HTTP/1 connection
+     */
+    HttpDownstreamHandler(HttpProxy proxy, Http2ConnectionState http2Connection) {
         this.proxy = proxy;
-        this.http2Stream = http2Stream;
+        this.http2Stream = http2Connection != null;
+        this.http2Connection = http2Connection;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.pools = proxy.pools(ctx.channel().eventLoop());
-        if (!http2Stream) {
+        if (http2Stream) {
+            peer = http2Connection.peer();
+        } else {
+            peer = new PeerAddress(ctx.channel());
             proxy.listenerMetrics().connectionOpened();
         }
     }
@@ -199,7 +205,7 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
         }
         String protocol = http2Stream ? PROTOCOL_HTTP2 : request.protocolVersion().text();
         if (request.decoderResult().isFailure()) {
-            RequestRecord record = new RequestRecord(proxy, request, protocol, null, remoteAddress());
+            RequestRecord record = new RequestRecord(proxy, request, protocol, null, peer.text());
             Rejection rejection = Http1RequestValidator.fromDecoderFailure(request);
             ReferenceCountUtil.release(request);
             reject(record, rejection);
@@ -207,14 +213,14 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
         }
         Rejection rejection = Http1RequestValidator.validate(request);
         if (rejection != null) {
-            RequestRecord record = new RequestRecord(proxy, request, protocol, null, remoteAddress());
+            RequestRecord record = new RequestRecord(proxy, request, protocol, null, peer.text());
             ReferenceCountUtil.release(request);
             reject(record, rejection);
             return;
         }
         state = complete ? State.IDLE : State.DISCARDING_BODY;
-        HttpRouteRequest view = new HttpRouteRequest(request, clientIp());
-        RequestRecord record = new RequestRecord(proxy, request, protocol, view.authority(), remoteAddress());
+        HttpRouteRequest view = new HttpRouteRequest(request, peer.ip());
+        RequestRecord record = new RequestRecord(proxy, request, protocol, view.authority(), peer.text());
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         HttpVersion version = request.protocolVersion();
         Snapshot snapshot = proxy.snapshot();
@@ -285,7 +291,7 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
             long grpcTimeout = Grpc.timeoutNanos(request.headers().get(Grpc.TIMEOUT));
             timeoutNanos = grpcTimeout >= 0 ? grpcTimeout : timeoutNanos;
         }
-        ForwardedRequest.prepare(request, view, route, clientIp(),
+        ForwardedRequest.prepare(request, view, route, peer.ip(),
                 ClusterConfig.H2.equals(cluster.config().protocol()));
         record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
         state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
@@ -348,19 +354,16 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** The client's IP address as text, formatted once per connection. */
-    private String clientIp() {
-        if (clientIp == null) {
-            clientIp = ClientAddresses.ip(ctx.channel());
+    /**
+     * Flushes what the current exchange wrote downstream: HTTP/1 at once; an HTTP/2 stream through
+     * its connection's flush, which runs once for all the streams that finished in this pass.
+     */
+    void flushResponse() {
+        if (http2Stream) {
+            http2Connection.flushSoon();
+        } else {
+            ctx.flush();
         }
-        return clientIp;
-    }
-
-    private String remoteAddress() {
-        if (remoteAddress == null) {
-            remoteAddress = String.valueOf(ctx.channel().remoteAddress());
-        }
-        return remoteAddress;
     }
 
     /** Writes a response the gateway made itself and closes afterwards when asked to. */

@@ -324,7 +324,7 @@ final class HttpExchange {
     }
 
     void responseBatchComplete() {
-        ctx.flush();
+        downstream.flushResponse();
     }
 
     /** The current attempt's connection (or stream) closed before the exchange was done with it. */
@@ -482,7 +482,7 @@ final class HttpExchange {
 
     private void finish() {
         done = true;
-        ctx.flush();
+        downstream.flushResponse();
         cleanUp(upstreamReusable && requestComplete);
         record.cluster().requestCompleted(responseStatus, record.elapsedNanos());
         record.finish(responseStatus);

@@ -1,5 +1,6 @@
 package io.tollgate.server.http;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ListenerConfig;
@@ -56,12 +57,20 @@ public final class HttpProxy {
 
     /** A new handler for one downstream HTTP/1 connection. */
     public ChannelHandler newHandler() {
-        return new HttpDownstreamHandler(this, false);
+        return new HttpDownstreamHandler(this, null);
     }
 
-    /** A new handler for one downstream HTTP/2 stream, after its frame to {@code HttpObject} codec. */
-    public ChannelHandler newHttp2StreamHandler() {
-        return new HttpDownstreamHandler(this, true);
+    /** The state the streams of the downstream HTTP/2 connection {@code connection} share. */
+    public Http2ConnectionState newHttp2ConnectionState(Channel connection) {
+        return new Http2ConnectionState(connection);
+    }
+
+    /**
+     * A new handler for one downstream HTTP/2 stream of the connection owning {@code connection},
+     * after the stream's frame to {@code HttpObject} codec.
+     */
+    public ChannelHandler newHttp2StreamHandler(Http2ConnectionState connection) {
+        return new HttpDownstreamHandler(this, connection);
     }
 
     /**

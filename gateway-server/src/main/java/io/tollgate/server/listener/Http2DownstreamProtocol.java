@@ -11,6 +11,7 @@ import io.tollgate.core.config.Http2Options;
 import io.tollgate.core.protocol.ProtocolDetector;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.protocols.http2.Http2Detector;
+import io.tollgate.server.http.Http2ConnectionState;
 import io.tollgate.server.http.HttpProxy;
 import java.util.concurrent.TimeUnit;
 
@@ -24,13 +25,17 @@ import java.util.concurrent.TimeUnit;
 final class Http2DownstreamProtocol implements DownstreamProtocol {
 
     private static final ProtocolDetector DETECTOR = new Http2Detector();
+    /** Stateless ({@code @Sharable}): one instance serves every stream. */
+    private static final Http2StreamFrameToHttpObjectCodec STREAM_CODEC = new Http2StreamFrameToHttpObjectCodec(true);
 
     private final HttpProxy proxy;
     private final Http2Options options;
+    private final long holdNanos;
 
     Http2DownstreamProtocol(HttpProxy proxy) {
         this.proxy = proxy;
         this.options = proxy.listenerConfig().http2();
+        this.holdNanos = options.windowHoldTimeout().toNanos();
     }
 
     @Override
@@ -51,15 +56,23 @@ final class Http2DownstreamProtocol implements DownstreamProtocol {
         return Http2Codecs.server(options);
     }
 
+    /**
+     * The multiplexer of one connection. Its stream initializer keeps what the connection's
+     * streams share, made when the first stream opens.
+     */
     Http2MultiplexHandler newMultiplexer() {
-        long holdMillis = options.windowHoldTimeout().toMillis();
         return new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
+            private Http2ConnectionState connection;
+
             @Override
             protected void initChannel(Http2StreamChannel ch) {
+                if (connection == null) {
+                    connection = proxy.newHttp2ConnectionState(ch.parent());
+                }
                 ch.pipeline()
-                        .addLast(PipelineNames.CODEC, new Http2StreamFrameToHttpObjectCodec(true))
-                        .addLast(PipelineNames.WINDOW_HOLD, new WindowHoldTimeout(holdMillis))
-                        .addLast(PipelineNames.PROXY, proxy.newHttp2StreamHandler());
+                        .addLast(PipelineNames.CODEC, STREAM_CODEC)
+                        .addLast(PipelineNames.WINDOW_HOLD, new WindowHoldTimeout(holdNanos))
+                        .addLast(PipelineNames.PROXY, proxy.newHttp2StreamHandler(connection));
             }
         });
     }

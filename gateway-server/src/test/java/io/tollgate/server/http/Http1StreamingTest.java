@@ -2,9 +2,8 @@ package io.tollgate.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.PooledMemory;
 import io.tollgate.server.testing.TestGateway;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -67,7 +66,7 @@ class Http1StreamingTest {
         try (Socket socket = new Socket("127.0.0.1", gateway.port("http"))) {
             socket.setReceiveBufferSize(64 * 1024);
             socket.getOutputStream().write("GET /download HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            long peak = peakPooledMemoryFor(1500);
+            long peak = PooledMemory.peakFor(1500);
             InputStream in = socket.getInputStream();
             long total = 0;
             byte[] buffer = new byte[256 * 1024];
@@ -103,7 +102,7 @@ class Http1StreamingTest {
                 }
             }, "uploader");
             writer.start();
-            long peak = peakPooledMemoryFor(1500);
+            long peak = PooledMemory.peakFor(1500);
             uploadMayBeRead.countDown();
             writer.join(30_000);
             socket.setSoTimeout(30_000);
@@ -112,17 +111,5 @@ class Http1StreamingTest {
             assertThat(uploaded.get()).isEqualTo(BODY);
             assertThat(peak).isLessThan(MEMORY_BOUND);
         }
-    }
-
-    /** Samples the gateway allocator's direct and heap memory for a while and returns the peak. */
-    private static long peakPooledMemoryFor(long millis) throws InterruptedException {
-        var metric = ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric();
-        long peak = 0;
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (System.nanoTime() < deadline) {
-            peak = Math.max(peak, metric.usedDirectMemory() + metric.usedHeapMemory());
-            TimeUnit.MILLISECONDS.sleep(10);
-        }
-        return peak;
     }
 }

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.handler.codec.http2.Http2Error;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,19 +22,24 @@ import org.junit.jupiter.api.Test;
  */
 class Http2ProtocolErrorsTest {
 
+    private static final AtomicInteger bigRequests = new AtomicInteger();
     private static HttpUpstream upstream;
     private static TestGateway gateway;
 
     @BeforeAll
     static void start() throws Exception {
-        upstream = new HttpUpstream();
+        upstream = new HttpUpstream().handle("/big", exchange -> {
+            bigRequests.incrementAndGet();
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
         gateway = TestGateway.start("""
                 event_loops: 1
                 listeners:
                   - name: h2
                     port: 0
                     protocols: [h2c]
-                    http2: { max_header_list_bytes: 16384, max_resets_per_window: 50, reset_window: 30s }
+                    http2: { max_header_list_bytes: 16384, max_resets_per_window: 50, reset_window: 30s, max_queued_control_frames: 100 }
                     route_config:
                       virtual_hosts:
                         - name: all
@@ -129,7 +136,7 @@ class Http2ProtocolErrorsTest {
                 assertThat(answer.errorCode()).isIn((int) Http2Error.PROTOCOL_ERROR.code(),
                         (int) Http2Error.ENHANCE_YOUR_CALM.code());
             }
-            assertThat(upstream.clientPorts()).isEmpty();
+            assertThat(bigRequests).hasValue(0);
         }
     }
 
@@ -146,5 +153,80 @@ class Http2ProtocolErrorsTest {
             assertThat(goAway).isNotNull();
             assertThat(goAway.errorCode()).isEqualTo((int) Http2Error.ENHANCE_YOUR_CALM.code());
         }
+    }
+
+    @Test
+    void settingsFloodFromAClientThatDoesNotReadEndsItsConnectionOnly() throws Exception {
+        assertFloodEndsOnlyItsConnection(RawH2.frameBytes(RawH2.SETTINGS, 0, 0, new byte[0]));
+    }
+
+    @Test
+    void pingFloodFromAClientThatDoesNotReadEndsItsConnectionOnly() throws Exception {
+        assertFloodEndsOnlyItsConnection(RawH2.frameBytes(RawH2.PING, 0, 0, new byte[8]));
+    }
+
+    @Test
+    void continuationFloodEndsItsConnectionOnly() throws Exception {
+        try (RawH2 bystander = servedConnection(); RawH2 client = new RawH2(gateway.port("h2"))) {
+            client.preface().frame(RawH2.HEADERS, 0, 1, client.headerBlock(RawH2.request("GET", "/flood")));
+            byte[] empty = RawH2.frameBytes(RawH2.CONTINUATION, 0, 1, new byte[0]);
+            sendUntilRefused(client, RawH2.repeated(empty, 1000), 10);
+
+            RawH2.Frame goAway = client.await(f -> f.type() == RawH2.GOAWAY);
+            assertThat(goAway).isNotNull();
+            assertThat(goAway.errorCode()).isIn((int) Http2Error.ENHANCE_YOUR_CALM.code(),
+                    (int) Http2Error.PROTOCOL_ERROR.code());
+            assertThat(client.closedByServer()).isTrue();
+            assertServedAgain(bystander);
+        }
+    }
+
+    /**
+     * A client that never reads makes the gateway queue an acknowledgement per SETTINGS or PING;
+     * past {@code max_queued_control_frames} the gateway ends that connection (GOAWAY
+     * ENHANCE_YOUR_CALM when it still fits, then close) while another connection carries on.
+     */
+    private static void assertFloodEndsOnlyItsConnection(byte[] frame) throws Exception {
+        try (RawH2 bystander = servedConnection(); RawH2 client = new RawH2(gateway.port("h2"), 4096)) {
+            client.preface();
+            sendUntilRefused(client, RawH2.repeated(frame, 1000), 3000);
+
+            RawH2.Frame goAway = client.await(f -> f.type() == RawH2.GOAWAY);
+            if (goAway != null) {
+                assertThat(goAway.errorCode()).isEqualTo((int) Http2Error.ENHANCE_YOUR_CALM.code());
+            }
+            assertThat(client.closedByServer()).isTrue();
+            assertServedAgain(bystander);
+        }
+    }
+
+    /** Writes {@code batch} up to {@code times} times, stopping early when the gateway closed. */
+    private static void sendUntilRefused(RawH2 client, byte[] batch, int times) {
+        try {
+            for (int i = 0; i < times; i++) {
+                client.raw(batch);
+            }
+        } catch (IOException closed) {
+            // the gateway ended the connection; what it sent before is read next
+        }
+    }
+
+    /** A connection to the h2 listener that was served one request on stream 1. */
+    private static RawH2 servedConnection() throws Exception {
+        RawH2 client = new RawH2(gateway.port("h2"));
+        client.preface().get(1, "/before");
+        assertServed(client, 1);
+        return client;
+    }
+
+    private static void assertServedAgain(RawH2 client) throws Exception {
+        client.get(3, "/after");
+        assertServed(client, 3);
+    }
+
+    private static void assertServed(RawH2 client, int stream) throws Exception {
+        RawH2.Frame response = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == stream);
+        assertThat(response).isNotNull();
+        assertThat(client.headers(response).status().toString()).isEqualTo("200");
     }
 }

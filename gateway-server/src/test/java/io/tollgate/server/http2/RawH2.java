@@ -14,6 +14,7 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -30,6 +31,7 @@ final class RawH2 implements AutoCloseable {
     static final int HEADERS = 1;
     static final int RST_STREAM = 3;
     static final int SETTINGS = 4;
+    static final int PING = 6;
     static final int GOAWAY = 7;
     static final int WINDOW_UPDATE = 8;
     static final int CONTINUATION = 9;
@@ -56,7 +58,16 @@ final class RawH2 implements AutoCloseable {
     private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(false);
 
     RawH2(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(port, 0);
+    }
+
+    /** @param receiveBufferBytes the socket's receive buffer, set before connecting; 0 for the default */
+    RawH2(int port, int receiveBufferBytes) throws IOException {
+        socket = new Socket();
+        if (receiveBufferBytes > 0) {
+            socket.setReceiveBufferSize(receiveBufferBytes);
+        }
+        socket.connect(new InetSocketAddress("127.0.0.1", port));
         socket.setSoTimeout(5000);
         out = socket.getOutputStream();
         in = new DataInputStream(socket.getInputStream());
@@ -75,13 +86,31 @@ final class RawH2 implements AutoCloseable {
     }
 
     RawH2 frame(int type, int flags, int stream, byte[] payload) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(9);
-        header.put((byte) (payload.length >>> 16)).put((byte) (payload.length >>> 8)).put((byte) payload.length);
-        header.put((byte) type).put((byte) flags).putInt(stream);
-        out.write(header.array());
-        out.write(payload);
-        out.flush();
-        return this;
+        return raw(frameBytes(type, flags, stream, payload));
+    }
+
+    /** The bytes of one frame: the 9-byte header, then {@code payload}. */
+    static byte[] frameBytes(int type, int flags, int stream, byte[] payload) {
+        ByteBuffer frame = ByteBuffer.allocate(9 + payload.length);
+        frame.put((byte) (payload.length >>> 16)).put((byte) (payload.length >>> 8)).put((byte) payload.length);
+        frame.put((byte) type).put((byte) flags).putInt(stream).put(payload);
+        return frame.array();
+    }
+
+    /** The same frame {@code count} times in a row, to send in one write. */
+    static byte[] repeated(byte[] frame, int count) {
+        byte[] all = new byte[frame.length * count];
+        for (int i = 0; i < count; i++) {
+            System.arraycopy(frame, 0, all, i * frame.length, frame.length);
+        }
+        return all;
+    }
+
+    /** Opens the connection's and {@code stream}'s flow-control windows as far as they go. */
+    RawH2 openWindows(int stream) throws IOException {
+        byte[] increment = ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE - Http2CodecUtil.DEFAULT_WINDOW_SIZE).array();
+        frame(WINDOW_UPDATE, 0, 0, increment);
+        return frame(WINDOW_UPDATE, 0, stream, increment);
     }
 
     /** A GET of {@code path}, ending the stream. */

@@ -30,11 +30,22 @@ public final class TestGateway implements AutoCloseable {
      * on one event loop, with the given route timeout (e.g. {@code 15s}).
      */
     public static TestGateway proxyingTo(int upstreamPort, String routeTimeout) throws InterruptedException {
+        return oneListener("http", "[http1]", upstreamPort, routeTimeout);
+    }
+
+    /** Like {@link #proxyingTo}, with an h2c-only listener named {@code h2}. */
+    public static TestGateway h2cProxyingTo(int upstreamPort, String routeTimeout) throws InterruptedException {
+        return oneListener("h2", "[h2c]", upstreamPort, routeTimeout);
+    }
+
+    private static TestGateway oneListener(String name, String protocols, int upstreamPort, String routeTimeout)
+            throws InterruptedException {
         return start("""
                 event_loops: 1
                 listeners:
-                  - name: http
+                  - name: ${NAME}
                     port: 0
+                    protocols: ${PROTOCOLS}
                     route_config:
                       virtual_hosts:
                         - name: all
@@ -44,7 +55,7 @@ public final class TestGateway implements AutoCloseable {
                 clusters:
                   - name: upstream
                     endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-                """, Map.of("PORT", upstreamPort, "TIMEOUT", routeTimeout));
+                """, Map.of("NAME", name, "PROTOCOLS", protocols, "PORT", upstreamPort, "TIMEOUT", routeTimeout));
     }
 
     /** Starts a gateway; every {@code ${KEY}} in {@code yaml} is replaced by its value. */

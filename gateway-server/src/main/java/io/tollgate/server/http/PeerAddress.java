@@ -1,0 +1,35 @@
+package io.tollgate.server.http;
+
+import io.netty.channel.Channel;
+import io.tollgate.server.transport.ClientAddresses;
+
+/**
+ * The client's address of one downstream connection as text, formatted on first use and then
+ * kept, so that a connection (and every stream of an HTTP/2 connection) pays for it once.
+ */
+final class PeerAddress {
+
+    private final Channel connection;
+    private String ip;
+    private String text;
+
+    PeerAddress(Channel connection) {
+        this.connection = connection;
+    }
+
+    /** The client's IP address, as {@code X-Forwarded-For} carries it. */
+    String ip() {
+        if (ip == null) {
+            ip = ClientAddresses.ip(connection);
+        }
+        return ip;
+    }
+
+    /** The client's address and port, as the access log shows it. */
+    String text() {
+        if (text == null) {
+            text = String.valueOf(connection.remoteAddress());
+        }
+        return text;
+    }
+}
