@@ -2,8 +2,6 @@ package io.tollgate.server.upstream;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
@@ -14,85 +12,44 @@ import org.slf4j.LoggerFactory;
  * serves one exchange at a time: while bound it hands everything to that exchange's
  * {@link UpstreamListener}; while idle in the pool it closes on anything unexpected.
  */
-final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter implements UpstreamConnection {
+final class Http1UpstreamConnection extends ExchangeBoundHandler {
 
     private static final Logger log = LoggerFactory.getLogger(Http1UpstreamConnection.class);
 
     private final Http1ConnectionPool pool;
-    private Channel channel;
-    private UpstreamListener listener;
 
     Http1UpstreamConnection(Http1ConnectionPool pool) {
         this.pool = pool;
     }
 
     @Override
-    public Channel channel() {
-        return channel;
-    }
-
-    @Override
-    public void bind(UpstreamListener listener) {
-        this.listener = listener;
-    }
-
     void unbind() {
-        this.listener = null;
+        super.unbind();
+        Channel channel = channel();
         if (!channel.config().isAutoRead()) {
             channel.config().setAutoRead(true);
         }
     }
 
     boolean isActive() {
-        return channel != null && channel.isActive();
+        return channel() != null && channel().isActive();
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        this.channel = ctx.channel();
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        UpstreamListener current = listener;
-        if (current != null && msg instanceof HttpObject) {
-            current.onResponse((HttpObject) msg);
-            return;
-        }
+    void unexpected(ChannelHandlerContext ctx, Object msg) {
         ReferenceCountUtil.release(msg);
         log.debug("{}: unexpected data on an idle upstream connection, closing", pool.host());
         ctx.close();
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        UpstreamListener current = listener;
-        if (current != null) {
-            current.onResponseBatchComplete();
-        }
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        UpstreamListener current = listener;
-        if (current != null) {
-            current.onUpstreamWritabilityChanged(ctx.channel().isWritable());
-        }
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
+    void closed() {
         pool.closed(this);
-        UpstreamListener current = listener;
-        listener = null;
-        if (current != null) {
-            current.onUpstreamClosed();
-        }
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent && listener == null) {
+        if (evt instanceof IdleStateEvent && !bound()) {
             ctx.close();
             return;
         }
