@@ -103,15 +103,7 @@ public final class Host {
      * {@link #available()}.
      */
     public void healthy(boolean healthy) {
-        boolean changed;
-        synchronized (live) {
-            boolean before = availableNow();
-            live.healthy = healthy;
-            changed = before != availableNow();
-        }
-        if (changed) {
-            live.healthListener.accept(this);
-        }
+        change(true, healthy);
     }
 
     /** Whether outlier detection has taken the host out of rotation for now. */
@@ -121,24 +113,32 @@ public final class Host {
 
     /** Ejects or returns the host; the cluster republishes its available hosts on a change. */
     public void ejected(boolean ejected) {
-        boolean changed;
-        synchronized (live) {
-            boolean before = availableNow();
-            live.ejected = ejected;
-            changed = before != availableNow();
-        }
-        if (changed) {
-            live.healthListener.accept(this);
-        }
+        change(false, ejected);
     }
 
     /** Whether the host may take requests: healthy and not ejected. */
     public boolean available() {
-        return availableNow();
+        return live.healthy && !live.ejected;
     }
 
-    private boolean availableNow() {
-        return live.healthy && !live.ejected;
+    /**
+     * Sets the health flag (or, when {@code health} is false, the ejection flag) and tells the
+     * cluster, outside the lock, when {@link #available()} changed.
+     */
+    private void change(boolean health, boolean value) {
+        boolean changed;
+        synchronized (live) {
+            boolean before = available();
+            if (health) {
+                live.healthy = value;
+            } else {
+                live.ejected = value;
+            }
+            changed = before != available();
+        }
+        if (changed) {
+            live.healthListener.accept(this);
+        }
     }
 
     /** Requests sent to this host and not yet answered, across all event loops. */

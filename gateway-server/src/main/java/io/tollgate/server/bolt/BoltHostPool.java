@@ -1,7 +1,6 @@
 package io.tollgate.server.bolt;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.ChannelOption;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.router.cluster.Host;
@@ -29,13 +28,7 @@ final class BoltHostPool {
         this.host = host;
         this.cluster = cluster;
         this.metrics = metrics;
-        this.bootstrap = new Bootstrap()
-                .group(loop.eventLoop())
-                .channel(transport.socketChannel())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                        (int) Math.min(Integer.MAX_VALUE, cluster.connectTimeout().toMillis()))
-                .remoteAddress(host.address());
+        this.bootstrap = transport.clientTo(loop.eventLoop(), host.address(), cluster.connectTimeout());
     }
 
     Host host() {

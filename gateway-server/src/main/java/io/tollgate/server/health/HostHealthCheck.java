@@ -4,7 +4,6 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -52,12 +51,7 @@ final class HostHealthCheck {
         this.metrics = metrics;
         this.state = new HealthCheckState(config.healthyThreshold(), config.unhealthyThreshold());
         this.delays = new ProbeDelays(config.interval(), config.jitter(), ThreadLocalRandom.current());
-        this.bootstrap = new Bootstrap()
-                .group(loop)
-                .channel(transport.socketChannel())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.timeout().toMillis()))
-                .remoteAddress(host.address());
+        this.bootstrap = transport.clientTo(loop, host.address(), config.timeout());
     }
 
     /** Sends the first probe at once; may be called from any thread. */

@@ -1,5 +1,8 @@
 package io.tollgate.server.transport;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -13,6 +16,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,5 +62,18 @@ public enum Transport {
 
     public Class<? extends SocketChannel> socketChannel() {
         return socketChannel;
+    }
+
+    /**
+     * A client bootstrap for connections from {@code loop} to {@code address}: no Nagle delay, and
+     * a connect abandoned after {@code connectTimeout}. Callers add their own handler.
+     */
+    public Bootstrap clientTo(EventLoop loop, InetSocketAddress address, Duration connectTimeout) {
+        return new Bootstrap()
+                .group(loop)
+                .channel(socketChannel)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
+                .remoteAddress(address);
     }
 }

@@ -4,7 +4,6 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.config.ClusterConfig;
@@ -41,12 +40,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
         this.breakers = breakers;
         this.waiters = new Waiters(cluster.maxPendingRequests(), breakers);
         this.events = events;
-        this.bootstrap = new Bootstrap()
-                .group(loop)
-                .channel(transport.socketChannel())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, cluster.connectTimeout().toMillis()))
-                .remoteAddress(host.address());
+        this.bootstrap = transport.clientTo(loop, host.address(), cluster.connectTimeout());
     }
 
     @Override
@@ -54,15 +48,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
         return host;
     }
 
-    /** Connections open or being opened. */
-    public int openConnections() {
-        return open;
-    }
 
-    /** Idle connections ready for reuse. */
-    public int idleConnections() {
-        return idle.size();
-    }
 
     /** Finds a connection for {@code acquirer}: reused, new, queued, or overflow. */
     @Override

@@ -4,7 +4,6 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -47,12 +46,7 @@ public final class Http2ConnectionPool implements UpstreamPool {
         this.waiters = new Waiters(cluster.maxPendingRequests(), breakers);
         this.options = Http2Options.DEFAULTS;
         this.events = events;
-        this.bootstrap = new Bootstrap()
-                .group(loop)
-                .channel(transport.socketChannel())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, cluster.connectTimeout().toMillis()))
-                .remoteAddress(host.address());
+        this.bootstrap = transport.clientTo(loop, host.address(), cluster.connectTimeout());
     }
 
     @Override
@@ -60,10 +54,6 @@ public final class Http2ConnectionPool implements UpstreamPool {
         return host;
     }
 
-    /** Connections open or being opened. */
-    public int openConnections() {
-        return connections.size();
-    }
 
     @Override
     public void acquire(Acquirer acquirer) {
