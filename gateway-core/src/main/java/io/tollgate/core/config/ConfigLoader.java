@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -292,7 +294,7 @@ public final class ConfigLoader {
 
     private static ForwardActionConfig forward(ConfigNode n) {
         n.allowOnly(Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite", "timeout",
-                "metadata_match", "retry_policy", "per_request_buffer_limit_bytes", "hash_policy"));
+                "metadata_match", "retry_policy", "per_request_buffer_limit_bytes", "hash_policy", "priority"));
         Optional<String> cluster = n.optionalString("cluster");
         List<WeightedClusterConfig> weighted = n.list("weighted_clusters", w -> {
             w.allowOnly(Set.of("name", "weight"));
@@ -308,7 +310,7 @@ public final class ConfigLoader {
                 n.stringMap("metadata_match"), n.optional("retry_policy").map(ConfigLoader::retryPolicy),
                 n.integer("per_request_buffer_limit_bytes", ForwardActionConfig.DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES,
                         0, Integer.MAX_VALUE),
-                n.list("hash_policy", ConfigLoader::hashPolicy));
+                n.list("hash_policy", ConfigLoader::hashPolicy), priority(n, "priority"));
     }
 
     private static RetryPolicyConfig retryPolicy(ConfigNode n) {
@@ -341,10 +343,38 @@ public final class ConfigLoader {
                 base, max == null ? base.multipliedBy(10) : max, n.bool("retry_non_idempotent", false));
     }
 
+    /**
+     * Envoy's form, a list of {@code thresholds} each with its {@code priority}, or the short form:
+     * the fields of one set of thresholds, for the default priority. A priority not listed keeps
+     * Envoy's defaults.
+     */
     private static CircuitBreakersConfig circuitBreakers(ConfigNode n) {
-        n.allowOnly(Set.of("max_connections", "max_pending_requests", "max_requests", "max_retries", "retry_budget"));
-        CircuitBreakersConfig d = CircuitBreakersConfig.DEFAULTS;
+        if (!n.has("thresholds")) {
+            return new CircuitBreakersConfig(thresholds(n, Set.of()), CircuitBreakerThresholdsConfig.DEFAULTS);
+        }
+        n.allowOnly(Set.of("thresholds"));
+        List<PriorityThresholds> listed = n.list("thresholds",
+                t -> new PriorityThresholds(priority(t, "priority"), thresholds(t, Set.of("priority"))));
+        unique(n.child("thresholds"), listed.stream().map(t -> t.priority().configName()).toList(), "priority");
+        Map<RoutingPriority, CircuitBreakerThresholdsConfig> byPriority = new EnumMap<>(RoutingPriority.class);
+        listed.forEach(t -> byPriority.put(t.priority(), t.thresholds()));
         return new CircuitBreakersConfig(
+                byPriority.getOrDefault(RoutingPriority.DEFAULT, CircuitBreakerThresholdsConfig.DEFAULTS),
+                byPriority.getOrDefault(RoutingPriority.HIGH, CircuitBreakerThresholdsConfig.DEFAULTS));
+    }
+
+    /** One element of a {@code thresholds} list. */
+    private record PriorityThresholds(RoutingPriority priority, CircuitBreakerThresholdsConfig thresholds) {
+    }
+
+    /** One set of thresholds; {@code extraKeys} are allowed beside the limits and read by the caller. */
+    private static CircuitBreakerThresholdsConfig thresholds(ConfigNode n, Set<String> extraKeys) {
+        Set<String> allowed = new HashSet<>(Set.of("max_connections", "max_pending_requests", "max_requests",
+                "max_retries", "retry_budget"));
+        allowed.addAll(extraKeys);
+        n.allowOnly(allowed);
+        CircuitBreakerThresholdsConfig d = CircuitBreakerThresholdsConfig.DEFAULTS;
+        return new CircuitBreakerThresholdsConfig(
                 n.integer("max_connections", d.maxConnections(), 1, 1_000_000_000),
                 n.integer("max_pending_requests", d.maxPendingRequests(), 0, 1_000_000_000),
                 n.integer("max_requests", d.maxRequests(), 1, 1_000_000_000),
@@ -355,6 +385,17 @@ public final class ConfigLoader {
                     return new RetryBudgetConfig(b.integer("budget_percent", budget.budgetPercent(), 0, 100),
                             b.integer("min_retry_concurrency", budget.minRetryConcurrency(), 0, 1_000_000_000));
                 }));
+    }
+
+    /** The priority named at {@code key}, {@code default} when absent. */
+    private static RoutingPriority priority(ConfigNode n, String key) {
+        if (!n.has(key)) {
+            return RoutingPriority.DEFAULT;
+        }
+        ConfigNode value = n.child(key);
+        return RoutingPriority.named(value.asString()).orElseThrow(() -> value.error("unknown priority '"
+                + value.asString() + "' (expected one of " + Arrays.stream(RoutingPriority.values())
+                        .map(RoutingPriority::configName).toList() + ")"));
     }
 
     private static RedirectConfig redirect(ConfigNode n) {

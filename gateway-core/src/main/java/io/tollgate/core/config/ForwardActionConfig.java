@@ -18,6 +18,7 @@ import java.util.Optional;
  *     a longer body streams through and is not retried
  * @param hashPolicy for a cluster balanced by {@code ring_hash} or {@code maglev}: what of the
  *     request is hashed, instead of the cluster's own hash policy; empty means the cluster's
+ * @param priority whose circuit breakers of the cluster the route's requests count against
  */
 public record ForwardActionConfig(
         Optional<String> cluster,
@@ -28,7 +29,8 @@ public record ForwardActionConfig(
         Map<String, String> metadataMatch,
         Optional<RetryPolicyConfig> retryPolicy,
         int perRequestBufferLimitBytes,
-        List<HashPolicyConfig> hashPolicy) {
+        List<HashPolicyConfig> hashPolicy,
+        RoutingPriority priority) {
 
     /** Envoy's default route timeout. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15);
@@ -44,13 +46,17 @@ public record ForwardActionConfig(
                     + " (expected: >= 0)");
         }
         hashPolicy = List.copyOf(hashPolicy);
+        requireNonNull(priority, "priority");
     }
 
-    /** A forward action with no retries, the default retry buffer and the cluster's hashing. */
+    /**
+     * A forward action with no retries, the default retry buffer, the cluster's hashing and the
+     * default priority.
+     */
     public ForwardActionConfig(Optional<String> cluster, List<WeightedClusterConfig> weightedClusters,
             Optional<String> prefixRewrite, Optional<String> hostRewrite, Duration timeout,
             Map<String, String> metadataMatch) {
         this(cluster, weightedClusters, prefixRewrite, hostRewrite, timeout, metadataMatch, Optional.empty(),
-                DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES, List.of());
+                DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES, List.of(), RoutingPriority.DEFAULT);
     }
 }

@@ -48,7 +48,11 @@ public record RetryPolicyConfig(
         /** An answer whose status is listed in {@code retriable_status_codes}. */
         RETRIABLE_STATUS_CODES("retriable-status-codes"),
         /** A gRPC trailers-only answer with status UNAVAILABLE (14). */
-        UNAVAILABLE("unavailable");
+        UNAVAILABLE("unavailable"),
+        /** A Bolt answer with status SERVER_THREADPOOL_BUSY (4): the host refused the request unprocessed. */
+        BOLT_BUSY("bolt-busy"),
+        /** A Bolt answer with status TIMEOUT (7), or a Bolt attempt past its per-try timeout. */
+        BOLT_TIMEOUT("bolt-timeout");
 
         private final String configName;
 

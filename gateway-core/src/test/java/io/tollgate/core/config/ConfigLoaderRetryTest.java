@@ -39,7 +39,8 @@ class ConfigLoaderRetryTest {
     void readsEveryRetryPolicyField() {
         ForwardActionConfig route = route(parse("""
                 retry_policy:
-                  retry_on: [connect-failure, reset, 5xx, gateway-error, retriable-status-codes, unavailable]
+                  retry_on: [connect-failure, reset, 5xx, gateway-error, retriable-status-codes, unavailable, bolt-busy,
+                    bolt-timeout]
                   retriable_status_codes: [409, 429]
                   num_retries: 3
                   per_try_timeout: 2s
@@ -64,6 +65,60 @@ class ConfigLoaderRetryTest {
     }
 
     @Test
+    void aRouteHasTheDefaultPriorityUnlessItAsksForHigh() {
+        assertThat(route(parse("", "")).priority()).isEqualTo(RoutingPriority.DEFAULT);
+        assertThat(route(parse("priority: high", "")).priority()).isEqualTo(RoutingPriority.HIGH);
+    }
+
+    @Test
+    void rejectsAnUnknownPriority() {
+        assertThatThrownBy(() -> parse("priority: urgent", ""))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("priority: unknown priority 'urgent' (expected one of [default, high])");
+    }
+
+    @Test
+    void readsThresholdsPerPriorityAndKeepsDefaultsForAPriorityNotListed() {
+        ClusterConfig cluster = parse("", """
+                circuit_breakers:
+                  thresholds:
+                    - { priority: high, max_requests: 7, max_retries: 1 }""").clusters().get(0);
+
+        assertThat(cluster.circuitBreakers()).isEqualTo(new CircuitBreakersConfig(
+                CircuitBreakerThresholdsConfig.DEFAULTS,
+                new CircuitBreakerThresholdsConfig(1024, 1024, 7, 1, Optional.empty())));
+    }
+
+    @Test
+    void aThresholdWithoutPriorityIsTheDefaultPriority() {
+        ClusterConfig cluster = parse("", """
+                circuit_breakers:
+                  thresholds:
+                    - { max_connections: 5 }
+                    - { priority: high, max_connections: 9 }""").clusters().get(0);
+
+        assertThat(cluster.circuitBreakers().thresholds(RoutingPriority.DEFAULT).maxConnections()).isEqualTo(5);
+        assertThat(cluster.circuitBreakers().thresholds(RoutingPriority.HIGH).maxConnections()).isEqualTo(9);
+    }
+
+    @Test
+    void rejectsAPriorityListedTwice() {
+        assertThatThrownBy(() -> parse("", """
+                circuit_breakers:
+                  thresholds: [{ priority: high }, { priority: high }]"""))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("circuit_breakers.thresholds[1]")
+                .hasMessageContaining("priority 'high' is already used");
+    }
+
+    @Test
+    void rejectsThresholdsBesideTheShortForm() {
+        assertThatThrownBy(() -> parse("", "circuit_breakers: { max_requests: 3, thresholds: [] }"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("max_requests");
+    }
+
+    @Test
     void readsCircuitBreakersWithARetryBudget() {
         ClusterConfig cluster = parse("", """
                 circuit_breakers:
@@ -73,8 +128,9 @@ class ConfigLoaderRetryTest {
                   max_retries: 2
                   retry_budget: { budget_percent: 25 }""").clusters().get(0);
 
-        assertThat(cluster.circuitBreakers()).isEqualTo(new CircuitBreakersConfig(10, 0, 20, 2,
-                Optional.of(new RetryBudgetConfig(25, 3))));
+        assertThat(cluster.circuitBreakers()).as("the short form sets the default priority")
+                .isEqualTo(new CircuitBreakersConfig(new CircuitBreakerThresholdsConfig(10, 0, 20, 2,
+                        Optional.of(new RetryBudgetConfig(25, 3))), CircuitBreakerThresholdsConfig.DEFAULTS));
     }
 
     @Test

@@ -2,14 +2,15 @@ package io.tollgate.router.breaker;
 
 import static java.util.Objects.requireNonNull;
 
-import io.tollgate.core.config.CircuitBreakersConfig;
+import io.tollgate.core.config.CircuitBreakerThresholdsConfig;
 import io.tollgate.core.config.RetryBudgetConfig;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The live circuit breakers of one cluster (Envoy's resource manager): counts of its open
- * connections, pending requests, requests and active retries across every event loop, each with
- * its limit. A caller asks before it takes a resource and MUST give back exactly what it got.
+ * The live circuit breakers of one priority of one cluster (Envoy's resource manager): counts of
+ * its open connections, pending requests, requests and active retries across every event loop,
+ * each with its limit. A caller asks before it takes a resource and MUST give back exactly what it
+ * got, to the same instance.
  *
  * <p>A retry is active from the moment it is granted until the attempt it starts ends. With a
  * retry budget, retries active at once may be at most {@code budget_percent} of the requests
@@ -18,13 +19,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class CircuitBreakers {
 
-    private final CircuitBreakersConfig config;
+    private final CircuitBreakerThresholdsConfig config;
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger pending = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger retries = new AtomicInteger();
 
-    public CircuitBreakers(CircuitBreakersConfig config) {
+    public CircuitBreakers(CircuitBreakerThresholdsConfig config) {
         this.config = requireNonNull(config, "config");
     }
 

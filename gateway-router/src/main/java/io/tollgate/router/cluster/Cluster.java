@@ -2,8 +2,10 @@ package io.tollgate.router.cluster;
 
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.EndpointConfig;
+import io.tollgate.core.config.RoutingPriority;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.breaker.CircuitBreakers;
+import io.tollgate.router.breaker.PriorityCircuitBreakers;
 import io.tollgate.router.health.PanicThreshold;
 import io.tollgate.router.lb.Candidates;
 import io.tollgate.router.lb.HashPolicy;
@@ -38,7 +40,7 @@ public final class Cluster {
     private final LoadBalancer loadBalancer;
     private final SubsetPolicy subsetPolicy;
     private final SubsetStats subsetStats = new SubsetStats();
-    private final CircuitBreakers circuitBreakers;
+    private final PriorityCircuitBreakers circuitBreakers;
     /** Guarded by {@code this}; only the writer uses it. */
     private final HostRegistry registry = new HostRegistry();
     private final LongSupplier nanoClock;
@@ -60,7 +62,7 @@ public final class Cluster {
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.loadBalancer = LoadBalancers.create(config.lbPolicy(), config.loadBalancing(), nanoClock);
         this.subsetPolicy = config.subsetLbConfig().map(SubsetPolicy::new).orElse(null);
-        this.circuitBreakers = new CircuitBreakers(config.circuitBreakers());
+        this.circuitBreakers = new PriorityCircuitBreakers(config.circuitBreakers());
         LabelInterner interner = new LabelInterner();
         List<EndpointConfig> endpoints = config.endpoints();
         Host[] slots = new Host[endpoints.size()];
@@ -104,9 +106,17 @@ public final class Cluster {
         return subsetStats;
     }
 
-    /** The live limits on the cluster's connections, pending requests, requests and retries. */
+    /**
+     * The live limits of the default priority on the cluster's connections, pending requests,
+     * requests and retries; connection pools, shared by every priority, count under it.
+     */
     public CircuitBreakers circuitBreakers() {
-        return circuitBreakers;
+        return circuitBreakers.of(RoutingPriority.DEFAULT);
+    }
+
+    /** The live limits of {@code priority}: a request takes its request and retries from those of its route's priority. */
+    public CircuitBreakers circuitBreakers(RoutingPriority priority) {
+        return circuitBreakers.of(priority);
     }
 
     /** {@link #choose(RouteRequest, Map)} without a route metadata match (subset headers still count). */

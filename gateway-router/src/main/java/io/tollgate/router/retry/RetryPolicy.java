@@ -84,6 +84,19 @@ public final class RetryPolicy {
         return grpcStatus == GRPC_UNAVAILABLE && retryOn.contains(Condition.UNAVAILABLE);
     }
 
+    /** Whether an answer saying the host is too busy to take the request (Bolt status 4) is retried. */
+    public boolean retriesBusy() {
+        return retryOn.contains(Condition.BOLT_BUSY);
+    }
+
+    /**
+     * Whether a Bolt attempt that timed out is retried: answered with status TIMEOUT (7) by the
+     * host, or past its per-try timeout.
+     */
+    public boolean retriesBoltTimeout() {
+        return retryOn.contains(Condition.BOLT_TIMEOUT);
+    }
+
     /**
      * How long to wait before retry number {@code retry} (1 for the first): exponential backoff
      * with full jitter, a uniform draw below {@code base * 2^(retry - 1)} capped at the maximum

@@ -6,6 +6,7 @@ import io.tollgate.core.config.HeaderMutationConfig;
 import io.tollgate.core.config.RedirectConfig;
 import io.tollgate.core.config.RouteEntryConfig;
 import io.tollgate.core.config.RouteMatchConfig;
+import io.tollgate.core.config.RoutingPriority;
 import io.tollgate.core.config.WeightedClusterConfig;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.retry.RetryPolicy;
@@ -184,6 +185,11 @@ public final class Route {
     /** The upstream exchange's timeout. MUST only be called on a FORWARD route. */
     public Duration timeout() {
         return config.forward().orElseThrow().timeout();
+    }
+
+    /** Whose circuit breakers of the cluster the route's requests count against. MUST only be called on a FORWARD route. */
+    public RoutingPriority priority() {
+        return config.forward().orElseThrow().priority();
     }
 
     /** The route's retry policy, or null when it never retries. */

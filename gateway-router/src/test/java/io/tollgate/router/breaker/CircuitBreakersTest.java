@@ -3,7 +3,7 @@ package io.tollgate.router.breaker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tollgate.core.config.CircuitBreakersConfig;
+import io.tollgate.core.config.CircuitBreakerThresholdsConfig;
 import io.tollgate.core.config.RetryBudgetConfig;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -17,7 +17,7 @@ class CircuitBreakersTest {
 
     @Test
     void eachLimitRefusesPastItAndReopensWhenGivenBack() {
-        CircuitBreakers breakers = new CircuitBreakers(new CircuitBreakersConfig(1, 1, 1, 1, Optional.empty()));
+        CircuitBreakers breakers = new CircuitBreakers(new CircuitBreakerThresholdsConfig(1, 1, 1, 1, Optional.empty()));
 
         assertThat(breakers.tryOpenConnection(false)).isTrue();
         assertThat(breakers.tryOpenConnection(false)).isFalse();
@@ -41,7 +41,7 @@ class CircuitBreakersTest {
 
     @Test
     void aForcedConnectionPassesTheLimitAndIsCounted() {
-        CircuitBreakers breakers = new CircuitBreakers(new CircuitBreakersConfig(1, 1, 1, 1, Optional.empty()));
+        CircuitBreakers breakers = new CircuitBreakers(new CircuitBreakerThresholdsConfig(1, 1, 1, 1, Optional.empty()));
         breakers.tryOpenConnection(false);
 
         assertThat(breakers.tryOpenConnection(true)).isTrue();
@@ -50,7 +50,7 @@ class CircuitBreakersTest {
 
     @Test
     void theRetryBudgetIsAShareOfActiveRequestsWithAFloor() {
-        CircuitBreakers breakers = new CircuitBreakers(new CircuitBreakersConfig(1024, 1024, 1024, 0,
+        CircuitBreakers breakers = new CircuitBreakers(new CircuitBreakerThresholdsConfig(1024, 1024, 1024, 0,
                 Optional.of(new RetryBudgetConfig(20, 2))));
 
         assertThat(takeRetries(breakers)).as("floor with no request active").isEqualTo(2);
@@ -63,7 +63,7 @@ class CircuitBreakersTest {
 
     @Test
     void givingBackMoreThanWasTakenIsABug() {
-        CircuitBreakers breakers = new CircuitBreakers(CircuitBreakersConfig.DEFAULTS);
+        CircuitBreakers breakers = new CircuitBreakers(CircuitBreakerThresholdsConfig.DEFAULTS);
 
         assertThatThrownBy(breakers::requestFinished).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("requests: given back more often than taken");
@@ -72,7 +72,7 @@ class CircuitBreakersTest {
 
     @Test
     void concurrentTakersNeverPassTheLimit() throws InterruptedException {
-        CircuitBreakers breakers = new CircuitBreakers(new CircuitBreakersConfig(1024, 1024, 50, 3, Optional.empty()));
+        CircuitBreakers breakers = new CircuitBreakers(new CircuitBreakerThresholdsConfig(1024, 1024, 50, 3, Optional.empty()));
         AtomicInteger granted = new AtomicInteger();
         CountDownLatch done = new CountDownLatch(4);
         ExecutorService threads = Executors.newFixedThreadPool(4);
