@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * whatever order their responses come: each is routed by its {@code service} header, forwarded
  * on a multiplexed upstream connection of this event loop, and its response written back with the
  * caller's request id. Heartbeats are answered here and never forwarded. Whatever the gateway
- * knows already (no route, no host, overflow, timeout, lost upstream) is answered at once with a
- * Bolt status; a malformed frame is answered {@link BoltStatus#CODEC_EXCEPTION} and closes only
+ * knows already (no route, no host, overflow of the circuit breakers, timeout, lost upstream) is
+ * answered at once with a Bolt status, overflow with {@link BoltStatus#SERVER_THREADPOOL_BUSY}; a malformed frame is answered {@link BoltStatus#CODEC_EXCEPTION} and closes only
  * this connection.
  *
  * <p>Everything written during a read batch is flushed once, when the batch ends.
@@ -247,49 +247,49 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         record.upstreamHost(host.id());
-        BoltHostPool pool = loop.pool(cluster, host);
+        BoltTarget target = new BoltTarget(loop, route, cluster, view, cluster.circuitBreakers(route.priority()),
+                snapshot.outliers().outcomes(clusterName), proxy.metrics().cluster(clusterName));
         if (frame.kind() == BoltFrame.Kind.ONEWAY) {
-            forwardOneway(frame, record, pool);
+            forwardOneway(frame, record, target, host);
             return;
         }
-        BoltCall call = new BoltCall(this, record, pool, host, snapshot.outliers().outcomes(clusterName),
-                frame.dialect(), frame.requestId());
-        forward(frame, record, route, pool, call);
-    }
-
-    private void forwardOneway(BoltFrame frame, BoltRecord record, BoltHostPool pool) {
-        BoltUpstreamConnection connection = pool.connection();
-        if (!connection.send(frame, null)) {
-            overflow(frame, record, pool);
-            return;
-        }
-        record.finish(BoltStatus.SUCCESS.httpStatus());
-        pauseWhileFull(connection);
-    }
-
-    private void forward(BoltFrame frame, BoltRecord record, Route route, BoltHostPool pool, BoltCall call) {
         long routeTimeout = route.timeout().toMillis();
         int frameTimeout = frame.timeout();
-        long timeout = frameTimeout > 0 ? Math.min(frameTimeout, routeTimeout) : routeTimeout;
-        BoltUpstreamConnection connection = pool.connection();
-        if (!connection.send(frame, call)) {
-            overflow(frame, record, pool);
-            return;
-        }
+        BoltCall call = new BoltCall(this, record, target, frame);
         calls.add(call);
-        call.start(timeout);
-        pauseWhileFull(connection);
+        call.start(host, frameTimeout > 0 ? Math.min(frameTimeout, routeTimeout) : routeTimeout);
     }
 
-    private void pauseWhileFull(BoltUpstreamConnection connection) {
+    /** Sends a oneway request, counted as a request of the breakers for as long as the sending takes. */
+    private void forwardOneway(BoltFrame frame, BoltRecord record, BoltTarget target, Host host) {
+        if (!target.breakers().tryStartRequest()) {
+            target.metrics().requestOverflow();
+            overflow(frame, record);
+            return;
+        }
+        try {
+            BoltUpstreamConnection connection = target.pool(host).connection();
+            if (!connection.send(frame, null)) {
+                target.metrics().poolOverflow();
+                overflow(frame, record);
+                return;
+            }
+            record.finish(BoltStatus.SUCCESS.httpStatus());
+            pauseWhileFull(connection);
+        } finally {
+            target.breakers().requestFinished();
+        }
+    }
+
+    /** Stops reading while {@code connection}, which this connection just sent to, cannot take more. */
+    void pauseWhileFull(BoltUpstreamConnection connection) {
         if (!connection.writable()) {
             connection.pause(this);
         }
     }
 
-    private void overflow(BoltFrame frame, BoltRecord record, BoltHostPool pool) {
+    private void overflow(BoltFrame frame, BoltRecord record) {
         record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
-        pool.metrics().poolOverflow();
         refuse(frame, record, BoltStatus.SERVER_THREADPOOL_BUSY);
     }
 

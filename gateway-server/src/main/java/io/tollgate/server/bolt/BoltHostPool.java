@@ -3,6 +3,7 @@ package io.tollgate.server.bolt;
 import io.netty.bootstrap.Bootstrap;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayList;
@@ -11,7 +12,10 @@ import java.util.List;
 /**
  * The multiplexed Bolt connections of one event loop to one upstream host: at most
  * {@link ClusterConfig#connectionsPerHost()} of them, opened on demand and used in turn, each
- * carrying any number of requests at once. Confined to its event loop.
+ * carrying any number of requests at once. Every connection counts, from its connect to its close,
+ * in the connections of the cluster's circuit breakers (default priority): past
+ * {@code max_connections} no further one opens and requests share those open, unless the pool has
+ * none. Confined to its event loop.
  */
 final class BoltHostPool {
 
@@ -19,15 +23,19 @@ final class BoltHostPool {
     private final Host host;
     private final ClusterConfig cluster;
     private final ClusterMetrics metrics;
+    private final CircuitBreakers breakers;
     private final Bootstrap bootstrap;
     private final List<BoltUpstreamConnection> connections = new ArrayList<>();
     private int next;
 
-    BoltHostPool(BoltLoop loop, Transport transport, Host host, ClusterConfig cluster, ClusterMetrics metrics) {
+    /** @param breakers the cluster's breakers that connections and waiting requests count in */
+    BoltHostPool(BoltLoop loop, Transport transport, Host host, ClusterConfig cluster, ClusterMetrics metrics,
+            CircuitBreakers breakers) {
         this.loop = loop;
         this.host = host;
         this.cluster = cluster;
         this.metrics = metrics;
+        this.breakers = breakers;
         this.bootstrap = transport.clientTo(loop.eventLoop(), host.address(), cluster.connectTimeout());
     }
 
@@ -43,16 +51,26 @@ final class BoltHostPool {
         return metrics;
     }
 
+    CircuitBreakers breakers() {
+        return breakers;
+    }
+
     BoltLoop loop() {
         return loop;
     }
 
-    /** The connection for the next request: a new one while fewer than the limit are open, else the next in turn. */
+    /**
+     * The connection for the next request: a new one while fewer than the limits allow are open,
+     * else the next in turn.
+     */
     BoltUpstreamConnection connection() {
         if (connections.size() < cluster.connectionsPerHost()) {
-            BoltUpstreamConnection connection = BoltUpstreamConnection.open(this, bootstrap.clone());
-            connections.add(connection);
-            return connection;
+            if (breakers.tryOpenConnection(connections.isEmpty())) {
+                BoltUpstreamConnection connection = BoltUpstreamConnection.open(this, bootstrap.clone());
+                connections.add(connection);
+                return connection;
+            }
+            metrics.connectionOverflow();
         }
         next = (next + 1) % connections.size();
         return connections.get(next);
@@ -68,5 +86,6 @@ final class BoltHostPool {
     /** Called once by a connection that closed or failed to connect; the next request opens a new one. */
     void removed(BoltUpstreamConnection connection) {
         connections.remove(connection);
+        breakers.connectionClosed();
     }
 }

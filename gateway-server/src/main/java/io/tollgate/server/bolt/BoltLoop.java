@@ -50,7 +50,8 @@ final class BoltLoop {
         PoolKey key = new PoolKey(cluster, host.address());
         BoltHostPool pool = pools.get(key);
         if (pool == null) {
-            pool = new BoltHostPool(this, transport, host, cluster.config(), metrics.cluster(cluster.name()));
+            pool = new BoltHostPool(this, transport, host, cluster.config(), metrics.cluster(cluster.name()),
+                    cluster.circuitBreakers());
             pools.put(key, pool);
         }
         return pool;

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
@@ -30,13 +31,15 @@ import org.slf4j.LoggerFactory;
  * One multiplexed Bolt connection to an upstream host, and the last handler of its pipeline.
  *
  * <p>Every frame sent on it gets a request id of this connection's own, written in place into the
- * frame's bytes; two-way calls are remembered by that id until their response, timeout or the
+ * frame's bytes; two-way attempts are remembered by that id until their response, their end or the
  * connection's end. Frames sent while the connection is still being established wait in a queue
- * bounded by the cluster's {@code max_pending_requests}; a call that ends before the connection is
- * up takes its frame out of the queue, so it is never sent. When the connection has been idle for
+ * bounded by the cluster's {@code max_pending_requests} and counted in the pending requests of the
+ * cluster's circuit breakers; an attempt that ends before the connection is up takes its frame out
+ * of the queue, so it is never sent. A failed connect is always reported on a later turn of the
+ * event loop, so that the attempts that sent to the connection hear of it as a connect failure. When the connection has been idle for
  * the cluster's heartbeat interval it sends a heartbeat, and when that is still unanswered an
  * interval later it closes; a closed connection answers each of its calls with
- * {@link BoltStatus#CONNECTION_CLOSED}. Confined to its event loop.
+ * {@link BoltStatus#CONNECTION_CLOSED} unless its call retries. Confined to its event loop.
  *
  * <p>Backpressure: while the socket cannot take more, every downstream connection that sends
  * here stops reading, and all of them read again once it can (or once it closed). The connection
@@ -47,7 +50,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(BoltUpstreamConnection.class);
 
     private final BoltHostPool pool;
-    private final IntObjectMap<BoltCall> calls = new IntObjectHashMap<>();
+    private final IntObjectMap<BoltAttempt> calls = new IntObjectHashMap<>();
     private final ArrayDeque<BoltFrame> waiting = new ArrayDeque<>();
     private final List<BoltDownstreamHandler> paused = new ArrayList<>();
     private BatchedChannel channel;
@@ -77,7 +80,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         }).connect();
         future.addListener(f -> {
             if (!f.isSuccess()) {
-                connection.connectFailed(f.cause());
+                pool.loop().eventLoop().execute(() -> connection.connectFailed(f.cause()));
             }
         });
         return connection;
@@ -87,19 +90,21 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
      * Sends a request upstream under a new id of this connection. Ownership of {@code frame} passes
      * here unless the answer is false.
      *
-     * @param call the two-way call waiting for the response, or null for a oneway request
-     * @return false when the frame cannot even wait for the connection (the pending queue is
-     *     full, or the connection closed): the caller still owns the frame and answers overflow
+     * @param attempt the two-way attempt waiting for the response, or null for a oneway request
+     * @return false when the frame cannot even wait for the connection (the pending queue of the
+     *     connection or of the cluster's breakers is full, or the connection closed): the caller
+     *     still owns the frame and answers overflow
      */
-    boolean send(BoltFrame frame, BoltCall call) {
-        if (closed || (!connected && waiting.size() >= pool.cluster().maxPendingRequests())) {
+    boolean send(BoltFrame frame, BoltAttempt attempt) {
+        if (closed || (!connected && (waiting.size() >= pool.cluster().maxPendingRequests()
+                || !pool.breakers().tryEnqueue()))) {
             return false;
         }
         int id = nextId();
         frame.requestId(id);
-        if (call != null) {
-            calls.put(id, call);
-            call.sentOn(this, id);
+        if (attempt != null) {
+            calls.put(id, attempt);
+            attempt.sentOn(this, id);
         }
         if (connected) {
             pool.loop().write(channel, frame);
@@ -110,12 +115,16 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Forgets a call that ended otherwise (it timed out, or its caller left): a late response is
-     * dropped and counted, and a frame still waiting for the connection is dropped unsent.
+     * Forgets an attempt that ended otherwise (it timed out, or its caller left): a late response
+     * is dropped and counted, and a frame still waiting for the connection is dropped unsent.
+     * Nothing happens when the connection no longer knows the attempt under that id.
      *
-     * @return whether the request had been sent upstream
+     * @return whether the request had been sent upstream and was still awaited
      */
-    boolean forget(int upstreamId) {
+    boolean forget(int upstreamId, BoltAttempt attempt) {
+        if (calls.get(upstreamId) != attempt) {
+            return false;
+        }
         calls.remove(upstreamId);
         if (connected) {
             closeIfDrained();
@@ -125,11 +134,21 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
             BoltFrame frame = it.next();
             if (frame.kind() == BoltFrame.Kind.REQUEST && frame.requestId() == upstreamId) {
                 it.remove();
+                pool.breakers().dequeued();
                 frame.release();
                 return false;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether everything written to the connection has left for the socket: then no frame sent
+     * here is still read by the connection, and its bytes may be rewritten for a retry.
+     */
+    boolean wroteEverything() {
+        ChannelOutboundBuffer buffer = connected ? channel.channel().unsafe().outboundBuffer() : null;
+        return buffer == null || buffer.totalPendingWriteBytes() == 0;
     }
 
     /** Whether the socket takes more now; a connection still being established counts as writable. */
@@ -176,6 +195,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         pool.metrics().connectionOpened();
         BoltFrame frame;
         while ((frame = waiting.pollFirst()) != null) {
+            pool.breakers().dequeued();
             pool.loop().write(channel, frame);
         }
         pool.loop().flush();
@@ -192,12 +212,12 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         BoltFrame frame = (BoltFrame) msg;
         switch (frame.kind()) {
             case RESPONSE -> {
-                BoltCall call = calls.remove(frame.requestId());
-                if (call == null) {
+                BoltAttempt attempt = calls.remove(frame.requestId());
+                if (attempt == null) {
                     pool.metrics().lateResponse();
                     frame.release();
                 } else {
-                    call.respond(frame);
+                    attempt.respond(frame);
                     closeIfDrained();
                 }
             }
@@ -263,8 +283,8 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Ends the connection's life once: every waiting frame dropped, every call answered
-     * connection-closed, every paused downstream connection reading again.
+     * Ends the connection's life once: every waiting frame dropped, every attempt failed (its
+     * call answers connection-closed or retries), every paused downstream connection reading again.
      */
     private void failAll(ResponseFlag flag, UpstreamFailure failure) {
         if (closed) {
@@ -274,12 +294,13 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         pool.removed(this);
         BoltFrame frame;
         while ((frame = waiting.pollFirst()) != null) {
+            pool.breakers().dequeued();
             frame.release();
         }
-        List<BoltCall> lost = new ArrayList<>(calls.values());
+        List<BoltAttempt> lost = new ArrayList<>(calls.values());
         calls.clear();
-        for (BoltCall call : lost) {
-            call.fail(flag, failure);
+        for (BoltAttempt attempt : lost) {
+            attempt.fail(flag, failure);
         }
         resumeAll();
         pool.loop().flush();

@@ -98,7 +98,7 @@ final class HttpExchange {
         this.request = request;
         this.route = target.route();
         this.target = target;
-        this.breakers = target.cluster().circuitBreakers();
+        this.breakers = target.cluster().circuitBreakers(route.priority());
         this.record = record;
         this.downstreamVersion = downstreamVersion;
         this.maxRequestBody = maxRequestBody;
