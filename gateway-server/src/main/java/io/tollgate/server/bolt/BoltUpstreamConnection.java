@@ -23,6 +23,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +81,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         }).connect();
         future.addListener(f -> {
             if (!f.isSuccess()) {
-                pool.loop().eventLoop().execute(() -> connection.connectFailed(f.cause()));
+                connection.connectFailedLater(f.cause());
             }
         });
         return connection;
@@ -274,6 +275,19 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         log.debug("{}: upstream Bolt connection failed", pool.host(), cause);
         ctx.close();
+    }
+
+    /**
+     * Reports a failed connect on a later turn of the loop: a connect refused at once fails inside
+     * {@link #open}, before the pool holds the connection and before the first frame is sent. A
+     * loop that no longer takes tasks is shutting down, and hears of it at once.
+     */
+    private void connectFailedLater(Throwable cause) {
+        try {
+            pool.loop().eventLoop().execute(() -> connectFailed(cause));
+        } catch (RejectedExecutionException shuttingDown) {
+            connectFailed(cause);
+        }
     }
 
     private void connectFailed(Throwable cause) {
