@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.tollgate.core.config.RetryPolicyConfig;
 import io.tollgate.core.config.RetryPolicyConfig.Condition;
+import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.router.breaker.CircuitBreakers;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
@@ -95,6 +97,24 @@ public final class RetryPolicy {
      */
     public boolean retriesBoltTimeout() {
         return retryOn.contains(Condition.BOLT_TIMEOUT);
+    }
+
+    /**
+     * Grants retry number {@code retriesSoFar + 1} of a request when the policy has one left and
+     * the breakers have room for it (the retry budget, or {@code max_retries}); a refusal is
+     * counted in {@code metrics}. A granted retry is taken from {@code breakers}: the caller MUST
+     * give it back once the retry's attempt ends (or the request ends before it starts).
+     */
+    public boolean grant(int retriesSoFar, CircuitBreakers breakers, ClusterMetrics metrics) {
+        if (retriesSoFar >= numRetries) {
+            metrics.retryLimitExceeded();
+            return false;
+        }
+        if (!breakers.tryStartRetry()) {
+            metrics.retryOverflow();
+            return false;
+        }
+        return true;
     }
 
     /**

@@ -2,8 +2,14 @@ package io.tollgate.router.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tollgate.core.config.CircuitBreakerThresholdsConfig;
 import io.tollgate.core.config.RetryPolicyConfig;
 import io.tollgate.core.config.RetryPolicyConfig.Condition;
+import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.core.metrics.MetricNames;
+import io.tollgate.router.breaker.CircuitBreakers;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -56,6 +62,24 @@ class RetryPolicyTest {
         assertThat(policy(Set.of(Condition.UNAVAILABLE), Set.of(), false).retriesGrpcStatus(14)).isTrue();
         assertThat(policy(Set.of(Condition.UNAVAILABLE), Set.of(), false).retriesGrpcStatus(13)).isFalse();
         assertThat(policy(Set.of(), Set.of(), false).retriesStatus(503)).isFalse();
+    }
+
+    @Test
+    void grantsRetriesWhileThePolicyHasSomeLeftAndTheBreakersHaveRoom() {
+        RetryPolicy policy = policy(Set.of(Condition.RESET), Set.of(), false);
+        CircuitBreakers breakers = new CircuitBreakers(new CircuitBreakerThresholdsConfig(1024, 1024, 1024, 1,
+                Optional.empty()));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        ClusterMetrics metrics = new GatewayMetrics(registry).cluster("c");
+
+        assertThat(policy.grant(0, breakers, metrics)).isTrue();
+        assertThat(policy.grant(1, breakers, metrics)).as("max_retries 1 is in use").isFalse();
+        breakers.retryFinished();
+        assertThat(policy.grant(3, breakers, metrics)).as("num_retries 3 are used up").isFalse();
+        assertThat(breakers.retries()).isZero();
+        assertThat(registry.counter(MetricNames.UPSTREAM_RQ_RETRY_OVERFLOW, "cluster", "c").count()).isEqualTo(1);
+        assertThat(registry.counter(MetricNames.UPSTREAM_RQ_RETRY_LIMIT_EXCEEDED, "cluster", "c").count())
+                .isEqualTo(1);
     }
 
     @Test

@@ -201,13 +201,7 @@ final class BoltCall {
      * retry is held until its attempt ends.
      */
     private boolean grantRetry() {
-        if (retries >= retryPolicy.numRetries()) {
-            target.metrics().retryLimitExceeded();
-            record.flag(ResponseFlag.UPSTREAM_RETRY_LIMIT_EXCEEDED);
-            return false;
-        }
-        if (!target.breakers().tryStartRetry()) {
-            target.metrics().retryOverflow();
+        if (!retryPolicy.grant(retries, target.breakers(), target.metrics())) {
             record.flag(ResponseFlag.UPSTREAM_RETRY_LIMIT_EXCEEDED);
             return false;
         }

@@ -17,14 +17,27 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A Bolt upstream that answers every two-way request at once, successfully, with a body of a fixed size. */
+/**
+ * A Bolt upstream that answers every two-way request at once, the same way: successfully with a
+ * body of a fixed size, with a status of its own, or by closing the connection.
+ */
 final class AnsweringBoltUpstream implements AutoCloseable {
+
+    /** What the upstream does with a request; the frame is released by the caller. */
+    @FunctionalInterface
+    interface Answer {
+        void answer(ChannelHandlerContext ctx, BoltFrame request);
+    }
 
     private final Channel server;
     private final AtomicInteger answered = new AtomicInteger();
 
+    /** Answers successfully with {@code bodyBytes} of content. */
     AnsweringBoltUpstream(EventLoopGroup group, int bodyBytes) throws InterruptedException {
-        ByteBuf body = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(new byte[bodyBytes]));
+        this(group, success(Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(new byte[bodyBytes]))));
+    }
+
+    AnsweringBoltUpstream(EventLoopGroup group, Answer answer) throws InterruptedException {
         this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
@@ -36,19 +49,34 @@ final class AnsweringBoltUpstream implements AutoCloseable {
                                     return;
                                 }
                                 answered.incrementAndGet();
-                                ctx.writeAndFlush(BoltResponses.response(ctx.alloc(), frame.dialect(),
-                                        frame.requestId(), BoltStatus.SUCCESS, null, Map.of(), body));
+                                answer.answer(ctx, frame);
                             }
                         });
                     }
                 }).bind("127.0.0.1", 0).sync().channel();
     }
 
+    /** Answers {@code status} with no content. */
+    static Answer status(BoltStatus status) {
+        return (ctx, request) -> ctx.writeAndFlush(
+                BoltResponses.status(ctx.alloc(), request.dialect(), request.requestId(), status));
+    }
+
+    /** Closes the connection instead of answering. */
+    static Answer closing() {
+        return (ctx, request) -> ctx.close();
+    }
+
+    private static Answer success(ByteBuf body) {
+        return (ctx, request) -> ctx.writeAndFlush(BoltResponses.response(ctx.alloc(), request.dialect(),
+                request.requestId(), BoltStatus.SUCCESS, null, Map.of(), body));
+    }
+
     int port() {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
-    /** Requests answered so far. */
+    /** Two-way requests answered (or closed on) so far. */
     int answered() {
         return answered.get();
     }

@@ -104,38 +104,38 @@ class BoltRetryTest {
 
     @Test
     void aBusyAnswerIsRetriedOnTheOtherHostAndNeverReachesTheCaller() throws Exception {
-        FailingBoltUpstream busy = failing(FailingBoltUpstream.Failure.BUSY);
+        AnsweringBoltUpstream busy = failing(AnsweringBoltUpstream.status(BoltStatus.SERVER_THREADPOOL_BUSY));
         start("{ retry_on: [bolt-busy], num_retries: 2, retry_back_off: { base_interval: 1ms } }", "{}", busy.port());
 
         callsAllSucceed();
 
-        assertThat(busy.requests()).isPositive();
-        assertThat(retries()).isEqualTo(busy.requests());
+        assertThat(busy.answered()).isPositive();
+        assertThat(retries()).isEqualTo(busy.answered());
         assertThat(gateway.count("tollgate.upstream.rq.retry_success", "cluster", "providers"))
-                .isEqualTo(busy.requests());
+                .isEqualTo(busy.answered());
     }
 
     @Test
     void aConnectionResetBeforeTheResponseIsRetriedOnTheOtherHost() throws Exception {
-        FailingBoltUpstream resetting = failing(FailingBoltUpstream.Failure.RESET);
+        AnsweringBoltUpstream resetting = failing(AnsweringBoltUpstream.closing());
         start("{ retry_on: [reset], num_retries: 2, retry_back_off: { base_interval: 1ms } }", "{}",
                 resetting.port());
 
         callsAllSucceed();
 
-        assertThat(resetting.requests()).isPositive();
-        assertThat(retries()).isEqualTo(resetting.requests());
+        assertThat(resetting.answered()).isPositive();
+        assertThat(retries()).isEqualTo(resetting.answered());
     }
 
     @Test
     void aTimeoutAnswerIsRetriedUnderBoltTimeout() throws Exception {
-        FailingBoltUpstream timingOut = failing(FailingBoltUpstream.Failure.TIMEOUT);
+        AnsweringBoltUpstream timingOut = failing(AnsweringBoltUpstream.status(BoltStatus.TIMEOUT));
         start("{ retry_on: [bolt-timeout], num_retries: 1, retry_back_off: { base_interval: 1ms } }", "{}",
                 timingOut.port());
 
         callsAllSucceed();
 
-        assertThat(retries()).isEqualTo(timingOut.requests()).isPositive();
+        assertThat(retries()).isEqualTo(timingOut.answered()).isPositive();
     }
 
     @Test
@@ -157,7 +157,7 @@ class BoltRetryTest {
 
     @Test
     void retriesStopAtTheClusterRetryLimitAndTheBusyAnswerReachesTheCaller() throws Exception {
-        FailingBoltUpstream busy = failing(FailingBoltUpstream.Failure.BUSY);
+        AnsweringBoltUpstream busy = failing(AnsweringBoltUpstream.status(BoltStatus.SERVER_THREADPOOL_BUSY));
         start("{ retry_on: [bolt-busy], num_retries: 3, retry_back_off: { base_interval: 1ms } }",
                 "{ thresholds: [{ priority: default, max_retries: 0 }] }", busy.port());
         int busyAnswers = 0;
@@ -173,7 +173,7 @@ class BoltRetryTest {
             }
         }
 
-        assertThat(busyAnswers).as("every busy answer reached the caller").isPositive().isEqualTo(busy.requests());
+        assertThat(busyAnswers).as("every busy answer reached the caller").isPositive().isEqualTo(busy.answered());
         assertThat(gateway.count("tollgate.upstream.rq.retry_overflow", "cluster", "providers")).isEqualTo(busyAnswers);
         assertThat(retries()).isZero();
     }
@@ -189,8 +189,8 @@ class BoltRetryTest {
         return gateway.count("tollgate.upstream.rq.retry", "cluster", "providers");
     }
 
-    private FailingBoltUpstream failing(FailingBoltUpstream.Failure failure) throws InterruptedException {
-        FailingBoltUpstream upstream = new FailingBoltUpstream(group, failure);
+    private AnsweringBoltUpstream failing(AnsweringBoltUpstream.Answer failure) throws InterruptedException {
+        AnsweringBoltUpstream upstream = new AnsweringBoltUpstream(group, failure);
         closeLast.add(upstream);
         return upstream;
     }
