@@ -1,13 +1,13 @@
 package io.tollgate.benchmarks.grpc;
 
 /**
- * Latencies counted in 1 us buckets up to 100 ms (slower ones in the last bucket), so that the
+ * Latencies counted in 1 us buckets up to 1 s (slower ones in the last bucket), so that the
  * load generator records a call with one array increment and reads percentiles at the end.
  * Not thread-safe: one event loop owns it.
  */
 final class LatencyHistogram {
 
-    private static final int MAX_MICROS = 100_000;
+    private static final int MAX_MICROS = 1_000_000;
 
     private final long[] counts = new long[MAX_MICROS + 1];
     private long total;
