@@ -15,20 +15,22 @@
 #   haproxy   nbthread 1, h2c frontend ('proto h2'), 'proto h2' to the backend, http-reuse always
 # Scenarios: CONNS channels (HTTP/2 connections) with 1 and with 10 calls in flight on each.
 # Every measured run: the generator's own warm-up of GEN_WARMUP s, then DUR s measured. Before its
-# runs a proxy gets WARMUP s of untimed load (Tollgate: C2 compiles the hot path) or 5 s (HAProxy).
+# runs a target gets untimed load: WARMUP s for the JVMs (direct: the upstream, which the later
+# targets reuse; Tollgate: C2 compiles the hot path), 5 s for HAProxy. Two JVMs share core 0, so
+# a short warm-up starves 'direct' of CPU while C2 compiles.
 # Columns: QPS and p50/p99 (us) of the OK calls, from the generator; proxy CPU% = utime+stime of
 # the proxy from /proc/PID/stat over exactly the measured window (the generator prints 'measuring'
 # and 'measured' at its edges), 100 = one core; US/REQ = proxy CPU microseconds per OK call;
 # errors = calls closed with a status other than OK. 'direct' has no proxy: '-'.
 #
-# Environment: DUR (10), WARMUP (60), GEN_WARMUP (5), CONNS (20), INFLIGHT ('1 10'),
+# Environment: DUR (10), WARMUP (60), GEN_WARMUP (10), CONNS (20), INFLIGHT ('1 10'),
 #   PAYLOAD (1024, request and reply bytes), ONLY ('direct tollgate haproxy'),
 #   OUT (raw output dir, default mktemp -d), JVM_EXTRA (added to Tollgate's JVM flags).
 # Ports: three free ones, chosen at random from 20000-40000 and checked before use.
 set -u
 
 die() { echo "grpc.sh: $*" >&2; exit 1; }
-DUR=${DUR:-10} WARMUP=${WARMUP:-60} GEN_WARMUP=${GEN_WARMUP:-5} CONNS=${CONNS:-20}
+DUR=${DUR:-10} WARMUP=${WARMUP:-60} GEN_WARMUP=${GEN_WARMUP:-10} CONNS=${CONNS:-20}
 INFLIGHT=${INFLIGHT:-1 10} PAYLOAD=${PAYLOAD:-1024} ONLY=${ONLY:-direct tollgate haproxy}
 REF_WARMUP=5
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -194,6 +196,7 @@ for target in $ONLY; do
   MEASURED=""
   warmup=$REF_WARMUP
   case $target in
+    direct) warmup=$WARMUP ;;
     tollgate) start tollgate 1 "$TG" java $GW_JVM -jar "$GW_JAR" run -c "$OUT/tollgate.yaml"
               MEASURED=$PID; warmup=$WARMUP ;;
     haproxy) start haproxy 1 "$HA" haproxy -db -f "$OUT/haproxy.cfg"

@@ -1,5 +1,6 @@
 package io.tollgate.benchmarks.grpc;
 
+import io.grpc.netty.shaded.io.netty.channel.Channel;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.IoHandlerFactory;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -29,7 +30,7 @@ final class ShadedTransport {
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name), handlers);
     }
 
-    static Class<? extends io.grpc.netty.shaded.io.netty.channel.Channel> socketChannel() {
+    static Class<? extends Channel> socketChannel() {
         return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
