@@ -94,7 +94,7 @@ public final class Http2ConnectionPool implements UpstreamPool {
     /** A connection received the host's first SETTINGS: it serves the waiters, if it may take streams. */
     void ready(Http2UpstreamConnection connection) {
         if (!connection.hasCapacity()) {
-            waiters.connectEnded(true, null);
+            waiters.connectEnded(othersServe(), new IllegalStateException(host + " allows no streams"));
             return;
         }
         waiters.connectSucceeded();
