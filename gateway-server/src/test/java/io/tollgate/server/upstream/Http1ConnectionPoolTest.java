@@ -56,53 +56,53 @@ class Http1ConnectionPoolTest {
     @Test
     void aReleasedConnectionServesAWaitingRequestBeforeItsConnectCompletes() throws Exception {
         start("10s");
-        try (RawHttp first = new RawHttp(gateway.port("http")); RawHttp second = new RawHttp(gateway.port("http"))) {
-            first.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
-            try (Socket connection = upstream.server().accept()) {
-                connection.setSoTimeout((int) LIMIT.toMillis());
-                assertThat(readHead(connection.getInputStream())).startsWith("GET /first ");
-                upstream.fill();
-                second.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n");
-                Await.until("a second connect started for the second request", LIMIT,
-                        () -> connectionsOpenOrConnecting() == 2);
+        try (RawHttp first = new RawHttp(gateway.port("http")); RawHttp second = new RawHttp(gateway.port("http"));
+                Socket connection = holdFirstThenSendSecond(first, second)) {
+            Await.until("a second connect started for the second request", LIMIT,
+                    () -> connectionsOpenOrConnecting() == 2);
 
-                answer(connection, "first");
-                assertThat(first.read().body()).isEqualTo("first");
-                assertThat(readHead(connection.getInputStream())).startsWith("GET /second ");
-                answer(connection, "second");
-                RawHttp.Response response = second.read();
-
-                assertThat(response.status()).isEqualTo(200);
-                assertThat(response.body()).isEqualTo("second");
-                assertThat(gateway.count("tollgate.upstream.cx.connect_fail", "cluster", "slow_accept"))
-                        .as("the hanging connect is still in flight").isZero();
-            }
+            assertBothServedInTurnOn(connection, first, second);
+            assertThat(gateway.count("tollgate.upstream.cx.connect_fail", "cluster", "slow_accept"))
+                    .as("the hanging connect is still in flight").isZero();
         }
     }
 
     @Test
     void aRequestWhoseConnectFailedWaitsForTheBusyConnectionInsteadOfFailing() throws Exception {
         start("200ms");
-        try (RawHttp first = new RawHttp(gateway.port("http")); RawHttp second = new RawHttp(gateway.port("http"))) {
-            first.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
-            try (Socket connection = upstream.server().accept()) {
-                connection.setSoTimeout((int) LIMIT.toMillis());
-                assertThat(readHead(connection.getInputStream())).startsWith("GET /first ");
-                upstream.fill();
-                second.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n");
-                Await.until("the second request's connect timed out", LIMIT,
-                        () -> gateway.count("tollgate.upstream.cx.connect_fail", "cluster", "slow_accept") == 1);
+        try (RawHttp first = new RawHttp(gateway.port("http")); RawHttp second = new RawHttp(gateway.port("http"));
+                Socket connection = holdFirstThenSendSecond(first, second)) {
+            Await.until("the second request's connect timed out", LIMIT,
+                    () -> gateway.count("tollgate.upstream.cx.connect_fail", "cluster", "slow_accept") == 1);
 
-                answer(connection, "first");
-                assertThat(first.read().body()).isEqualTo("first");
-                assertThat(readHead(connection.getInputStream())).startsWith("GET /second ");
-                answer(connection, "second");
-                RawHttp.Response response = second.read();
-
-                assertThat(response.status()).isEqualTo(200);
-                assertThat(response.body()).isEqualTo("second");
-            }
+            assertBothServedInTurnOn(connection, first, second);
         }
+    }
+
+    /**
+     * Sends the first request and holds it on the upstream connection it arrived on, fills the
+     * upstream's accept queue so that the next connect hangs, then sends the second request.
+     */
+    private Socket holdFirstThenSendSecond(RawHttp first, RawHttp second) throws IOException {
+        first.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
+        Socket connection = upstream.server().accept();
+        connection.setSoTimeout((int) LIMIT.toMillis());
+        assertThat(readHead(connection.getInputStream())).startsWith("GET /first ");
+        upstream.fill();
+        second.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n");
+        return connection;
+    }
+
+    /** Answers the first request; the second MUST then arrive on the same connection. */
+    private static void assertBothServedInTurnOn(Socket connection, RawHttp first, RawHttp second) throws IOException {
+        answer(connection, "first");
+        assertThat(first.read().body()).isEqualTo("first");
+        assertThat(readHead(connection.getInputStream())).startsWith("GET /second ");
+        answer(connection, "second");
+        RawHttp.Response response = second.read();
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("second");
     }
 
     private void start(String connectTimeout) throws IOException, InterruptedException {
