@@ -165,6 +165,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
             open--;
             breakers.connectionClosed();
             events.connectFailure();
+            // open no longer counts this connect; waiters.connecting() still does
             boolean established = open > waiters.connecting() - 1;
             waiters.connectEnded(established, f.cause());
         });
