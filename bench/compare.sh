@@ -26,13 +26,14 @@ set -u
 
 usage() {
   cat <<USAGE
-Usage: bench/compare.sh [-d SECS] [-w SECS] [-o DIR] [--only 'TARGETS'] [-c 'CONNS']
+Usage: bench/compare.sh [-d SECS] [-w SECS] [-o DIR] [--only 'TARGETS'] [-c 'CONNS'] [-s 'SCENARIOS']
   -d SECS        length of every measured run                        (default 10)
   -w SECS        untimed warm-up of JVM targets before measuring;
                  below ~60 s C2 still compiles on the proxy's core    (default 60)
   -o DIR         output dir for raw tool output, configs, results.csv (default: mktemp -d)
   --only LIST    targets, any of: direct haproxy nginx tollgate       (default: all four)
   -c LIST        wrk connection counts for GET                        (default '20 200 1000')
+  -s LIST        scenarios, any of: get post ab h2c                  (default: all four)
 Ports: upstream 18080, haproxy 18090, nginx 18092, tollgate 18100. Tollgate starts through
 bench/gateway.sh (override its JVM flags with JVM_OPTS / JVM_EXTRA in the environment).
 USAGE
@@ -42,11 +43,13 @@ USAGE
 die() { echo "compare.sh: $*" >&2; exit 1; }
 
 DUR=10 JVM_WARMUP=60 REF_WARMUP=5 OUT="" ONLY="direct haproxy nginx tollgate" CONNS="20 200 1000"
+SCENARIOS="get post ab h2c"
 while [ $# -gt 0 ]; do
   case "$1" in
     -d) DUR=$2; shift ;;     -w) JVM_WARMUP=$2; shift ;;
     -o) OUT=$2; shift ;;     --only) ONLY=$2; shift ;;
-    -c) CONNS=$2; shift ;;   -h|--help) usage ;;
+    -c) CONNS=$2; shift ;;   -s) SCENARIOS=$2; shift ;;
+    -h|--help) usage ;;
     *) echo "unknown argument: $1" >&2; usage ;;
   esac
   shift
@@ -168,6 +171,9 @@ h2load_get() { # per-request log for the percentiles: columns start, status, dur
 ab_post() { # -s 5: give up on a stalled keep-alive connection instead of waiting forever
   $LOAD timeout $(($2 + 15)) ab -k -q -c "$1" -t "$2" -n 100000000 -s 5 -p "$BODY" -T application/octet-stream "$URL"
 }
+
+wanted() { case " $SCENARIOS " in *" $1 "*) return 0 ;; esac; return 1; }
+for s in $SCENARIOS; do case "$s" in get|post|ab|h2c) ;; *) die "unknown scenario '$s'" ;; esac; done
 
 echo "target,scenario,qps,p50_ms,p99_ms,rss_mb,cpu_pct,us_per_req,errors" > "$OUT/results.csv"
 ROWS=()
@@ -301,10 +307,10 @@ for target in $ONLY; do
   echo "$target: warming up for ${warmup}s (GET, then POST)" >&2
   load wrk_get 50 $(((warmup + 1) / 2)) > "$OUT/$target.warmup-get.txt" 2>&1
   load wrk_post 50 $(((warmup + 1) / 2)) > "$OUT/$target.warmup-post.txt" 2>&1
-  for c in $CONNS; do measure "$target" "h1-get-c$c" wrk_get "$c" "$DUR"; done
-  measure "$target" h1-post1k-c200 wrk_post 200 "$DUR"
-  measure "$target" h1-post1k-ab-c200 ab_post 200 "$DUR"
-  measure "$target" h2c-get-c20m10 h2load_get 20 10 "$DUR"
+  wanted get && for c in $CONNS; do measure "$target" "h1-get-c$c" wrk_get "$c" "$DUR"; done
+  wanted post && measure "$target" h1-post1k-c200 wrk_post 200 "$DUR"
+  wanted ab && measure "$target" h1-post1k-ab-c200 ab_post 200 "$DUR"
+  wanted h2c && measure "$target" h2c-get-c20m10 h2load_get 20 10 "$DUR"
   if [ "$target" != direct ]; then stop_tree "$MEASURED"; fi
 done
 

@@ -16,8 +16,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The HTTP/1.1 connections of one event loop to one upstream host: idle connections are reused
- * newest first, new ones are opened up to the cluster's per-loop limit and its connection
- * breaker, and past them requests wait in a bounded queue, else overflow. Confined to its event loop, so it takes no locks.
+ * newest first; requests that find none wait in one queue ({@link Waiters}) for whichever
+ * connection becomes ready first, a released one or a new one; new ones are opened to cover the
+ * waiters, up to the cluster's per-loop limit and its connection breaker; past them requests
+ * wait as pending, within the cluster's pending bounds, else overflow. Confined to its event
+ * loop, so it takes no locks.
  */
 public final class Http1ConnectionPool implements UpstreamPool {
 
@@ -38,7 +41,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
         this.host = host;
         this.cluster = cluster;
         this.breakers = breakers;
-        this.waiters = new Waiters(cluster.maxPendingRequests(), breakers);
+        this.waiters = new Waiters(cluster.maxPendingRequests(), breakers, events);
         this.events = events;
         this.bootstrap = transport.clientTo(loop, host.address(), cluster.connectTimeout());
     }
@@ -48,9 +51,10 @@ public final class Http1ConnectionPool implements UpstreamPool {
         return host;
     }
 
-
-
-    /** Finds a connection for {@code acquirer}: reused, new, queued, or overflow. */
+    /**
+     * Finds a connection for {@code acquirer}: an idle one at once, else it waits in the queue,
+     * with a new connect started for it when every waiter before it already has one.
+     */
     @Override
     public void acquire(Acquirer acquirer) {
         assert loop.inEventLoop();
@@ -61,11 +65,10 @@ public final class Http1ConnectionPool implements UpstreamPool {
                 return;
             }
         }
-        if (mayOpen()) {
-            connect(acquirer);
-        } else if (!waiters.offer(acquirer)) {
-            events.overflow();
-            acquirer.failed(Failure.OVERFLOW, null);
+        boolean connect = waiters.wantsConnect() && reserveConnect();
+        waiters.add(acquirer);
+        if (connect) {
+            connect();
         }
     }
 
@@ -75,23 +78,18 @@ public final class Http1ConnectionPool implements UpstreamPool {
     }
 
     /**
-     * Returns a connection after an exchange. A reusable connection serves the next waiter or
-     * goes idle; anything else is closed.
+     * Returns a connection after an exchange. A reusable connection serves the longest waiting
+     * request or goes idle; anything else is closed.
      */
     @Override
     public void release(UpstreamConnection released, boolean reusable) {
         Http1UpstreamConnection connection = (Http1UpstreamConnection) released;
         connection.unbind();
-        if (!reusable || !connection.isActive() || draining && waiters.isEmpty()) {
+        if (!reusable || !connection.isActive()) {
             connection.channel().close();
             return;
         }
-        Acquirer waiter = waiters.poll();
-        if (waiter != null) {
-            waiter.acquired(connection);
-        } else {
-            idle.addLast(connection);
-        }
+        serveOrKeep(connection);
     }
 
     @Override
@@ -109,29 +107,44 @@ public final class Http1ConnectionPool implements UpstreamPool {
         breakers.connectionClosed();
         events.connectionClosed();
         idle.remove(connection);
-        if (!waiters.isEmpty() && mayOpen()) {
-            connect(waiters.poll());
+        while (waiters.hasUncovered() && reserveConnect()) {
+            connect();
+        }
+    }
+
+    /** A ready connection serves the longest waiting request, else goes idle (or closes when draining). */
+    private void serveOrKeep(Http1UpstreamConnection connection) {
+        Acquirer waiter = waiters.poll();
+        if (waiter != null) {
+            waiter.acquired(connection);
+        } else if (draining) {
+            connection.channel().close();
+        } else {
+            idle.addLast(connection);
         }
     }
 
     /**
      * Whether another connection may be opened: below the per-loop limit, and within the
      * cluster's connection breaker, which a pool without any connection may pass (its waiters
-     * would otherwise have nothing to wait for). Takes the breaker's connection when it says yes.
+     * would otherwise have nothing to wait for). When it says yes it takes the breaker's
+     * connection and counts the connect as in flight, so that the caller MUST call
+     * {@link #connect()}; reserving first lets a waiter queue before a connect that fails at once.
      */
-    private boolean mayOpen() {
+    private boolean reserveConnect() {
         if (open >= cluster.maxConnectionsPerHost()) {
             return false;
         }
-        if (breakers.tryOpenConnection(open == 0)) {
-            return true;
+        if (!breakers.tryOpenConnection(open == 0)) {
+            events.connectionOverflow();
+            return false;
         }
-        events.connectionOverflow();
-        return false;
+        open++;
+        waiters.connectStarted();
+        return true;
     }
 
-    private void connect(Acquirer acquirer) {
-        open++;
+    private void connect() {
         Http1UpstreamConnection connection = new Http1UpstreamConnection(this);
         ChannelFuture future = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
             @Override
@@ -145,13 +158,16 @@ public final class Http1ConnectionPool implements UpstreamPool {
         future.addListener(f -> {
             if (f.isSuccess()) {
                 events.connectionOpened();
-                acquirer.acquired(connection);
-            } else {
-                open--;
-                breakers.connectionClosed();
-                events.connectFailure();
-                acquirer.failed(Failure.CONNECT_FAILED, f.cause());
+                waiters.connectSucceeded();
+                serveOrKeep(connection);
+                return;
             }
+            open--;
+            breakers.connectionClosed();
+            events.connectFailure();
+            // open no longer counts this connect; waiters.connecting() still does
+            boolean established = open > waiters.connecting() - 1;
+            waiters.connectEnded(established, f.cause());
         });
     }
 }

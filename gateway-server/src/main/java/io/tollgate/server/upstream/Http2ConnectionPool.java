@@ -20,11 +20,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The HTTP/2 (h2c, prior knowledge) connections of one event loop to one upstream host. Every
  * request is a stream on one of them: a connection takes new streams while it is below the
- * host's SETTINGS_MAX_CONCURRENT_STREAMS and has not received GOAWAY; when none can, another
- * connection is opened (up to the cluster's {@code max_connections_per_host} and its connection
- * breaker, which a pool without connections may pass) and requests wait in
- * a bounded queue, else overflow. A connection is usable once the host's first SETTINGS arrived.
- * Confined to its event loop, so it takes no locks.
+ * host's SETTINGS_MAX_CONCURRENT_STREAMS and has not received GOAWAY; when none can, requests
+ * wait in one queue ({@link Waiters}) for whichever connection has room first, and one connection
+ * at a time is opened (up to the cluster's {@code max_connections_per_host} and its connection
+ * breaker, which a pool without connections may pass). A connection is usable once the host's
+ * first SETTINGS arrived. Confined to its event loop, so it takes no locks.
  */
 public final class Http2ConnectionPool implements UpstreamPool {
 
@@ -36,14 +36,13 @@ public final class Http2ConnectionPool implements UpstreamPool {
     private final List<Http2UpstreamConnection> connections = new ArrayList<>();
     private final CircuitBreakers breakers;
     private final Waiters waiters;
-    private int connecting;
 
     Http2ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, CircuitBreakers breakers,
             PoolEvents events) {
         this.host = host;
         this.cluster = cluster;
         this.breakers = breakers;
-        this.waiters = new Waiters(cluster.maxPendingRequests(), breakers);
+        this.waiters = new Waiters(cluster.maxPendingRequests(), breakers, events);
         this.options = Http2Options.DEFAULTS;
         this.events = events;
         this.bootstrap = transport.clientTo(loop, host.address(), cluster.connectTimeout());
@@ -54,7 +53,6 @@ public final class Http2ConnectionPool implements UpstreamPool {
         return host;
     }
 
-
     @Override
     public void acquire(Acquirer acquirer) {
         Http2UpstreamConnection connection = available();
@@ -62,12 +60,11 @@ public final class Http2ConnectionPool implements UpstreamPool {
             connection.openStream(acquirer);
             return;
         }
-        if (!waiters.offer(acquirer)) {
-            events.overflow();
-            acquirer.failed(Failure.OVERFLOW, null);
-            return;
+        boolean connect = waiters.wantsConnect() && reserveConnect();
+        waiters.add(acquirer);
+        if (connect) {
+            connect();
         }
-        connectIfNeeded();
     }
 
     @Override
@@ -94,9 +91,13 @@ public final class Http2ConnectionPool implements UpstreamPool {
         }
     }
 
-    /** A connection received the host's first SETTINGS: it can carry streams. */
+    /** A connection received the host's first SETTINGS: it serves the waiters, if it may take streams. */
     void ready(Http2UpstreamConnection connection) {
-        connecting--;
+        if (!connection.hasCapacity()) {
+            waiters.connectEnded(othersServe(), new IllegalStateException(host + " allows no streams"));
+            return;
+        }
+        waiters.connectSucceeded();
         dispatch();
     }
 
@@ -111,8 +112,8 @@ public final class Http2ConnectionPool implements UpstreamPool {
         breakers.connectionClosed();
         events.connectionClosed();
         if (!wasReady) {
-            connecting--;
-            failWaiters(new IllegalStateException(host + " closed the connection before its SETTINGS"));
+            waiters.connectEnded(othersServe(),
+                    new IllegalStateException(host + " closed the connection before its SETTINGS"));
             return;
         }
         dispatch();
@@ -122,7 +123,9 @@ public final class Http2ConnectionPool implements UpstreamPool {
         while (!waiters.isEmpty()) {
             Http2UpstreamConnection connection = available();
             if (connection == null) {
-                connectIfNeeded();
+                if (waiters.hasUncovered() && reserveConnect()) {
+                    connect();
+                }
                 return;
             }
             connection.openStream(waiters.poll());
@@ -138,26 +141,35 @@ public final class Http2ConnectionPool implements UpstreamPool {
         return null;
     }
 
-    private void connectIfNeeded() {
-        if (connecting > 0 || connections.size() >= cluster.maxConnectionsPerHost()) {
-            return;
+    /** Whether a connection will take streams once some of its streams end. */
+    private boolean othersServe() {
+        for (Http2UpstreamConnection connection : connections) {
+            if (connection.takesStreams()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a connection may be opened now: none is being opened, the per-loop limit and the
+     * connection breaker (which a pool without connections may pass) allow it. When it says yes it
+     * takes the breaker's connection and counts the connect as in flight, so that the caller MUST
+     * call {@link #connect()}.
+     */
+    private boolean reserveConnect() {
+        if (waiters.connecting() > 0 || connections.size() >= cluster.maxConnectionsPerHost()) {
+            return false;
         }
         if (!breakers.tryOpenConnection(connections.isEmpty())) {
             events.connectionOverflow();
-            return;
+            return false;
         }
-        connect();
-    }
-
-    private void failWaiters(Throwable cause) {
-        Acquirer waiter;
-        while ((waiter = waiters.poll()) != null) {
-            waiter.failed(Failure.CONNECT_FAILED, cause);
-        }
+        waiters.connectStarted();
+        return true;
     }
 
     private void connect() {
-        connecting++;
         Http2UpstreamConnection connection = new Http2UpstreamConnection(this, Http2Codecs.connectionWindowIncrement(options));
         connections.add(connection);
         long heartbeatMillis = cluster.heartbeatInterval().toMillis();
@@ -176,11 +188,10 @@ public final class Http2ConnectionPool implements UpstreamPool {
                 events.connectionOpened();
                 return;
             }
-            connecting--;
             connections.remove(connection);
             breakers.connectionClosed();
             events.connectFailure();
-            failWaiters(f.cause());
+            waiters.connectEnded(othersServe(), f.cause());
         });
     }
 }

@@ -46,7 +46,12 @@ final class Http2UpstreamConnection extends ChannelInboundHandlerAdapter {
 
     /** Whether a new stream may be opened now. */
     boolean hasCapacity() {
-        return ready && !goingAway && channel.isActive() && streams < maxStreams;
+        return takesStreams() && streams < maxStreams;
+    }
+
+    /** Whether the connection takes new streams when it has room: ready, open, and not going away. */
+    boolean takesStreams() {
+        return ready && !goingAway && channel.isActive();
     }
 
     /** Opens a stream for {@code acquirer}; the caller checked {@link #hasCapacity()}. */
