@@ -18,6 +18,7 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2FrameStreamEvent;
+import io.netty.handler.codec.http2.Http2FrameStreamException;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2RemoteFlowController;
@@ -149,11 +150,17 @@ final class Http2DownstreamConnection extends ChannelInboundHandlerAdapter imple
 
     /**
      * An {@link Http2Exception} is left to the codec, which answers it with the right RST_STREAM
-     * or GOAWAY code; closing here first would send a graceful GOAWAY with NO_ERROR instead.
+     * or GOAWAY code; closing here first would send a graceful GOAWAY with NO_ERROR instead. A
+     * stream's error ({@link Http2FrameStreamException}, e.g. a body longer than its
+     * content-length) concerns that stream alone: the codec leaves it to us, and it is reset.
      */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         log.debug("downstream HTTP/2 connection {} failed", ctx.channel().remoteAddress(), cause);
+        if (cause instanceof Http2FrameStreamException) {
+            resetAfterError((Http2FrameStreamException) cause);
+            return;
+        }
         if (!(cause instanceof Http2Exception)) {
             ctx.close();
         }
@@ -283,6 +290,16 @@ final class Http2DownstreamConnection extends ChannelInboundHandlerAdapter imple
             streams.remove(frameStream.id());
             stream.closed();
             closeIfDrained();
+        }
+    }
+
+    private void resetAfterError(Http2FrameStreamException error) {
+        Http2FrameStream frameStream = error.stream();
+        Http2DownstreamStream stream = streams.get(frameStream.id());
+        if (stream != null) {
+            stream.reset(error.error());
+        } else if (frameStream.state() != Http2Stream.State.CLOSED) {
+            writeReset(frameStream, error.error());
         }
     }
 

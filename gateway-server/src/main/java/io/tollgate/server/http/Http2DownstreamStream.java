@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -80,7 +81,7 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
             requestStarted = true;
             HttpRequest request;
             if (frame.isEndStream()) {
-                request = HttpConversionUtil.toFullHttpRequest(id, headers, connection.alloc(), true);
+                request = HttpConversionUtil.toFullHttpRequest(id, headers, Unpooled.EMPTY_BUFFER, true);
             } else {
                 request = HttpConversionUtil.toHttpRequest(id, headers, true);
                 if (!HttpUtil.isContentLengthSet(request)) {
@@ -203,6 +204,10 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
 
     private ChannelFuture writeHead(HttpResponse response, boolean track) {
         Http2Headers headers = HttpConversionUtil.toHttp2Headers(response, true);
+        if (response.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
+            ReferenceCountUtil.release(response);
+            return connection.writeHeaders(frameStream, headers, false, track);
+        }
         if (!(response instanceof FullHttpResponse)) {
             return connection.writeHeaders(frameStream, headers, false, track);
         }

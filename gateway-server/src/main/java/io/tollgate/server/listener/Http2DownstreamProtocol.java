@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
  * h2c on a listener, with prior knowledge (detected from the connection preface) or after an
  * upgrade from HTTP/1.1 (see {@link H2cUpgradeCodecs}). The connection's pipeline is the frame
  * codec, the idle handler and the HTTP/2 connection handler, which serves every stream itself
- * (no child channel per stream) with the same proxy logic HTTP/1 uses.
+ * (no child channel per stream) with the same proxy logic HTTP/1 uses. Idleness is watched on
+ * reads only: a connection with no stream open writes nothing unprompted, and a handler that
+ * also watched writes would add a listener to every frame written.
  */
 final class Http2DownstreamProtocol implements DownstreamProtocol {
 
@@ -37,7 +39,7 @@ final class Http2DownstreamProtocol implements DownstreamProtocol {
     public void configure(ChannelPipeline pipeline) {
         long idleMillis = proxy.listenerConfig().http().idleTimeout().toMillis();
         pipeline.addLast(PipelineNames.CODEC, newCodec())
-                .addLast(PipelineNames.IDLE, new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
+                .addLast(PipelineNames.IDLE, new IdleStateHandler(idleMillis, 0, 0, TimeUnit.MILLISECONDS))
                 .addLast(PipelineNames.PROXY, proxy.newHttp2ConnectionHandler(false));
     }
 
