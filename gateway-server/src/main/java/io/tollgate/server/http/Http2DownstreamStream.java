@@ -98,11 +98,7 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
     void data(Http2DataFrame frame) {
         int bytes = frame.initialFlowControlledBytes();
         ByteBuf content = frame.content();
-        if (!requestStarted) {
-            content.release();
-        } else {
-            downstream.read(frame.isEndStream() ? new DefaultLastHttpContent(content) : new DefaultHttpContent(content));
-        }
+        downstream.read(frame.isEndStream() ? new DefaultLastHttpContent(content) : new DefaultHttpContent(content));
         uncreditedBytes += bytes;
         if (reading) {
             credit();

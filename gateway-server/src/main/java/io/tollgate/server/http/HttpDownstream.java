@@ -308,7 +308,7 @@ final class HttpDownstream {
         return LocalResponses.error(carrier.alloc(), status, reason);
     }
 
-    /** Whether this handler serves one HTTP/2 stream. */
+    /** Whether this serves one HTTP/2 stream. */
     boolean isHttp2Stream() {
         return http2Stream;
     }
