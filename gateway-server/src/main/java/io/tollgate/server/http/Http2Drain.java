@@ -1,17 +1,15 @@
 package io.tollgate.server.http;
 
+import static java.util.Objects.requireNonNull;
+
 import io.netty.channel.Channel;
-import io.netty.handler.codec.http2.Http2FrameCodec;
+import java.time.Duration;
 
 /**
- * Drains a downstream HTTP/2 connection: GOAWAY (NO_ERROR, naming the last stream the gateway
- * accepted) tells the client to send new requests elsewhere, the streams already open finish,
- * and the connection closes when the last one ends, or when Netty's graceful shutdown timeout
- * (30 s) passes. For the drain of a whole listener.
- *
- * <p>Known defect, not yet fixed: a test with a stream in flight saw the connection close as
- * soon as the GOAWAY was written, cutting that stream. Nothing calls this yet; the drain work
- * MUST fix and test it before relying on it.
+ * Drains a downstream HTTP/2 connection: GOAWAY (NO_ERROR, naming the last stream the client
+ * opened) tells the client to send new requests elsewhere (the codec refuses any newer stream),
+ * the streams already open finish, and the connection closes when the last one ends, or when the
+ * timeout passes. For the drain of a whole listener.
  */
 public final class Http2Drain {
 
@@ -20,13 +18,22 @@ public final class Http2Drain {
 
     /**
      * Starts draining {@code connection} if it speaks HTTP/2 and returns true; returns false,
-     * doing nothing, for a connection of another protocol.
+     * doing nothing, for a connection of another protocol. Safe from any thread.
+     *
+     * @param timeout how long the open streams may take before the connection closes anyway
      */
-    public static boolean goAway(Channel connection) {
-        if (connection.pipeline().get(Http2FrameCodec.class) == null) {
+    public static boolean goAway(Channel connection, Duration timeout) {
+        requireNonNull(connection, "connection");
+        requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout: " + timeout + " (expected: >= 0)");
+        }
+        Http2DownstreamConnection http2 = connection.pipeline().get(Http2DownstreamConnection.class);
+        if (http2 == null) {
             return false;
         }
-        connection.close();
+        long timeoutNanos = timeout.toNanos();
+        connection.eventLoop().execute(() -> http2.drain(timeoutNanos));
         return true;
     }
 }

@@ -2,7 +2,6 @@ package io.tollgate.server.http;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
@@ -53,8 +52,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class HttpExchange {
 
-    private final HttpDownstreamHandler downstream;
-    private final ChannelHandlerContext ctx;
+    private final HttpDownstream downstream;
     private final HttpRequest request;
     private final Route route;
     private final UpstreamTarget target;
@@ -90,11 +88,10 @@ final class HttpExchange {
     private boolean done;
     private long requestBytes;
 
-    HttpExchange(HttpDownstreamHandler downstream, ChannelHandlerContext ctx, HttpRequest request,
+    HttpExchange(HttpDownstream downstream, HttpRequest request,
             UpstreamTarget target, RequestRecord record, boolean downstreamKeepAlive, HttpVersion downstreamVersion,
             long maxRequestBody, boolean requestComplete, long timeoutNanos) {
         this.downstream = downstream;
-        this.ctx = ctx;
         this.request = request;
         this.route = target.route();
         this.target = target;
@@ -115,7 +112,7 @@ final class HttpExchange {
 
     /** Sends the first attempt to {@code host}. */
     void start(Host host) {
-        timeout = ctx.channel().eventLoop().schedule(this::timedOut, timeoutNanos, TimeUnit.NANOSECONDS);
+        timeout = downstream.eventLoop().schedule(this::timedOut, timeoutNanos, TimeUnit.NANOSECONDS);
         startAttempt(host);
     }
 
@@ -135,9 +132,9 @@ final class HttpExchange {
         UpstreamAttempt started = new UpstreamAttempt(this, target.pool(host), breakers, retryGranted);
         attempt = started;
         retryGranted = false;
-        started.start(ctx.channel().eventLoop(), perTryTimeoutNanos);
+        started.start(downstream.eventLoop(), perTryTimeoutNanos);
         if (attempt == started && started.connection() == null && !done) {
-            downstream.pause(HttpDownstreamHandler.PAUSE_CONNECTING);
+            downstream.pause(HttpDownstream.PAUSE_CONNECTING);
         }
     }
 
@@ -156,9 +153,9 @@ final class HttpExchange {
             replay.writeTo(channel);
         }
         channel.flush();
-        downstream.resume(HttpDownstreamHandler.PAUSE_CONNECTING);
+        downstream.resume(HttpDownstream.PAUSE_CONNECTING);
         if (!channel.isWritable()) {
-            downstream.pause(HttpDownstreamHandler.PAUSE_UPSTREAM_FULL);
+            downstream.pause(HttpDownstream.PAUSE_UPSTREAM_FULL);
         }
     }
 
@@ -216,7 +213,7 @@ final class HttpExchange {
         channel.write(content);
         upstreamNeedsFlush = true;
         if (!channel.isWritable()) {
-            downstream.pause(HttpDownstreamHandler.PAUSE_UPSTREAM_FULL);
+            downstream.pause(HttpDownstream.PAUSE_UPSTREAM_FULL);
         }
     }
 
@@ -238,9 +235,9 @@ final class HttpExchange {
 
     void upstreamWritabilityChanged(boolean writable) {
         if (writable) {
-            downstream.resume(HttpDownstreamHandler.PAUSE_UPSTREAM_FULL);
+            downstream.resume(HttpDownstream.PAUSE_UPSTREAM_FULL);
         } else {
-            downstream.pause(HttpDownstreamHandler.PAUSE_UPSTREAM_FULL);
+            downstream.pause(HttpDownstream.PAUSE_UPSTREAM_FULL);
         }
     }
 
@@ -283,11 +280,13 @@ final class HttpExchange {
         if (msg instanceof HttpContent) {
             record.sent(((HttpContent) msg).content().readableBytes());
         }
-        ChannelFuture written = ctx.write(msg);
         if (last) {
-            lastWrite = written;
+            lastWrite = downstream.write(msg, closeDownstreamAfter);
             finish();
-        } else if (!ctx.channel().isWritable()) {
+            return;
+        }
+        downstream.write(msg, false);
+        if (!downstream.isWritable()) {
             answering.connection().channel().config().setAutoRead(false);
         }
     }
@@ -413,9 +412,9 @@ final class HttpExchange {
     private void scheduleRetry() {
         retries++;
         record.cluster().retry();
-        downstream.pause(HttpDownstreamHandler.PAUSE_CONNECTING);
+        downstream.pause(HttpDownstream.PAUSE_CONNECTING);
         long delay = retryPolicy.backoffNanos(retries, ThreadLocalRandom.current());
-        backoff = ctx.channel().eventLoop().schedule(this::retryNow, delay, TimeUnit.NANOSECONDS);
+        backoff = downstream.eventLoop().schedule(this::retryNow, delay, TimeUnit.NANOSECONDS);
     }
 
     private void retryNow() {
@@ -451,7 +450,7 @@ final class HttpExchange {
         FullHttpResponse response = downstream.error(status, reason);
         record.sent(response.content().readableBytes());
         record.finish(response.status().code());
-        downstream.exchangeDone(this, ctx.writeAndFlush(response));
+        downstream.exchangeDone(this, downstream.writeAndFlush(response));
     }
 
     /**
@@ -472,12 +471,12 @@ final class HttpExchange {
     private void endWithGrpcStatus(String reason) {
         done = true;
         cleanUp(false);
-        LastHttpContent trailers = new DefaultLastHttpContent(ctx.alloc().buffer(0));
+        LastHttpContent trailers = new DefaultLastHttpContent(downstream.alloc().buffer(0));
         trailers.trailingHeaders()
                 .setInt(Grpc.STATUS, GrpcStatus.UNAVAILABLE.code())
                 .set(Grpc.MESSAGE, reason);
         record.finish(responseStatus);
-        downstream.exchangeDone(this, ctx.writeAndFlush(trailers));
+        downstream.exchangeDone(this, downstream.writeAndFlush(trailers));
     }
 
     private void finish() {

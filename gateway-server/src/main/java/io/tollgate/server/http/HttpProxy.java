@@ -1,6 +1,5 @@
 package io.tollgate.server.http;
 
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ListenerConfig;
@@ -57,24 +56,12 @@ public final class HttpProxy {
 
     /** A new handler for one downstream HTTP/1 connection. */
     public ChannelHandler newHandler() {
-        return new HttpDownstreamHandler(this, null);
-    }
-
-    /** The state the streams of the downstream HTTP/2 connection {@code connection} share. */
-    public Http2ConnectionState newHttp2ConnectionState(Channel connection) {
-        return new Http2ConnectionState(connection);
+        return new HttpDownstreamHandler(this);
     }
 
     /**
-     * A new handler for one downstream HTTP/2 stream of the connection owning {@code connection},
-     * after the stream's frame to {@code HttpObject} codec.
-     */
-    public ChannelHandler newHttp2StreamHandler(Http2ConnectionState connection) {
-        return new HttpDownstreamHandler(this, connection);
-    }
-
-    /**
-     * A new last handler for a downstream HTTP/2 connection, after its frame codec and multiplexer.
+     * A new last handler for a downstream HTTP/2 connection, after its frame codec; it serves
+     * every stream of the connection.
      *
      * @param upgraded whether the connection began as HTTP/1.1 (h2c upgrade)
      */

@@ -11,8 +11,8 @@ import java.util.Collection;
 
 /**
  * Upgrades an HTTP/1.1 connection to h2c when a request asks for it ({@code Upgrade: h2c} with
- * {@code HTTP2-Settings}). Netty's upgrade codec installs the HTTP/2 frame codec and multiplexer;
- * this one also swaps the HTTP/1 proxy handler for the HTTP/2 connection handler. The upgrading
+ * {@code HTTP2-Settings}). Netty's upgrade codec installs the HTTP/2 frame codec; this one also
+ * swaps the HTTP/1 proxy handler for the HTTP/2 connection handler. The upgrading
  * request itself becomes stream 1 and is proxied like any other.
  */
 final class H2cUpgradeCodecs implements HttpServerUpgradeHandler.UpgradeCodecFactory {
@@ -28,8 +28,7 @@ final class H2cUpgradeCodecs implements HttpServerUpgradeHandler.UpgradeCodecFac
         if (!AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)) {
             return null;
         }
-        Http2ServerUpgradeCodec netty = new Http2ServerUpgradeCodec(PipelineNames.CODEC, http2.newCodec(),
-                http2.newMultiplexer());
+        Http2ServerUpgradeCodec netty = new Http2ServerUpgradeCodec(PipelineNames.CODEC, http2.newCodec());
         return new HttpServerUpgradeHandler.UpgradeCodec() {
             @Override
             public Collection<CharSequence> requiredUpgradeHeaders() {

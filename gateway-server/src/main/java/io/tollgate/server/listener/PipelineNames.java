@@ -10,14 +10,11 @@ package io.tollgate.server.listener;
  *       frame codec for HTTP/2);</li>
  *   <li>{@link #UPGRADE}: HTTP/1 on a listener that also serves h2c, turns an {@code Upgrade: h2c}
  *       request into an HTTP/2 connection (removing {@link #HEAD_GUARD} and the HTTP/1 codec);</li>
- *   <li>{@link #MULTIPLEX}: HTTP/2 only, makes each stream a child channel;</li>
  *   <li>{@link #ENCODER}: the encoder of protocols whose codec comes in two halves (Bolt);</li>
  *   <li>{@link #IDLE}: closes connections idle too long;</li>
  *   <li>{@link #PROXY}: the protocol's proxy handler, always last (HTTP/2: the connection handler).</li>
  * </ol>
- * An HTTP/2 stream's child channel has {@link #CODEC} (frames to {@code HttpObject}s),
- * {@link #WINDOW_HOLD} (resets a stream the client never lets the gateway write to) and
- * {@link #PROXY}.
+ * HTTP/2 streams have no channel of their own: the connection's {@link #PROXY} serves them all.
  */
 public final class PipelineNames {
 
@@ -25,9 +22,7 @@ public final class PipelineNames {
     public static final String HEAD_GUARD = "head-guard";
     public static final String CODEC = "codec";
     public static final String UPGRADE = "upgrade";
-    public static final String MULTIPLEX = "multiplex";
     public static final String ENCODER = "encoder";
-    public static final String WINDOW_HOLD = "window-hold";
     public static final String IDLE = "idle";
     public static final String PROXY = "proxy";
 

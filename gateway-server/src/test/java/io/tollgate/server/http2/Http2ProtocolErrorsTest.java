@@ -103,6 +103,21 @@ class Http2ProtocolErrorsTest {
     }
 
     @Test
+    void bodyLongerThanItsContentLengthResetsOnlyItsStream() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("h2"))) {
+            client.preface().frame(RawH2.HEADERS, RawH2.END_HEADERS, 1,
+                    client.headerBlock(RawH2.request("POST", "/post").add("content-length", "3")));
+            client.frame(RawH2.DATA, RawH2.END_STREAM, 1, "longer than three".getBytes(StandardCharsets.US_ASCII));
+            RawH2.Frame error = client.await(f -> f.type() == RawH2.RST_STREAM || f.type() == RawH2.GOAWAY);
+            assertThat(error).isNotNull();
+            assertThat(error.type()).isEqualTo(RawH2.RST_STREAM);
+            assertThat(error.stream()).isEqualTo(1);
+            assertThat(error.errorCode()).isEqualTo((int) Http2Error.PROTOCOL_ERROR.code());
+            assertServedAgain(client);
+        }
+    }
+
+    @Test
     void windowOverflowIsAFlowControlConnectionError() throws Exception {
         try (RawH2 client = new RawH2(gateway.port("h2"))) {
             client.preface().frame(RawH2.WINDOW_UPDATE, 0, 0, ByteBuffer.allocate(4).putInt(0x7fffffff).array());

@@ -6,6 +6,7 @@ import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -58,6 +59,25 @@ class Http2TranslationTest {
         gateway.close();
         http1.close();
         h2.close();
+    }
+
+    @Test
+    void expectContinueOverH2GetsAnInterimResponseThenTheFinalOne() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("web"))) {
+            client.preface().frame(RawH2.HEADERS, RawH2.END_HEADERS, 1,
+                    client.headerBlock(RawH2.request("POST", "/echo").add("expect", "100-continue")));
+            RawH2.Frame interim = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == 1);
+            assertThat(interim).isNotNull();
+            assertThat(client.headers(interim).status().toString()).isEqualTo("100");
+            assertThat(interim.endsStream()).isFalse();
+
+            client.frame(RawH2.DATA, RawH2.END_STREAM, 1, "hello".getBytes(StandardCharsets.US_ASCII));
+            RawH2.Frame last = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == 1);
+            assertThat(last).isNotNull();
+            assertThat(client.headers(last).status().toString()).isEqualTo("200");
+            RawH2.Frame body = client.await(f -> f.type() == RawH2.DATA && f.stream() == 1);
+            assertThat(new String(body.payload(), StandardCharsets.UTF_8)).contains("body-bytes: 5");
+        }
     }
 
     @Test

@@ -1,0 +1,304 @@
+package io.tollgate.server.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameStream;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.codec.http2.HttpConversionUtil;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One stream of a downstream HTTP/2 connection, without a channel of its own: it turns the
+ * stream's frames into the {@code HttpObject}s its {@link HttpDownstream} proxies, and the
+ * response back into HEADERS and DATA frames written straight to the connection's frame codec.
+ *
+ * <p>Flow control holds end to end. Request bytes are credited back to the client (WINDOW_UPDATE)
+ * only while the proxy reads, so a paused stream holds at most one stream window. The response
+ * side reports the stream unwritable while the client's window (or the connection's socket) is
+ * full, which pauses reading from the upstream; a stream that stays unwritable for the hold
+ * timeout is reset, and the timer exists only while it is unwritable.
+ */
+final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
+
+    private final Http2DownstreamConnection connection;
+    private final Http2FrameStream frameStream;
+    private final Http2Stream stream;
+    private final HttpDownstream downstream;
+    private boolean requestStarted;
+    private boolean reading = true;
+    private int uncreditedBytes;
+    private boolean writable = true;
+    /** No more frames may be written: the response ended, the stream was reset or closed. */
+    private boolean outputDone;
+    private boolean closed;
+    /** Whether the stream read something in the connection's current read batch. */
+    private boolean inReadBatch;
+    private ScheduledFuture<?> holdTimer;
+
+    Http2DownstreamStream(Http2DownstreamConnection connection, Http2FrameStream frameStream, Http2Stream stream) {
+        this.connection = connection;
+        this.frameStream = frameStream;
+        this.stream = stream;
+        this.downstream = new HttpDownstream(connection.proxy(), this);
+    }
+
+    /** A HEADERS frame from the client: the request head, or its trailers. */
+    void headers(Http2HeadersFrame frame) {
+        int id = frameStream.id();
+        Http2Headers headers = frame.headers();
+        try {
+            if (requestStarted) {
+                LastHttpContent trailers = new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER);
+                HttpConversionUtil.addHttp2ToHttpHeaders(id, headers, trailers.trailingHeaders(),
+                        HttpVersion.HTTP_1_1, true, true);
+                downstream.read(trailers);
+                return;
+            }
+            requestStarted = true;
+            HttpRequest request;
+            if (frame.isEndStream()) {
+                request = HttpConversionUtil.toFullHttpRequest(id, headers, Unpooled.EMPTY_BUFFER, true);
+            } else {
+                request = HttpConversionUtil.toHttpRequest(id, headers, true);
+                if (!HttpUtil.isContentLengthSet(request)) {
+                    request.headers().add(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+                }
+            }
+            downstream.read(request);
+        } catch (Http2Exception e) {
+            reset(Http2Error.PROTOCOL_ERROR);
+        }
+    }
+
+    /** A DATA frame from the client; ownership of its content passes here. */
+    void data(Http2DataFrame frame) {
+        int bytes = frame.initialFlowControlledBytes();
+        ByteBuf content = frame.content();
+        downstream.read(frame.isEndStream() ? new DefaultLastHttpContent(content) : new DefaultHttpContent(content));
+        uncreditedBytes += bytes;
+        if (reading) {
+            credit();
+        }
+    }
+
+    /** Marks the stream as read in the current batch; returns whether it was not yet. */
+    boolean joinReadBatch() {
+        if (inReadBatch) {
+            return false;
+        }
+        inReadBatch = true;
+        return true;
+    }
+
+    /** The connection's read batch ended: what the stream sent upstream in it is flushed. */
+    void readComplete() {
+        inReadBatch = false;
+        downstream.readComplete();
+    }
+
+    /** The flow controller says the stream's writability may have changed. */
+    void writabilityChanged() {
+        boolean now = writableNow();
+        if (now == writable) {
+            return;
+        }
+        writable = now;
+        if (now) {
+            cancelHoldTimer();
+        } else if (holdTimer == null) {
+            holdTimer = eventLoop().schedule(this, connection.holdNanos(), TimeUnit.NANOSECONDS);
+        }
+        downstream.writabilityChanged(now);
+    }
+
+    /** The stream closed (both sides ended, or a reset either way): the exchange in progress ends. */
+    void closed() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        outputDone = true;
+        cancelHoldTimer();
+        downstream.closed();
+    }
+
+    /** Whether the stream has nothing in progress. */
+    boolean isIdle() {
+        return downstream.isIdle();
+    }
+
+    /** The hold timeout passed: resets the stream unless it became writable just now. */
+    @Override
+    public void run() {
+        holdTimer = null;
+        if (!writableNow()) {
+            reset(Http2Error.CANCEL);
+        }
+    }
+
+    @Override
+    public EventLoop eventLoop() {
+        return connection.eventLoop();
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return connection.alloc();
+    }
+
+    @Override
+    public PeerAddress peer() {
+        return connection.peer();
+    }
+
+    @Override
+    public boolean isHttp2Stream() {
+        return true;
+    }
+
+    @Override
+    public ChannelFuture write(HttpObject msg, boolean track) {
+        if (outputDone) {
+            ReferenceCountUtil.release(msg);
+            return track ? connection.closedFuture() : null;
+        }
+        if (msg instanceof HttpResponse) {
+            return writeHead((HttpResponse) msg, track);
+        }
+        if (msg instanceof HttpContent) {
+            HttpContent content = (HttpContent) msg;
+            boolean last = msg instanceof LastHttpContent;
+            return writeBody(content.content(), last ? ((LastHttpContent) msg).trailingHeaders() : null, track);
+        }
+        ReferenceCountUtil.release(msg);
+        return null;
+    }
+
+    private ChannelFuture writeHead(HttpResponse response, boolean track) {
+        Http2Headers headers = HttpConversionUtil.toHttp2Headers(response, true);
+        if (response.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
+            ReferenceCountUtil.release(response);
+            return connection.writeHeaders(frameStream, headers, false, track);
+        }
+        if (!(response instanceof FullHttpResponse)) {
+            return connection.writeHeaders(frameStream, headers, false, track);
+        }
+        FullHttpResponse full = (FullHttpResponse) response;
+        ByteBuf content = full.content();
+        if (!content.isReadable() && full.trailingHeaders().isEmpty()) {
+            content.release();
+            outputDone = true;
+            return connection.writeHeaders(frameStream, headers, true, track);
+        }
+        connection.writeHeaders(frameStream, headers, false, false);
+        return writeBody(content, full.trailingHeaders(), track);
+    }
+
+    /**
+     * Writes a body part; {@code trailers} is non-null for the last part, which ends the stream
+     * (with a trailing HEADERS frame when there are trailers).
+     */
+    private ChannelFuture writeBody(ByteBuf content, HttpHeaders trailers, boolean track) {
+        boolean last = trailers != null;
+        boolean withTrailers = last && !trailers.isEmpty();
+        boolean dataEnds = last && !withTrailers;
+        outputDone = last;
+        ChannelFuture written = null;
+        if (content.isReadable() || dataEnds) {
+            written = connection.writeData(frameStream, content, dataEnds, track && !withTrailers);
+        } else {
+            content.release();
+        }
+        if (withTrailers) {
+            written = connection.writeHeaders(frameStream, HttpConversionUtil.toHttp2Headers(trailers, true), true,
+                    track);
+        }
+        return written;
+    }
+
+    @Override
+    public void flush() {
+        connection.flushSoon();
+    }
+
+    @Override
+    public boolean isWritable() {
+        return writable;
+    }
+
+    @Override
+    public void setReading(boolean reading) {
+        this.reading = reading;
+        if (reading && uncreditedBytes > 0) {
+            credit();
+            connection.flushSoon();
+        }
+    }
+
+    @Override
+    public void endAfter(ChannelFuture lastWrite) {
+        if (lastWrite == null) {
+            reset(Http2Error.NO_ERROR);
+            return;
+        }
+        lastWrite.addListener(f -> reset(Http2Error.NO_ERROR));
+    }
+
+    @Override
+    public void reset(Http2Error error) {
+        if (closed || stream.state() == Http2Stream.State.CLOSED) {
+            return;
+        }
+        outputDone = true;
+        connection.writeReset(frameStream, error);
+    }
+
+    @Override
+    public void firstRequestSeen() {
+        // An HTTP/2 stream has no protocol upgrade to give up.
+    }
+
+    /** Returns the bytes read so far to the client's windows, unless the stream is closed. */
+    private void credit() {
+        int bytes = uncreditedBytes;
+        uncreditedBytes = 0;
+        if (!closed && bytes > 0) {
+            connection.writeWindowUpdate(frameStream, bytes);
+        }
+    }
+
+    private boolean writableNow() {
+        return connection.isWritable(stream);
+    }
+
+    private void cancelHoldTimer() {
+        if (holdTimer != null) {
+            holdTimer.cancel(false);
+            holdTimer = null;
+        }
+    }
+}

@@ -1,0 +1,460 @@
+package io.tollgate.server.http;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.util.ReferenceCountUtil;
+import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.protocols.http1.Http1RequestValidator;
+import io.tollgate.protocols.http1.HopByHopHeaders;
+import io.tollgate.protocols.http1.Rejection;
+import io.tollgate.protocols.http2.Grpc;
+import io.tollgate.protocols.http2.GrpcStatus;
+import io.tollgate.router.cluster.Cluster;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.router.route.Route;
+import io.tollgate.server.Snapshot;
+import io.tollgate.server.upstream.UpstreamPools;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The proxy end of one downstream HTTP/1.x connection, or of one HTTP/2 stream (whose frames are
+ * turned into the same {@code HttpObject}s); a {@link DownstreamCarrier} does the I/O. Requests are served one at a time in
+ * arrival order: a pipelined request waits, already decoded, until the response before it is
+ * written, which keeps responses in order without buffering any response. An HTTP/2 stream
+ * carries a single request; what differs is how a response ends: no {@code Connection} header,
+ * and where HTTP/1 closes the connection, the stream is reset instead (or, for gRPC, ended with
+ * a status in trailers).
+ *
+ * <p>Reading from the client pauses for three reasons, tracked as bits so that one reason ending
+ * does not resume reading while another holds: pipelined requests are queued, the upstream
+ * connection is still being set up, or the upstream cannot take more bytes yet.
+ */
+final class HttpDownstream {
+
+    static final int PAUSE_PIPELINED = 1;
+    static final int PAUSE_CONNECTING = 2;
+    static final int PAUSE_UPSTREAM_FULL = 4;
+
+    private static final String PROTOCOL_HTTP2 = "HTTP/2.0";
+
+    /** Where the connection is between two request heads. */
+    private enum State {
+        /** Waiting for a request head. */
+        IDLE,
+        /** A request body is streaming to the current exchange. */
+        FORWARDING_BODY,
+        /** The request was answered locally; its body is read and dropped. */
+        DISCARDING_BODY,
+        /** The request is complete; its response is in progress. */
+        AWAITING_RESPONSE,
+        /** The connection closes once the last response is flushed; input is dropped. */
+        CLOSING
+    }
+
+    private final HttpProxy proxy;
+    private final DownstreamCarrier carrier;
+    private final boolean http2Stream;
+    private final UpstreamPools pools;
+    private final PeerAddress peer;
+    /** Made on the first pipelined request: an HTTP/2 stream never needs one. */
+    private ArrayDeque<Object> pipelined;
+    private State state = State.IDLE;
+    private HttpExchange current;
+    private int pauses;
+    private boolean firstRequestSeen;
+    private boolean draining;
+    private boolean grpc;
+
+    HttpDownstream(HttpProxy proxy, DownstreamCarrier carrier) {
+        this.proxy = proxy;
+        this.carrier = carrier;
+        this.http2Stream = carrier.isHttp2Stream();
+        this.pools = proxy.pools(carrier.eventLoop());
+        this.peer = carrier.peer();
+    }
+
+    /** A request part from the client; ownership passes here. */
+    void read(Object msg) {
+        if (state == State.AWAITING_RESPONSE || hasPipelined()) {
+            if (pipelined == null) {
+                pipelined = new ArrayDeque<>(4);
+            }
+            pipelined.addLast(msg);
+            pause(PAUSE_PIPELINED);
+            return;
+        }
+        handle(msg);
+    }
+
+    /** The end of a batch of reads: what went upstream in it is flushed. */
+    void readComplete() {
+        if (current != null) {
+            current.flushUpstream();
+        }
+    }
+
+    void writabilityChanged(boolean writable) {
+        if (current != null) {
+            current.downstreamWritabilityChanged(writable);
+        }
+    }
+
+    /** The carrier closed: the exchange in progress ends, nothing more is read. */
+    void closed() {
+        state = State.CLOSING;
+        HttpExchange exchange = current;
+        current = null;
+        if (exchange != null) {
+            exchange.downstreamClosed();
+        }
+        releasePipelined();
+    }
+
+    /** Whether the carrier has nothing in progress and may close for being idle. */
+    boolean isIdle() {
+        return current == null && state == State.IDLE;
+    }
+
+    EventLoop eventLoop() {
+        return carrier.eventLoop();
+    }
+
+    ByteBufAllocator alloc() {
+        return carrier.alloc();
+    }
+
+    boolean isWritable() {
+        return carrier.isWritable();
+    }
+
+    /** Writes a response part; see {@link DownstreamCarrier#write}. */
+    ChannelFuture write(HttpObject msg, boolean track) {
+        return carrier.write(msg, track);
+    }
+
+    /** Writes and flushes the last part of a response the gateway made, returning the write's future. */
+    ChannelFuture writeAndFlush(HttpObject msg) {
+        ChannelFuture written = carrier.write(msg, true);
+        carrier.flush();
+        return written;
+    }
+
+    private boolean hasPipelined() {
+        return pipelined != null && !pipelined.isEmpty();
+    }
+
+    private void handle(Object msg) {
+        switch (state) {
+            case IDLE:
+                if (msg instanceof HttpRequest) {
+                    startRequest((HttpRequest) msg);
+                } else {
+                    ReferenceCountUtil.release(msg);
+                }
+                break;
+            case FORWARDING_BODY:
+                if (msg instanceof HttpContent) {
+                    boolean last = msg instanceof LastHttpContent;
+                    current.requestContent((HttpContent) msg);
+                    if (last && state == State.FORWARDING_BODY) {
+                        state = State.AWAITING_RESPONSE;
+                    }
+                } else {
+                    ReferenceCountUtil.release(msg);
+                }
+                break;
+            case DISCARDING_BODY:
+                if (msg instanceof LastHttpContent) {
+                    state = State.IDLE;
+                }
+                ReferenceCountUtil.release(msg);
+                break;
+            default:
+                ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void startRequest(HttpRequest request) {
+        boolean complete = request instanceof LastHttpContent;
+        if (http2Stream) {
+            grpc = Grpc.isGrpc(request.headers());
+            collapseRepeatedHost(request);
+        } else if (!firstRequestSeen) {
+            firstRequestSeen = true;
+            carrier.firstRequestSeen();
+        }
+        String protocol = http2Stream ? PROTOCOL_HTTP2 : request.protocolVersion().text();
+        if (request.decoderResult().isFailure()) {
+            RequestRecord record = new RequestRecord(proxy, request, protocol, null, peer.text());
+            Rejection rejection = Http1RequestValidator.fromDecoderFailure(request);
+            ReferenceCountUtil.release(request);
+            reject(record, rejection);
+            return;
+        }
+        Rejection rejection = Http1RequestValidator.validate(request);
+        if (rejection != null) {
+            RequestRecord record = new RequestRecord(proxy, request, protocol, null, peer.text());
+            ReferenceCountUtil.release(request);
+            reject(record, rejection);
+            return;
+        }
+        state = complete ? State.IDLE : State.DISCARDING_BODY;
+        HttpRouteRequest view = new HttpRouteRequest(request, peer.ip());
+        RequestRecord record = new RequestRecord(proxy, request, protocol, view.authority(), peer.text());
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        HttpVersion version = request.protocolVersion();
+        Snapshot snapshot = proxy.snapshot();
+        Route route = snapshot.routeTable(proxy.listenerConfig().name()).route(view);
+        record.route(route);
+        if (route == null) {
+            record.flag(ResponseFlag.NO_ROUTE);
+            proxy.listenerMetrics().error("no_route");
+            respondLocally(record, version, keepAlive, error(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_route"));
+        } else if (route.kind() == Route.Kind.DIRECT_RESPONSE) {
+            FullHttpResponse response = LocalResponses.text(carrier.alloc(),
+                    HttpResponseStatus.valueOf(route.directResponse().status()), route.directResponse().body());
+            HeaderMutations.apply(route.responseHeaders(), response.headers());
+            respondLocally(record, version, keepAlive, response);
+        } else if (route.kind() == Route.Kind.REDIRECT) {
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.valueOf(route.redirectCode()), carrier.alloc().buffer(0));
+            response.headers()
+                    .set(HttpHeaderNames.LOCATION, route.redirectLocation(view, "http", view.hostHeader()))
+                    .setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+            HeaderMutations.apply(route.responseHeaders(), response.headers());
+            respondLocally(record, version, keepAlive, response);
+        } else {
+            forward(request, view, record, route, snapshot, keepAlive, complete);
+            return;
+        }
+        ReferenceCountUtil.release(request);
+    }
+
+    private void forward(HttpRequest request, HttpRouteRequest view, RequestRecord record, Route route,
+            Snapshot snapshot, boolean keepAlive, boolean complete) {
+        HttpVersion version = request.protocolVersion();
+        long maxBody = proxy.listenerConfig().http().maxRequestBodyBytes();
+        if (HttpUtil.getContentLength(request, 0L) > maxBody) {
+            ReferenceCountUtil.release(request);
+            state = State.CLOSING;
+            record.flag(ResponseFlag.REQUEST_TOO_LARGE);
+            proxy.listenerMetrics().error("body_too_large");
+            respondLocally(record, version, false, error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large"));
+            return;
+        }
+        if (request.headers().contains(HttpHeaderNames.EXPECT)) {
+            if (!HttpUtil.is100ContinueExpected(request)) {
+                ReferenceCountUtil.release(request);
+                state = State.CLOSING;
+                proxy.listenerMetrics().error("unsupported_expectation");
+                respondLocally(record, version, false,
+                        error(HttpResponseStatus.EXPECTATION_FAILED, "unsupported_expectation"));
+                return;
+            }
+            request.headers().remove(HttpHeaderNames.EXPECT);
+            writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+                    carrier.alloc().buffer(0)));
+        }
+        String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
+        Cluster cluster = snapshot.clusters().cluster(clusterName);
+        Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch(), route.hashPolicy());
+        if (host == null) {
+            ReferenceCountUtil.release(request);
+            record.flag(ResponseFlag.NO_HEALTHY_UPSTREAM);
+            proxy.metrics().cluster(clusterName).noHealthyHost();
+            respondLocally(record, version, keepAlive,
+                    error(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_healthy_upstream"));
+            return;
+        }
+        long timeoutNanos = route.timeout().toNanos();
+        if (grpc) {
+            long grpcTimeout = Grpc.timeoutNanos(request.headers().get(Grpc.TIMEOUT));
+            timeoutNanos = grpcTimeout >= 0 ? grpcTimeout : timeoutNanos;
+        }
+        ForwardedRequest.prepare(request, view, route, peer.ip(),
+                ClusterConfig.H2.equals(cluster.config().protocol()));
+        record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
+        state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
+        UpstreamTarget target = new UpstreamTarget(route, cluster, view, pools, snapshot.outliers().outcomes(clusterName));
+        current = new HttpExchange(this, request, target, record, keepAlive, version, maxBody, complete,
+                timeoutNanos);
+        current.start(host);
+    }
+
+    /**
+     * An error the gateway answers itself: the usual text response, or for a gRPC request a
+     * trailers-only response (status 200, {@code grpc-status} and {@code grpc-message} in the
+     * headers, end of stream) that gRPC clients turn into a status.
+     */
+    FullHttpResponse error(HttpResponseStatus status, String reason) {
+        if (grpc) {
+            return LocalResponses.grpcError(carrier.alloc(), GrpcStatus.forGatewayError(status.code(), reason), reason);
+        }
+        return LocalResponses.error(carrier.alloc(), status, reason);
+    }
+
+    /** Whether this serves one HTTP/2 stream. */
+    boolean isHttp2Stream() {
+        return http2Stream;
+    }
+
+    /** Whether the current request is gRPC (only recognised on HTTP/2). */
+    boolean isGrpc() {
+        return grpc;
+    }
+
+    /**
+     * An HTTP/2 request may carry both {@code :authority} (which the codec turns into Host) and a
+     * Host header; RFC 9113 section 8.3.1 lets them agree, so an identical repeat is dropped
+     * before validation, which refuses a real conflict.
+     */
+    private static void collapseRepeatedHost(HttpRequest request) {
+        List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
+        if (hosts.size() > 1 && hosts.stream().distinct().count() == 1) {
+            request.headers().set(HttpHeaderNames.HOST, hosts.get(0));
+        }
+    }
+
+    /** Refuses a request whose framing cannot be trusted: answer, then close. */
+    private void reject(RequestRecord record, Rejection rejection) {
+        state = State.CLOSING;
+        record.flag(ResponseFlag.DOWNSTREAM_PROTOCOL_ERROR);
+        proxy.listenerMetrics().error(rejection.reason());
+        respondLocally(record, HttpVersion.HTTP_1_1, false,
+                error(HttpResponseStatus.valueOf(rejection.status()), rejection.reason()));
+    }
+
+    /**
+     * Flushes what the current exchange wrote downstream: HTTP/1 at once; an HTTP/2 stream through
+     * its connection's flush, which runs once for all the streams that finished in this pass.
+     */
+    void flushResponse() {
+        carrier.flush();
+    }
+
+    /** Writes a response the gateway made itself and closes afterwards when asked to. */
+    private void respondLocally(RequestRecord record, HttpVersion version, boolean keepAlive,
+            FullHttpResponse response) {
+        record.sent(response.content().readableBytes());
+        record.finish(response.status().code());
+        boolean close = !keepAlive || state == State.CLOSING;
+        if (!http2Stream) {
+            HopByHopHeaders.setKeepAlive(response, version, !close);
+        }
+        ChannelFuture written = carrier.write(response, close);
+        carrier.flush();
+        if (close) {
+            state = State.CLOSING;
+            carrier.endAfter(written);
+        }
+    }
+
+    /**
+     * Called by an exchange that gives up after part of its response went downstream: HTTP/1
+     * closes the connection, the only honest signal; HTTP/2 resets just this stream with
+     * {@code error}.
+     */
+    void abortResponse(HttpExchange exchange, Http2Error error) {
+        if (exchange != current) {
+            return;
+        }
+        if (http2Stream) {
+            carrier.reset(error);
+        } else {
+            state = State.CLOSING;
+        }
+        exchangeDone(exchange, null);
+    }
+
+    /** Called by an exchange that sent a 413 for a body that outgrew the limit mid-stream. */
+    void requestBodyRejected() {
+        state = State.CLOSING;
+    }
+
+    /**
+     * Called by the current exchange when its response is fully written (or it gave up). Moves
+     * on to the next pipelined request, or ends the connection (an HTTP/2 stream: the stream)
+     * after {@code endAfter} when the exchange says it cannot carry another request.
+     *
+     * @param endAfter the exchange's last write, after which to end; null to carry on
+     */
+    void exchangeDone(HttpExchange exchange, ChannelFuture endAfter) {
+        if (exchange != current) {
+            return;
+        }
+        current = null;
+        if (endAfter != null || state == State.CLOSING) {
+            state = State.CLOSING;
+            carrier.endAfter(endAfter);
+            releasePipelined();
+            resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
+            return;
+        }
+        // The state moves first: an HTTP/2 stream channel delivers buffered input as soon as reading resumes.
+        state = state == State.FORWARDING_BODY ? State.DISCARDING_BODY : State.IDLE;
+        resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
+        drainPipelined();
+    }
+
+    private void drainPipelined() {
+        if (draining) {
+            return;
+        }
+        draining = true;
+        try {
+            while (state != State.AWAITING_RESPONSE && state != State.CLOSING && hasPipelined()) {
+                handle(pipelined.pollFirst());
+            }
+            if (current != null) {
+                current.flushUpstream();
+            }
+        } finally {
+            draining = false;
+        }
+        if (!hasPipelined()) {
+            resume(PAUSE_PIPELINED);
+        }
+    }
+
+    private void releasePipelined() {
+        if (pipelined == null) {
+            return;
+        }
+        Object msg;
+        while ((msg = pipelined.pollFirst()) != null) {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    void pause(int reason) {
+        if (pauses == 0) {
+            carrier.setReading(false);
+        }
+        pauses |= reason;
+    }
+
+    void resume(int reason) {
+        if (pauses == 0) {
+            return;
+        }
+        pauses &= ~reason;
+        if (pauses == 0) {
+            carrier.setReading(true);
+        }
+    }
+}
