@@ -34,20 +34,21 @@ public final class Cluster {
     /** How often {@link #chooseExcluding} asks the load balancer before walking the candidates. */
     private static final int RESELECT_ATTEMPTS = 3;
 
-    private final ClusterConfig config;
     private final LoadBalancer loadBalancer;
     private final SubsetPolicy subsetPolicy;
     private final SubsetStats subsetStats = new SubsetStats();
     private final CircuitBreakers circuitBreakers;
+    /** The hosts' active requests by slot, where load balancers read them. */
+    private final ActiveRequests loads = new ActiveRequests();
     /** Guarded by {@code this}; only the writer uses it. */
-    private final HostRegistry registry = new HostRegistry();
+    private final HostRegistry registry = new HostRegistry(slot -> loads.get(slot) == 0);
     private final LongSupplier nanoClock;
     /** One listener shared by every host, rather than a lambda per host. */
     private final Consumer<Host> healthListener = this::healthChanged;
     private volatile Version version;
 
-    /** One published state: the hosts and, with subset load balancing, their index. */
-    private record Version(HostSet hosts, SubsetIndex subsets) {
+    /** One published state: the configuration with its endpoints, the hosts and, with subset load balancing, their index. */
+    private record Version(ClusterConfig config, HostSet hosts, SubsetIndex subsets) {
     }
 
     public Cluster(ClusterConfig config) {
@@ -56,7 +57,7 @@ public final class Cluster {
 
     /** A cluster whose slow start reads {@code nanoClock} (a fake one in tests). */
     public Cluster(ClusterConfig config, LongSupplier nanoClock) {
-        this.config = Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(config, "config");
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.loadBalancer = LoadBalancers.create(config.lbPolicy(), config.loadBalancing(), nanoClock);
         this.subsetPolicy = config.subsetLbConfig().map(SubsetPolicy::new).orElse(null);
@@ -65,28 +66,34 @@ public final class Cluster {
         List<EndpointConfig> endpoints = config.endpoints();
         Host[] slots = new Host[endpoints.size()];
         RoaringBitmap healthy = new RoaringBitmap();
-        for (EndpointConfig endpoint : endpoints) {
-            Host host = new Host(interner.intern(endpoint), healthListener);
-            if (registry.slotOf(host.id()) >= 0) {
-                throw new IllegalArgumentException("endpoints: " + host.id() + " twice (expected each address:port once)");
+        for (EndpointConfig given : endpoints) {
+            EndpointConfig endpoint = interner.intern(given);
+            String id = Host.idOf(endpoint);
+            if (registry.slotOf(id) >= 0) {
+                throw new IllegalArgumentException("endpoints: " + id + " twice (expected each address:port once)");
             }
-            int slot = registry.assign(host.id(), host.weight());
-            slots[slot] = host;
+            int slot = registry.assign(id, endpoint.weight());
+            slots[slot] = newHost(endpoint, slot, Host.NOT_ADDED);
             healthy.add(slot);
         }
-        HostSet hosts = new HostSet(slots, RoaringBitmap.bitmapOfRange(0, slots.length), healthy,
+        HostSet hosts = new HostSet(slots, loads, RoaringBitmap.bitmapOfRange(0, slots.length), healthy,
                 registry.uniformWeights());
-        this.version = new Version(hosts, subsetPolicy == null ? null : SubsetIndex.build(hosts, subsetPolicy));
+        this.version = new Version(config, hosts,
+                subsetPolicy == null ? null : SubsetIndex.build(hosts, subsetPolicy));
         prepare(hosts);
     }
 
     public String name() {
-        return config.name();
+        return version.config().name();
     }
 
-    /** The configuration the cluster was built from; its endpoints are the first version's. */
+    /**
+     * The configuration of the current version: the settings the cluster was built with and the
+     * endpoints last applied (by {@link #replaceEndpoints} as listed, by {@link #update} in host
+     * index order).
+     */
     public ClusterConfig config() {
-        return config;
+        return version.config();
     }
 
     /** Every host of the current version, healthy or not. */
@@ -177,7 +184,7 @@ public final class Cluster {
             }
             int total = hosts.size();
             boolean panic = available.size() < total
-                    && PanicThreshold.panics(available.size(), total, config.panicThresholdPercent());
+                    && PanicThreshold.panics(available.size(), total, current.config().panicThresholdPercent());
             return panic ? hosts.allCandidates() : available;
         }
         return current.subsets().resolve(current.hosts(), request, metadataMatch, subsetStats);
@@ -189,6 +196,15 @@ public final class Cluster {
      * ({@code address:port}); then publishes the new version at once. Unknown ids are ignored.
      */
     public synchronized void update(Collection<EndpointConfig> upserts, Collection<String> removedIds) {
+        apply(upserts, removedIds, null);
+    }
+
+    /**
+     * {@link #update} whose configuration lists {@code listed} as its endpoints, or, when null,
+     * the endpoints of the new hosts.
+     */
+    private void apply(Collection<EndpointConfig> upserts, Collection<String> removedIds, List<EndpointConfig> listed) {
+        registry.reclaimDrained();
         Version current = version;
         HostSet hosts = current.hosts();
         Host[] slots = Arrays.copyOf(hosts.slots(), Math.max(hosts.slots().length,
@@ -213,8 +229,8 @@ public final class Cluster {
             EndpointConfig endpoint = interner.intern(given);
             int slot = registry.slotOf(Host.idOf(endpoint));
             if (slot < 0) {
-                Host added = new Host(endpoint, healthListener, nanoClock.getAsLong());
-                slot = registry.assign(added.id(), added.weight());
+                slot = registry.assign(Host.idOf(endpoint), endpoint.weight());
+                Host added = newHost(endpoint, slot, nanoClock.getAsLong());
                 slots[slot] = added;
                 occupied.add(slot);
                 healthy.add(slot);
@@ -229,7 +245,9 @@ public final class Cluster {
             slots[slot] = before.withEndpoint(endpoint);
             changes.add(new SlotChange(slot, before, slots[slot]));
         }
-        publish(current, new HostSet(slots, occupied, healthy, registry.uniformWeights(), hosts), changes);
+        HostSet next = new HostSet(slots, loads, occupied, healthy, registry.uniformWeights(), hosts);
+        ClusterConfig config = current.config().withEndpoints(listed != null ? listed : next.endpoints());
+        publish(current, config, next, changes);
     }
 
     /** Makes {@code endpoints} the whole host list: {@link #update} with the hosts no longer listed removed. */
@@ -242,7 +260,7 @@ public final class Cluster {
                 removed.add(host.id());
             }
         }
-        update(endpoints, removed);
+        apply(endpoints, removed, endpoints);
     }
 
     /** Republishes the available hosts after {@code host} changed health or ejection. */
@@ -262,18 +280,23 @@ public final class Cluster {
             healthy.remove(slot);
         }
         Host now = current.hosts().slots()[slot];
-        publish(current, new HostSet(current.hosts().slots(), current.hosts().occupied(), healthy,
-                current.hosts().uniformWeights()), List.of(new SlotChange(slot, now, now)));
+        publish(current, current.config(), new HostSet(current.hosts().slots(), loads, current.hosts().occupied(),
+                healthy, current.hosts().uniformWeights()), List.of(new SlotChange(slot, now, now)));
     }
 
-    private void publish(Version current, HostSet next, List<SlotChange> changes) {
+    /** A host at {@code slot}, counting its requests in that slot's cell of {@link #loads}. */
+    private Host newHost(EndpointConfig endpoint, int slot, long addedAtNanos) {
+        return new Host(endpoint, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos);
+    }
+
+    private void publish(Version current, ClusterConfig config, HostSet next, List<SlotChange> changes) {
         SubsetIndex subsets = current.subsets();
         if (subsets != null) {
             subsets = next.uniformWeights() == current.hosts().uniformWeights()
                     ? subsets.update(next, changes)
                     : SubsetIndex.build(next, subsetPolicy);
         }
-        version = new Version(next, subsets);
+        version = new Version(config, next, subsets);
         prepare(next);
     }
 

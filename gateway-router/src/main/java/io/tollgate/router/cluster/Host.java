@@ -4,13 +4,13 @@ import io.tollgate.core.config.EndpointConfig;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * One upstream host of a cluster. Its identity (address, weight, labels) is immutable; its
  * health and load are live state shared by every event loop and kept when the host's weight or
- * labels change (the cluster then holds a new {@code Host} sharing that state).
+ * labels change (the cluster then holds a new {@code Host} sharing that state). Its count of
+ * active requests sits in the cluster's dense {@link ActiveRequests}, where load balancers read it.
  */
 public final class Host {
 
@@ -18,32 +18,31 @@ public final class Host {
     public static final long NOT_ADDED = Long.MIN_VALUE;
 
     private final InetSocketAddress address;
-    private final int weight;
-    private final Map<String, String> labels;
+    private final EndpointConfig endpoint;
     private final String id;
     private final LiveState live;
     private final long addedAtNanos;
 
-    /** A host that tells nobody when its health changes; for load balancer tests and tools. */
+    /** A host of no cluster that tells nobody when its health changes; for load balancer tests and tools. */
     public Host(EndpointConfig endpoint) {
-        this(endpoint, host -> { });
+        this(endpoint, host -> { }, new int[1], 0, NOT_ADDED);
     }
 
-    /** A host that calls {@code healthListener} after each change of its health. */
-    Host(EndpointConfig endpoint, Consumer<Host> healthListener) {
-        this(endpoint, healthListener, NOT_ADDED);
-    }
-
-    /** A host that an update added at {@code addedAtNanos} (a cluster clock reading), for slow start. */
-    Host(EndpointConfig endpoint, Consumer<Host> healthListener, long addedAtNanos) {
+    /**
+     * A host that calls {@code healthListener} after each change of its health and counts its
+     * active requests in {@code loadPage[loadOffset]} (its cell of the cluster's {@link
+     * ActiveRequests}); {@code addedAtNanos} is when an update added it (a cluster clock reading,
+     * for slow start), or {@link #NOT_ADDED}.
+     */
+    Host(EndpointConfig endpoint, Consumer<Host> healthListener, int[] loadPage, int loadOffset, long addedAtNanos) {
         this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint,
-                new LiveState(Objects.requireNonNull(healthListener, "healthListener")), addedAtNanos);
+                new LiveState(Objects.requireNonNull(healthListener, "healthListener"), loadPage, loadOffset),
+                addedAtNanos);
     }
 
     private Host(InetSocketAddress address, EndpointConfig endpoint, LiveState live, long addedAtNanos) {
         this.address = address;
-        this.weight = endpoint.weight();
-        this.labels = endpoint.labels();
+        this.endpoint = endpoint;
         this.id = idOf(endpoint);
         this.live = live;
         this.addedAtNanos = addedAtNanos;
@@ -78,11 +77,16 @@ public final class Host {
     }
 
     public int weight() {
-        return weight;
+        return endpoint.weight();
     }
 
     public Map<String, String> labels() {
-        return labels;
+        return endpoint.labels();
+    }
+
+    /** The endpoint this version of the host was made from. */
+    public EndpointConfig endpoint() {
+        return endpoint;
     }
 
     /**
@@ -143,16 +147,16 @@ public final class Host {
 
     /** Requests sent to this host and not yet answered, across all event loops. */
     public int activeRequests() {
-        return live.activeRequests.get();
+        return ActiveRequests.read(live.loadPage, live.loadOffset);
     }
 
     /** Counts a request sent; MUST be paired with exactly one {@link #requestFinished()}. */
     public void requestStarted() {
-        live.activeRequests.incrementAndGet();
+        ActiveRequests.add(live.loadPage, live.loadOffset, 1);
     }
 
     public void requestFinished() {
-        live.activeRequests.decrementAndGet();
+        ActiveRequests.add(live.loadPage, live.loadOffset, -1);
     }
 
     @Override
@@ -163,13 +167,16 @@ public final class Host {
     /** What a host's versions share. */
     private static final class LiveState {
 
-        private final AtomicInteger activeRequests = new AtomicInteger();
         private final Consumer<Host> healthListener;
+        private final int[] loadPage;
+        private final int loadOffset;
         private volatile boolean healthy = true;
         private volatile boolean ejected;
 
-        LiveState(Consumer<Host> healthListener) {
+        LiveState(Consumer<Host> healthListener, int[] loadPage, int loadOffset) {
             this.healthListener = healthListener;
+            this.loadPage = loadPage;
+            this.loadOffset = loadOffset;
         }
     }
 }
