@@ -25,6 +25,8 @@ final class HostCandidates implements Candidates {
     private final long totalWeight;
     /** {@code cumulative[r]} = sum of the weights of ranks 0..r; null when weights are uniform. */
     private final long[] cumulative;
+    /** False for the panic candidates, which hold hosts that were unavailable when published. */
+    private final boolean availableWhenPublished;
     private volatile Derived derived;
 
     /** A load balancer's value for these candidates and the function that made it. */
@@ -32,8 +34,9 @@ final class HostCandidates implements Candidates {
     }
 
     private HostCandidates(Host[] slots, ActiveRequests loads, RoaringBitmap members, int[] slotByRank,
-            long totalWeight, long[] cumulative) {
+            long totalWeight, long[] cumulative, boolean availableWhenPublished) {
         this.slots = slots;
+        this.availableWhenPublished = availableWhenPublished;
         this.loads = loads;
         this.members = members;
         this.slotByRank = slotByRank;
@@ -66,7 +69,7 @@ final class HostCandidates implements Candidates {
             long total = (long) size * slots[members.first()].weight();
             boolean sameMembers = previous != null && previous.cumulative == null && previous.members.equals(members);
             return new HostCandidates(slots, loads, members, sameMembers ? previous.slotByRank : members.toArray(), total,
-                    null);
+                    null, true);
         }
         long[] cumulative = new long[size];
         long sum = 0;
@@ -75,7 +78,17 @@ final class HostCandidates implements Candidates {
             sum += slots[it.next()].weight();
             cumulative[rank] = sum;
         }
-        return new HostCandidates(slots, loads, members, members.toArray(), sum, cumulative);
+        return new HostCandidates(slots, loads, members, members.toArray(), sum, cumulative, true);
+    }
+
+    /**
+     * The candidates of every host in {@code occupied}, available or not (for panic mode), or null
+     * when there are none: {@link #available} then asks each host.
+     */
+    static HostCandidates ofEveryHost(Host[] slots, ActiveRequests loads, RoaringBitmap occupied, boolean uniformWeights) {
+        HostCandidates all = of(slots, loads, occupied, uniformWeights);
+        return all == null ? null
+                : new HostCandidates(slots, loads, occupied, all.slotByRank, all.totalWeight, all.cumulative, false);
     }
 
     /** The host indices; MUST NOT be modified. */
@@ -91,6 +104,15 @@ final class HostCandidates implements Candidates {
     @Override
     public Host host(int rank) {
         return slots[slotByRank[rank]];
+    }
+
+    /**
+     * True without a look at the host when these are the available hosts of a version: a host
+     * that becomes unavailable is left out of the next version, published at once.
+     */
+    @Override
+    public boolean available(int rank) {
+        return availableWhenPublished || host(rank).available();
     }
 
     @Override

@@ -76,7 +76,7 @@ public final class HostSet {
     Candidates allCandidates() {
         HostCandidates all = allCandidates;
         if (all == null) {
-            all = HostCandidates.of(slots, loads, occupied, uniformWeights);
+            all = HostCandidates.ofEveryHost(slots, loads, occupied, uniformWeights);
             allCandidates = all;
         }
         return all;

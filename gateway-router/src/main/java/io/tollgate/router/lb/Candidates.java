@@ -17,6 +17,14 @@ public interface Candidates {
     Host host(int rank);
 
     /**
+     * Whether the host of rank {@code rank} may take requests. Candidates of a cluster's version
+     * answer from what they were built of where they can; this default asks the host.
+     */
+    default boolean available(int rank) {
+        return host(rank).available();
+    }
+
+    /**
      * The requests in flight to the host of rank {@code rank}. Candidates of a cluster read it from
      * the cluster's dense store of counts, without touching the host object; this default asks the host.
      */
