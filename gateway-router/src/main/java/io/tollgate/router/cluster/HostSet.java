@@ -89,11 +89,19 @@ public final class HostSet {
         return hosts;
     }
 
-    /** The endpoint of every host, by index. */
+    /**
+     * The endpoint of every host, by index: one pass over the slots, and an immutable list that
+     * {@code ClusterConfig} keeps as it is rather than copying it again.
+     */
     List<EndpointConfig> endpoints() {
-        List<EndpointConfig> endpoints = new ArrayList<>(size);
-        occupied.forEach((int slot) -> endpoints.add(slots[slot].endpoint()));
-        return endpoints;
+        EndpointConfig[] endpoints = new EndpointConfig[size];
+        int at = 0;
+        for (Host host : slots) {
+            if (host != null) {
+                endpoints[at++] = host.endpoint();
+            }
+        }
+        return List.of(endpoints);
     }
 
     /** The healthy hosts, or null when there is none. */

@@ -4,13 +4,15 @@ import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.cluster.Host;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
 
 /**
  * Round robin that honours weights: in every cycle of (sum of weights) requests each host is
  * chosen exactly as often as its weight, and a heavy host's turns are spread through the cycle
  * rather than taken in one burst. Turn {@code t} of a cycle of length {@code n} lands on the point
  * {@code t * stride mod n}, where the stride, coprime with {@code n} and near the golden ratio of
- * it, makes this a permutation that keeps neighbouring turns far apart. With slow start, a new
+ * it, makes this a permutation that keeps neighbouring turns far apart; the stride is kept with
+ * the candidates ({@link Candidates#derived}), so a choice costs no search for it. With slow start, a new
  * host's turns are kept only in proportion to its ramp.
  *
  * <p>Each thread (each event loop) keeps its own turn counter, on a cache line of its own, so that
@@ -33,6 +35,8 @@ final class RoundRobinLoadBalancer implements LoadBalancer {
     private final AtomicLongArray next = new AtomicLongArray((CURSORS + 1) * SPACING);
     private final SlowStart slowStart;
     private final SlowStart.Draw draw = this::draw;
+    /** One function object for the life of the balancer: {@link Candidates#derived} compares it by identity. */
+    private final Function<Candidates, Long> strideOf = candidates -> stride(candidates.totalWeight());
 
     /** {@code slowStart} may be null: no ramp. */
     RoundRobinLoadBalancer(SlowStart slowStart) {
@@ -50,23 +54,28 @@ final class RoundRobinLoadBalancer implements LoadBalancer {
             return candidates.host((int) Math.floorMod(ticket, (long) candidates.size()));
         }
         long total = candidates.totalWeight();
-        return candidates.hostAtWeight(spread(Math.floorMod(ticket, total), total));
+        long stride = candidates.derived(strideOf);
+        return candidates.hostAtWeight(Math.floorMod(ticket, total) * stride % total);
     }
 
     private static int nextPowerOfTwo(int n) {
         return Integer.highestOneBit(n * 2 - 1);
     }
 
-    /** Maps turn {@code turn} of a cycle of {@code total} to a distinct point of the cycle. */
-    private static long spread(long turn, long total) {
+    /**
+     * The step that maps turn {@code t} of a cycle of {@code total} to the distinct point {@code t *
+     * stride mod total}; computed once per candidates. Past {@code Integer.MAX_VALUE} the product
+     * could overflow, so turns stay in order (still exact, only less spread).
+     */
+    private static long stride(long total) {
         if (total > Integer.MAX_VALUE) {
-            return turn; // the product below could overflow; turns stay exact, only less spread
+            return 1;
         }
         long stride = Math.max(1, (long) (total * GOLDEN_RATIO_FRACTION));
         while (gcd(stride, total) != 1) {
             stride++;
         }
-        return turn * stride % total;
+        return stride;
     }
 
     private static long gcd(long a, long b) {
