@@ -33,8 +33,13 @@ final class LeastRequestLoadBalancer implements LoadBalancer {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         int a = random.nextInt(size);
         int b = random.nextInt(size);
-        long loadA = (long) (candidates.activeRequests(a) + 1) * candidates.weight(b);
-        long loadB = (long) (candidates.activeRequests(b) + 1) * candidates.weight(a);
+        int activeA = candidates.activeRequests(a);
+        int activeB = candidates.activeRequests(b);
+        if (candidates.uniformWeights()) {
+            return candidates.host(activeA <= activeB ? a : b);
+        }
+        long loadA = (long) (activeA + 1) * candidates.weight(b);
+        long loadB = (long) (activeB + 1) * candidates.weight(a);
         return candidates.host(loadA <= loadB ? a : b);
     }
 }
