@@ -45,6 +45,13 @@ public final class Cluster {
     private final LongSupplier nanoClock;
     /** One listener shared by every host, rather than a lambda per host. */
     private final Consumer<Host> healthListener = this::healthChanged;
+
+    /**
+     * Each host's endpoint at its index (null where free), so that an update lists the endpoints
+     * in one pass over a dense array rather than through every host object. Guarded by {@code
+     * this}; only the writer uses it.
+     */
+    private EndpointConfig[] endpointBySlot;
     private volatile Version version;
 
     /** One published state: the configuration with its endpoints, the hosts and, with subset load balancing, their index. */
@@ -65,6 +72,7 @@ public final class Cluster {
         LabelInterner interner = new LabelInterner();
         List<EndpointConfig> endpoints = config.endpoints();
         Host[] slots = new Host[endpoints.size()];
+        endpointBySlot = new EndpointConfig[slots.length];
         RoaringBitmap healthy = new RoaringBitmap();
         for (EndpointConfig given : endpoints) {
             EndpointConfig endpoint = interner.intern(given);
@@ -74,6 +82,7 @@ public final class Cluster {
             }
             int slot = registry.assign(id, endpoint.weight());
             slots[slot] = newHost(endpoint, slot, Host.NOT_ADDED);
+            endpointBySlot[slot] = endpoint;
             healthy.add(slot);
         }
         HostSet hosts = new HostSet(slots, loads, RoaringBitmap.bitmapOfRange(0, slots.length), healthy,
@@ -209,6 +218,9 @@ public final class Cluster {
         HostSet hosts = current.hosts();
         Host[] slots = Arrays.copyOf(hosts.slots(), Math.max(hosts.slots().length,
                 registry.slotLimit() + upserts.size()));
+        if (endpointBySlot.length < slots.length) {
+            endpointBySlot = Arrays.copyOf(endpointBySlot, slots.length);
+        }
         RoaringBitmap occupied = hosts.occupied().clone();
         RoaringBitmap healthy = hosts.healthyIndices().clone();
         List<SlotChange> changes = new ArrayList<>(upserts.size() + removedIds.size());
@@ -221,6 +233,7 @@ public final class Cluster {
             Host before = slots[slot];
             registry.release(id, before.weight());
             slots[slot] = null;
+            endpointBySlot[slot] = null;
             occupied.remove(slot);
             healthy.remove(slot);
             changes.add(new SlotChange(slot, before, null));
@@ -232,6 +245,7 @@ public final class Cluster {
                 slot = registry.assign(Host.idOf(endpoint), endpoint.weight());
                 Host added = newHost(endpoint, slot, nanoClock.getAsLong());
                 slots[slot] = added;
+                endpointBySlot[slot] = endpoint;
                 occupied.add(slot);
                 healthy.add(slot);
                 changes.add(new SlotChange(slot, null, added));
@@ -243,11 +257,28 @@ public final class Cluster {
             }
             registry.reweight(before.weight(), endpoint.weight());
             slots[slot] = before.withEndpoint(endpoint);
+            endpointBySlot[slot] = endpoint;
             changes.add(new SlotChange(slot, before, slots[slot]));
         }
         HostSet next = new HostSet(slots, loads, occupied, healthy, registry.uniformWeights(), hosts);
-        ClusterConfig config = current.config().withEndpoints(listed != null ? listed : next.endpoints());
+        List<EndpointConfig> endpoints = listed != null ? listed : compact(endpointBySlot, next.size());
+        ClusterConfig config = current.config().withEndpoints(endpoints);
         publish(current, config, next, changes);
+    }
+
+    /**
+     * The {@code count} endpoints of {@code endpointBySlot} in index order, as an immutable list
+     * that {@link ClusterConfig} keeps rather than copying it again.
+     */
+    private static List<EndpointConfig> compact(EndpointConfig[] endpointBySlot, int count) {
+        EndpointConfig[] endpoints = new EndpointConfig[count];
+        int at = 0;
+        for (EndpointConfig endpoint : endpointBySlot) {
+            if (endpoint != null) {
+                endpoints[at++] = endpoint;
+            }
+        }
+        return List.of(endpoints);
     }
 
     /** Makes {@code endpoints} the whole host list: {@link #update} with the hosts no longer listed removed. */

@@ -84,11 +84,6 @@ public final class Host {
         return endpoint.labels();
     }
 
-    /** The endpoint this version of the host was made from. */
-    public EndpointConfig endpoint() {
-        return endpoint;
-    }
-
     /**
      * When an update added this host to its running cluster, on the cluster's nanosecond clock,
      * or {@link #NOT_ADDED} for a host of the cluster's first version; slow start ramps from it.

@@ -1,6 +1,5 @@
 package io.tollgate.router.cluster;
 
-import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.router.lb.Candidates;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,21 +86,6 @@ public final class HostSet {
         List<Host> hosts = new ArrayList<>(size());
         occupied.forEach((int slot) -> hosts.add(slots[slot]));
         return hosts;
-    }
-
-    /**
-     * The endpoint of every host, by index: one pass over the slots, and an immutable list that
-     * {@code ClusterConfig} keeps as it is rather than copying it again.
-     */
-    List<EndpointConfig> endpoints() {
-        EndpointConfig[] endpoints = new EndpointConfig[size];
-        int at = 0;
-        for (Host host : slots) {
-            if (host != null) {
-                endpoints[at++] = host.endpoint();
-            }
-        }
-        return List.of(endpoints);
     }
 
     /** The healthy hosts, or null when there is none. */
