@@ -81,8 +81,8 @@ public final class Cluster {
                 throw new IllegalArgumentException("endpoints: " + id + " twice (expected each address:port once)");
             }
             int slot = registry.assign(id, endpoint.weight());
-            slots[slot] = newHost(endpoint, slot, Host.NOT_ADDED);
-            endpointBySlot[slot] = endpoint;
+            slots[slot] = newHost(endpoint, id, slot, Host.NOT_ADDED);
+            endpointBySlot[slot] = given;
             healthy.add(slot);
         }
         HostSet hosts = new HostSet(slots, loads, RoaringBitmap.bitmapOfRange(0, slots.length), healthy,
@@ -240,12 +240,13 @@ public final class Cluster {
         }
         for (EndpointConfig given : upserts) {
             EndpointConfig endpoint = interner.intern(given);
-            int slot = registry.slotOf(Host.idOf(endpoint));
+            String id = Host.idOf(endpoint);
+            int slot = registry.slotOf(id);
             if (slot < 0) {
-                slot = registry.assign(Host.idOf(endpoint), endpoint.weight());
-                Host added = newHost(endpoint, slot, nanoClock.getAsLong());
+                slot = registry.assign(id, endpoint.weight());
+                Host added = newHost(endpoint, id, slot, nanoClock.getAsLong());
                 slots[slot] = added;
-                endpointBySlot[slot] = endpoint;
+                endpointBySlot[slot] = given;
                 occupied.add(slot);
                 healthy.add(slot);
                 changes.add(new SlotChange(slot, null, added));
@@ -257,7 +258,7 @@ public final class Cluster {
             }
             registry.reweight(before.weight(), endpoint.weight());
             slots[slot] = before.withEndpoint(endpoint);
-            endpointBySlot[slot] = endpoint;
+            endpointBySlot[slot] = given;
             changes.add(new SlotChange(slot, before, slots[slot]));
         }
         HostSet next = new HostSet(slots, loads, occupied, healthy, registry.uniformWeights(), hosts);
@@ -315,9 +316,9 @@ public final class Cluster {
                 healthy, current.hosts().uniformWeights()), List.of(new SlotChange(slot, now, now)));
     }
 
-    /** A host at {@code slot}, counting its requests in that slot's cell of {@link #loads}. */
-    private Host newHost(EndpointConfig endpoint, int slot, long addedAtNanos) {
-        return new Host(endpoint, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos);
+    /** Host {@code id} at {@code slot}, counting its requests in that slot's cell of {@link #loads}. */
+    private Host newHost(EndpointConfig endpoint, String id, int slot, long addedAtNanos) {
+        return new Host(endpoint, id, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos);
     }
 
     private void publish(Version current, ClusterConfig config, HostSet next, List<SlotChange> changes) {

@@ -18,32 +18,36 @@ public final class Host {
     public static final long NOT_ADDED = Long.MIN_VALUE;
 
     private final InetSocketAddress address;
-    private final EndpointConfig endpoint;
+    private final int weight;
+    private final Map<String, String> labels;
     private final String id;
     private final LiveState live;
     private final long addedAtNanos;
 
     /** A host of no cluster that tells nobody when its health changes; for load balancer tests and tools. */
     public Host(EndpointConfig endpoint) {
-        this(endpoint, host -> { }, new int[1], 0, NOT_ADDED);
+        this(endpoint, idOf(endpoint), host -> { }, new int[1], 0, NOT_ADDED);
     }
 
     /**
-     * A host that calls {@code healthListener} after each change of its health and counts its
-     * active requests in {@code loadPage[loadOffset]} (its cell of the cluster's {@link
-     * ActiveRequests}); {@code addedAtNanos} is when an update added it (a cluster clock reading,
-     * for slow start), or {@link #NOT_ADDED}.
+     * A host known as {@code id} ({@link #idOf} of {@code endpoint}, passed so the cluster's index
+     * and the host share one string) that calls {@code healthListener} after each change of its
+     * health and counts its active requests in {@code loadPage[loadOffset]} (its cell of the
+     * cluster's {@link ActiveRequests}); {@code addedAtNanos} is when an update added it (a cluster
+     * clock reading, for slow start), or {@link #NOT_ADDED}.
      */
-    Host(EndpointConfig endpoint, Consumer<Host> healthListener, int[] loadPage, int loadOffset, long addedAtNanos) {
-        this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint,
+    Host(EndpointConfig endpoint, String id, Consumer<Host> healthListener, int[] loadPage, int loadOffset,
+            long addedAtNanos) {
+        this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint, id,
                 new LiveState(Objects.requireNonNull(healthListener, "healthListener"), loadPage, loadOffset),
                 addedAtNanos);
     }
 
-    private Host(InetSocketAddress address, EndpointConfig endpoint, LiveState live, long addedAtNanos) {
+    private Host(InetSocketAddress address, EndpointConfig endpoint, String id, LiveState live, long addedAtNanos) {
         this.address = address;
-        this.endpoint = endpoint;
-        this.id = idOf(endpoint);
+        this.weight = endpoint.weight();
+        this.labels = endpoint.labels();
+        this.id = id;
         this.live = live;
         this.addedAtNanos = addedAtNanos;
     }
@@ -58,7 +62,7 @@ public final class Host {
         if (!idOf(endpoint).equals(id)) {
             throw new IllegalArgumentException("endpoint: " + idOf(endpoint) + " (expected " + id + ")");
         }
-        return new Host(address, endpoint, live, addedAtNanos);
+        return new Host(address, endpoint, id, live, addedAtNanos);
     }
 
     /** Whether {@code other} is a version of this host (same health and load), not just the same address. */
@@ -77,11 +81,11 @@ public final class Host {
     }
 
     public int weight() {
-        return endpoint.weight();
+        return weight;
     }
 
     public Map<String, String> labels() {
-        return endpoint.labels();
+        return labels;
     }
 
     /**
