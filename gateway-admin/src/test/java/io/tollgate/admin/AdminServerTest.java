@@ -347,7 +347,8 @@ class AdminServerTest {
 
     /** {@code config} with another number of event loops, to tell versions apart in a dump. */
     private static GatewayConfig withEventLoops(GatewayConfig config, int eventLoops) {
-        return new GatewayConfig(config.admin(), eventLoops, config.listeners(), config.clusters(), config.demoUpstream());
+        return new GatewayConfig(config.admin(), eventLoops, config.listeners(), config.clusters(),
+                config.demoUpstream());
     }
 
     /** A configuration with its version, as the gateway publishes them. */

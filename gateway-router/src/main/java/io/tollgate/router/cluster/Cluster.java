@@ -54,7 +54,10 @@ public final class Cluster {
     private EndpointConfig[] endpointBySlot;
     private volatile Version version;
 
-    /** One published state: the configuration with its endpoints, the hosts and, with subset load balancing, their index. */
+    /**
+     * One published state: the configuration with the endpoints it applied, the hosts and, with
+     * subset load balancing, their index.
+     */
     private record Version(ClusterConfig config, HostSet hosts, SubsetIndex subsets) {
     }
 

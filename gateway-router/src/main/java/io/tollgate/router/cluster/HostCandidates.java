@@ -68,8 +68,8 @@ final class HostCandidates implements Candidates {
         if (uniformWeights) {
             long total = (long) size * slots[members.first()].weight();
             boolean sameMembers = previous != null && previous.cumulative == null && previous.members.equals(members);
-            return new HostCandidates(slots, loads, members, sameMembers ? previous.slotByRank : members.toArray(), total,
-                    null, true);
+            int[] slotByRank = sameMembers ? previous.slotByRank : members.toArray();
+            return new HostCandidates(slots, loads, members, slotByRank, total, null, true);
         }
         long[] cumulative = new long[size];
         long sum = 0;
@@ -85,7 +85,8 @@ final class HostCandidates implements Candidates {
      * The candidates of every host in {@code occupied}, available or not (for panic mode), or null
      * when there are none: {@link #available} then asks each host.
      */
-    static HostCandidates ofEveryHost(Host[] slots, ActiveRequests loads, RoaringBitmap occupied, boolean uniformWeights) {
+    static HostCandidates ofEveryHost(Host[] slots, ActiveRequests loads, RoaringBitmap occupied,
+            boolean uniformWeights) {
         HostCandidates all = of(slots, loads, occupied, uniformWeights);
         return all == null ? null
                 : new HostCandidates(slots, loads, occupied, all.slotByRank, all.totalWeight, all.cumulative, false);

@@ -30,7 +30,7 @@ final class HashRing {
     private final long rankMask;
     /** {@code 64 - log2(buckets)}: a hash's bucket is its top bits. */
     private final int bucketShift;
-    /** {@code firstPoint[b]}: the index of the first point of bucket {@code b} or later; one more entry than buckets. */
+    /** By bucket: the index of its first point, or of the next bucket's; one entry more than buckets. */
     private final int[] firstPoint;
 
     private HashRing(long[] points, long rankMask) {
