@@ -1,7 +1,6 @@
 package io.tollgate.admin;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.router.cluster.ClusterManager;
 import java.util.List;
 
@@ -12,11 +11,8 @@ import java.util.List;
  */
 public interface AdminContext {
 
-    /** The configuration being served. */
-    GatewayConfig config();
-
-    /** The version of the configuration being served: 1 at start, one more for each applied reload. */
-    long configVersion();
+    /** The configuration being served with its version, read at once from what the gateway published. */
+    ServedConfig served();
 
     /**
      * Reads the configuration again from where the gateway got it and applies it; returns the

@@ -32,7 +32,7 @@ final class AdminEndpoints {
         add(new AdminEndpoint(GET, "/config_dump", "the configuration being served and its version, as JSON",
                 params -> AdminResponse.json(configDump(context))));
         add(new AdminEndpoint(GET, "/config/version", "the version of the configuration being served",
-                params -> AdminResponse.text(HttpResponseStatus.OK, Long.toString(context.configVersion()))));
+                params -> AdminResponse.text(HttpResponseStatus.OK, Long.toString(context.served().version()))));
         add(new AdminEndpoint(POST, "/config/reload", "reads the configuration file again and applies it (loopback only)",
                 params -> reload(context), true));
         add(new AdminEndpoint(GET, "/clusters", "clusters and their hosts with health and load, as JSON",
@@ -43,11 +43,11 @@ final class AdminEndpoints {
                 LogLevels::set));
     }
 
-    /** The configuration as JSON with {@code version} as its first field. */
+    /** The configuration as JSON with {@code version} as its first field, both of one published snapshot. */
     private static JsonNode configDump(AdminContext context) {
-        long version = context.configVersion();
-        ObjectNode dump = AdminResponse.mapper().createObjectNode().put("version", version);
-        dump.setAll((ObjectNode) ConfigJson.of(context.config()));
+        ServedConfig served = context.served();
+        ObjectNode dump = AdminResponse.mapper().createObjectNode().put("version", served.version());
+        dump.setAll((ObjectNode) ConfigJson.of(served.config()));
         return dump;
     }
 
@@ -57,7 +57,7 @@ final class AdminEndpoints {
             return AdminResponse.text(HttpResponseStatus.OK, "applied version " + context.reload());
         } catch (ConfigException e) {
             return AdminResponse.text(HttpResponseStatus.BAD_REQUEST, "rejected, still serving version "
-                    + context.configVersion() + ": " + e.getMessage());
+                    + context.served().version() + ": " + e.getMessage());
         }
     }
 

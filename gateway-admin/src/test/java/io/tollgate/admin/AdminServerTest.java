@@ -28,7 +28,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,7 +47,9 @@ class AdminServerTest {
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final GatewayMetrics metrics = new GatewayMetrics(prometheus);
     private final AtomicBoolean ready = new AtomicBoolean(true);
-    private final AtomicLong version = new AtomicLong(1);
+    private final AtomicReference<ServedConfig> served = new AtomicReference<>(new Served(config, 1));
+    /** When set, every read of the served configuration first applies a reload, as if one raced with it. */
+    private final AtomicBoolean reloadOnEveryRead = new AtomicBoolean();
     private final AtomicReference<ConfigException> rejection = new AtomicReference<>();
     private AdminServer server;
 
@@ -56,13 +57,11 @@ class AdminServerTest {
     void start() throws InterruptedException {
         AdminContext context = new AdminContext() {
             @Override
-            public GatewayConfig config() {
-                return config;
-            }
-
-            @Override
-            public long configVersion() {
-                return version.get();
+            public ServedConfig served() {
+                if (reloadOnEveryRead.get()) {
+                    reload();
+                }
+                return served.get();
             }
 
             @Override
@@ -70,7 +69,8 @@ class AdminServerTest {
                 if (rejection.get() != null) {
                     throw rejection.get();
                 }
-                return version.incrementAndGet();
+                return served.updateAndGet(before -> new Served(withEventLoops(config, (int) before.version() + 1),
+                        before.version() + 1)).version();
             }
 
             @Override
@@ -128,6 +128,16 @@ class AdminServerTest {
     }
 
     @Test
+    void configDumpPairsTheVersionWithTheConfigurationOfThatVersion() throws Exception {
+        reloadOnEveryRead.set(true);
+
+        JsonNode dump = json(get("/config_dump"));
+
+        assertThat(dump.get("version").asLong()).isGreaterThan(1);
+        assertThat(dump.get("event_loops").asLong()).isEqualTo(dump.get("version").asLong());
+    }
+
+    @Test
     void rejectedReloadAnswersBadRequestWithTheFieldPathAndTheVersionStillServed() throws Exception {
         rejection.set(new ConfigException("clusters[0].connect_timeout: -1s (expected a positive duration)"));
 
@@ -144,7 +154,7 @@ class AdminServerTest {
         HttpResponse<String> got = get("/config/reload");
 
         assertThat(got.statusCode()).isEqualTo(405);
-        assertThat(version.get()).isEqualTo(1);
+        assertThat(served.get().version()).isEqualTo(1);
     }
 
     @Test
@@ -333,5 +343,15 @@ class AdminServerTest {
 
     private static ch.qos.logback.classic.Logger logback(String name) {
         return (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(name);
+    }
+
+    /** {@code config} with another number of event loops, to tell versions apart in a dump. */
+    private static GatewayConfig withEventLoops(GatewayConfig config, int eventLoops) {
+        return new GatewayConfig(config.admin(), eventLoops, config.listeners(), config.clusters(),
+                config.demoUpstream());
+    }
+
+    /** A configuration with its version, as the gateway publishes them. */
+    private record Served(GatewayConfig config, long version) implements ServedConfig {
     }
 }

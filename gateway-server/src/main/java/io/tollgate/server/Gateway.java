@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.tollgate.admin.AdminContext;
+import io.tollgate.admin.ServedConfig;
 import io.tollgate.admin.AdminServer;
 import io.tollgate.admin.ListenerInfo;
 import io.tollgate.core.config.ConfigException;
@@ -217,13 +218,8 @@ public final class Gateway implements AutoCloseable {
     /** What the admin API sees of this gateway. */
     private final class Context implements AdminContext {
         @Override
-        public GatewayConfig config() {
-            return snapshot.get().config();
-        }
-
-        @Override
-        public long configVersion() {
-            return snapshot.get().version();
+        public ServedConfig served() {
+            return snapshot.get();
         }
 
         @Override

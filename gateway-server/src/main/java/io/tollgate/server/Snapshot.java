@@ -1,5 +1,6 @@
 package io.tollgate.server;
 
+import io.tollgate.admin.ServedConfig;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.RouteConfig;
@@ -22,7 +23,7 @@ import java.util.function.Function;
  * @param version 1 for the configuration the process started with, one more for each reload
  */
 public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String, RouteTable> routeTables,
-        OutlierDetectors outliers, long version) {
+        OutlierDetectors outliers, long version) implements ServedConfig {
 
     /** What a listener the snapshot does not know routes by (one removed by a reload): nothing. */
     private static final RouteTable NO_ROUTES = RouteTable.compile(new RouteConfig(List.of()));

@@ -57,36 +57,12 @@ public class HashLoadBalancerBenchmark {
         cluster = new Cluster(new ClusterConfig("hash", lbPolicy, endpoints, Duration.ofSeconds(1), 1, 1,
                 Duration.ofSeconds(1)).withLoadBalancing(settings));
         for (int i = 0; i < KEYS; i++) {
-            requests[i] = new UserRequest("user-" + i);
+            requests[i] = new HeaderRequest(Map.of("x-user", "user-" + i));
         }
     }
 
     @Benchmark
     public Host choose() {
         return cluster.choose(requests[next++ & (KEYS - 1)]);
-    }
-
-    /** A request that carries only the hashed header. */
-    private record UserRequest(String user) implements RouteRequest {
-
-        @Override
-        public String authority() {
-            return "svc";
-        }
-
-        @Override
-        public String path() {
-            return "/";
-        }
-
-        @Override
-        public String query() {
-            return null;
-        }
-
-        @Override
-        public String header(String name) {
-            return name.equals("x-user") ? user : null;
-        }
     }
 }

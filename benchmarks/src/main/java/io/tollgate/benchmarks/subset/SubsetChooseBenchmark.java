@@ -1,5 +1,6 @@
 package io.tollgate.benchmarks.subset;
 
+import io.tollgate.benchmarks.lb.HeaderRequest;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
@@ -17,7 +18,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Chooses a host for a request in a cluster with MOSN's labels and selectors: the subset named by
  * the route's metadata match ({@code route}: zone and version, an exact subset) or by request
- * headers ({@code header}: {@code x-subset-zone}), then the cluster's load balancer inside it.
+ * headers ({@code header}: {@code x-subset-zone}), then the cluster's load balancer inside it
+ * ({@code ring_hash} and {@code maglev} without a hash policy hash each request at random).
  * MUST allocate nothing: check {@code gc.alloc.rate.norm} with {@code -prof gc}.
  */
 @State(Scope.Thread)
@@ -28,7 +30,7 @@ public class SubsetChooseBenchmark {
     @Param({"8000", "50000"})
     int hosts;
 
-    @Param({"round_robin", "random", "least_request"})
+    @Param({"round_robin", "random", "least_request", "ring_hash", "maglev"})
     String lbPolicy;
 
     @Param({"route", "header"})
@@ -52,29 +54,5 @@ public class SubsetChooseBenchmark {
     @Benchmark
     public Host choose() {
         return cluster.choose(request, metadataMatch);
-    }
-
-    /** A request that has only headers. */
-    private record HeaderRequest(Map<String, String> headers) implements RouteRequest {
-
-        @Override
-        public String authority() {
-            return "mosn";
-        }
-
-        @Override
-        public String path() {
-            return "/";
-        }
-
-        @Override
-        public String query() {
-            return null;
-        }
-
-        @Override
-        public String header(String name) {
-            return headers.get(name);
-        }
     }
 }

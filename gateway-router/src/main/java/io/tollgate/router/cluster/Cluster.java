@@ -36,20 +36,31 @@ public final class Cluster {
     /** How often {@link #chooseExcluding} asks the load balancer before walking the candidates. */
     private static final int RESELECT_ATTEMPTS = 3;
 
-    private final ClusterConfig config;
     private final LoadBalancer loadBalancer;
     private final SubsetPolicy subsetPolicy;
     private final SubsetStats subsetStats = new SubsetStats();
     private final PriorityCircuitBreakers circuitBreakers;
+    /** The hosts' active requests by slot, where load balancers read them. */
+    private final ActiveRequests loads = new ActiveRequests();
     /** Guarded by {@code this}; only the writer uses it. */
-    private final HostRegistry registry = new HostRegistry();
+    private final HostRegistry registry = new HostRegistry(slot -> loads.get(slot) == 0);
     private final LongSupplier nanoClock;
     /** One listener shared by every host, rather than a lambda per host. */
     private final Consumer<Host> healthListener = this::healthChanged;
+
+    /**
+     * Each host's endpoint at its index (null where free), so that an update lists the endpoints
+     * in one pass over a dense array rather than through every host object. Guarded by {@code
+     * this}; only the writer uses it.
+     */
+    private EndpointConfig[] endpointBySlot;
     private volatile Version version;
 
-    /** One published state: the hosts and, with subset load balancing, their index. */
-    private record Version(HostSet hosts, SubsetIndex subsets) {
+    /**
+     * One published state: the configuration with the endpoints it applied, the hosts and, with
+     * subset load balancing, their index.
+     */
+    private record Version(ClusterConfig config, HostSet hosts, SubsetIndex subsets) {
     }
 
     public Cluster(ClusterConfig config) {
@@ -58,7 +69,7 @@ public final class Cluster {
 
     /** A cluster whose slow start reads {@code nanoClock} (a fake one in tests). */
     public Cluster(ClusterConfig config, LongSupplier nanoClock) {
-        this.config = Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(config, "config");
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.loadBalancer = LoadBalancers.create(config.lbPolicy(), config.loadBalancing(), nanoClock);
         this.subsetPolicy = config.subsetLbConfig().map(SubsetPolicy::new).orElse(null);
@@ -66,29 +77,37 @@ public final class Cluster {
         LabelInterner interner = new LabelInterner();
         List<EndpointConfig> endpoints = config.endpoints();
         Host[] slots = new Host[endpoints.size()];
+        endpointBySlot = new EndpointConfig[slots.length];
         RoaringBitmap healthy = new RoaringBitmap();
-        for (EndpointConfig endpoint : endpoints) {
-            Host host = new Host(interner.intern(endpoint), healthListener);
-            if (registry.slotOf(host.id()) >= 0) {
-                throw new IllegalArgumentException("endpoints: " + host.id() + " twice (expected each address:port once)");
+        for (EndpointConfig given : endpoints) {
+            EndpointConfig endpoint = interner.intern(given);
+            String id = Host.idOf(endpoint);
+            if (registry.slotOf(id) >= 0) {
+                throw new IllegalArgumentException("endpoints: " + id + " twice (expected each address:port once)");
             }
-            int slot = registry.assign(host.id(), host.weight());
-            slots[slot] = host;
+            int slot = registry.assign(id, endpoint.weight());
+            slots[slot] = newHost(endpoint, id, slot, Host.NOT_ADDED);
+            endpointBySlot[slot] = given;
             healthy.add(slot);
         }
-        HostSet hosts = new HostSet(slots, RoaringBitmap.bitmapOfRange(0, slots.length), healthy,
+        HostSet hosts = new HostSet(slots, loads, RoaringBitmap.bitmapOfRange(0, slots.length), healthy,
                 registry.uniformWeights());
-        this.version = new Version(hosts, subsetPolicy == null ? null : SubsetIndex.build(hosts, subsetPolicy));
+        this.version = new Version(config, hosts,
+                subsetPolicy == null ? null : SubsetIndex.build(hosts, subsetPolicy));
         prepare(hosts);
     }
 
     public String name() {
-        return config.name();
+        return version.config().name();
     }
 
-    /** The configuration the cluster was built from; its endpoints are the first version's. */
+    /**
+     * The configuration of the current version: the settings the cluster was built with and the
+     * endpoints last applied (by {@link #replaceEndpoints} as listed, by {@link #update} in host
+     * index order).
+     */
     public ClusterConfig config() {
-        return config;
+        return version.config();
     }
 
     /** Every host of the current version, healthy or not. */
@@ -187,7 +206,7 @@ public final class Cluster {
             }
             int total = hosts.size();
             boolean panic = available.size() < total
-                    && PanicThreshold.panics(available.size(), total, config.panicThresholdPercent());
+                    && PanicThreshold.panics(available.size(), total, current.config().panicThresholdPercent());
             return panic ? hosts.allCandidates() : available;
         }
         return current.subsets().resolve(current.hosts(), request, metadataMatch, subsetStats);
@@ -199,10 +218,22 @@ public final class Cluster {
      * ({@code address:port}); then publishes the new version at once. Unknown ids are ignored.
      */
     public synchronized void update(Collection<EndpointConfig> upserts, Collection<String> removedIds) {
+        apply(upserts, removedIds, null);
+    }
+
+    /**
+     * {@link #update} whose configuration lists {@code listed} as its endpoints, or, when null,
+     * the endpoints of the new hosts.
+     */
+    private void apply(Collection<EndpointConfig> upserts, Collection<String> removedIds, List<EndpointConfig> listed) {
+        registry.reclaimDrained();
         Version current = version;
         HostSet hosts = current.hosts();
         Host[] slots = Arrays.copyOf(hosts.slots(), Math.max(hosts.slots().length,
                 registry.slotLimit() + upserts.size()));
+        if (endpointBySlot.length < slots.length) {
+            endpointBySlot = Arrays.copyOf(endpointBySlot, slots.length);
+        }
         RoaringBitmap occupied = hosts.occupied().clone();
         RoaringBitmap healthy = hosts.healthyIndices().clone();
         List<SlotChange> changes = new ArrayList<>(upserts.size() + removedIds.size());
@@ -215,17 +246,20 @@ public final class Cluster {
             Host before = slots[slot];
             registry.release(id, before.weight());
             slots[slot] = null;
+            endpointBySlot[slot] = null;
             occupied.remove(slot);
             healthy.remove(slot);
             changes.add(new SlotChange(slot, before, null));
         }
         for (EndpointConfig given : upserts) {
             EndpointConfig endpoint = interner.intern(given);
-            int slot = registry.slotOf(Host.idOf(endpoint));
+            String id = Host.idOf(endpoint);
+            int slot = registry.slotOf(id);
             if (slot < 0) {
-                Host added = new Host(endpoint, healthListener, nanoClock.getAsLong());
-                slot = registry.assign(added.id(), added.weight());
+                slot = registry.assign(id, endpoint.weight());
+                Host added = newHost(endpoint, id, slot, nanoClock.getAsLong());
                 slots[slot] = added;
+                endpointBySlot[slot] = given;
                 occupied.add(slot);
                 healthy.add(slot);
                 changes.add(new SlotChange(slot, null, added));
@@ -237,9 +271,28 @@ public final class Cluster {
             }
             registry.reweight(before.weight(), endpoint.weight());
             slots[slot] = before.withEndpoint(endpoint);
+            endpointBySlot[slot] = given;
             changes.add(new SlotChange(slot, before, slots[slot]));
         }
-        publish(current, new HostSet(slots, occupied, healthy, registry.uniformWeights(), hosts), changes);
+        HostSet next = new HostSet(slots, loads, occupied, healthy, registry.uniformWeights(), hosts);
+        List<EndpointConfig> endpoints = listed != null ? listed : compact(endpointBySlot, next.size());
+        ClusterConfig config = current.config().withEndpoints(endpoints);
+        publish(current, config, next, changes);
+    }
+
+    /**
+     * The {@code count} endpoints of {@code endpointBySlot} in index order, as an immutable list
+     * that {@link ClusterConfig} keeps rather than copying it again.
+     */
+    private static List<EndpointConfig> compact(EndpointConfig[] endpointBySlot, int count) {
+        EndpointConfig[] endpoints = new EndpointConfig[count];
+        int at = 0;
+        for (EndpointConfig endpoint : endpointBySlot) {
+            if (endpoint != null) {
+                endpoints[at++] = endpoint;
+            }
+        }
+        return List.of(endpoints);
     }
 
     /** Makes {@code endpoints} the whole host list: {@link #update} with the hosts no longer listed removed. */
@@ -252,7 +305,7 @@ public final class Cluster {
                 removed.add(host.id());
             }
         }
-        update(endpoints, removed);
+        apply(endpoints, removed, endpoints);
     }
 
     /** Republishes the available hosts after {@code host} changed health or ejection. */
@@ -272,18 +325,23 @@ public final class Cluster {
             healthy.remove(slot);
         }
         Host now = current.hosts().slots()[slot];
-        publish(current, new HostSet(current.hosts().slots(), current.hosts().occupied(), healthy,
-                current.hosts().uniformWeights()), List.of(new SlotChange(slot, now, now)));
+        publish(current, current.config(), new HostSet(current.hosts().slots(), loads, current.hosts().occupied(),
+                healthy, current.hosts().uniformWeights()), List.of(new SlotChange(slot, now, now)));
     }
 
-    private void publish(Version current, HostSet next, List<SlotChange> changes) {
+    /** Host {@code id} at {@code slot}, counting its requests in that slot's cell of {@link #loads}. */
+    private Host newHost(EndpointConfig endpoint, String id, int slot, long addedAtNanos) {
+        return new Host(endpoint, id, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos);
+    }
+
+    private void publish(Version current, ClusterConfig config, HostSet next, List<SlotChange> changes) {
         SubsetIndex subsets = current.subsets();
         if (subsets != null) {
             subsets = next.uniformWeights() == current.hosts().uniformWeights()
                     ? subsets.update(next, changes)
                     : SubsetIndex.build(next, subsetPolicy);
         }
-        version = new Version(next, subsets);
+        version = new Version(config, next, subsets);
         prepare(next);
     }
 

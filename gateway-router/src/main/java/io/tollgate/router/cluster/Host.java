@@ -4,13 +4,13 @@ import io.tollgate.core.config.EndpointConfig;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * One upstream host of a cluster. Its identity (address, weight, labels) is immutable; its
  * health and load are live state shared by every event loop and kept when the host's weight or
- * labels change (the cluster then holds a new {@code Host} sharing that state).
+ * labels change (the cluster then holds a new {@code Host} sharing that state). Its count of
+ * active requests sits in the cluster's dense {@link ActiveRequests}, where load balancers read it.
  */
 public final class Host {
 
@@ -24,27 +24,30 @@ public final class Host {
     private final LiveState live;
     private final long addedAtNanos;
 
-    /** A host that tells nobody when its health changes; for load balancer tests and tools. */
+    /** A host of no cluster that tells nobody when its health changes; for load balancer tests and tools. */
     public Host(EndpointConfig endpoint) {
-        this(endpoint, host -> { });
+        this(endpoint, idOf(endpoint), host -> { }, new int[1], 0, NOT_ADDED);
     }
 
-    /** A host that calls {@code healthListener} after each change of its health. */
-    Host(EndpointConfig endpoint, Consumer<Host> healthListener) {
-        this(endpoint, healthListener, NOT_ADDED);
+    /**
+     * A host known as {@code id} ({@link #idOf} of {@code endpoint}, passed so the cluster's index
+     * and the host share one string) that calls {@code healthListener} after each change of its
+     * health and counts its active requests in {@code loadPage[loadOffset]} (its cell of the
+     * cluster's {@link ActiveRequests}); {@code addedAtNanos} is when an update added it (a cluster
+     * clock reading, for slow start), or {@link #NOT_ADDED}.
+     */
+    Host(EndpointConfig endpoint, String id, Consumer<Host> healthListener, int[] loadPage, int loadOffset,
+            long addedAtNanos) {
+        this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint, id,
+                new LiveState(Objects.requireNonNull(healthListener, "healthListener"), loadPage, loadOffset),
+                addedAtNanos);
     }
 
-    /** A host that an update added at {@code addedAtNanos} (a cluster clock reading), for slow start. */
-    Host(EndpointConfig endpoint, Consumer<Host> healthListener, long addedAtNanos) {
-        this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint,
-                new LiveState(Objects.requireNonNull(healthListener, "healthListener")), addedAtNanos);
-    }
-
-    private Host(InetSocketAddress address, EndpointConfig endpoint, LiveState live, long addedAtNanos) {
+    private Host(InetSocketAddress address, EndpointConfig endpoint, String id, LiveState live, long addedAtNanos) {
         this.address = address;
         this.weight = endpoint.weight();
         this.labels = endpoint.labels();
-        this.id = idOf(endpoint);
+        this.id = id;
         this.live = live;
         this.addedAtNanos = addedAtNanos;
     }
@@ -59,7 +62,7 @@ public final class Host {
         if (!idOf(endpoint).equals(id)) {
             throw new IllegalArgumentException("endpoint: " + idOf(endpoint) + " (expected " + id + ")");
         }
-        return new Host(address, endpoint, live, addedAtNanos);
+        return new Host(address, endpoint, id, live, addedAtNanos);
     }
 
     /** Whether {@code other} is a version of this host (same health and load), not just the same address. */
@@ -143,16 +146,16 @@ public final class Host {
 
     /** Requests sent to this host and not yet answered, across all event loops. */
     public int activeRequests() {
-        return live.activeRequests.get();
+        return ActiveRequests.read(live.loadPage, live.loadOffset);
     }
 
     /** Counts a request sent; MUST be paired with exactly one {@link #requestFinished()}. */
     public void requestStarted() {
-        live.activeRequests.incrementAndGet();
+        ActiveRequests.add(live.loadPage, live.loadOffset, 1);
     }
 
     public void requestFinished() {
-        live.activeRequests.decrementAndGet();
+        ActiveRequests.add(live.loadPage, live.loadOffset, -1);
     }
 
     @Override
@@ -163,13 +166,16 @@ public final class Host {
     /** What a host's versions share. */
     private static final class LiveState {
 
-        private final AtomicInteger activeRequests = new AtomicInteger();
         private final Consumer<Host> healthListener;
+        private final int[] loadPage;
+        private final int loadOffset;
         private volatile boolean healthy = true;
         private volatile boolean ejected;
 
-        LiveState(Consumer<Host> healthListener) {
+        LiveState(Consumer<Host> healthListener, int[] loadPage, int loadOffset) {
             this.healthListener = healthListener;
+            this.loadPage = loadPage;
+            this.loadOffset = loadOffset;
         }
     }
 }

@@ -11,24 +11,33 @@ import org.roaringbitmap.RoaringBitmap;
  * members unpacked by rank: rank {@code r} is the {@code r}-th set bit, an array read rather
  * than a {@link RoaringBitmap#select} (which scans up to 1024 words of a dense container). With
  * unequal weights the cumulative weights by rank are kept too, so a weighted choice is a binary
- * search. One value derived by a load balancer (its hash ring or table) is kept with them.
+ * search. One value derived by a load balancer (its hash ring or table) is kept with them. The
+ * hosts' active-request counts are read from the cluster's dense {@link ActiveRequests} by slot,
+ * so a least-request choice never touches a host object it does not return.
  */
 final class HostCandidates implements Candidates {
 
     private final Host[] slots;
+    /** The counts of the hosts in {@code slots}, or null for hosts of no cluster (each keeps its own). */
+    private final ActiveRequests loads;
     private final RoaringBitmap members;
     private final int[] slotByRank;
     private final long totalWeight;
     /** {@code cumulative[r]} = sum of the weights of ranks 0..r; null when weights are uniform. */
     private final long[] cumulative;
+    /** False for the panic candidates, which hold hosts that were unavailable when published. */
+    private final boolean availableWhenPublished;
     private volatile Derived derived;
 
     /** A load balancer's value for these candidates and the function that made it. */
     private record Derived(Object by, Object value) {
     }
 
-    private HostCandidates(Host[] slots, RoaringBitmap members, int[] slotByRank, long totalWeight, long[] cumulative) {
+    private HostCandidates(Host[] slots, ActiveRequests loads, RoaringBitmap members, int[] slotByRank,
+            long totalWeight, long[] cumulative, boolean availableWhenPublished) {
         this.slots = slots;
+        this.availableWhenPublished = availableWhenPublished;
+        this.loads = loads;
         this.members = members;
         this.slotByRank = slotByRank;
         this.totalWeight = totalWeight;
@@ -37,19 +46,21 @@ final class HostCandidates implements Candidates {
 
     /**
      * The candidates of {@code members} (host indices into {@code slots}, which the caller MUST
-     * NOT change afterwards), or null when there are none.
+     * NOT change afterwards), or null when there are none; {@code loads} holds the hosts' active
+     * requests by slot, or is null when each host keeps its own.
      */
-    static HostCandidates of(Host[] slots, RoaringBitmap members, boolean uniformWeights) {
-        return of(slots, members, uniformWeights, null);
+    static HostCandidates of(Host[] slots, ActiveRequests loads, RoaringBitmap members, boolean uniformWeights) {
+        return of(slots, loads, members, uniformWeights, null);
     }
 
     /**
-     * {@link #of(Host[], RoaringBitmap, boolean)}, reusing the ranks of {@code previous} (the
+     * {@link #of(Host[], ActiveRequests, RoaringBitmap, boolean)}, reusing the ranks of {@code previous} (the
      * candidates of an earlier version, or null) when weights are uniform and the members are
      * the same: an update that leaves a large set's membership alone (a relabel, a host removed
      * and another added at its index) then costs no unpacking of that set.
      */
-    static HostCandidates of(Host[] slots, RoaringBitmap members, boolean uniformWeights, HostCandidates previous) {
+    static HostCandidates of(Host[] slots, ActiveRequests loads, RoaringBitmap members, boolean uniformWeights,
+            HostCandidates previous) {
         int size = members.getCardinality();
         if (size == 0) {
             return null;
@@ -57,7 +68,8 @@ final class HostCandidates implements Candidates {
         if (uniformWeights) {
             long total = (long) size * slots[members.first()].weight();
             boolean sameMembers = previous != null && previous.cumulative == null && previous.members.equals(members);
-            return new HostCandidates(slots, members, sameMembers ? previous.slotByRank : members.toArray(), total, null);
+            int[] slotByRank = sameMembers ? previous.slotByRank : members.toArray();
+            return new HostCandidates(slots, loads, members, slotByRank, total, null, true);
         }
         long[] cumulative = new long[size];
         long sum = 0;
@@ -66,7 +78,18 @@ final class HostCandidates implements Candidates {
             sum += slots[it.next()].weight();
             cumulative[rank] = sum;
         }
-        return new HostCandidates(slots, members, members.toArray(), sum, cumulative);
+        return new HostCandidates(slots, loads, members, members.toArray(), sum, cumulative, true);
+    }
+
+    /**
+     * The candidates of every host in {@code occupied}, available or not (for panic mode), or null
+     * when there are none: {@link #available} then asks each host.
+     */
+    static HostCandidates ofEveryHost(Host[] slots, ActiveRequests loads, RoaringBitmap occupied,
+            boolean uniformWeights) {
+        HostCandidates all = of(slots, loads, occupied, uniformWeights);
+        return all == null ? null
+                : new HostCandidates(slots, loads, occupied, all.slotByRank, all.totalWeight, all.cumulative, false);
     }
 
     /** The host indices; MUST NOT be modified. */
@@ -82,6 +105,28 @@ final class HostCandidates implements Candidates {
     @Override
     public Host host(int rank) {
         return slots[slotByRank[rank]];
+    }
+
+    /**
+     * True without a look at the host when these are the available hosts of a version: a host
+     * that becomes unavailable is left out of the next version, published at once.
+     */
+    @Override
+    public boolean available(int rank) {
+        return availableWhenPublished || host(rank).available();
+    }
+
+    @Override
+    public int activeRequests(int rank) {
+        return loads == null ? host(rank).activeRequests() : loads.get(slotByRank[rank]);
+    }
+
+    @Override
+    public int weight(int rank) {
+        if (cumulative == null) {
+            return (int) (totalWeight / slotByRank.length);
+        }
+        return (int) (rank == 0 ? cumulative[0] : cumulative[rank] - cumulative[rank - 1]);
     }
 
     @Override

@@ -3,19 +3,30 @@ package io.tollgate.router.cluster;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.IntPredicate;
 
 /**
  * The bookkeeping of a cluster's single writer: which index each host id holds, which indices
- * are free for reuse (so bitmaps stay dense), and how many hosts have each weight. Not
- * thread-safe: the owner MUST hold its lock.
+ * are free for reuse (so bitmaps stay dense), and how many hosts have each weight. An index whose
+ * removed host still has requests in flight is reused only once they have finished, so a new host
+ * never inherits another's load. Not thread-safe: the owner MUST hold its lock.
  */
 final class HostRegistry {
 
     private final Map<String, Integer> slotById = new HashMap<>();
     private final Map<Integer, Integer> hostsByWeight = new HashMap<>();
+    private final IntPredicate idle;
     private int[] free = new int[8];
     private int freeCount;
+    private int[] draining = new int[8];
+    private int drainingCount;
     private int nextSlot;
+
+    /** {@code idle} tells whether the host last at an index has no request in flight. */
+    HostRegistry(IntPredicate idle) {
+        this.idle = Objects.requireNonNull(idle, "idle");
+    }
 
     /** The index of host {@code id}, or -1. */
     int slotOf(String id) {
@@ -38,11 +49,33 @@ final class HostRegistry {
             return -1;
         }
         hostsByWeight.computeIfPresent(weight, (w, count) -> count == 1 ? null : count - 1);
-        if (freeCount == free.length) {
-            free = Arrays.copyOf(free, free.length * 2);
+        if (idle.test(slot)) {
+            free = push(free, freeCount++, slot);
+        } else {
+            draining = push(draining, drainingCount++, slot);
         }
-        free[freeCount++] = slot;
         return slot;
+    }
+
+    /** Makes the draining indices whose requests have all finished free for reuse. */
+    void reclaimDrained() {
+        int kept = 0;
+        for (int i = 0; i < drainingCount; i++) {
+            int slot = draining[i];
+            if (idle.test(slot)) {
+                free = push(free, freeCount++, slot);
+            } else {
+                draining[kept++] = slot;
+            }
+        }
+        drainingCount = kept;
+    }
+
+    /** {@code stack} with {@code value} at {@code index}, grown when full. */
+    private static int[] push(int[] stack, int index, int value) {
+        int[] target = index == stack.length ? Arrays.copyOf(stack, stack.length * 2) : stack;
+        target[index] = value;
+        return target;
     }
 
     void reweight(int from, int to) {

@@ -14,6 +14,7 @@ import org.roaringbitmap.RoaringBitmap;
 public final class HostSet {
 
     private final Host[] slots;
+    private final ActiveRequests loads;
     private final RoaringBitmap occupied;
     private final RoaringBitmap healthy;
     private final boolean uniformWeights;
@@ -22,29 +23,32 @@ public final class HostSet {
     private volatile HostCandidates allCandidates;
 
     /**
-     * A version over {@code slots} (null where free); the caller hands over the array and bitmaps
-     * and MUST NOT change them afterwards.
+     * A version over {@code slots} (null where free) whose hosts count their active requests in
+     * {@code loads} (null when each host keeps its own); the caller hands over the array and
+     * bitmaps and MUST NOT change them afterwards.
      */
-    HostSet(Host[] slots, RoaringBitmap occupied, RoaringBitmap healthy, boolean uniformWeights) {
-        this(slots, occupied, healthy, uniformWeights, null);
+    HostSet(Host[] slots, ActiveRequests loads, RoaringBitmap occupied, RoaringBitmap healthy, boolean uniformWeights) {
+        this(slots, loads, occupied, healthy, uniformWeights, null);
     }
 
     /**
      * A version that takes the ranks of the healthy hosts from {@code previous} (an earlier
      * version, or null) when they are the same hosts; see {@link HostCandidates#of(Host[],
-     * RoaringBitmap, boolean, HostCandidates)}.
+     * ActiveRequests, RoaringBitmap, boolean, HostCandidates)}.
      */
-    HostSet(Host[] slots, RoaringBitmap occupied, RoaringBitmap healthy, boolean uniformWeights, HostSet previous) {
+    HostSet(Host[] slots, ActiveRequests loads, RoaringBitmap occupied, RoaringBitmap healthy, boolean uniformWeights,
+            HostSet previous) {
         this.slots = slots;
+        this.loads = loads;
         this.occupied = occupied;
         this.healthy = healthy;
         this.uniformWeights = uniformWeights;
-        this.healthyCandidates = HostCandidates.of(slots, healthy, uniformWeights,
+        this.healthyCandidates = HostCandidates.of(slots, loads, healthy, uniformWeights,
                 previous == null ? null : previous.healthyCandidates);
         this.size = occupied.getCardinality();
     }
 
-    /** The hosts of {@code hosts} at indices 0, 1, 2 ... in that order. */
+    /** The hosts of {@code hosts} (each keeping its own load) at indices 0, 1, 2 ... in that order. */
     public static HostSet of(List<Host> hosts) {
         Host[] slots = hosts.toArray(Host[]::new);
         RoaringBitmap occupied = RoaringBitmap.bitmapOfRange(0, slots.length);
@@ -56,7 +60,7 @@ public final class HostSet {
             }
             uniform &= slots[i].weight() == slots[0].weight();
         }
-        return new HostSet(slots, occupied, healthy, uniform);
+        return new HostSet(slots, null, occupied, healthy, uniform);
     }
 
     /** The number of hosts. */
@@ -71,7 +75,7 @@ public final class HostSet {
     Candidates allCandidates() {
         HostCandidates all = allCandidates;
         if (all == null) {
-            all = HostCandidates.of(slots, occupied, uniformWeights);
+            all = HostCandidates.ofEveryHost(slots, loads, occupied, uniformWeights);
             allCandidates = all;
         }
         return all;
@@ -96,6 +100,11 @@ public final class HostSet {
     /** The slots array; MUST NOT be modified. */
     Host[] slots() {
         return slots;
+    }
+
+    /** Where the hosts count their active requests, or null when each host keeps its own. */
+    ActiveRequests loads() {
+        return loads;
     }
 
     /** The indices in use; MUST NOT be modified. */

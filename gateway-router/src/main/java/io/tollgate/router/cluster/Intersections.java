@@ -23,7 +23,8 @@ final class Intersections {
         if (members == hosts.healthyIndices()) {
             return hosts.healthyCandidates();
         }
-        return candidates.computeIfAbsent(members, m -> HostCandidates.of(hosts.slots(), m, hosts.uniformWeights()));
+        return candidates.computeIfAbsent(members, m -> HostCandidates.of(hosts.slots(), hosts.loads(), m,
+                hosts.uniformWeights()));
     }
 
     RoaringBitmap and(RoaringBitmap a, RoaringBitmap b) {

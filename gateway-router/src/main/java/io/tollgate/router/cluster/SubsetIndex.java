@@ -130,7 +130,7 @@ public final class SubsetIndex {
         if (!policy.usesDefaultSubset()) {
             return null;
         }
-        return HostCandidates.of(hosts.slots(), new Intersections().and(hosts.healthyIndices(), labels,
+        return HostCandidates.of(hosts.slots(), hosts.loads(), new Intersections().and(hosts.healthyIndices(), labels,
                 policy.defaultKeys(), policy.defaultValues()), hosts.uniformWeights(), previous);
     }
 

@@ -16,6 +16,27 @@ public interface Candidates {
     /** The host of rank {@code rank}, {@code 0 <= rank < size()}. */
     Host host(int rank);
 
+    /**
+     * Whether the host of rank {@code rank} may take requests. Candidates of a cluster's version
+     * answer from what they were built of where they can; this default asks the host.
+     */
+    default boolean available(int rank) {
+        return host(rank).available();
+    }
+
+    /**
+     * The requests in flight to the host of rank {@code rank}. Candidates of a cluster read it from
+     * the cluster's dense store of counts, without touching the host object; this default asks the host.
+     */
+    default int activeRequests(int rank) {
+        return host(rank).activeRequests();
+    }
+
+    /** The weight of the host of rank {@code rank}; this default asks the host. */
+    default int weight(int rank) {
+        return host(rank).weight();
+    }
+
     /** True when every host has the same weight, so that weights can be ignored. */
     boolean uniformWeights();
 

@@ -13,18 +13,45 @@ import java.util.Arrays;
  * of points; that number is its weight times a power-of-two scale chosen so that the ring has at
  * least {@code minimumRingSize} points. The scale only changes when the total weight crosses a
  * power of two, so removing one host of N usually moves only that host's keys (about 1/N).
+ *
+ * <p>A lookup first reads where the points of the hash's top bits begin (about
+ * {@value #POINTS_PER_BUCKET} points a bucket), so its binary search covers a few neighbouring
+ * points rather than the whole ring: a large ring costs one or two cache misses, not one per
+ * halving.
  */
 final class HashRing {
 
     /** How far a lookup walks past points of unavailable hosts before it takes the hashed point's. */
     private static final int MAX_WALK = 64;
+    /** The points a bucket of the lookup index covers on average. */
+    private static final int POINTS_PER_BUCKET = 4;
 
     private final long[] points;
     private final long rankMask;
+    /** {@code 64 - log2(buckets)}: a hash's bucket is its top bits. */
+    private final int bucketShift;
+    /** By bucket: the index of its first point, or of the next bucket's; one entry more than buckets. */
+    private final int[] firstPoint;
 
     private HashRing(long[] points, long rankMask) {
         this.points = points;
         this.rankMask = rankMask;
+        int bucketBits = Math.max(1, 31 - Integer.numberOfLeadingZeros(Math.max(1, points.length / POINTS_PER_BUCKET)));
+        this.bucketShift = 64 - bucketBits;
+        this.firstPoint = new int[(1 << bucketBits) + 1];
+        int at = 0;
+        for (int bucket = 0; bucket < firstPoint.length - 1; bucket++) {
+            while (at < points.length && bucketOf(points[at]) < bucket) {
+                at++;
+            }
+            firstPoint[bucket] = at;
+        }
+        firstPoint[firstPoint.length - 1] = points.length;
+    }
+
+    /** The bucket of {@code value} in the ring's signed order: its top bits with the sign bit flipped. */
+    private int bucketOf(long value) {
+        return (int) ((value ^ Long.MIN_VALUE) >>> bucketShift);
     }
 
     static HashRing build(Candidates candidates, int minimumRingSize, int maximumRingSize) {
@@ -75,16 +102,18 @@ final class HashRing {
      * panic mode every host may be down); the hashed point's host when none is.
      */
     Host host(Candidates candidates, long hash) {
-        int found = Arrays.binarySearch(points, hash & ~rankMask);
+        long key = hash & ~rankMask;
+        int bucket = bucketOf(key);
+        int found = Arrays.binarySearch(points, firstPoint[bucket], firstPoint[bucket + 1], key);
         int first = found >= 0 ? found : -found - 1;
         if (first == points.length) {
             first = 0;
         }
         int walk = Math.min(MAX_WALK, points.length);
         for (int step = 0, at = first; step < walk; step++, at = at + 1 == points.length ? 0 : at + 1) {
-            Host host = candidates.host((int) (points[at] & rankMask));
-            if (host.available()) {
-                return host;
+            int rank = (int) (points[at] & rankMask);
+            if (candidates.available(rank)) {
+                return candidates.host(rank);
             }
         }
         return candidates.host((int) (points[first] & rankMask));

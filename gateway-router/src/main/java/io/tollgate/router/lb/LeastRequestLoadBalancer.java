@@ -7,7 +7,8 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Power of two choices: of two hosts drawn at random, the one with fewer active requests
  * relative to its weight. Cheap, and avoids the herd that a global minimum attracts. With slow
- * start, a new host's wins are kept only in proportion to its ramp.
+ * start, a new host's wins are kept only in proportion to its ramp. Loads and weights are read by
+ * rank from the candidates, so only the winner's host object is touched.
  */
 final class LeastRequestLoadBalancer implements LoadBalancer {
 
@@ -30,10 +31,15 @@ final class LeastRequestLoadBalancer implements LoadBalancer {
             return candidates.host(0);
         }
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        Host a = candidates.host(random.nextInt(size));
-        Host b = candidates.host(random.nextInt(size));
-        long loadA = (long) (a.activeRequests() + 1) * b.weight();
-        long loadB = (long) (b.activeRequests() + 1) * a.weight();
-        return loadA <= loadB ? a : b;
+        int a = random.nextInt(size);
+        int b = random.nextInt(size);
+        int activeA = candidates.activeRequests(a);
+        int activeB = candidates.activeRequests(b);
+        if (candidates.uniformWeights()) {
+            return candidates.host(activeA <= activeB ? a : b);
+        }
+        long loadA = (long) (activeA + 1) * candidates.weight(b);
+        long loadB = (long) (activeB + 1) * candidates.weight(a);
+        return candidates.host(loadA <= loadB ? a : b);
     }
 }

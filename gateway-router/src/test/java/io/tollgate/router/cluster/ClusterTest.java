@@ -1,6 +1,7 @@
 package io.tollgate.router.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.ConfigLoader;
@@ -122,5 +123,73 @@ class ClusterTest {
         Cluster cluster = cluster("round_robin", 2);
 
         assertThat(cluster.chooseExcluding(REQUEST, Map.of(), host -> true)).isIn(cluster.hosts());
+    }
+
+    @Test
+    void configListsTheEndpointsOfTheLatestReplacement() {
+        Cluster cluster = cluster("round_robin", 2);
+        List<EndpointConfig> reloaded = List.of(new EndpointConfig("127.0.0.1", 9001, 2, Map.of()),
+                new EndpointConfig("127.0.0.1", 9005, 1, Map.of()));
+
+        cluster.replaceEndpoints(reloaded);
+
+        assertThat(cluster.config().endpoints()).isEqualTo(reloaded);
+        assertThat(cluster.config().withEndpoints(List.of()))
+                .isEqualTo(cluster("round_robin", 0).config().withEndpoints(List.of()));
+    }
+
+    @Test
+    void configListsTheHostsLeftByAnIncrementalUpdate() {
+        Cluster cluster = cluster("round_robin", 3);
+        EndpointConfig added = new EndpointConfig("127.0.0.1", 9100, 1, Map.of());
+
+        cluster.update(List.of(added), List.of("127.0.0.1:9000"));
+
+        assertThat(cluster.config().endpoints()).extracting(e -> e.address() + ":" + e.port())
+                .containsExactlyInAnyOrder("127.0.0.1:9001", "127.0.0.1:9002", "127.0.0.1:9100");
+    }
+
+    @Test
+    void configKeepsItsEndpointsWhenAHostChangesHealth() {
+        Cluster cluster = cluster("round_robin", 2);
+        List<EndpointConfig> before = cluster.config().endpoints();
+
+        cluster.hosts().get(0).healthy(false);
+
+        assertThat(cluster.config().endpoints()).isEqualTo(before);
+    }
+
+    @Test
+    void aHostAddedWhereARemovedHostStillHasRequestsStartsIdle() {
+        Cluster cluster = cluster("least_request", 1);
+        Host removed = cluster.hosts().get(0);
+        removed.requestStarted();
+
+        cluster.update(List.of(), List.of(removed.id()));
+        cluster.update(List.of(new EndpointConfig("127.0.0.1", 9100, 1, Map.of())), List.of());
+        Host added = cluster.hosts().get(0);
+        removed.requestFinished();
+        cluster.update(List.of(new EndpointConfig("127.0.0.1", 9101, 1, Map.of())), List.of());
+
+        assertThat(added.activeRequests()).isZero();
+        assertThat(removed.activeRequests()).isZero();
+        assertThat(cluster.hosts()).extracting(Host::id).containsExactly("127.0.0.1:9101", "127.0.0.1:9100");
+    }
+
+    @Test
+    void leastRequestAvoidsAHostBusyWithRequestsTheClusterCounts() {
+        Cluster cluster = cluster("least_request", 2);
+        Host busy = cluster.hosts().get(0);
+        for (int i = 0; i < 5; i++) {
+            busy.requestStarted();
+        }
+
+        int busyChoices = 0;
+        for (int i = 0; i < 20_000; i++) {
+            busyChoices += cluster.choose(REQUEST) == busy ? 1 : 0;
+        }
+
+        assertThat(busy.activeRequests()).isEqualTo(5);
+        assertThat(busyChoices / 20_000.0).isCloseTo(0.25, within(0.02));
     }
 }

@@ -6,6 +6,9 @@ import io.tollgate.router.cluster.Host;
 import io.tollgate.router.cluster.HostSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class RoundRobinLoadBalancerTest {
@@ -59,5 +62,25 @@ class RoundRobinLoadBalancerTest {
         List<Host> hosts = Hosts.weighted(5);
 
         assertThat(Hosts.counts(balancer, hosts, 10)).containsExactly(10);
+    }
+
+    @Test
+    void givesEachThreadAWholeRoundRobinOfItsOwn() throws Exception {
+        List<Host> hosts = Hosts.weighted(1, 1);
+        Candidates candidates = HostSet.of(hosts).healthy();
+        ExecutorService first = Executors.newSingleThreadExecutor();
+        ExecutorService second = Executors.newSingleThreadExecutor();
+        try {
+            List<Host> firstChoices = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                firstChoices.add(first.submit(() -> balancer.choose(candidates, null)).get(10, TimeUnit.SECONDS));
+                second.submit(() -> balancer.choose(candidates, null)).get(10, TimeUnit.SECONDS);
+            }
+
+            assertThat(firstChoices).containsExactly(hosts.get(0), hosts.get(1), hosts.get(0), hosts.get(1));
+        } finally {
+            first.shutdownNow();
+            second.shutdownNow();
+        }
     }
 }
