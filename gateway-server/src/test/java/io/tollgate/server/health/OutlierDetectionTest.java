@@ -72,12 +72,12 @@ class OutlierDetectionTest {
         assertThat(failures).isEqualTo(3);
         assertThat(gateway.servedBy("http", "/work/", 20)).containsExactlyInAnyOrder("a", "c");
         assertThat(gateway.count("tollgate.upstream.outlier.ejections", "cluster", "flaky")).isEqualTo(1);
-        assertThat(ejectedGauge()).isEqualTo(1);
+        Await.until("the ejection counted in the gauge", LIMIT, () -> ejectedGauge() == 1);
 
-        Await.until("b back from ejection", LIMIT, () -> !hostB.ejected());
+        // the host's flag flips before the detector's listener lowers the gauge, on the ticking thread
+        Await.until("b back from ejection and counted back", LIMIT, () -> !hostB.ejected() && ejectedGauge() == 0);
 
         assertThat(Duration.ofNanos(System.nanoTime() - ejectedAt)).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
-        assertThat(ejectedGauge()).isZero();
         assertThat(gateway.servedBy("http", "/work/", 20)).containsExactlyInAnyOrder("a", "b", "c");
     }
 
