@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
@@ -116,7 +117,7 @@ class ListenerBurstTest {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-            if (msg instanceof io.netty.handler.codec.http.HttpRequest request) {
+            if (msg instanceof HttpRequest request) {
                 path = request.uri();
             }
             if (msg instanceof LastHttpContent) {
