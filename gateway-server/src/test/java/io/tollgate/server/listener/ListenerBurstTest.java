@@ -7,7 +7,6 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -26,7 +25,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,48 +39,19 @@ class ListenerBurstTest {
 
     private static final int CONNECTIONS = 1000;
 
-    private final Transport transport = Transport.best();
-    private EventLoopGroup upstreamLoop;
-    private Channel upstream;
+    private PathEchoUpstream upstream;
     private TestGateway gateway;
 
     @BeforeEach
     void start() throws InterruptedException {
-        upstreamLoop = transport.newGroup(1, "burst-upstream");
-        upstream = new ServerBootstrap()
-                .group(upstreamLoop)
-                .channel(transport.serverChannel())
-                .option(ChannelOption.SO_BACKLOG, 4096)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new PathEcho());
-                    }
-                })
-                .bind("127.0.0.1", 0).sync().channel();
-        gateway = TestGateway.start("""
-                event_loops: 1
-                listeners:
-                  - name: http
-                    port: 0
-                    protocols: [http1, h2c]
-                    route_config:
-                      virtual_hosts:
-                        - name: all
-                          domains: ["*"]
-                          routes:
-                            - { match: { prefix: / }, route: { cluster: upstream, timeout: 30s } }
-                clusters:
-                  - name: upstream
-                    endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-                """, Map.of("PORT", ((InetSocketAddress) upstream.localAddress()).getPort()));
+        upstream = new PathEchoUpstream(Transport.best());
+        gateway = TestGateway.detectingProxyTo(upstream.port(), "30s");
     }
 
     @AfterEach
     void stop() {
         gateway.close();
-        upstream.close().syncUninterruptibly();
-        upstreamLoop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        upstream.close();
     }
 
     @Test
@@ -107,6 +76,35 @@ class ListenerBurstTest {
             for (RawHttp connection : connections) {
                 connection.close();
             }
+        }
+    }
+
+    /** A Netty HTTP/1.1 upstream on one loop; its backlog is Netty's default, the kernel's maximum. */
+    private static final class PathEchoUpstream implements AutoCloseable {
+
+        private final EventLoopGroup loop;
+        private final Channel channel;
+
+        PathEchoUpstream(Transport transport) throws InterruptedException {
+            loop = transport.newGroup(1, "burst-upstream");
+            channel = new ServerBootstrap().group(loop).channel(transport.serverChannel())
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new PathEcho());
+                        }
+                    })
+                    .bind("127.0.0.1", 0).sync().channel();
+        }
+
+        int port() {
+            return ((InetSocketAddress) channel.localAddress()).getPort();
+        }
+
+        @Override
+        public void close() {
+            channel.close().syncUninterruptibly();
+            loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 
