@@ -5,7 +5,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.ServerChannelRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.tollgate.core.accesslog.AccessLogSink;
@@ -24,12 +23,6 @@ import org.slf4j.LoggerFactory;
 public final class Listener implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Listener.class);
-
-    /**
-     * Connections accepted per wake-up of the accepting loop. Netty's default of 16 lets a burst
-     * of a thousand new connections wait seconds in the backlog while the loop serves requests.
-     */
-    private static final int ACCEPTS_PER_READ = 256;
 
     private final ListenerConfig config;
     private final Channel channel;
@@ -51,7 +44,7 @@ public final class Listener implements AutoCloseable {
                 .channel(transport.serverChannel())
                 .option(ChannelOption.SO_BACKLOG, 4096)
                 .option(ChannelOption.SO_REUSEADDR, true)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new ServerChannelRecvByteBufAllocator().maxMessagesPerRead(ACCEPTS_PER_READ))
+                .option(ChannelOption.RCVBUF_ALLOCATOR, AcceptBatch.allocator())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
                 .childHandler(new ChannelInitializer<Channel>() {

@@ -33,6 +33,11 @@ public final class TestGateway implements AutoCloseable {
         return oneListener("http", "[http1]", upstreamPort, routeTimeout);
     }
 
+    /** Like {@link #proxyingTo}, with a listener that detects HTTP/1.1 or h2c from the first bytes. */
+    public static TestGateway detectingProxyTo(int upstreamPort, String routeTimeout) throws InterruptedException {
+        return oneListener("http", "[http1, h2c]", upstreamPort, routeTimeout);
+    }
+
     /** Like {@link #proxyingTo}, with an h2c-only listener named {@code h2}. */
     public static TestGateway h2cProxyingTo(int upstreamPort, String routeTimeout) throws InterruptedException {
         return oneListener("h2", "[h2c]", upstreamPort, routeTimeout);
