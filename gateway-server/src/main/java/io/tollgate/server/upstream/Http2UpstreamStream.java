@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -293,7 +294,11 @@ final class Http2UpstreamStream implements UpstreamConnection {
         }
         if (endStream) {
             responseStarted = true;
-            return HttpConversionUtil.toFullHttpResponse(id, headers, Unpooled.EMPTY_BUFFER, true);
+            FullHttpResponse full = HttpConversionUtil.toFullHttpResponse(id, headers, Unpooled.EMPTY_BUFFER, true);
+            if (!HttpUtil.isContentLengthSet(full) && mayHaveContentLength(full.status().code())) {
+                HttpUtil.setContentLength(full, 0);
+            }
+            return full;
         }
         HttpResponse response = HttpConversionUtil.toHttpResponse(id, headers, true);
         if (response.status().codeClass() != HttpStatusClass.INFORMATIONAL) {
@@ -303,6 +308,14 @@ final class Http2UpstreamStream implements UpstreamConnection {
             }
         }
         return response;
+    }
+
+    /**
+     * Whether a response with {@code status} may say its length: a bodiless answer over HTTP/1.1
+     * needs {@code content-length: 0}, or the client waits for the connection to close.
+     */
+    private static boolean mayHaveContentLength(int status) {
+        return status >= 200 && status != 204 && status != 304;
     }
 
     /**
