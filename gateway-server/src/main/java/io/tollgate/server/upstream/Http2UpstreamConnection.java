@@ -260,12 +260,16 @@ final class Http2UpstreamConnection extends Http2ChannelDuplexHandler implements
         return ctx.channel().isWritable() && remoteFlow.isWritable(stream);
     }
 
-    /** Returns {@code bytes} of response data to the host's stream and connection windows. */
+    /**
+     * Returns {@code bytes} of response data to the host's stream and connection windows. The
+     * codec refuses only bytes it never counted, a bug of ours, which closes the connection.
+     */
     void consume(Http2Stream stream, int bytes) {
         try {
             localFlow.consumeBytes(stream, bytes);
         } catch (Http2Exception e) {
-            exceptionCaught(ctx, e);
+            log.warn("{}: returning {} bytes of flow-control credit failed, closing", pool.host(), bytes, e);
+            ctx.close();
         }
     }
 

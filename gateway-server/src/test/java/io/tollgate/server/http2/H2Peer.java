@@ -1,13 +1,12 @@
 package io.tollgate.server.http2;
 
 import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The host side of one upstream HTTP/2 connection, spoken frame by frame over a plain socket so
@@ -18,10 +17,12 @@ import java.nio.charset.StandardCharsets;
 final class H2Peer {
 
     static final int SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
+    static final int SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
     static final int REFUSED_STREAM = 0x7;
 
     private final DataInputStream in;
     private final OutputStream out;
+    private int initialWindow = 65_535;
 
     /** Reads the gateway's connection preface and sends {@code settings} (id, value pairs) as the host's SETTINGS. */
     H2Peer(Socket socket, int... settings) throws IOException {
@@ -38,34 +39,40 @@ final class H2Peer {
     /** The next frame other than a SETTINGS from the gateway, or null once the gateway closed the connection. */
     RawH2.Frame read() throws IOException {
         while (true) {
-            RawH2.Frame frame;
-            try {
-                int length = in.readUnsignedByte() << 16 | in.readUnsignedByte() << 8 | in.readUnsignedByte();
-                int type = in.readUnsignedByte();
-                int flags = in.readUnsignedByte();
-                int stream = in.readInt() & 0x7fffffff;
-                byte[] payload = new byte[length];
-                in.readFully(payload);
-                frame = new RawH2.Frame(type, flags, stream, payload);
-            } catch (EOFException | SocketException closed) {
-                return null;
-            }
-            if (frame.type() != RawH2.SETTINGS) {
+            RawH2.Frame frame = RawH2.readFrame(in);
+            if (frame == null || frame.type() != RawH2.SETTINGS) {
                 return frame;
             }
             if ((frame.flags() & 0x1) == 0) {
+                learn(frame.payload());
                 send(RawH2.SETTINGS, 0x1, 0, new byte[0]);
             }
         }
     }
 
+    /** The stream window the gateway announced (SETTINGS_INITIAL_WINDOW_SIZE). */
+    int initialWindow() {
+        return initialWindow;
+    }
+
     /** Answers {@code stream} with status 200, no body, and the header {@code x-conn: conn}. */
     void answer(int stream, String conn) throws IOException {
-        byte[] name = "x-conn".getBytes(StandardCharsets.US_ASCII);
-        byte[] value = conn.getBytes(StandardCharsets.US_ASCII);
-        ByteBuffer block = ByteBuffer.allocate(3 + name.length + 1 + value.length);
-        block.put((byte) 0x88).put((byte) 0x00).put((byte) name.length).put(name).put((byte) value.length).put(value);
-        send(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, stream, block.array());
+        respond(stream, true, "x-conn", conn);
+    }
+
+    /**
+     * Sends a response head: status 200, then each name and value (short lowercase ASCII) as a
+     * literal header field without indexing.
+     */
+    void respond(int stream, boolean endStream, String... namesAndValues) throws IOException {
+        ByteBuffer block = ByteBuffer.allocate(1024).put((byte) 0x88);
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            block.put((byte) 0x00);
+            putString(block, namesAndValues[i]);
+            putString(block, namesAndValues[i + 1]);
+        }
+        int flags = RawH2.END_HEADERS | (endStream ? RawH2.END_STREAM : 0);
+        send(RawH2.HEADERS, flags, stream, Arrays.copyOf(block.array(), block.position()));
     }
 
     /** A GOAWAY naming {@code lastStreamId} as the last stream the host processes. */
@@ -76,5 +83,21 @@ final class H2Peer {
     void send(int type, int flags, int stream, byte[] payload) throws IOException {
         out.write(RawH2.frameBytes(type, flags, stream, payload));
         out.flush();
+    }
+
+    private static void putString(ByteBuffer block, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        block.put((byte) bytes.length).put(bytes);
+    }
+
+    private void learn(byte[] settings) {
+        ByteBuffer entries = ByteBuffer.wrap(settings);
+        while (entries.remaining() >= 6) {
+            int id = entries.getShort() & 0xffff;
+            int value = entries.getInt();
+            if (id == SETTINGS_INITIAL_WINDOW_SIZE) {
+                initialWindow = value;
+            }
+        }
     }
 }
