@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * The upstream HTTP/2 connections of one event loop to one host, against a host that speaks raw
  * frames: streams respect the host's SETTINGS_MAX_CONCURRENT_STREAMS (another connection opens
  * when one is full), a GOAWAY lets the streams up to its last stream id finish and sends the
- * others again on a new connection, streams the host opens itself are refused, and a host that
- * stops answering is pinged, then closed.
+ * others again on a new connection, a stream the host resets as refused is sent again, streams
+ * the host opens itself are refused, and a host that stops answering is pinged, then closed.
  */
 class Http2UpstreamPoolTest {
 
@@ -128,6 +129,32 @@ class Http2UpstreamPoolTest {
             }
             assertThat(servedBy).containsExactlyInAnyOrder("1", "1", "2");
             assertThat(host.accepted()).isEqualTo(2);
+            assertThat(gateway.count("tollgate.upstream.rq.retry", "cluster", "h2")).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void streamTheHostResetsAsRefusedIsSentAgain() throws Exception {
+        AtomicInteger streams = new AtomicInteger();
+        try (RawUpstream host = new RawUpstream(socket -> {
+            H2Peer peer = new H2Peer(socket);
+            RawH2.Frame frame;
+            while ((frame = peer.read()) != null) {
+                if (frame.type() != RawH2.HEADERS) {
+                    continue;
+                }
+                if (streams.incrementAndGet() == 1) {
+                    peer.send(RawH2.RST_STREAM, 0, frame.stream(), ByteBuffer.allocate(4).putInt(H2Peer.REFUSED_STREAM).array());
+                } else {
+                    peer.answer(frame.stream(), "1");
+                }
+            }
+        }); TestGateway gateway = TestGateway.start(CONFIG, Map.of("PORT", host.port(), "HEARTBEAT", "30s"))) {
+            HttpResponse<String> response = sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(streams.get()).isEqualTo(2);
+            assertThat(host.accepted()).isEqualTo(1);
             assertThat(gateway.count("tollgate.upstream.rq.retry", "cluster", "h2")).isEqualTo(1.0);
         }
     }
