@@ -1,6 +1,5 @@
 package io.tollgate.server.http;
 
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -140,21 +139,21 @@ final class HttpExchange {
 
     /** The current attempt has its connection: the request goes up, whole so far. */
     void attemptConnected(UpstreamAttempt connected) {
-        Channel channel = connected.connection().channel();
+        UpstreamConnection connection = connected.connection();
         if (!requestSent) {
             requestSent = true;
-            channel.write(request);
+            connection.write(request);
             HttpContent content;
             while ((content = waitingBody.pollFirst()) != null) {
-                channel.write(content);
+                connection.write(content);
             }
         } else {
             releaseWaitingBody();
-            replay.writeTo(channel);
+            replay.writeTo(connection);
         }
-        channel.flush();
+        connection.flush();
         downstream.resume(HttpDownstream.PAUSE_CONNECTING);
-        if (!channel.isWritable()) {
+        if (!connection.isWritable()) {
             downstream.pause(HttpDownstream.PAUSE_UPSTREAM_FULL);
         }
     }
@@ -209,10 +208,9 @@ final class HttpExchange {
             waitingBody.addLast(content);
             return;
         }
-        Channel channel = connection.channel();
-        channel.write(content);
+        connection.write(content);
         upstreamNeedsFlush = true;
-        if (!channel.isWritable()) {
+        if (!connection.isWritable()) {
             downstream.pause(HttpDownstream.PAUSE_UPSTREAM_FULL);
         }
     }
@@ -222,14 +220,14 @@ final class HttpExchange {
         UpstreamConnection connection = connection();
         if (upstreamNeedsFlush && connection != null) {
             upstreamNeedsFlush = false;
-            connection.channel().flush();
+            connection.flush();
         }
     }
 
     void downstreamWritabilityChanged(boolean writable) {
         UpstreamConnection connection = connection();
         if (connection != null && !done) {
-            connection.channel().config().setAutoRead(writable);
+            connection.setReading(writable);
         }
     }
 
@@ -287,7 +285,7 @@ final class HttpExchange {
         }
         downstream.write(msg, false);
         if (!downstream.isWritable()) {
-            answering.connection().channel().config().setAutoRead(false);
+            answering.connection().setReading(false);
         }
     }
 
@@ -329,6 +327,25 @@ final class HttpExchange {
     /** The current attempt's connection (or stream) closed before the exchange was done with it. */
     void attemptClosed(UpstreamAttempt closed) {
         upstreamFailed(closed, "upstream_reset");
+    }
+
+    /**
+     * The host refused the current attempt's request unprocessed (HTTP/2 GOAWAY or REFUSED_STREAM):
+     * sending it again is safe, so it is retried as a connect failure would be.
+     */
+    void attemptRefused(UpstreamAttempt refused) {
+        if (responseStarted) {
+            attemptClosed(refused);
+            return;
+        }
+        record.cluster().reset();
+        endAttempt(false);
+        if (retryPolicy != null && retryPolicy.retriesConnectFailure() && grantRetry()) {
+            scheduleRetry();
+            return;
+        }
+        record.flag(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION);
+        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_refused_stream");
     }
 
     /** The current attempt outlived the per-try timeout. */

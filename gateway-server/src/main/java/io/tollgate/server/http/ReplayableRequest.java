@@ -1,11 +1,11 @@
 package io.tollgate.server.http;
 
-import io.netty.channel.Channel;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.util.ReferenceCountUtil;
+import io.tollgate.server.upstream.UpstreamConnection;
 import java.util.ArrayDeque;
 
 /**
@@ -14,7 +14,7 @@ import java.util.ArrayDeque;
  * memory instead of copying it. Past {@code limit} body bytes everything held is released and
  * the request can no longer be replayed. Each buffer held is released exactly once, by
  * {@link #release()} or when the limit is passed; each replay writes fresh duplicates whose
- * release passes to the channel.
+ * release passes to the connection.
  */
 final class ReplayableRequest {
 
@@ -52,14 +52,14 @@ final class ReplayableRequest {
         body.addLast(content.retainedDuplicate());
     }
 
-    /** Writes the whole request received so far to {@code channel}, without flushing; MUST be {@link #intact()}. */
-    void writeTo(Channel channel) {
+    /** Writes the whole request received so far to {@code connection}, without flushing; MUST be {@link #intact()}. */
+    void writeTo(UpstreamConnection connection) {
         if (head == null) {
             throw new IllegalStateException("the request passed its buffer limit of " + limit + " bytes");
         }
-        channel.write(head instanceof FullHttpRequest full ? full.retainedDuplicate() : copy(head));
+        connection.write(head instanceof FullHttpRequest full ? full.retainedDuplicate() : copy(head));
         for (HttpContent content : body) {
-            channel.write(content.retainedDuplicate());
+            connection.write(content.retainedDuplicate());
         }
     }
 

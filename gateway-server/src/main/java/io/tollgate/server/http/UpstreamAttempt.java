@@ -108,6 +108,17 @@ final class UpstreamAttempt implements UpstreamPool.Acquirer, UpstreamListener {
     }
 
     @Override
+    public void onUpstreamRefused() {
+        if (connection != null) {
+            pool.host().requestFinished();
+            connection = null;
+        }
+        if (!ended) {
+            exchange.attemptRefused(this);
+        }
+    }
+
+    @Override
     public void onUpstreamWritabilityChanged(boolean writable) {
         if (!ended) {
             exchange.upstreamWritabilityChanged(writable);
@@ -137,7 +148,6 @@ final class UpstreamAttempt implements UpstreamPool.Acquirer, UpstreamListener {
         connection = null;
         if (used != null) {
             pool.host().requestFinished();
-            used.channel().config().setAutoRead(true);
             pool.release(used, reusable);
         } else {
             pool.cancel(this);

@@ -2,6 +2,8 @@ package io.tollgate.server.upstream;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
@@ -9,47 +11,109 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One pooled HTTP/1.1 connection to an upstream host, and the last handler of its pipeline. It
- * serves one exchange at a time: while bound it hands everything to that exchange's
- * {@link UpstreamListener}; while idle in the pool it closes on anything unexpected.
+ * serves one exchange at a time: while an {@link UpstreamListener} is bound, responses, read-batch
+ * ends, writability changes and the close go to it; while idle in the pool it closes on anything
+ * unexpected.
  */
-final class Http1UpstreamConnection extends ExchangeBoundHandler {
+final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter implements UpstreamConnection {
 
     private static final Logger log = LoggerFactory.getLogger(Http1UpstreamConnection.class);
 
     private final Http1ConnectionPool pool;
+    private Channel channel;
+    private UpstreamListener listener;
 
     Http1UpstreamConnection(Http1ConnectionPool pool) {
         this.pool = pool;
     }
 
+    Channel channel() {
+        return channel;
+    }
+
     @Override
+    public void write(HttpObject msg) {
+        channel.write(msg);
+    }
+
+    @Override
+    public void flush() {
+        channel.flush();
+    }
+
+    @Override
+    public boolean isWritable() {
+        return channel.isWritable();
+    }
+
+    @Override
+    public void setReading(boolean reading) {
+        channel.config().setAutoRead(reading);
+    }
+
+    @Override
+    public void bind(UpstreamListener listener) {
+        this.listener = listener;
+    }
+
+    /** Forgets the bound exchange and reads again, so that a close while idle is noticed. */
     void unbind() {
-        super.unbind();
-        Channel channel = channel();
+        listener = null;
         if (!channel.config().isAutoRead()) {
             channel.config().setAutoRead(true);
         }
     }
 
     boolean isActive() {
-        return channel() != null && channel().isActive();
+        return channel != null && channel.isActive();
     }
 
     @Override
-    void unexpected(ChannelHandlerContext ctx, Object msg) {
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.channel = ctx.channel();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        UpstreamListener current = listener;
+        if (current != null && msg instanceof HttpObject) {
+            current.onResponse((HttpObject) msg);
+            return;
+        }
         ReferenceCountUtil.release(msg);
         log.debug("{}: unexpected data on an idle upstream connection, closing", pool.host());
         ctx.close();
     }
 
     @Override
-    void closed() {
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        UpstreamListener current = listener;
+        if (current != null) {
+            current.onResponseBatchComplete();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        UpstreamListener current = listener;
+        if (current != null) {
+            current.onUpstreamWritabilityChanged(ctx.channel().isWritable());
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
         pool.closed(this);
+        UpstreamListener current = listener;
+        listener = null;
+        if (current != null) {
+            current.onUpstreamClosed();
+        }
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent && !bound()) {
+        if (evt instanceof IdleStateEvent && listener == null) {
             ctx.close();
             return;
         }

@@ -5,7 +5,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.Http2Options;
@@ -72,12 +71,10 @@ public final class Http2ConnectionPool implements UpstreamPool {
         waiters.remove(acquirer);
     }
 
-    /** Closes the stream, which resets it when it is still open: a stream is never reused. */
+    /** Ends the stream, which resets it when it is still open: a stream is never reused. */
     @Override
     public void release(UpstreamConnection released, boolean reusable) {
-        Http2UpstreamStream stream = (Http2UpstreamStream) released;
-        stream.unbind();
-        stream.channel().close();
+        ((Http2UpstreamStream) released).release();
     }
 
     /**
@@ -178,7 +175,6 @@ public final class Http2ConnectionPool implements UpstreamPool {
             protected void initChannel(Channel ch) {
                 ch.pipeline()
                         .addLast("codec", Http2Codecs.client(options))
-                        .addLast("multiplex", new Http2MultiplexHandler(new RefusePushedStreams()))
                         .addLast("heartbeat", new IdleStateHandler(heartbeatMillis, 0, 0, TimeUnit.MILLISECONDS))
                         .addLast("upstream", connection);
             }

@@ -14,6 +14,12 @@ public interface UpstreamListener {
     /** The connection closed or failed before the exchange unbound it. */
     void onUpstreamClosed();
 
-    /** The connection's outbound buffer crossed a watermark. */
+    /**
+     * The host refused the request without processing it (HTTP/2: a GOAWAY whose last stream id is
+     * below the stream, or RST_STREAM with REFUSED_STREAM), so that sending it again is safe.
+     */
+    void onUpstreamRefused();
+
+    /** The connection's outbound buffer (HTTP/2: the stream's window) crossed a watermark. */
     void onUpstreamWritabilityChanged(boolean writable);
 }

@@ -144,6 +144,11 @@ final class RawH2 implements AutoCloseable {
 
     /** The next frame, or null once the server closed the connection. */
     Frame read() throws IOException {
+        return readFrame(in);
+    }
+
+    /** The next frame from {@code in}, or null once the peer closed the connection. */
+    static Frame readFrame(DataInputStream in) throws IOException {
         try {
             int length = in.readUnsignedByte() << 16 | in.readUnsignedByte() << 8 | in.readUnsignedByte();
             int type = in.readUnsignedByte();

@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.TestGateway;
-import java.io.DataInputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -78,24 +75,13 @@ class UpstreamGoAwayRetryTest {
 
     /** Speaks just enough HTTP/2 to refuse every stream with GOAWAY(last stream id below it). */
     private static void refuseEveryStream(Socket socket) throws Exception {
-        DataInputStream in = new DataInputStream(socket.getInputStream());
-        OutputStream out = socket.getOutputStream();
-        in.readFully(new byte[24]);
-        out.write(RawH2.frameBytes(RawH2.SETTINGS, 0, 0, new byte[0]));
-        while (true) {
-            int length = in.readUnsignedByte() << 16 | in.readUnsignedByte() << 8 | in.readUnsignedByte();
-            int type = in.readUnsignedByte();
-            int flags = in.readUnsignedByte();
-            int stream = in.readInt() & 0x7fffffff;
-            in.readFully(new byte[length]);
-            if (type == RawH2.SETTINGS && (flags & 0x1) == 0) {
-                out.write(RawH2.frameBytes(RawH2.SETTINGS, 0x1, 0, new byte[0]));
-            } else if (type == RawH2.HEADERS) {
+        H2Peer peer = new H2Peer(socket);
+        RawH2.Frame frame;
+        while ((frame = peer.read()) != null) {
+            if (frame.type() == RawH2.HEADERS) {
                 refused.incrementAndGet();
-                byte[] goAway = ByteBuffer.allocate(8).putInt(Math.max(0, stream - 2)).putInt(0).array();
-                out.write(RawH2.frameBytes(RawH2.GOAWAY, 0, 0, goAway));
+                peer.goAway(Math.max(0, frame.stream() - 2));
             }
-            out.flush();
         }
     }
 }
