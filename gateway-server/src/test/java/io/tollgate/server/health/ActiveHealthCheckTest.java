@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.alipay.remoting.rpc.RpcServer;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
@@ -28,16 +29,9 @@ import org.junit.jupiter.api.Test;
 class ActiveHealthCheckTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(10);
-    private static final String ROUTES = """
-            event_loops: 2
-            listeners:
-              - name: http
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: checked } }
+    private static final String ROUTES = GatewayYaml.gateway(2, "name: http", """
+            - { match: { prefix: / }, route: { cluster: checked } }
+            """, """
             clusters:
               - name: checked
                 health_check: ${CHECK}
@@ -45,7 +39,7 @@ class ActiveHealthCheckTest {
                   - { address: 127.0.0.1, port: ${A} }
                   - { address: 127.0.0.1, port: ${B} }
                   - { address: 127.0.0.1, port: ${C} }
-            """;
+            """);
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Set<AutoCloseable> resources = new HashSet<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.net.ServerSocket;
@@ -26,21 +27,14 @@ import org.junit.jupiter.api.Test;
 class OutlierDetectionTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(10);
-    private static final String CONFIG = """
-            event_loops: 2
-            listeners:
-              - name: http
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: flaky } }
+    private static final String CONFIG = GatewayYaml.gateway(2, "name: http", """
+            - { match: { prefix: / }, route: { cluster: flaky } }
+            """, """
             clusters:
               - name: flaky
                 outlier_detection: ${OUTLIER}
                 endpoints: ${ENDPOINTS}
-            """;
+            """);
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final List<HttpUpstream> upstreams = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.tollgate.server.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.time.Duration;
@@ -20,17 +21,10 @@ import org.junit.jupiter.api.Test;
  */
 class PanicThresholdRoutingTest {
 
-    private static final String CONFIG = """
-            event_loops: 1
-            listeners:
-              - name: http
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: /panicky/ }, route: { cluster: panicky } }
-                        - { match: { prefix: /strict/ }, route: { cluster: strict } }
+    private static final String CONFIG = GatewayYaml.http("""
+            - { match: { prefix: /panicky/ }, route: { cluster: panicky } }
+            - { match: { prefix: /strict/ }, route: { cluster: strict } }
+            """, """
             clusters:
               - name: panicky
                 health_check: ${CHECK}
@@ -39,7 +33,7 @@ class PanicThresholdRoutingTest {
                 panic_threshold_percent: 0
                 health_check: ${CHECK}
                 endpoints: ${HOSTS}
-            """;
+            """);
 
     private final List<HttpUpstream> upstreams = new ArrayList<>();
     private TestGateway gateway;

@@ -3,6 +3,7 @@ package io.tollgate.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
@@ -25,21 +26,14 @@ import org.junit.jupiter.api.Test;
 class CircuitBreakerTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(10);
-    private static final String CONFIG = """
-            event_loops: 1
-            listeners:
-              - name: http
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: guarded } }
+    private static final String CONFIG = GatewayYaml.http("""
+            - { match: { prefix: / }, route: { cluster: guarded } }
+            """, """
             clusters:
               - name: guarded
                 circuit_breakers: ${BREAKERS}
                 endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-            """;
+            """);
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final CompletableFuture<Void> release = new CompletableFuture<>();

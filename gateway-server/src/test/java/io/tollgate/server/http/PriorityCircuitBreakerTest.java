@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpHandler;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
@@ -27,17 +28,10 @@ import org.junit.jupiter.api.Test;
 class PriorityCircuitBreakerTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(10);
-    private static final String CONFIG = """
-            event_loops: 1
-            listeners:
-              - name: http
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: /urgent/ }, route: { cluster: guarded, priority: high } }
-                        - { match: { prefix: / }, route: { cluster: guarded } }
+    private static final String CONFIG = GatewayYaml.http("""
+            - { match: { prefix: /urgent/ }, route: { cluster: guarded, priority: high } }
+            - { match: { prefix: / }, route: { cluster: guarded } }
+            """, """
             clusters:
               - name: guarded
                 circuit_breakers:
@@ -45,7 +39,7 @@ class PriorityCircuitBreakerTest {
                     - { priority: default, max_requests: 1 }
                     - { priority: high, max_requests: 1 }
                 endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-            """;
+            """);
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final CompletableFuture<Void> release = new CompletableFuture<>();

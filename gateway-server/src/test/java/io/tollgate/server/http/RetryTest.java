@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,34 +37,27 @@ import org.junit.jupiter.api.Test;
  */
 class RetryTest {
 
-    private static final String CONFIG = """
-            event_loops: 1
-            listeners:
-              - name: http
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - match: { prefix: /plain/ }
-                          route: { cluster: backend }
-                        - match: { prefix: /strict/ }
-                          route: { cluster: backend, retry_policy: { retry_on: [5xx] } }
-                        - match: { prefix: /big/ }
-                          route:
-                            cluster: backend
-                            per_request_buffer_limit_bytes: 1024
-                            retry_policy: { retry_on: [5xx], retry_non_idempotent: true }
-                        - match: { prefix: / }
-                          route:
-                            cluster: backend
-                            retry_policy: ${RETRY}
+    private static final String CONFIG = GatewayYaml.http("""
+            - match: { prefix: /plain/ }
+              route: { cluster: backend }
+            - match: { prefix: /strict/ }
+              route: { cluster: backend, retry_policy: { retry_on: [5xx] } }
+            - match: { prefix: /big/ }
+              route:
+                cluster: backend
+                per_request_buffer_limit_bytes: 1024
+                retry_policy: { retry_on: [5xx], retry_non_idempotent: true }
+            - match: { prefix: / }
+              route:
+                cluster: backend
+                retry_policy: ${RETRY}
+            """, """
             clusters:
               - name: backend
                 endpoints: ${ENDPOINTS}
                 circuit_breakers: ${BREAKERS}
                 outlier_detection: { consecutive_5xx: 0, consecutive_connect_failure: 2, base_ejection_time: 1m }
-            """;
+            """);
     private static final String DEFAULT_RETRY = "{ retry_on: [connect-failure, reset, 5xx], retry_non_idempotent: true }";
     private static final Duration LIMIT = Duration.ofSeconds(10);
 
@@ -350,12 +343,8 @@ class RetryTest {
     }
 
     private static void reply(HttpExchange exchange, int status, String text) throws IOException {
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("X-Upstream", "handler");
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
+        HttpUpstream.respond(exchange, status, text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void replyDigest(HttpExchange exchange) throws IOException {

@@ -10,7 +10,6 @@ import io.tollgate.server.listener.CapturingListener;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -44,11 +43,7 @@ class Http2DrainTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            byte[] body = "done".getBytes(StandardCharsets.US_ASCII);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
+            HttpUpstream.respond(exchange, 200, "done".getBytes(StandardCharsets.US_ASCII));
         });
         gateway = TestGateway.h2cProxyingTo(upstream.port(), "15s");
     }

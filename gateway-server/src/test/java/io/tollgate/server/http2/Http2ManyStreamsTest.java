@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
-import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,10 +29,7 @@ class Http2ManyStreamsTest {
             byte fill = (byte) Integer.parseInt(path.substring(path.lastIndexOf('/') + 1));
             byte[] body = new byte[BODY];
             Arrays.fill(body, fill);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
+            HttpUpstream.respond(exchange, 200, body);
         });
         gateway = TestGateway.h2cProxyingTo(upstream.port(), "15s");
     }

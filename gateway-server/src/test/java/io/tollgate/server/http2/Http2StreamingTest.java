@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.PooledMemory;
 import io.tollgate.server.testing.TestGateway;
-import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,16 +26,8 @@ class Http2StreamingTest {
 
     @BeforeAll
     static void start() throws Exception {
-        upstream = new HttpUpstream().handle("/download", exchange -> {
-            exchange.sendResponseHeaders(200, BODY);
-            byte[] block = new byte[64 * 1024];
-            try (OutputStream out = exchange.getResponseBody()) {
-                for (long sent = 0; sent < BODY; sent += block.length) {
-                    out.write(block);
-                    written.addAndGet(block.length);
-                }
-            }
-        });
+        upstream = new HttpUpstream().handle("/download",
+                exchange -> HttpUpstream.respondInBlocks(exchange, BODY, written::addAndGet));
         gateway = TestGateway.h2cProxyingTo(upstream.port(), "60s");
     }
 

@@ -2,6 +2,7 @@ package io.tollgate.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.InputStream;
@@ -31,22 +32,14 @@ class Http2UpstreamFlowControlTest {
     private static final int BODY = 32 * 1024 * 1024;
     private static final int FRAME = 16 * 1024;
     private static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-    private static final String CONFIG = """
-            event_loops: 1
-            listeners:
-              - name: http
-                port: 0
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: h2, timeout: 60s } }
+    private static final String CONFIG = GatewayYaml.http("""
+            - { match: { prefix: / }, route: { cluster: h2, timeout: 60s } }
+            """, """
             clusters:
               - name: h2
                 protocol: h2
                 endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-            """;
+            """);
 
     @Test
     void clientThatDoesNotReadStallsTheHostUntilItReads() throws Exception {

@@ -2,6 +2,7 @@ package io.tollgate.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.net.SocketTimeoutException;
@@ -30,24 +31,16 @@ import org.junit.jupiter.api.Test;
  */
 class Http2UpstreamPoolTest {
 
-    private static final String CONFIG = """
-            event_loops: 1
-            listeners:
-              - name: http
-                port: 0
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - match: { prefix: / }
-                          route: { cluster: h2, timeout: 10s, retry_policy: { retry_on: [connect-failure], num_retries: 1 } }
+    private static final String CONFIG = GatewayYaml.http("""
+            - match: { prefix: / }
+              route: { cluster: h2, timeout: 10s, retry_policy: { retry_on: [connect-failure], num_retries: 1 } }
+            """, """
             clusters:
               - name: h2
                 protocol: h2
                 heartbeat_interval: ${HEARTBEAT}
                 endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-            """;
+            """);
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 

@@ -3,10 +3,10 @@ package io.tollgate.server.http2;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.http2.Http2Error;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,33 +25,23 @@ class Http2WindowHoldTest {
     @BeforeAll
     static void start() throws Exception {
         upstream = new HttpUpstream().handle("/download", exchange -> {
-            exchange.sendResponseHeaders(200, BODY);
-            byte[] block = new byte[64 * 1024];
-            try (OutputStream out = exchange.getResponseBody()) {
-                for (long sent = 0; sent < BODY; sent += block.length) {
-                    out.write(block);
-                }
+            try {
+                HttpUpstream.respondInBlocks(exchange, BODY, sent -> { });
             } catch (IOException resetByGateway) {
                 exchange.close();
             }
         });
-        gateway = TestGateway.start("""
-                event_loops: 1
-                listeners:
-                  - name: h2
-                    port: 0
-                    protocols: [h2c]
-                    http2: { window_hold_timeout: 300ms }
-                    route_config:
-                      virtual_hosts:
-                        - name: all
-                          domains: ["*"]
-                          routes:
-                            - { match: { prefix: / }, route: { cluster: upstream, timeout: 30s } }
+        gateway = TestGateway.start(GatewayYaml.gateway(1, """
+                name: h2
+                protocols: [h2c]
+                http2: { window_hold_timeout: 300ms }
+                """, """
+                - { match: { prefix: / }, route: { cluster: upstream, timeout: 30s } }
+                """, """
                 clusters:
                   - name: upstream
                     endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-                """, Map.of("PORT", upstream.port()));
+                """), Map.of("PORT", upstream.port()));
     }
 
     @AfterAll

@@ -2,6 +2,7 @@ package io.tollgate.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.net.Socket;
@@ -31,24 +32,16 @@ class UpstreamGoAwayRetryTest {
     static void start() throws Exception {
         goingAway = new RawUpstream(UpstreamGoAwayRetryTest::refuseEveryStream);
         echo = new H2Upstream();
-        gateway = TestGateway.start("""
-                event_loops: 1
-                listeners:
-                  - name: http
-                    port: 0
-                    route_config:
-                      virtual_hosts:
-                        - name: all
-                          domains: ["*"]
-                          routes:
-                            - match: { prefix: / }
-                              route: { cluster: h2, timeout: 10s, retry_policy: { retry_on: [reset], num_retries: 1 } }
+        gateway = TestGateway.start(GatewayYaml.http("""
+                - match: { prefix: / }
+                  route: { cluster: h2, timeout: 10s, retry_policy: { retry_on: [reset], num_retries: 1 } }
+                """, """
                 clusters:
                   - name: h2
                     protocol: h2
                     lb_policy: round_robin
                     endpoints: [ { address: 127.0.0.1, port: ${AWAY} }, { address: 127.0.0.1, port: ${ECHO} } ]
-                """, Map.of("AWAY", goingAway.port(), "ECHO", echo.port()));
+                """), Map.of("AWAY", goingAway.port(), "ECHO", echo.port()));
     }
 
     @AfterAll

@@ -8,6 +8,7 @@ import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -39,18 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ConfigReloadTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(10);
-    private static final String CONFIG = """
+    private static final String CLUSTERS = """
             admin: { address: 127.0.0.1, port: 0 }
-            event_loops: 1
-            listeners:
-              - name: http
-                port: 0
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-            ${ROUTES}
             clusters:
               - name: app
                 health_check: { type: http, interval: 30ms, timeout: 1s, healthy_threshold: 1, unhealthy_threshold: 1,
@@ -60,8 +51,8 @@ class ConfigReloadTest {
               - name: other
                 endpoints: [ { address: 127.0.0.1, port: ${OTHER} } ]
             """;
-    private static final String APP_ROUTE = "                    - { match: { prefix: /svc }, route: { cluster: app } }";
-    private static final String OTHER_ROUTE = "                    - { match: { prefix: /other }, route: { cluster: other } }";
+    private static final String APP_ROUTE = "- { match: { prefix: /svc }, route: { cluster: app } }";
+    private static final String OTHER_ROUTE = "- { match: { prefix: /other }, route: { cluster: other } }";
 
     @TempDir
     Path dir;
@@ -259,7 +250,7 @@ class ConfigReloadTest {
         for (HttpUpstream endpoint : endpoints) {
             hosts.append("          - { address: 127.0.0.1, port: ").append(endpoint.port()).append(" }\n");
         }
-        return CONFIG.replace("${ROUTES}", String.join("\n", routes))
+        return GatewayYaml.http(String.join("\n", routes), CLUSTERS)
                 .replace("${ENDPOINTS}\n", hosts.toString())
                 .replace("${OTHER}", Integer.toString(other.port()));
     }

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.IntSupplier;
+import java.util.function.LongConsumer;
 
 /**
  * A real HTTP/1.1 upstream for tests, on the JDK's HTTP server. By default every path answers
@@ -29,6 +30,9 @@ public final class HttpUpstream implements AutoCloseable {
         // Without it the JDK server's separate header and body writes meet delayed ACKs: ~40 ms a response.
         System.setProperty("sun.net.httpserver.nodelay", "true");
     }
+
+    /** The size of the blocks {@link #respondInBlocks} writes. */
+    public static final int BLOCK = 64 * 1024;
 
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
@@ -97,9 +101,30 @@ public final class HttpUpstream implements AutoCloseable {
         byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "text/plain");
         exchange.getResponseHeaders().set("X-Upstream", name);
-        exchange.sendResponseHeaders(200, body.length);
+        respond(exchange, 200, body);
+    }
+
+    /** Answers {@code exchange} with {@code status} and the whole {@code body}, then ends the exchange. */
+    public static void respond(HttpExchange exchange, int status, byte[] body) throws IOException {
+        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
+        }
+    }
+
+    /**
+     * Answers {@code exchange} with 200 and a body of {@code bodyBytes} zeros written in blocks of
+     * {@link #BLOCK} bytes, telling {@code written} the size of each block once written; throws
+     * when the gateway stops taking the body.
+     */
+    public static void respondInBlocks(HttpExchange exchange, long bodyBytes, LongConsumer written) throws IOException {
+        exchange.sendResponseHeaders(200, bodyBytes);
+        byte[] block = new byte[BLOCK];
+        try (OutputStream out = exchange.getResponseBody()) {
+            for (long sent = 0; sent < bodyBytes; sent += block.length) {
+                out.write(block);
+                written.accept(block.length);
+            }
         }
     }
 

@@ -45,22 +45,16 @@ public final class TestGateway implements AutoCloseable {
 
     private static TestGateway oneListener(String name, String protocols, int upstreamPort, String routeTimeout)
             throws InterruptedException {
-        return start("""
-                event_loops: 1
-                listeners:
-                  - name: ${NAME}
-                    port: 0
-                    protocols: ${PROTOCOLS}
-                    route_config:
-                      virtual_hosts:
-                        - name: all
-                          domains: ["*"]
-                          routes:
-                            - { match: { prefix: / }, route: { cluster: upstream, timeout: ${TIMEOUT} } }
+        return start(GatewayYaml.gateway(1, """
+                name: ${NAME}
+                protocols: ${PROTOCOLS}
+                """, """
+                - { match: { prefix: / }, route: { cluster: upstream, timeout: ${TIMEOUT} } }
+                """, """
                 clusters:
                   - name: upstream
                     endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-                """, Map.of("NAME", name, "PROTOCOLS", protocols, "PORT", upstreamPort, "TIMEOUT", routeTimeout));
+                """), Map.of("NAME", name, "PROTOCOLS", protocols, "PORT", upstreamPort, "TIMEOUT", routeTimeout));
     }
 
     /** Starts a gateway; every {@code ${KEY}} in {@code yaml} is replaced by its value. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.BackloggedPort;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
 import java.io.ByteArrayOutputStream;
@@ -26,21 +27,14 @@ import org.junit.jupiter.api.Test;
 class Http1ConnectionPoolTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(10);
-    private static final String CONFIG = """
-            event_loops: 1
-            listeners:
-              - name: http
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: slow_accept, timeout: 10s } }
+    private static final String CONFIG = GatewayYaml.http("""
+            - { match: { prefix: / }, route: { cluster: slow_accept, timeout: 10s } }
+            """, """
             clusters:
               - name: slow_accept
                 connect_timeout: ${CONNECT_TIMEOUT}
                 endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-            """;
+            """);
 
     private BackloggedPort upstream;
     private TestGateway gateway;
