@@ -41,7 +41,6 @@ class ConfigReloadTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(10);
     private static final String CLUSTERS = """
-            admin: { address: 127.0.0.1, port: 0 }
             clusters:
               - name: app
                 health_check: { type: http, interval: 30ms, timeout: 1s, healthy_threshold: 1, unhealthy_threshold: 1,
@@ -50,6 +49,7 @@ class ConfigReloadTest {
             ${ENDPOINTS}
               - name: other
                 endpoints: [ { address: 127.0.0.1, port: ${OTHER} } ]
+            admin: { address: 127.0.0.1, port: 0 }
             """;
     private static final String APP_ROUTE = "- { match: { prefix: /svc }, route: { cluster: app } }";
     private static final String OTHER_ROUTE = "- { match: { prefix: /other }, route: { cluster: other } }";
@@ -250,7 +250,7 @@ class ConfigReloadTest {
         for (HttpUpstream endpoint : endpoints) {
             hosts.append("          - { address: 127.0.0.1, port: ").append(endpoint.port()).append(" }\n");
         }
-        return GatewayYaml.http(String.join("\n", routes), CLUSTERS)
+        return GatewayYaml.gateway(1, "name: http\nport: 0", String.join("\n", routes), CLUSTERS)
                 .replace("${ENDPOINTS}\n", hosts.toString())
                 .replace("${OTHER}", Integer.toString(other.port()));
     }
