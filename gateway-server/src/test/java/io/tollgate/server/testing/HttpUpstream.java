@@ -31,8 +31,7 @@ public final class HttpUpstream implements AutoCloseable {
         System.setProperty("sun.net.httpserver.nodelay", "true");
     }
 
-    /** The size of the blocks {@link #respondInBlocks} writes. */
-    public static final int BLOCK = 64 * 1024;
+    private static final int BLOCK = 64 * 1024;
 
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
@@ -113,8 +112,8 @@ public final class HttpUpstream implements AutoCloseable {
     }
 
     /**
-     * Answers {@code exchange} with 200 and a body of {@code bodyBytes} zeros written in blocks of
-     * {@link #BLOCK} bytes, telling {@code written} the size of each block once written; throws
+     * Answers {@code exchange} with 200 and a body of {@code bodyBytes} zeros written in 64 KiB
+     * blocks, telling {@code written} the size of each block once written; throws
      * when the gateway stops taking the body.
      */
     public static void respondInBlocks(HttpExchange exchange, long bodyBytes, LongConsumer written) throws IOException {
