@@ -6,8 +6,9 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 
 /**
- * Builds Netty's HTTP/1.1 codecs configured as strictly as Netty allows, so that every proxy
- * pipeline decodes with the same rules.
+ * Builds the HTTP/1.1 codecs, their decoders Netty's configured as strictly as Netty allows, so
+ * that every proxy pipeline decodes with the same rules; requests to upstreams are encoded by our
+ * own {@link UpstreamRequestEncoder}.
  *
  * <p>Downstream pipeline order: {@link #headGuard} then {@link #serverCodec} then the handler
  * that calls {@link Http1RequestValidator#fromDecoderFailure} and {@link Http1RequestValidator#validate}

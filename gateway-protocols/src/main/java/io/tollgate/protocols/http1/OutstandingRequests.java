@@ -11,13 +11,23 @@ import java.util.ArrayDeque;
  */
 final class OutstandingRequests {
 
-    private final ArrayDeque<HttpMethod> methods = new ArrayDeque<>(2);
+    /** The oldest method waiting, kept apart: the gateway sends one request at a time. */
+    private HttpMethod oldest;
+    /** The methods after {@link #oldest}, made for the first pipelined request. */
+    private ArrayDeque<HttpMethod> later;
     private long owed;
     private boolean tunnelled;
 
     /** A request head was sent. */
     void headSent(HttpMethod method) {
-        methods.addLast(method);
+        if (oldest == null) {
+            oldest = method;
+            return;
+        }
+        if (later == null) {
+            later = new ArrayDeque<>(4);
+        }
+        later.addLast(method);
     }
 
     /** A request ended, so that a response is owed; nothing is owed any more once tunnelled. */
@@ -34,13 +44,16 @@ final class OutstandingRequests {
 
     /** Takes the method of the oldest request still waiting for its response head, or null. */
     HttpMethod pollMethod() {
-        return methods.pollFirst();
+        HttpMethod method = oldest;
+        oldest = later == null ? null : later.pollFirst();
+        return method;
     }
 
     /** A CONNECT succeeded: from now on the bytes are a tunnel, not HTTP. */
     void tunnel() {
         tunnelled = true;
-        methods.clear();
+        oldest = null;
+        later = null;
     }
 
     boolean tunnelled() {

@@ -1,6 +1,7 @@
 package io.tollgate.protocols.http1;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -49,11 +50,18 @@ final class UpstreamRequestEncoder extends ChannelOutboundHandlerAdapter {
     }
 
     private final OutstandingRequests outstanding;
+    /** The channel's allocator, looked up once: through the combined codec each lookup costs a few calls. */
+    private ByteBufAllocator alloc;
     private Body body = Body.NONE;
     private int headEstimate = MIN_HEAD_ESTIMATE;
 
     UpstreamRequestEncoder(OutstandingRequests outstanding) {
         this.outstanding = outstanding;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        alloc = ctx.alloc();
     }
 
     @Override
@@ -72,7 +80,7 @@ final class UpstreamRequestEncoder extends ChannelOutboundHandlerAdapter {
             refuse(request, promise, "a request head while the body of the previous request is in progress");
             return;
         }
-        ByteBuf head = ctx.alloc().ioBuffer(headEstimate);
+        ByteBuf head = alloc.ioBuffer(headEstimate);
         boolean chunked;
         try {
             chunked = encodeHead(request, head);
@@ -116,7 +124,7 @@ final class UpstreamRequestEncoder extends ChannelOutboundHandlerAdapter {
         }
         int size = data.readableBytes();
         if (size > 0) {
-            ByteBuf sizeLine = ctx.alloc().ioBuffer(10);
+            ByteBuf sizeLine = alloc.ioBuffer(10);
             ByteBufUtil.writeAscii(sizeLine, Integer.toHexString(size));
             sizeLine.writeShort(CRLF);
             ctx.write(sizeLine, ctx.voidPromise());
@@ -129,7 +137,7 @@ final class UpstreamRequestEncoder extends ChannelOutboundHandlerAdapter {
             return;
         }
         HttpHeaders trailers = ((LastHttpContent) content).trailingHeaders();
-        ByteBuf end = ctx.alloc().ioBuffer(trailers.isEmpty() ? 7 : 256);
+        ByteBuf end = alloc.ioBuffer(trailers.isEmpty() ? 7 : 256);
         if (size > 0) {
             end.writeShort(CRLF);
         }
