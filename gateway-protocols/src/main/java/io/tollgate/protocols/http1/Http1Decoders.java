@@ -1,13 +1,14 @@
 package io.tollgate.protocols.http1;
 
 import io.netty.channel.ChannelHandler;
-import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.channel.CombinedChannelDuplexHandler;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 
 /**
- * Builds Netty's HTTP/1.1 codecs configured as strictly as Netty allows, so that every proxy
- * pipeline decodes with the same rules.
+ * Builds the HTTP/1.1 codecs, their decoders Netty's configured as strictly as Netty allows, so
+ * that every proxy pipeline decodes with the same rules; requests to upstreams are encoded by our
+ * own {@link UpstreamRequestEncoder}.
  *
  * <p>Downstream pipeline order: {@link #headGuard} then {@link #serverCodec} then the handler
  * that calls {@link Http1RequestValidator#fromDecoderFailure} and {@link Http1RequestValidator#validate}
@@ -64,11 +65,15 @@ public final class Http1Decoders {
     }
 
     /**
-     * The upstream codec: encodes requests, decodes responses. It fails a response that is still
-     * owed when the upstream closes, and does not parse HTTP after a CONNECT.
+     * The upstream codec: encodes requests ({@link UpstreamRequestEncoder}), decodes responses
+     * ({@link UpstreamResponseDecoder}). It fails a response that is still owed when the upstream
+     * closes, and does not parse HTTP after a CONNECT.
      */
-    public static HttpClientCodec clientCodec(int maxInitialLineBytes, int maxHeaderBytes) {
-        return new HttpClientCodec(strictConfig(maxInitialLineBytes, maxHeaderBytes), false, true);
+    public static ChannelHandler clientCodec(int maxInitialLineBytes, int maxHeaderBytes) {
+        OutstandingRequests outstanding = new OutstandingRequests();
+        return new CombinedChannelDuplexHandler<>(
+                new UpstreamResponseDecoder(strictConfig(maxInitialLineBytes, maxHeaderBytes), outstanding),
+                new UpstreamRequestEncoder(outstanding));
     }
 
     private static HttpDecoderConfig strictConfig(int maxInitialLineBytes, int maxHeaderBytes) {

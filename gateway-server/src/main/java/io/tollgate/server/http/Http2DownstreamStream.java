@@ -80,10 +80,12 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
             }
             requestStarted = true;
             HttpRequest request;
+            // Not validated again: the frame codec refuses bad names and values (a stream error),
+            // and HttpDownstream checks every field of every request once more.
             if (frame.isEndStream()) {
-                request = HttpConversionUtil.toFullHttpRequest(id, headers, Unpooled.EMPTY_BUFFER, true);
+                request = HttpConversionUtil.toFullHttpRequest(id, headers, Unpooled.EMPTY_BUFFER, false);
             } else {
-                request = HttpConversionUtil.toHttpRequest(id, headers, true);
+                request = HttpConversionUtil.toHttpRequest(id, headers, false);
                 if (!HttpUtil.isContentLengthSet(request)) {
                     request.headers().add(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
                 }
@@ -199,7 +201,8 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
     }
 
     private ChannelFuture writeHead(HttpResponse response, boolean track) {
-        Http2Headers headers = HttpConversionUtil.toHttp2Headers(response, true);
+        // Not validated again: every response head is built in a validating HTTP/1 header map.
+        Http2Headers headers = HttpConversionUtil.toHttp2Headers(response, false);
         if (response.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
             ReferenceCountUtil.release(response);
             return connection.writeHeaders(frameStream, headers, false, track);
@@ -234,7 +237,7 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
             content.release();
         }
         if (withTrailers) {
-            written = connection.writeHeaders(frameStream, HttpConversionUtil.toHttp2Headers(trailers, true), true,
+            written = connection.writeHeaders(frameStream, HttpConversionUtil.toHttp2Headers(trailers, false), true,
                     track);
         }
         return written;

@@ -70,6 +70,7 @@ final class HttpDownstream {
     private final DownstreamCarrier carrier;
     private final boolean http2Stream;
     private final UpstreamPools pools;
+    private final Deadlines deadlines;
     private final PeerAddress peer;
     /** Made on the first pipelined request: an HTTP/2 stream never needs one. */
     private ArrayDeque<Object> pipelined;
@@ -85,6 +86,7 @@ final class HttpDownstream {
         this.carrier = carrier;
         this.http2Stream = carrier.isHttp2Stream();
         this.pools = proxy.pools(carrier.eventLoop());
+        this.deadlines = proxy.deadlines(carrier.eventLoop());
         this.peer = carrier.peer();
     }
 
@@ -132,6 +134,11 @@ final class HttpDownstream {
 
     EventLoop eventLoop() {
         return carrier.eventLoop();
+    }
+
+    /** The timeouts of this event loop's requests. */
+    Deadlines deadlines() {
+        return deadlines;
     }
 
     ByteBufAllocator alloc() {

@@ -47,9 +47,10 @@ import java.util.concurrent.TimeUnit;
  * is what the client sees. Every attempt's outcome goes to outlier detection.
  *
  * <p>Runs entirely on the downstream connection's event loop, which also owns the upstream
- * connections, so no state here is shared between threads.
+ * connections, so no state here is shared between threads. The exchange is itself the route
+ * timeout's {@link Deadline}, kept by the loop's {@link Deadlines}.
  */
-final class HttpExchange {
+final class HttpExchange extends Deadline {
 
     private final HttpDownstream downstream;
     private final HttpRequest request;
@@ -69,7 +70,6 @@ final class HttpExchange {
     private final List<Host> tried = new ArrayList<>(2);
 
     private UpstreamAttempt attempt;
-    private ScheduledFuture<?> timeout;
     private ScheduledFuture<?> backoff;
     private ChannelFuture lastWrite;
     private int responseStatus;
@@ -111,7 +111,7 @@ final class HttpExchange {
 
     /** Sends the first attempt to {@code host}. */
     void start(Host host) {
-        timeout = downstream.eventLoop().schedule(this::timedOut, timeoutNanos, TimeUnit.NANOSECONDS);
+        downstream.deadlines().start(this, timeoutNanos);
         startAttempt(host);
     }
 
@@ -131,7 +131,7 @@ final class HttpExchange {
         UpstreamAttempt started = new UpstreamAttempt(this, target.pool(host), breakers, retryGranted);
         attempt = started;
         retryGranted = false;
-        started.start(downstream.eventLoop(), perTryTimeoutNanos);
+        started.start(downstream.deadlines(), perTryTimeoutNanos);
         if (attempt == started && started.connection() == null && !done) {
             downstream.pause(HttpDownstream.PAUSE_CONNECTING);
         }
@@ -362,7 +362,9 @@ final class HttpExchange {
         giveUp(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT, "upstream_per_try_timeout");
     }
 
-    private void timedOut() {
+    /** The route timeout passed. */
+    @Override
+    void expired() {
         if (done) {
             return;
         }
@@ -524,9 +526,7 @@ final class HttpExchange {
     }
 
     private void cleanUp(boolean reuseUpstream) {
-        if (timeout != null) {
-            timeout.cancel(false);
-        }
+        downstream.deadlines().cancel(this);
         if (backoff != null) {
             backoff.cancel(false);
             backoff = null;

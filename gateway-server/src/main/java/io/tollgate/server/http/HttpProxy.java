@@ -24,6 +24,7 @@ public final class HttpProxy {
     private final Supplier<Snapshot> snapshot;
     private final Transport transport;
     private final Map<EventLoop, UpstreamPools> pools;
+    private final Map<EventLoop, Deadlines> deadlines = new ConcurrentHashMap<>();
     private final GatewayMetrics metrics;
     private final ListenerMetrics listenerMetrics;
     private final AccessLogSink accessLog;
@@ -83,6 +84,11 @@ public final class HttpProxy {
 
     AccessLogSink accessLog() {
         return accessLog;
+    }
+
+    /** The request timeouts of {@code loop}'s exchanges. */
+    Deadlines deadlines(EventLoop loop) {
+        return deadlines.computeIfAbsent(loop, Deadlines::new);
     }
 
     UpstreamPools pools(EventLoop loop) {

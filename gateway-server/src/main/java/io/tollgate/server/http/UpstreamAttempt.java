@@ -1,24 +1,21 @@
 package io.tollgate.server.http;
 
-import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.upstream.UpstreamConnection;
 import io.tollgate.server.upstream.UpstreamListener;
 import io.tollgate.server.upstream.UpstreamPool;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One try of an exchange against one host: getting a connection (or HTTP/2 stream) from the
  * host's pool, using it, and the per-try timer. It holds a request of the cluster's circuit
  * breaker (and, for a retry, a retry) until it ends. Once ended, nothing it hears reaches the
  * exchange any more: a connection that arrives late goes straight back to the pool, so a retry
- * never sees its predecessor's events.
+ * never sees its predecessor's events. The attempt is itself its per-try timeout's {@link Deadline}.
  */
-final class UpstreamAttempt implements UpstreamPool.Acquirer, UpstreamListener {
+final class UpstreamAttempt extends Deadline implements UpstreamPool.Acquirer, UpstreamListener {
 
     private final HttpExchange exchange;
     private final UpstreamPool pool;
@@ -26,7 +23,7 @@ final class UpstreamAttempt implements UpstreamPool.Acquirer, UpstreamListener {
     private final boolean retry;
     private final long startNanos = System.nanoTime();
     private UpstreamConnection connection;
-    private ScheduledFuture<?> perTryTimer;
+    private Deadlines deadlines;
     private boolean ended;
 
     /**
@@ -41,9 +38,10 @@ final class UpstreamAttempt implements UpstreamPool.Acquirer, UpstreamListener {
     }
 
     /** Asks the pool for a connection; a per-try timeout above 0 bounds the whole attempt. */
-    void start(EventLoop loop, long perTryTimeoutNanos) {
+    void start(Deadlines loopDeadlines, long perTryTimeoutNanos) {
         if (perTryTimeoutNanos > 0) {
-            perTryTimer = loop.schedule(this::perTryTimedOut, perTryTimeoutNanos, TimeUnit.NANOSECONDS);
+            deadlines = loopDeadlines;
+            loopDeadlines.start(this, perTryTimeoutNanos);
         }
         pool.acquire(this);
     }
@@ -125,7 +123,9 @@ final class UpstreamAttempt implements UpstreamPool.Acquirer, UpstreamListener {
         }
     }
 
-    private void perTryTimedOut() {
+    /** The per-try timeout passed. */
+    @Override
+    void expired() {
         if (!ended) {
             exchange.attemptTimedOut(this);
         }
@@ -141,8 +141,8 @@ final class UpstreamAttempt implements UpstreamPool.Acquirer, UpstreamListener {
             return;
         }
         ended = true;
-        if (perTryTimer != null) {
-            perTryTimer.cancel(false);
+        if (deadlines != null) {
+            deadlines.cancel(this);
         }
         UpstreamConnection used = connection;
         connection = null;

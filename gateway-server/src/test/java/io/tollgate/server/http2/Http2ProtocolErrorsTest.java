@@ -2,6 +2,7 @@ package io.tollgate.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
@@ -115,6 +116,22 @@ class Http2ProtocolErrorsTest {
             assertThat(error.errorCode()).isEqualTo((int) Http2Error.PROTOCOL_ERROR.code());
             assertServedAgain(client);
         }
+    }
+
+    @Test
+    void refusesAControlOctetInAHeaderValueWithoutForwardingIt() throws Exception {
+        int before = bigRequests.get();
+        try (RawH2 client = new RawH2(gateway.port("h2"))) {
+            client.preface().frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1,
+                    client.headerBlock(new DefaultHttp2Headers(false).method("GET").path("/big").scheme("http")
+                            .authority("test").add("x-smuggled", "a\r\nx-injected: 1")));
+            RawH2.Frame error = client.await(f -> f.stream() == 1 || f.type() == RawH2.GOAWAY);
+            assertThat(error).isNotNull();
+            assertThat(error.type()).isEqualTo(RawH2.RST_STREAM);
+            assertThat(error.errorCode()).isEqualTo((int) Http2Error.PROTOCOL_ERROR.code());
+            assertServedAgain(client);
+        }
+        assertThat(bigRequests.get()).isEqualTo(before);
     }
 
     @Test

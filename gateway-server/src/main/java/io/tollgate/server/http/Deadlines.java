@@ -1,0 +1,191 @@
+package io.tollgate.server.http;
+
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The timeouts of one event loop's requests, without a scheduled task per request. Timeouts of
+ * the same length expire in the order they started, so each distinct length (rounded up to
+ * {@link #GRANULARITY_NANOS}) has one FIFO lane, an intrusive doubly linked list: starting and
+ * cancelling are O(1) and allocate nothing. One task on the loop waits for the earliest head of
+ * all lanes; cancelling never touches it, so it may wake for a head that is gone and then re-arms
+ * for the next one (about once per timeout length under steady traffic).
+ *
+ * <p>A timeout never expires early; it expires late by at most {@link #GRANULARITY_NANOS} plus the
+ * event loop's own delay in running the task. Confined to its event loop.
+ */
+final class Deadlines implements Runnable {
+
+    /** Timeout lengths are rounded up to this, so that lanes stay few and each stays in order. */
+    static final long GRANULARITY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** Longer timeouts are cut to this (about 36 years), which keeps due times free of overflow. */
+    private static final long MAX_LENGTH_NANOS = Long.MAX_VALUE / 8;
+
+    private final EventExecutor loop;
+    private final Map<Long, Lane> lanes = new HashMap<>();
+    /** The lane used last, which under steady traffic is the one the next start needs. */
+    private Lane lastLane;
+    private ScheduledFuture<?> task;
+    private long taskDueNanos;
+
+    Deadlines(EventExecutor loop) {
+        this.loop = loop;
+    }
+
+    /**
+     * Starts {@code deadline}: it expires {@code timeoutNanos} from now (0: as soon as the loop
+     * runs its tasks) unless cancelled first. It MUST NOT be pending already.
+     */
+    void start(Deadline deadline, long timeoutNanos) {
+        if (timeoutNanos < 0) {
+            throw new IllegalArgumentException("timeoutNanos: " + timeoutNanos + " (expected: >= 0)");
+        }
+        if (deadline.lane != null) {
+            throw new IllegalStateException("deadline already started, due at " + deadline.dueNanos);
+        }
+        long length = roundUp(timeoutNanos);
+        Lane lane = lastLane;
+        if (lane == null || lane.lengthNanos != length) {
+            lane = lanes.computeIfAbsent(length, Lane::new);
+            lastLane = lane;
+        }
+        deadline.dueNanos = System.nanoTime() + length;
+        lane.append(deadline);
+        if (task == null || deadline.dueNanos - taskDueNanos < 0) {
+            arm(deadline.dueNanos);
+        }
+    }
+
+    /** Cancels {@code deadline} if it is pending; otherwise does nothing. */
+    void cancel(Deadline deadline) {
+        Lane lane = deadline.lane;
+        if (lane != null) {
+            lane.unlink(deadline);
+        }
+    }
+
+    /**
+     * Expires every deadline due by now, one at a time, so that one expiring may cancel or start
+     * others; then waits for the next one.
+     */
+    @Override
+    public void run() {
+        task = null;
+        long now = System.nanoTime();
+        try {
+            Deadline due;
+            while ((due = firstDue(now)) != null) {
+                due.lane.unlink(due);
+                due.expired();
+            }
+        } finally {
+            armForEarliest();
+        }
+    }
+
+    /** How many timeouts are pending; for tests. */
+    int pendingCount() {
+        int count = 0;
+        for (Lane lane : lanes.values()) {
+            count += lane.size;
+        }
+        return count;
+    }
+
+    private Deadline firstDue(long now) {
+        for (Lane lane : lanes.values()) {
+            Deadline head = lane.head;
+            if (head != null && head.dueNanos - now <= 0) {
+                return head;
+            }
+        }
+        return null;
+    }
+
+    /** Drops the empty lanes and makes sure the task waits for the earliest head left. */
+    private void armForEarliest() {
+        long earliest = 0;
+        boolean any = false;
+        for (Iterator<Lane> it = lanes.values().iterator(); it.hasNext(); ) {
+            Lane lane = it.next();
+            Deadline head = lane.head;
+            if (head == null) {
+                it.remove();
+                if (lane == lastLane) {
+                    lastLane = null;
+                }
+            } else if (!any || head.dueNanos - earliest < 0) {
+                earliest = head.dueNanos;
+                any = true;
+            }
+        }
+        if (any && (task == null || earliest - taskDueNanos < 0)) {
+            arm(earliest);
+        }
+    }
+
+    private void arm(long dueNanos) {
+        if (task != null) {
+            task.cancel(false);
+        }
+        taskDueNanos = dueNanos;
+        task = loop.schedule(this, Math.max(0, dueNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    private static long roundUp(long nanos) {
+        if (nanos > MAX_LENGTH_NANOS) {
+            return MAX_LENGTH_NANOS;
+        }
+        return (nanos + GRANULARITY_NANOS - 1) / GRANULARITY_NANOS * GRANULARITY_NANOS;
+    }
+
+    /** The pending deadlines of one timeout length, oldest first. */
+    static final class Lane {
+
+        private final long lengthNanos;
+        private Deadline head;
+        private Deadline tail;
+        private int size;
+
+        private Lane(long lengthNanos) {
+            this.lengthNanos = lengthNanos;
+        }
+
+        private void append(Deadline deadline) {
+            deadline.lane = this;
+            deadline.previous = tail;
+            deadline.next = null;
+            if (tail == null) {
+                head = deadline;
+            } else {
+                tail.next = deadline;
+            }
+            tail = deadline;
+            size++;
+        }
+
+        private void unlink(Deadline deadline) {
+            Deadline before = deadline.previous;
+            Deadline after = deadline.next;
+            if (before == null) {
+                head = after;
+            } else {
+                before.next = after;
+            }
+            if (after == null) {
+                tail = before;
+            } else {
+                after.previous = before;
+            }
+            deadline.lane = null;
+            deadline.previous = null;
+            deadline.next = null;
+            size--;
+        }
+    }
+}

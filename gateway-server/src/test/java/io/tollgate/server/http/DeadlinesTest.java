@@ -1,0 +1,183 @@
+package io.tollgate.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.channel.DefaultEventLoop;
+import io.netty.channel.EventLoop;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class DeadlinesTest {
+
+    private final EventLoop loop = new DefaultEventLoop();
+    private final Deadlines deadlines = new Deadlines(loop);
+    private final List<String> expired = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stopLoop() {
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    @Test
+    void expiresNoEarlierThanItsTimeout() throws Exception {
+        CountDownLatch done = new CountDownLatch(1);
+        long[] expiredAt = new long[1];
+        long startedAt = onLoop(() -> {
+            deadlines.start(new Deadline() {
+                @Override
+                void expired() {
+                    expiredAt[0] = System.nanoTime();
+                    done.countDown();
+                }
+            }, TimeUnit.MILLISECONDS.toNanos(40));
+            return System.nanoTime();
+        });
+
+        assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(expiredAt[0] - startedAt).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(40));
+    }
+
+    @Test
+    void expiresTimeoutsOfDifferentLengthsInDueOrder() throws Exception {
+        Named last = named("80ms");
+        onLoop(() -> {
+            deadlines.start(last, TimeUnit.MILLISECONDS.toNanos(80));
+            deadlines.start(named("20ms"), TimeUnit.MILLISECONDS.toNanos(20));
+            deadlines.start(named("50ms"), TimeUnit.MILLISECONDS.toNanos(50));
+            return null;
+        });
+
+        assertThat(last.done.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(expired).containsExactly("20ms", "50ms", "80ms");
+    }
+
+    @Test
+    void expiresTimeoutsOfOneLengthInArrivalOrder() throws Exception {
+        Named third = named("third");
+        onLoop(() -> {
+            deadlines.start(named("first"), TimeUnit.MILLISECONDS.toNanos(10));
+            deadlines.start(named("second"), TimeUnit.MILLISECONDS.toNanos(10));
+            deadlines.start(third, TimeUnit.MILLISECONDS.toNanos(10));
+            return null;
+        });
+
+        assertThat(third.done.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(expired).containsExactly("first", "second", "third");
+    }
+
+    @Test
+    void neverExpiresACancelledTimeout() throws Exception {
+        Named later = named("later");
+        onLoop(() -> {
+            Named cancelled = named("cancelled");
+            deadlines.start(cancelled, TimeUnit.MILLISECONDS.toNanos(10));
+            deadlines.start(later, TimeUnit.MILLISECONDS.toNanos(40));
+            deadlines.cancel(cancelled);
+            assertThat(cancelled.pending()).isFalse();
+            return null;
+        });
+
+        assertThat(later.done.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(expired).containsExactly("later");
+    }
+
+    @Test
+    void letsAnExpiringTimeoutCancelAnotherDueAtTheSameTime() throws Exception {
+        Named witness = named("witness");
+        onLoop(() -> {
+            Named second = named("second");
+            deadlines.start(new Deadline() {
+                @Override
+                void expired() {
+                    expired.add("first");
+                    deadlines.cancel(second);
+                }
+            }, TimeUnit.MILLISECONDS.toNanos(10));
+            deadlines.start(second, TimeUnit.MILLISECONDS.toNanos(10));
+            deadlines.start(witness, TimeUnit.MILLISECONDS.toNanos(30));
+            return null;
+        });
+
+        assertThat(witness.done.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(expired).containsExactly("first", "witness");
+    }
+
+    @Test
+    void letsAnExpiringTimeoutStartAShorterOne() throws Exception {
+        Named restarted = named("restarted");
+        onLoop(() -> {
+            deadlines.start(new Deadline() {
+                @Override
+                void expired() {
+                    expired.add("first");
+                    deadlines.start(restarted, TimeUnit.MILLISECONDS.toNanos(5));
+                }
+            }, TimeUnit.MILLISECONDS.toNanos(10));
+            deadlines.start(named("long"), TimeUnit.SECONDS.toNanos(30));
+            return null;
+        });
+
+        assertThat(restarted.done.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(expired).containsExactly("first", "restarted");
+        assertThat(onLoop(deadlines::pendingCount)).isEqualTo(1);
+    }
+
+    @Test
+    void expiresAZeroTimeoutAtOnce() throws Exception {
+        Named now = named("now");
+        onLoop(() -> {
+            deadlines.start(now, 0);
+            return null;
+        });
+
+        assertThat(now.done.await(5, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void refusesToStartAPendingTimeoutOrANegativeOne() throws Exception {
+        Named twice = named("twice");
+        onLoop(() -> {
+            deadlines.start(twice, TimeUnit.SECONDS.toNanos(30));
+            assertThatThrownBy(() -> deadlines.start(twice, TimeUnit.SECONDS.toNanos(30)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("already started");
+            assertThatThrownBy(() -> deadlines.start(named("negative"), -1))
+                    .hasMessageContaining("timeoutNanos: -1 (expected: >= 0)");
+            deadlines.cancel(twice);
+            return null;
+        });
+
+        assertThat(onLoop(deadlines::pendingCount)).isZero();
+    }
+
+    private Named named(String name) {
+        return new Named(name);
+    }
+
+    private <T> T onLoop(Callable<T> task) throws Exception {
+        return loop.submit(task).get(5, TimeUnit.SECONDS);
+    }
+
+    /** A timeout that records its name when it expires. */
+    private final class Named extends Deadline {
+
+        private final String name;
+        private final CountDownLatch done = new CountDownLatch(1);
+
+        private Named(String name) {
+            this.name = name;
+        }
+
+        @Override
+        void expired() {
+            expired.add(name);
+            done.countDown();
+        }
+    }
+}
