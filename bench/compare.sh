@@ -304,9 +304,19 @@ for target in $ONLY; do
   fi
   warmup=$REF_WARMUP
   [ "$target" = tollgate ] && warmup=$JVM_WARMUP
-  echo "$target: warming up for ${warmup}s (GET, then POST)" >&2
-  load wrk_get 50 $(((warmup + 1) / 2)) > "$OUT/$target.warmup-get.txt" 2>&1
-  load wrk_post 50 $(((warmup + 1) / 2)) > "$OUT/$target.warmup-post.txt" 2>&1
+  # every protocol path that will be measured gets its share of the warm-up: an h2c path first
+  # run in its measured window is still being compiled by the JIT there
+  parts="get post"
+  wanted h2c && parts="$parts h2c"
+  each=$(((warmup + $(wc -w <<< "$parts") - 1) / $(wc -w <<< "$parts")))
+  echo "$target: warming up for ${warmup}s ($parts, ${each}s each)" >&2
+  for part in $parts; do
+    case $part in
+      get) load wrk_get 50 "$each" ;;
+      post) load wrk_post 50 "$each" ;;
+      h2c) load h2load_get 20 10 "$each" ;;
+    esac > "$OUT/$target.warmup-$part.txt" 2>&1
+  done
   wanted get && for c in $CONNS; do measure "$target" "h1-get-c$c" wrk_get "$c" "$DUR"; done
   wanted post && measure "$target" h1-post1k-c200 wrk_post 200 "$DUR"
   wanted ab && measure "$target" h1-post1k-ab-c200 ab_post 200 "$DUR"
