@@ -413,13 +413,7 @@ final class HttpExchange extends Deadline {
         if (responseStarted || !replay.intact()) {
             return false;
         }
-        if (retries >= retryPolicy.numRetries()) {
-            record.cluster().retryLimitExceeded();
-            record.flag(ResponseFlag.UPSTREAM_RETRY_LIMIT_EXCEEDED);
-            return false;
-        }
-        if (!breakers.tryStartRetry()) {
-            record.cluster().retryOverflow();
+        if (!retryPolicy.grant(retries, breakers, record.cluster())) {
             record.flag(ResponseFlag.UPSTREAM_RETRY_LIMIT_EXCEEDED);
             return false;
         }
