@@ -22,6 +22,7 @@
 # tree, sampled twice a second; CPU% = utime+stime of that tree over wall time (100 = one core);
 # US/REQ = proxy CPU microseconds per request; ERRORS = wrk socket errors + non-2xx replies,
 # ab failed + non-2xx.
+. "$(dirname "$0")/haproxy-defaults.sh"
 set -u
 
 usage() {
@@ -243,17 +244,7 @@ nginx_conf "$OUT/upstream" "default_type application/octet-stream;
   server { listen 127.0.0.1:$UP backlog=4096; location / { return 200 \"$KB\"; } }
   server { listen 127.0.0.1:$UP_H2 http2 backlog=4096; location / { return 200 \"$KB\"; } }"
 
-cat > "$OUT/haproxy.cfg" <<CFG
-global
-  nbthread 1
-  maxconn 9000
-defaults
-  mode http
-  option http-keep-alive
-  http-reuse always
-  timeout connect 5s
-  timeout client 60s
-  timeout server 60s
+{ haproxy_defaults; cat <<CFG
   timeout http-keep-alive 60s
 frontend fe
   bind 127.0.0.1:${PORT[haproxy]}
@@ -261,6 +252,7 @@ frontend fe
 backend be
   server up 127.0.0.1:$UP
 CFG
+} > "$OUT/haproxy.cfg"
 
 nginx_conf "$OUT/nginx" "upstream up { server 127.0.0.1:$UP; keepalive 1024; keepalive_requests 10000000; }
   server {

@@ -27,6 +27,7 @@
 #   PAYLOAD (1024, request and reply bytes), ONLY ('direct tollgate haproxy'),
 #   OUT (raw output dir, default mktemp -d), JVM_EXTRA (added to Tollgate's JVM flags).
 # Ports: three free ones, chosen at random from 20000-40000 and checked before use.
+. "$(dirname "$0")/haproxy-defaults.sh"
 set -u
 
 die() { echo "grpc.sh: $*" >&2; exit 1; }
@@ -122,23 +123,14 @@ clusters:
     endpoints: [ { address: 127.0.0.1, port: $UP } ]
 YAML
 
-cat > "$OUT/haproxy.cfg" <<CFG
-global
-  nbthread 1
-  maxconn 9000
-defaults
-  mode http
-  option http-keep-alive
-  http-reuse always
-  timeout connect 5s
-  timeout client 60s
-  timeout server 60s
+{ haproxy_defaults; cat <<CFG
 frontend fe
   bind 127.0.0.1:$HA proto h2
   default_backend be
 backend be
   server up 127.0.0.1:$UP proto h2
 CFG
+} > "$OUT/haproxy.cfg"
 
 # --- measuring -----------------------------------------------------------------------------------
 
