@@ -18,6 +18,9 @@
 #                               stalls ab, which shows as 0 QPS)
 #   h2c-get-c20m10              h2load -t1 -c20 -m10 GET / over h2c prior knowledge, proxied to the
 #                               same HTTP/1.1 upstream (direct: the upstream's own h2c port)
+# With -r N the matrix runs N rounds, the targets taking turns within each round (all of them
+# started and warmed first), so that a slow minute of a shared host hits every target alike;
+# the summary then gives each target's median and the median of the per-round ratios.
 # Columns: QPS; p50/p99 in ms (ab reports whole ms); RSS_MB = peak VmRSS of the proxy's process
 # tree, sampled twice a second; CPU% = utime+stime of that tree over wall time (100 = one core);
 # US/REQ = proxy CPU microseconds per request; ERRORS = wrk socket errors + non-2xx replies,
@@ -27,10 +30,11 @@ set -u
 
 usage() {
   cat <<USAGE
-Usage: bench/compare.sh [-d SECS] [-w SECS] [-o DIR] [--only 'TARGETS'] [-c 'CONNS'] [-s 'SCENARIOS']
+Usage: bench/compare.sh [-d SECS] [-w SECS] [-r ROUNDS] [-o DIR] [--only 'TARGETS'] [-c 'CONNS'] [-s 'SCENARIOS']
   -d SECS        length of every measured run                        (default 10)
   -w SECS        untimed warm-up of JVM targets before measuring;
                  below ~60 s C2 still compiles on the proxy's core    (default 60)
+  -r ROUNDS      measure every target ROUNDS times, taking turns      (default 1)
   -o DIR         output dir for raw tool output, configs, results.csv (default: mktemp -d)
   --only LIST    targets, any of: direct haproxy nginx tollgate       (default: all four)
   -c LIST        wrk connection counts for GET                        (default '20 200 1000')
@@ -43,12 +47,13 @@ USAGE
 
 die() { echo "compare.sh: $*" >&2; exit 1; }
 
-DUR=10 JVM_WARMUP=60 REF_WARMUP=5 OUT="" ONLY="direct haproxy nginx tollgate" CONNS="20 200 1000"
+DUR=10 JVM_WARMUP=60 REF_WARMUP=5 ROUNDS=1 OUT="" ONLY="direct haproxy nginx tollgate" CONNS="20 200 1000"
 SCENARIOS="get post ab h2c"
 while [ $# -gt 0 ]; do
   case "$1" in
     -d) DUR=$2; shift ;;     -w) JVM_WARMUP=$2; shift ;;
     -o) OUT=$2; shift ;;     --only) ONLY=$2; shift ;;
+    -r) ROUNDS=$2; shift ;;
     -c) CONNS=$2; shift ;;   -s) SCENARIOS=$2; shift ;;
     -h|--help) usage ;;
     *) echo "unknown argument: $1" >&2; usage ;;
@@ -57,6 +62,7 @@ while [ $# -gt 0 ]; do
 done
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+case "$ROUNDS" in ''|*[!0-9]*|0) die "-r wants a positive whole number (was '$ROUNDS')" ;; esac
 need() { command -v "$1" >/dev/null || die "'$1' not found: apt-get install $2"; }
 need nginx nginx; need haproxy haproxy; need wrk wrk; need ab apache2-utils; need curl curl
 need h2load nghttp2-client
@@ -176,12 +182,12 @@ ab_post() { # -s 5: give up on a stalled keep-alive connection instead of waitin
 wanted() { case " $SCENARIOS " in *" $1 "*) return 0 ;; esac; return 1; }
 for s in $SCENARIOS; do case "$s" in get|post|ab|h2c) ;; *) die "unknown scenario '$s'" ;; esac; done
 
-echo "target,scenario,qps,p50_ms,p99_ms,rss_mb,cpu_pct,us_per_req,errors" > "$OUT/results.csv"
+echo "target,scenario,qps,p50_ms,p99_ms,rss_mb,cpu_pct,us_per_req,errors,round" > "$OUT/results.csv"
 ROWS=()
 # measure TARGET SCENARIO TOOL ARGS...: one run, one row; CPU and RSS are those of $MEASURED
 measure() {
   local target=$1 scen=$2 tool=$3; shift 3
-  local raw="$OUT/$target.$scen.txt" c0 c1 t0 t1 sampler qps p50 p99 err cpu rss usreq
+  local raw="$OUT/$target.$scen.r$ROUND.txt" c0 c1 t0 t1 sampler qps p50 p99 err cpu rss usreq
   c0=$(cpu_ticks "$MEASURED")
   ( max=0; while :; do r=$(rss_kb "$MEASURED"); [ "$r" -gt "$max" ] && { max=$r; echo $max > "$OUT/.rss"; }; sleep 0.5; done ) &
   sampler=$!
@@ -212,8 +218,8 @@ measure() {
   read -r cpu rss usreq < <(awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v hz="$HZ" \
       -v kb="$(cat "$OUT/.rss")" -v q="$qps" 'BEGIN{ cpu = (c1 - c0) / hz / (t1 - t0) * 100
       printf "%.0f %.1f %s\n", cpu, kb / 1024, (q > 0 ? sprintf("%.1f", cpu / 100 * 1e6 / q) : "-") }')
-  echo "$target,$scen,$qps,${p50:--},${p99:--},$rss,$cpu,$usreq,$err" >> "$OUT/results.csv"
-  ROWS+=("| $target | $scen | $qps | ${p50:--} | ${p99:--} | $rss | $cpu | $usreq | $err |")
+  echo "$target,$scen,$qps,${p50:--},${p99:--},$rss,$cpu,$usreq,$err,$ROUND" >> "$OUT/results.csv"
+  ROWS+=("| $target | $scen | $qps | ${p50:--} | ${p99:--} | $rss | $cpu | $usreq | $err | $ROUND |")
   echo "${ROWS[-1]}" >&2
   sleep 1
 }
@@ -278,6 +284,10 @@ declare -A CMD=(
 start upstream 0 $UP "nginx -p $OUT/upstream -c $OUT/upstream/nginx.conf"
 UPSTREAM_PID=$PID
 
+# target_urls TARGET: sets URL (HTTP/1.1) and URL2 (h2c) for TARGET
+target_urls() { URL="http://127.0.0.1:${PORT[$1]}/"; URL2="http://127.0.0.1:${H2PORT[$1]}/"; }
+
+declare -A TARGET_PID
 for target in $ONLY; do
   [ -n "${PORT[$target]:-}" ] || die "unknown target '$target'"
   busy=$(busy_pct)
@@ -286,13 +296,12 @@ for target in $ONLY; do
     ps -eo pid,pcpu,etime,comm --sort=-pcpu | sed -n 2,5p >&2
   fi
   echo "$target: idle check ${busy}% busy" >> "$OUT/machine.txt"
-  URL="http://127.0.0.1:${PORT[$target]}/"
-  URL2="http://127.0.0.1:${H2PORT[$target]}/"
+  target_urls "$target"
   if [ "$target" = direct ]; then
-    MEASURED=$UPSTREAM_PID
+    TARGET_PID[$target]=$UPSTREAM_PID
   else
     start "$target" 1 "${PORT[$target]}" "${CMD[$target]}"
-    MEASURED=$PID
+    TARGET_PID[$target]=$PID
   fi
   warmup=$REF_WARMUP
   [ "$target" = tollgate ] && warmup=$JVM_WARMUP
@@ -309,20 +318,34 @@ for target in $ONLY; do
       h2c) load h2load_get 20 10 "$each" ;;
     esac > "$OUT/$target.warmup-$part.txt" 2>&1
   done
-  wanted get && for c in $CONNS; do measure "$target" "h1-get-c$c" wrk_get "$c" "$DUR"; done
-  wanted post && measure "$target" h1-post1k-c200 wrk_post 200 "$DUR"
-  wanted ab && measure "$target" h1-post1k-ab-c200 ab_post 200 "$DUR"
-  wanted h2c && measure "$target" h2c-get-c20m10 h2load_get 20 10 "$DUR"
-  if [ "$target" != direct ]; then stop_tree "$MEASURED"; fi
 done
 
-echo "| target | scenario | QPS | p50 ms | p99 ms | RSS MB | CPU% | US/REQ | errors |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+for ROUND in $(seq "$ROUNDS"); do
+  for target in $ONLY; do
+    target_urls "$target"
+    MEASURED=${TARGET_PID[$target]}
+    wanted get && for c in $CONNS; do measure "$target" "h1-get-c$c" wrk_get "$c" "$DUR"; done
+    wanted post && measure "$target" h1-post1k-c200 wrk_post 200 "$DUR"
+    wanted ab && measure "$target" h1-post1k-ab-c200 ab_post 200 "$DUR"
+    wanted h2c && measure "$target" h2c-get-c20m10 h2load_get 20 10 "$DUR"
+  done
+done
+
+echo "| target | scenario | QPS | p50 ms | p99 ms | RSS MB | CPU% | US/REQ | errors | round |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${ROWS[@]}"
-# Tollgate against HAProxy at c=200: the issue's targets are US/REQ <= 1.3x and p99 <= 1.5x
-awk -F, '$1 == "haproxy" || $1 == "tollgate" { v[$1, $2, "us"] = $8; v[$1, $2, "p99"] = $5; s[$2] = 1 }
-  END { for (k in s) if ((k ~ /c200$/ || k ~ /^h2c/) && v["haproxy", k, "us"] > 0 && v["tollgate", k, "us"] != "") {
-          line = sprintf("%-18s tollgate/haproxy  US/REQ %.2fx  p99 %.2fx", k,
-                 v["tollgate", k, "us"] / v["haproxy", k, "us"], v["tollgate", k, "p99"] / v["haproxy", k, "p99"])
-          print line } }' "$OUT/results.csv" | sort
+# Tollgate against HAProxy at c=200 and h2c: the issues' targets are US/REQ <= 1.3x (and p99 <= 1.5x
+# for HTTP/1.1). Over several rounds: each target's median, and the median of the per-round ratios.
+awk -F, 'NR > 1 && $8 != "-" { us[$1, $2, $10] = $8; p99[$1, $2, $10] = $5; s[$2] = 1; t[$1] = 1; r[$10] = 1 }
+  function median(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+  END {
+    for (k in s) for (tg in t) { n = 0; for (i in r) if ((tg, k, i) in us) v[++n] = us[tg, k, i]
+      if (n > 1) printf "%-18s %-9s US/REQ median %.1f over %d rounds\n", k, tg, median(v, n), n }
+    for (k in s) if (k ~ /c200$/ || k ~ /^h2c/) { n = 0; m = 0
+      for (i in r) if (us["haproxy", k, i] > 0 && us["tollgate", k, i] > 0) {
+        q[++n] = us["tollgate", k, i] / us["haproxy", k, i]
+        if (p99["haproxy", k, i] > 0) l[++m] = p99["tollgate", k, i] / p99["haproxy", k, i] }
+      if (n) printf "%-18s tollgate/haproxy  US/REQ %.2fx  p99 %.2fx%s\n", k, median(q, n), (m ? median(l, m) : 0),
+                    (n > 1 ? sprintf("  (median of %d rounds)", n) : "") } }' "$OUT/results.csv" | sort
 echo "results: $OUT/results.csv" >&2
