@@ -37,9 +37,11 @@ Usage: bench/compare.sh [-d SECS] [-w SECS] [-r ROUNDS] [-o DIR] [--only 'TARGET
   -r ROUNDS      measure every target ROUNDS times, taking turns      (default 1)
   -o DIR         output dir for raw tool output, configs, results.csv (default: mktemp -d)
   --only LIST    targets, any of: direct haproxy nginx tollgate       (default: all four)
+                 and tollgate-b: a second Tollgate for an A/B run, from
+                 TOLLGATE_B_JAR (default: the same jar) with JVM_EXTRA_B
   -c LIST        wrk connection counts for GET                        (default '20 200 1000')
   -s LIST        scenarios, any of: get post ab h2c                  (default: all four)
-Ports: upstream 18080, haproxy 18090, nginx 18092, tollgate 18100. Tollgate starts through
+Ports: upstream 18080, haproxy 18090, nginx 18092, tollgate 18100, tollgate-b 18101. Tollgate starts through
 bench/gateway.sh (override its JVM flags with JVM_OPTS / JVM_EXTRA in the environment).
 USAGE
   exit 2
@@ -68,18 +70,20 @@ need nginx nginx; need haproxy haproxy; need wrk wrk; need ab apache2-utils; nee
 need h2load nghttp2-client
 need taskset util-linux; need ps procps
 [ "$(nproc)" -ge 2 ] || die "needs 2 cores (core 0: load + upstream, core 1: proxy), found $(nproc)"
-case " $ONLY " in *" tollgate "*)
-  [ -f "$ROOT/gateway-server/target/tollgate.jar" ] \
-    || die "gateway-server/target/tollgate.jar missing: ./mvnw -B -q -pl gateway-server -am package -DskipTests" ;;
+JAR=${TOLLGATE_JAR:-$ROOT/gateway-server/target/tollgate.jar}
+JAR_B=${TOLLGATE_B_JAR:-$JAR}
+case " $ONLY " in *" tollgate "*|*" tollgate-b "*)
+  [ -f "$JAR" ] && [ -f "$JAR_B" ] \
+    || die "$JAR or $JAR_B missing: ./mvnw -B -q -pl gateway-server -am package -DskipTests" ;;
 esac
 
 UP=18080
 UP_H2=18081
-declare -A PORT=([direct]=$UP [haproxy]=18090 [nginx]=18092 [tollgate]=18100)
+declare -A PORT=([direct]=$UP [haproxy]=18090 [nginx]=18092 [tollgate]=18100 [tollgate-b]=18101)
 # h2c prior knowledge: HAProxy and Tollgate detect it on their HTTP port, nginx needs its own
-declare -A H2PORT=([direct]=$UP_H2 [haproxy]=18090 [nginx]=18093 [tollgate]=18100)
+declare -A H2PORT=([direct]=$UP_H2 [haproxy]=18090 [nginx]=18093 [tollgate]=18100 [tollgate-b]=18101)
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for p in $UP $UP_H2 18090 18092 18093 18100; do port_open $p && die "port $p is already in use"; done
+for p in $UP $UP_H2 18090 18092 18093 18100 18101; do port_open $p && die "port $p is already in use"; done
 
 [ -n "$OUT" ] || OUT=$(mktemp -d /tmp/tollgate-bench.XXXXXX)
 mkdir -p "$OUT/upstream" "$OUT/nginx" || die "cannot create $OUT"
@@ -273,7 +277,8 @@ nginx_conf "$OUT/nginx" "upstream up { server 127.0.0.1:$UP; keepalive 1024; kee
 declare -A CMD=(
   [haproxy]="haproxy -db -f $OUT/haproxy.cfg"
   [nginx]="nginx -p $OUT/nginx -c $OUT/nginx/nginx.conf"
-  [tollgate]="env PROXY_PORT=${PORT[tollgate]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+  [tollgate]="env TOLLGATE_JAR=$JAR PROXY_PORT=${PORT[tollgate]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+  [tollgate-b]="env TOLLGATE_JAR=$JAR_B JVM_EXTRA='${JVM_EXTRA_B:-}' PROXY_PORT=${PORT[tollgate-b]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
 )
 
 # --- run -------------------------------------------------------------------------------------
@@ -304,7 +309,7 @@ for target in $ONLY; do
     TARGET_PID[$target]=$PID
   fi
   warmup=$REF_WARMUP
-  [ "$target" = tollgate ] && warmup=$JVM_WARMUP
+  case $target in tollgate*) warmup=$JVM_WARMUP ;; esac
   # every protocol path that will be measured gets its share of the warm-up: an h2c path first
   # run in its measured window is still being compiled by the JIT there
   parts="get post"
@@ -342,10 +347,10 @@ awk -F, 'NR > 1 && $8 != "-" { us[$1, $2, $10] = $8; p99[$1, $2, $10] = $5; s[$2
   END {
     for (k in s) for (tg in t) { n = 0; for (i in r) if ((tg, k, i) in us) v[++n] = us[tg, k, i]
       if (n > 1) printf "%-18s %-9s US/REQ median %.1f over %d rounds\n", k, tg, median(v, n), n }
-    for (k in s) if (k ~ /c200$/ || k ~ /^h2c/) { n = 0; m = 0
-      for (i in r) if (us["haproxy", k, i] > 0 && us["tollgate", k, i] > 0) {
-        q[++n] = us["tollgate", k, i] / us["haproxy", k, i]
-        if (p99["haproxy", k, i] > 0) l[++m] = p99["tollgate", k, i] / p99["haproxy", k, i] }
-      if (n) printf "%-18s tollgate/haproxy  US/REQ %.2fx  p99 %.2fx%s\n", k, median(q, n), (m ? median(l, m) : 0),
+    for (k in s) if (k ~ /c200$/ || k ~ /^h2c/) for (tg in t) if (tg ~ /^tollgate/) { n = 0; m = 0
+      for (i in r) if (us["haproxy", k, i] > 0 && us[tg, k, i] > 0) {
+        q[++n] = us[tg, k, i] / us["haproxy", k, i]
+        if (p99["haproxy", k, i] > 0) l[++m] = p99[tg, k, i] / p99["haproxy", k, i] }
+      if (n) printf "%-18s %s/haproxy  US/REQ %.2fx  p99 %.2fx%s\n", k, tg, median(q, n), (m ? median(l, m) : 0),
                     (n > 1 ? sprintf("  (median of %d rounds)", n) : "") } }' "$OUT/results.csv" | sort
 echo "results: $OUT/results.csv" >&2

@@ -11,7 +11,9 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AsciiString;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Removes the headers that describe one connection (RFC 9110 section 7.6.1) before a message is
@@ -49,17 +51,29 @@ public final class HopByHopHeaders {
 
     /**
      * Removes the hop-by-hop fields from {@code headers}. Read {@link #wantsClose} first: it needs
-     * the {@code Connection} field this removes.
+     * the {@code Connection} field this removes. Most messages carry none but {@code Connection},
+     * so one pass over the names decides whether anything needs looking up.
      */
     public static void strip(HttpHeaders headers) {
         requireNonNull(headers, "headers");
-        for (String named : connectionOptions(headers)) {
-            if (!isProtected(named)) {
-                headers.remove(named);
+        boolean connection = false;
+        boolean other = false;
+        Iterator<Map.Entry<CharSequence, CharSequence>> fields = headers.iteratorCharSequence();
+        while (fields.hasNext()) {
+            CharSequence name = fields.next().getKey();
+            if (isNamed(name, HttpHeaderNames.CONNECTION)) {
+                connection = true;
+            } else if (isAlwaysRemoved(name)) {
+                other = true;
             }
         }
-        for (AsciiString name : ALWAYS_REMOVED) {
-            headers.remove(name);
+        if (connection) {
+            removeNamedOptions(headers);
+        }
+        if (connection || other) {
+            for (AsciiString name : ALWAYS_REMOVED) {
+                headers.remove(name);
+            }
         }
     }
 
@@ -90,22 +104,74 @@ public final class HopByHopHeaders {
         }
     }
 
-    private static List<String> connectionOptions(HttpHeaders headers) {
-        List<String> options = new ArrayList<>();
-        for (String value : headers.getAll(HttpHeaderNames.CONNECTION)) {
-            for (String option : value.split(",")) {
-                String trimmed = option.trim();
-                if (!trimmed.isEmpty()) {
-                    options.add(trimmed);
+    /**
+     * Removes the fields {@code Connection} names, except the protected ones and those removed
+     * anyway; the common {@code Connection: keep-alive} allocates nothing.
+     */
+    private static void removeNamedOptions(HttpHeaders headers) {
+        List<String> named = null;
+        Iterator<? extends CharSequence> values = headers.valueCharSequenceIterator(HttpHeaderNames.CONNECTION);
+        while (values.hasNext()) {
+            CharSequence value = values.next();
+            int start = 0;
+            while (start <= value.length()) {
+                int comma = indexOf(value, ',', start);
+                CharSequence option = trim(value, start, comma);
+                if (option.length() > 0 && !isAlwaysRemoved(option) && !isProtected(option)) {
+                    if (named == null) {
+                        named = new ArrayList<>(2);
+                    }
+                    named.add(option.toString());
                 }
+                start = comma + 1;
             }
         }
-        return options;
+        if (named != null) {
+            for (String name : named) {
+                headers.remove(name);
+            }
+        }
     }
 
-    private static boolean isProtected(String name) {
+    private static int indexOf(CharSequence text, char c, int from) {
+        for (int i = from; i < text.length(); i++) {
+            if (text.charAt(i) == c) {
+                return i;
+            }
+        }
+        return text.length();
+    }
+
+    private static CharSequence trim(CharSequence text, int start, int end) {
+        while (start < end && isBlank(text.charAt(start))) {
+            start++;
+        }
+        while (end > start && isBlank(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.subSequence(start, end);
+    }
+
+    private static boolean isBlank(char c) {
+        return c == ' ' || c == '\t';
+    }
+
+    private static boolean isAlwaysRemoved(CharSequence name) {
+        for (AsciiString removed : ALWAYS_REMOVED) {
+            if (isNamed(name, removed)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isNamed(CharSequence name, AsciiString expected) {
+        return name.length() == expected.length() && expected.contentEqualsIgnoreCase(name);
+    }
+
+    private static boolean isProtected(CharSequence name) {
         for (AsciiString protectedName : NEVER_REMOVED_BY_CONNECTION) {
-            if (protectedName.contentEqualsIgnoreCase(name)) {
+            if (isNamed(name, protectedName)) {
                 return true;
             }
         }

@@ -12,8 +12,8 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.AsciiString;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -72,13 +72,13 @@ public final class Http1RequestValidator {
         if (version != HttpVersion.HTTP_1_1 && version != HttpVersion.HTTP_1_0) {
             return new Rejection(505, "version " + version + " (expected: HTTP/1.1 or HTTP/1.0)");
         }
-        HttpHeaders headers = request.headers();
-        String problem = fieldProblem(headers);
+        Fields fields = new Fields();
+        String problem = fields.read(request.headers());
         if (problem == null) {
-            problem = framingProblem(headers);
+            problem = fields.framingProblem();
         }
         if (problem == null) {
-            problem = hostProblem(headers, version);
+            problem = fields.hostProblem(version);
         }
         if (problem == null) {
             problem = RequestTarget.problem(request.method().name(), request.uri());
@@ -86,50 +86,80 @@ public final class Http1RequestValidator {
         return problem == null ? null : Rejection.badRequest(problem);
     }
 
-    private static String fieldProblem(HttpHeaders headers) {
-        Iterator<Map.Entry<CharSequence, CharSequence>> fields = headers.iteratorCharSequence();
-        while (fields.hasNext()) {
-            Map.Entry<CharSequence, CharSequence> field = fields.next();
-            if (!isToken(field.getKey())) {
-                return "field name is not a token";
+    /**
+     * What one pass over the header fields learns: whether every field is well formed, and how
+     * often (and with which first value) the framing and Host fields occur.
+     */
+    private static final class Fields {
+
+        private int lengths;
+        private CharSequence length;
+        private int codings;
+        private CharSequence coding;
+        private int hosts;
+        private CharSequence host;
+
+        /** Reads every field; returns the first malformed one's problem, or null. */
+        String read(HttpHeaders headers) {
+            Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iteratorCharSequence();
+            while (it.hasNext()) {
+                Map.Entry<CharSequence, CharSequence> field = it.next();
+                CharSequence name = field.getKey();
+                CharSequence value = field.getValue();
+                if (!isToken(name)) {
+                    return "field name is not a token";
+                }
+                if (hasControlOctet(value)) {
+                    return "control octet in the value of " + name;
+                }
+                count(name, value);
             }
-            if (hasControlOctet(field.getValue())) {
-                return "control octet in the value of " + field.getKey();
+            return null;
+        }
+
+        private void count(CharSequence name, CharSequence value) {
+            if (is(name, HttpHeaderNames.CONTENT_LENGTH)) {
+                length = lengths++ == 0 ? value : length;
+            } else if (is(name, HttpHeaderNames.TRANSFER_ENCODING)) {
+                coding = codings++ == 0 ? value : coding;
+            } else if (is(name, HttpHeaderNames.HOST)) {
+                host = hosts++ == 0 ? value : host;
             }
         }
-        return null;
+
+        String framingProblem() {
+            if (lengths > 0 && codings > 0) {
+                return "both Content-Length and Transfer-Encoding";
+            }
+            if (lengths > 1) {
+                return "Content-Length repeated " + lengths + " times (expected: once)";
+            }
+            if (lengths == 1 && !isDecimalLength(length)) {
+                return "Content-Length is not a non-negative decimal number";
+            }
+            if (codings > 1 || codings == 1 && !HttpHeaderValues.CHUNKED.contentEquals(coding)) {
+                return "Transfer-Encoding " + (codings > 1 ? "repeated " + codings + " times" : "'" + coding + "'")
+                        + " (expected: exactly one 'chunked')";
+            }
+            return null;
+        }
+
+        String hostProblem(HttpVersion version) {
+            if (hosts > 1) {
+                return "Host repeated " + hosts + " times (expected: once)";
+            }
+            if (hosts == 0) {
+                return version == HttpVersion.HTTP_1_1 ? "HTTP/1.1 request without Host" : null;
+            }
+            return RequestTarget.isAuthority(host) ? null : "Host is not a host[:port]";
+        }
+
+        private static boolean is(CharSequence name, AsciiString expected) {
+            return name.length() == expected.length() && expected.contentEqualsIgnoreCase(name);
+        }
     }
 
-    private static String framingProblem(HttpHeaders headers) {
-        List<String> lengths = headers.getAll(HttpHeaderNames.CONTENT_LENGTH);
-        List<String> codings = headers.getAll(HttpHeaderNames.TRANSFER_ENCODING);
-        if (!lengths.isEmpty() && !codings.isEmpty()) {
-            return "both Content-Length and Transfer-Encoding";
-        }
-        if (lengths.size() > 1) {
-            return "Content-Length repeated " + lengths.size() + " times (expected: once)";
-        }
-        if (lengths.size() == 1 && !isDecimalLength(lengths.get(0))) {
-            return "Content-Length is not a non-negative decimal number";
-        }
-        if (codings.size() > 1 || codings.size() == 1 && !codings.get(0).equals(HttpHeaderValues.CHUNKED.toString())) {
-            return "Transfer-Encoding " + codings + " (expected: exactly one 'chunked')";
-        }
-        return null;
-    }
-
-    private static String hostProblem(HttpHeaders headers, HttpVersion version) {
-        List<String> hosts = headers.getAll(HttpHeaderNames.HOST);
-        if (hosts.size() > 1) {
-            return "Host repeated " + hosts.size() + " times (expected: once)";
-        }
-        if (hosts.isEmpty()) {
-            return version == HttpVersion.HTTP_1_1 ? "HTTP/1.1 request without Host" : null;
-        }
-        return RequestTarget.isAuthority(hosts.get(0)) ? null : "Host is not a host[:port]";
-    }
-
-    private static boolean isDecimalLength(String value) {
+    private static boolean isDecimalLength(CharSequence value) {
         if (value.isEmpty() || value.length() > 18) {
             return false;
         }

@@ -29,6 +29,36 @@ class HopByHopHeadersTest {
     }
 
     @Test
+    void stripsHopByHopFieldsThatNoConnectionHeaderAnnounces() {
+        HttpHeaders headers = request(HttpVersion.HTTP_1_1).headers()
+                .add("te", "trailers").add("upgrade", "h2c").add("X-Kept", "1");
+
+        HopByHopHeaders.strip(headers);
+
+        assertThat(headers.names()).containsExactlyInAnyOrder("Host", "X-Kept");
+    }
+
+    @Test
+    void readsConnectionOptionsSeparatedByBlanksAndEmptyEntries() {
+        HttpHeaders headers = request(HttpVersion.HTTP_1_1).headers()
+                .add("Connection", "X-A ,,  x-b\t, close")
+                .add("X-A", "1").add("X-B", "2").add("Close", "3").add("X-C", "4");
+
+        HopByHopHeaders.strip(headers);
+
+        assertThat(headers.names()).containsExactlyInAnyOrder("Host", "X-C");
+    }
+
+    @Test
+    void leavesAMessageWithoutHopByHopFieldsAsItIs() {
+        HttpHeaders headers = request(HttpVersion.HTTP_1_1).headers().add("X-Kept", "1").add("Accept", "*/*");
+
+        HopByHopHeaders.strip(headers);
+
+        assertThat(headers.names()).containsExactlyInAnyOrder("Host", "X-Kept", "Accept");
+    }
+
+    @Test
     void keepsFramingAndHostEvenWhenConnectionNamesThem() {
         HttpHeaders headers = request(HttpVersion.HTTP_1_1).headers()
                 .add("Connection", "Content-Length, transfer-encoding, HOST")
