@@ -13,6 +13,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.accesslog.AccessLogs;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
@@ -50,8 +51,7 @@ public final class Listener implements AutoCloseable {
             accessLog = config.accessLog().enabled() ? AccessLogs.open(config.accessLog()) : null;
             ListenerProtocols protocols = new ListenerProtocols(config.protocols(), registry.forListener(config, accessLog));
             ChannelInitializer<Channel> connections = tls == null ? plaintext(protocols)
-                    : decrypted(protocols, tls, config.tls().get().handshakeTimeout().toMillis(),
-                            registry.listenerMetrics(config));
+                    : decrypted(protocols, tls, config.tls().get(), registry.listenerMetrics(config));
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .channel(transport.serverChannel())
@@ -88,10 +88,14 @@ public final class Listener implements AutoCloseable {
     }
 
     private static ChannelInitializer<Channel> decrypted(ListenerProtocols protocols, SslContext tls,
-            long handshakeTimeoutMillis, ListenerMetrics metrics) {
+            TlsConfig config, ListenerMetrics metrics) {
+        long handshakeTimeoutMillis = config.handshakeTimeout().toMillis();
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
+                if (!config.alpn().isEmpty()) {
+                    ch.pipeline().addLast(PipelineNames.ALPN_CHECK, new AlpnOfferCheck(config.alpn(), metrics));
+                }
                 SslHandler handler = tls.newHandler(ch.alloc());
                 handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
                 ch.pipeline().addLast(PipelineNames.TLS, handler)

@@ -3,6 +3,8 @@ package io.tollgate.server.listener;
 /**
  * The names of the handlers in a downstream pipeline, in pipeline order:
  * <ol>
+ *   <li>{@link #ALPN_CHECK}: TLS listeners that offer ALPN only, present until the client's
+ *       ClientHello is read, refuses clients that offer only names the listener does not serve;</li>
  *   <li>{@link #TLS}: TLS listeners only, decrypts and encrypts the connection's bytes;</li>
  *   <li>{@link #SELECT}: TLS listeners only, present until the handshake is done, then installs
  *       the protocol agreed on by ALPN (or {@link #DETECT} when none was);</li>
@@ -21,6 +23,7 @@ package io.tollgate.server.listener;
  */
 public final class PipelineNames {
 
+    public static final String ALPN_CHECK = "alpn-check";
     public static final String TLS = "tls";
     public static final String SELECT = "select";
     public static final String DETECT = "detect";

@@ -1,6 +1,7 @@
 package io.tollgate.server.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.core.metrics.MetricNames;
 import io.tollgate.server.testing.Await;
@@ -19,6 +20,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Real TLS clients to listeners that terminate TLS in front of a plaintext HTTP/1.1 upstream: the
  * protocol comes from ALPN (h2 or http/1.1) or, without ALPN, from the decrypted bytes; plaintext
- * and silent clients are counted and closed without harming the next connection.
+ * clients, silent clients and clients offering only ALPN names the listener does not serve are
+ * counted and closed without harming the next connection.
  */
 class TlsListenerTest {
 
@@ -132,6 +136,23 @@ class TlsListenerTest {
 
             assertThat(readToEnd(socket.getInputStream())).startsWith("HTTP/1.1 200").contains("target: /no-alpn");
         }
+    }
+
+    @Test
+    void clientOfferingOnlyUnservedAlpnNamesIsRefusedAndCounted() throws Exception {
+        double before = errors("https", AlpnOfferCheck.NO_APPLICATION_PROTOCOL);
+        try (SSLSocket socket = (SSLSocket) TestCertificate.clientContext().getSocketFactory()
+                .createSocket("127.0.0.1", gateway.port("https"))) {
+            socket.setSoTimeout(5_000);
+            SSLParameters parameters = socket.getSSLParameters();
+            parameters.setApplicationProtocols(new String[] {"spdy/3.1", "h3"});
+            socket.setSSLParameters(parameters);
+
+            assertThatThrownBy(socket::startHandshake).isInstanceOf(SSLHandshakeException.class)
+                    .hasMessageContaining("no_application_protocol");
+        }
+        assertThat(errors("https", AlpnOfferCheck.NO_APPLICATION_PROTOCOL)).isEqualTo(before + 1);
+        assertThat(get(HttpClient.Version.HTTP_1_1, "https", "/after-refusal").statusCode()).isEqualTo(200);
     }
 
     private static HttpResponse<String> get(HttpClient.Version version, String listener, String path)
