@@ -7,6 +7,7 @@ import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.stub.ClientCalls;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.TestCertificate;
 import io.tollgate.server.testing.TestGateway;
 import java.util.Map;
@@ -22,23 +23,14 @@ import org.junit.jupiter.api.Test;
  */
 class GrpcOverTlsTest {
 
-    private static final String CONFIG = """
-            event_loops: 1
-            listeners:
-              - name: grpcs
-                protocols: [http1, h2c]
-                ${TLS}
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: /test.Echo/ }, route: { cluster: echo, timeout: 10s } }
+    private static final String CONFIG = GatewayYaml.gateway(1, "name: grpcs\nprotocols: [http1, h2c]\n${TLS}\n", """
+            - { match: { prefix: /test.Echo/ }, route: { cluster: echo, timeout: 10s } }
+            """, """
             clusters:
               - name: echo
                 protocol: h2
                 endpoints: [ { address: 127.0.0.1, port: ${ECHO} } ]
-            """;
+            """);
 
     private EchoServer echo;
     private TestGateway gateway;

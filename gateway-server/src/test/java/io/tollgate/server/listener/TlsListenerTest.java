@@ -26,6 +26,8 @@ import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Real TLS clients to listeners that terminate TLS in front of a plaintext HTTP/1.1 upstream: the
@@ -41,25 +43,17 @@ class TlsListenerTest {
               - name: https
                 protocols: [http1, h2c]
                 ${TLS_SHORT_HANDSHAKE}
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: upstream, timeout: 10s } }
+                route_config: ${ROUTES}
               - name: mixed
                 protocols: [bolt, http1]
                 ${TLS}
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: upstream, timeout: 10s } }
+                route_config: ${ROUTES}
             clusters:
               - name: upstream
                 endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
             """;
+    private static final String ROUTES = "{ virtual_hosts: [ { name: all, domains: ['*'], routes: ["
+            + " { match: { prefix: / }, route: { cluster: upstream, timeout: 10s } } ] } ] }";
 
     private static HttpUpstream upstream;
     private static TestGateway gateway;
@@ -67,7 +61,7 @@ class TlsListenerTest {
     @BeforeAll
     static void start() throws Exception {
         upstream = new HttpUpstream();
-        gateway = TestGateway.start(CONFIG, Map.of("PORT", upstream.port(),
+        gateway = TestGateway.start(CONFIG, Map.of("PORT", upstream.port(), "ROUTES", ROUTES,
                 "TLS_SHORT_HANDSHAKE", TestCertificate.tlsBlock("handshake_timeout: 500ms"),
                 "TLS", TestCertificate.tlsBlock("")));
     }
@@ -78,22 +72,14 @@ class TlsListenerTest {
         upstream.close();
     }
 
-    @Test
-    void http2ClientGetsH2ByAlpn() throws Exception {
-        HttpResponse<String> response = get(HttpClient.Version.HTTP_2, "https", "/alpn-h2");
+    @ParameterizedTest
+    @EnumSource(HttpClient.Version.class)
+    void clientGetsTheHttpVersionItAskedForByAlpn(HttpClient.Version version) throws Exception {
+        HttpResponse<String> response = get(version, "https", "/alpn-" + version);
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
-        assertThat(response.body()).contains("target: /alpn-h2", "h-x-forwarded-proto: https");
-    }
-
-    @Test
-    void http11ClientGetsHttp11ByAlpn() throws Exception {
-        HttpResponse<String> response = get(HttpClient.Version.HTTP_1_1, "https", "/alpn-http11");
-
-        assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
-        assertThat(response.body()).contains("target: /alpn-http11", "h-x-forwarded-proto: https");
+        assertThat(response.version()).isEqualTo(version);
+        assertThat(response.body()).contains("target: /alpn-" + version, "h-x-forwarded-proto: https");
     }
 
     @Test
