@@ -116,7 +116,8 @@ final class SnapshotUpdate {
 
     private static ListenerConfig withoutRoutes(ListenerConfig listener) {
         return new ListenerConfig(listener.name(), listener.address(), listener.port(), listener.protocols(),
-                new RouteConfig(List.of()), listener.http(), listener.accessLog(), listener.bolt(), listener.http2());
+                new RouteConfig(List.of()), listener.http(), listener.accessLog(), listener.bolt(), listener.http2(),
+                listener.tls());
     }
 
     private static void requireUnchanged(String field, Object before, Object after) {

@@ -12,7 +12,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.Certificate;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -118,7 +120,8 @@ public final class ConfigLoader {
     }
 
     private static ListenerConfig listener(ConfigNode n) {
-        n.allowOnly(Set.of("name", "address", "port", "protocols", "route_config", "http", "http2", "bolt", "access_log"));
+        n.allowOnly(Set.of("name", "address", "port", "protocols", "route_config", "http", "http2", "bolt", "access_log",
+                "tls"));
         List<String> protocols = n.list("protocols", p -> {
             String name = p.asString();
             if (!PROTOCOLS.contains(name)) {
@@ -143,7 +146,39 @@ public final class ConfigLoader {
                 http,
                 accessLog,
                 n.optional("bolt").map(ConfigLoader::boltOptions).orElse(BoltOptions.DEFAULTS),
-                n.optional("http2").map(ConfigLoader::http2Options).orElse(Http2Options.DEFAULTS));
+                n.optional("http2").map(ConfigLoader::http2Options).orElse(Http2Options.DEFAULTS),
+                tls(n, protocols));
+    }
+
+    /** The listener's TLS settings; the ALPN names default to those its protocols serve, h2 first. */
+    private static Optional<TlsConfig> tls(ConfigNode listener, List<String> protocols) {
+        Optional<ConfigNode> tls = listener.optional("tls");
+        if (tls.isEmpty()) {
+            return Optional.empty();
+        }
+        ConfigNode n = tls.get().allowOnly(Set.of("cert_chain_file", "private_key_file", "alpn", "handshake_timeout"));
+        Path certChain = Path.of(n.string("cert_chain_file"));
+        Path privateKey = Path.of(n.string("private_key_file"));
+        List<Certificate> chain = PemFiles.certificateChain(n.child("cert_chain_file"), certChain);
+        PemFiles.privateKeyOf(n.child("private_key_file"), privateKey, chain.get(0));
+        List<String> served = new ArrayList<>();
+        if (protocols.contains("h2c")) {
+            served.add(TlsConfig.H2);
+        }
+        if (protocols.contains("http1")) {
+            served.add(TlsConfig.HTTP_1_1);
+        }
+        List<String> alpn = n.has("alpn") ? n.list("alpn", a -> {
+            String name = a.asString();
+            if (!served.contains(name)) {
+                throw a.error("'" + name + "' is not served by protocols " + protocols + " (expected one of " + served
+                        + ": h2 needs h2c, http/1.1 needs http1)");
+            }
+            return name;
+        }) : served;
+        unique(n.child("alpn"), alpn, "protocol");
+        return Optional.of(new TlsConfig(certChain, privateKey, alpn,
+                positive(n, "handshake_timeout", TlsConfig.DEFAULT_HANDSHAKE_TIMEOUT)));
     }
 
     private static Http2Options http2Options(ConfigNode n) {

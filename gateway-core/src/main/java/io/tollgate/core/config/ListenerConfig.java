@@ -1,6 +1,7 @@
 package io.tollgate.core.config;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One downstream listening socket and what it serves.
@@ -15,6 +16,7 @@ import java.util.List;
  * @param accessLog where the access log goes
  * @param bolt limits and timeouts of SOFA Bolt connections
  * @param http2 settings and protections of HTTP/2 connections
+ * @param tls how connections are decrypted, or empty for plaintext connections
  */
 public record ListenerConfig(
         String name,
@@ -25,7 +27,8 @@ public record ListenerConfig(
         HttpOptions http,
         AccessLogConfig accessLog,
         BoltOptions bolt,
-        Http2Options http2) {
+        Http2Options http2,
+        Optional<TlsConfig> tls) {
 
     public ListenerConfig {
         protocols = List.copyOf(protocols);
@@ -41,5 +44,11 @@ public record ListenerConfig(
     public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
             HttpOptions http, AccessLogConfig accessLog, BoltOptions bolt) {
         this(name, address, port, protocols, routeConfig, http, accessLog, bolt, Http2Options.DEFAULTS);
+    }
+
+    /** A plaintext listener. */
+    public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
+            HttpOptions http, AccessLogConfig accessLog, BoltOptions bolt, Http2Options http2) {
+        this(name, address, port, protocols, routeConfig, http, accessLog, bolt, http2, Optional.empty());
     }
 }

@@ -27,7 +27,8 @@ final class ForwardedRequest {
     private ForwardedRequest() {
     }
 
-    static void prepare(HttpRequest request, HttpRouteRequest view, Route route, String clientIp,
+    /** @param scheme the scheme the client used, for {@code x-forwarded-proto} */
+    static void prepare(HttpRequest request, HttpRouteRequest view, Route route, String clientIp, String scheme,
             boolean http2Upstream) {
         HttpHeaders headers = request.headers();
         boolean trailers = headers.containsValue(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS, true);
@@ -43,7 +44,7 @@ final class ForwardedRequest {
         }
         String forwardedFor = headers.get(X_FORWARDED_FOR);
         headers.set(X_FORWARDED_FOR, forwardedFor == null ? clientIp : forwardedFor + ", " + clientIp);
-        headers.set(X_FORWARDED_PROTO, "http");
+        headers.set(X_FORWARDED_PROTO, scheme);
         if (!headers.contains(X_REQUEST_ID)) {
             headers.set(X_REQUEST_ID, RequestIds.next());
         }

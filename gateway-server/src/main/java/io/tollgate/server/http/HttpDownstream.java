@@ -241,7 +241,7 @@ final class HttpDownstream {
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                     HttpResponseStatus.valueOf(route.redirectCode()), carrier.alloc().buffer(0));
             response.headers()
-                    .set(HttpHeaderNames.LOCATION, route.redirectLocation(view, "http", view.hostHeader()))
+                    .set(HttpHeaderNames.LOCATION, route.redirectLocation(view, proxy.scheme(), view.hostHeader()))
                     .setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
             HeaderMutations.apply(route.responseHeaders(), response.headers());
             respondLocally(record, version, keepAlive, response);
@@ -293,7 +293,7 @@ final class HttpDownstream {
             long grpcTimeout = Grpc.timeoutNanos(request.headers().get(Grpc.TIMEOUT));
             timeoutNanos = grpcTimeout >= 0 ? grpcTimeout : timeoutNanos;
         }
-        ForwardedRequest.prepare(request, view, route, peer.ip(),
+        ForwardedRequest.prepare(request, view, route, peer.ip(), proxy.scheme(),
                 ClusterConfig.H2.equals(cluster.config().protocol()));
         record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
         state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;

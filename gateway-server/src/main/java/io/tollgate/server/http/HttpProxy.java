@@ -28,6 +28,7 @@ public final class HttpProxy {
     private final GatewayMetrics metrics;
     private final ListenerMetrics listenerMetrics;
     private final AccessLogSink accessLog;
+    private final String scheme;
 
     /**
      * @param accessLog the listener's access log, or null for none
@@ -43,6 +44,7 @@ public final class HttpProxy {
         this.metrics = metrics;
         this.listenerMetrics = metrics.listener(listener.name());
         this.accessLog = accessLog;
+        this.scheme = listener.tls().isPresent() ? "https" : "http";
     }
 
     /** Creates the map to share between listeners. */
@@ -76,6 +78,11 @@ public final class HttpProxy {
 
     GatewayMetrics metrics() {
         return metrics;
+    }
+
+    /** The scheme clients used to reach this listener: {@code https} when it terminates TLS, else {@code http}. */
+    String scheme() {
+        return scheme;
     }
 
     ListenerMetrics listenerMetrics() {

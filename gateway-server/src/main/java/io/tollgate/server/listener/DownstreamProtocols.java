@@ -4,6 +4,7 @@ import io.netty.channel.EventLoop;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.bolt.BoltProxy;
@@ -43,6 +44,11 @@ public final class DownstreamProtocols {
     public void retireUpstreams(ClusterManager clusters) {
         pools.forEach((loop, loopPools) -> loop.execute(() -> loopPools.retire(new ServedHosts(clusters))));
         boltUpstreams.retire(clusters);
+    }
+
+    /** The meters of a listener, for the rejections counted before a protocol is known. */
+    ListenerMetrics listenerMetrics(ListenerConfig listener) {
+        return metrics.listener(listener.name());
     }
 
     /**

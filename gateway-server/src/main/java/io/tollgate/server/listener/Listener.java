@@ -7,18 +7,23 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.accesslog.AccessLogs;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.TlsConfig;
+import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One bound downstream socket. A connection is handed to its protocol directly when the listener
- * serves one protocol, or after {@link ProtocolDetectionHandler} looked at its first bytes.
+ * serves one protocol, or after {@link ProtocolDetectionHandler} looked at its first bytes; on a
+ * TLS listener, once the handshake is done, by the ALPN name agreed on (see {@link TlsProtocolSelector}).
  */
 public final class Listener implements AutoCloseable {
 
@@ -27,51 +32,76 @@ public final class Listener implements AutoCloseable {
     private final ListenerConfig config;
     private final Channel channel;
     private final AccessLogSink accessLog;
+    private final SslContext tls;
 
-    private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog) {
+    private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog, SslContext tls) {
         this.config = config;
         this.channel = channel;
         this.accessLog = accessLog;
+        this.tls = tls;
     }
 
-    /** Binds the listener's socket; fails when the address cannot be bound. */
+    /** Binds the listener's socket; fails when the address cannot be bound or its certificate cannot be used. */
     public static Listener bind(ListenerConfig config, EventLoopGroup group, Transport transport,
             DownstreamProtocols registry) throws InterruptedException {
-        AccessLogSink accessLog = config.accessLog().enabled() ? AccessLogs.open(config.accessLog()) : null;
-        List<DownstreamProtocol> protocols = registry.forListener(config, accessLog);
-        ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(group)
-                .channel(transport.serverChannel())
-                .option(ChannelOption.SO_BACKLOG, 4096)
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, AcceptBatch.allocator())
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        if (protocols.size() == 1) {
-                            protocols.get(0).configure(ch.pipeline());
-                        } else {
-                            ch.pipeline().addLast(PipelineNames.DETECT, new ProtocolDetectionHandler(protocols));
-                        }
-                    }
-                });
-        if (transport == Transport.EPOLL) {
-            bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
-        }
+        SslContext tls = config.tls().map(t -> TlsContexts.forServer(config.name(), t)).orElse(null);
+        AccessLogSink accessLog = null;
         Channel channel;
         try {
+            accessLog = config.accessLog().enabled() ? AccessLogs.open(config.accessLog()) : null;
+            ListenerProtocols protocols = new ListenerProtocols(config.protocols(), registry.forListener(config, accessLog));
+            ChannelInitializer<Channel> connections = tls == null ? plaintext(protocols)
+                    : decrypted(protocols, tls, config.tls().get(), registry.listenerMetrics(config));
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(group)
+                    .channel(transport.serverChannel())
+                    .option(ChannelOption.SO_BACKLOG, 4096)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, AcceptBatch.allocator())
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
+                    .childHandler(connections);
+            if (transport == Transport.EPOLL) {
+                bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
+            }
             channel = bootstrap.bind(config.address(), config.port()).sync().channel();
         } catch (RuntimeException | InterruptedException e) {
             if (accessLog != null) {
                 accessLog.close();
             }
+            ReferenceCountUtil.release(tls);
             throw e;
         }
-        Listener listener = new Listener(config, channel, accessLog);
-        log.info("listener {} on {} serving {}", config.name(), channel.localAddress(), config.protocols());
+        Listener listener = new Listener(config, channel, accessLog, tls);
+        log.info("listener {} on {} serving {}{}", config.name(), channel.localAddress(), config.protocols(),
+                config.tls().map(t -> " over TLS, ALPN " + t.alpn()).orElse(""));
         return listener;
+    }
+
+    private static ChannelInitializer<Channel> plaintext(ListenerProtocols protocols) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                protocols.installByFirstBytes(ch.pipeline());
+            }
+        };
+    }
+
+    private static ChannelInitializer<Channel> decrypted(ListenerProtocols protocols, SslContext tls,
+            TlsConfig config, ListenerMetrics metrics) {
+        long handshakeTimeoutMillis = config.handshakeTimeout().toMillis();
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                if (!config.alpn().isEmpty()) {
+                    ch.pipeline().addLast(PipelineNames.ALPN_CHECK, new AlpnOfferCheck(config.alpn(), metrics));
+                }
+                SslHandler handler = tls.newHandler(ch.alloc());
+                handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
+                ch.pipeline().addLast(PipelineNames.TLS, handler)
+                        .addLast(PipelineNames.SELECT, new TlsProtocolSelector(protocols, metrics));
+            }
+        };
     }
 
     public ListenerConfig config() {
@@ -89,5 +119,6 @@ public final class Listener implements AutoCloseable {
         if (accessLog != null) {
             accessLog.close();
         }
+        ReferenceCountUtil.release(tls);
     }
 }

@@ -3,6 +3,11 @@ package io.tollgate.server.listener;
 /**
  * The names of the handlers in a downstream pipeline, in pipeline order:
  * <ol>
+ *   <li>{@link #ALPN_CHECK}: TLS listeners that offer ALPN only, present until the client's
+ *       ClientHello is read, refuses clients that offer only names the listener does not serve;</li>
+ *   <li>{@link #TLS}: TLS listeners only, decrypts and encrypts the connection's bytes;</li>
+ *   <li>{@link #SELECT}: TLS listeners only, present until the handshake is done, then installs
+ *       the protocol agreed on by ALPN (or {@link #DETECT} when none was);</li>
  *   <li>{@link #DETECT}: present only until the protocol is known, when the listener serves more
  *       than one protocol;</li>
  *   <li>{@link #HEAD_GUARD}: HTTP/1 only, refuses request heads the codec would repair;</li>
@@ -18,6 +23,9 @@ package io.tollgate.server.listener;
  */
 public final class PipelineNames {
 
+    public static final String ALPN_CHECK = "alpn-check";
+    public static final String TLS = "tls";
+    public static final String SELECT = "select";
     public static final String DETECT = "detect";
     public static final String HEAD_GUARD = "head-guard";
     public static final String CODEC = "codec";

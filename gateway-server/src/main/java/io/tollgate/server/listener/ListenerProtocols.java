@@ -1,0 +1,50 @@
+package io.tollgate.server.listener;
+
+import io.netty.channel.ChannelPipeline;
+import io.tollgate.core.config.TlsConfig;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The protocols one listener serves, reachable both ways a connection's protocol becomes known:
+ * from its first bytes (one protocol installed directly, several detected) or, on a TLS listener,
+ * from the ALPN name the handshake agreed on.
+ */
+final class ListenerProtocols {
+
+    private final List<DownstreamProtocol> inOrder;
+    private final Map<String, DownstreamProtocol> byAlpn = new HashMap<>();
+
+    /**
+     * @param names the configured protocol names, in the listener's order
+     * @param protocols the protocol of each name, in the same order
+     */
+    ListenerProtocols(List<String> names, List<DownstreamProtocol> protocols) {
+        if (names.size() != protocols.size()) {
+            throw new IllegalArgumentException("protocols: " + protocols.size() + " (expected one per name of " + names + ")");
+        }
+        this.inOrder = List.copyOf(protocols);
+        for (int i = 0; i < names.size(); i++) {
+            if (names.get(i).equals("h2c")) {
+                byAlpn.put(TlsConfig.H2, protocols.get(i));
+            } else if (names.get(i).equals("http1")) {
+                byAlpn.put(TlsConfig.HTTP_1_1, protocols.get(i));
+            }
+        }
+    }
+
+    /** Installs what a connection whose protocol is not yet known needs: its protocol, or detection among several. */
+    void installByFirstBytes(ChannelPipeline pipeline) {
+        if (inOrder.size() == 1) {
+            inOrder.get(0).configure(pipeline);
+            return;
+        }
+        pipeline.addLast(PipelineNames.DETECT, new ProtocolDetectionHandler(inOrder));
+    }
+
+    /** The protocol serving an ALPN name, or null when this listener serves none under it. */
+    DownstreamProtocol forAlpn(String alpnName) {
+        return byAlpn.get(alpnName);
+    }
+}
