@@ -126,4 +126,26 @@ class Http2TranslationTest {
         assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
         assertThat(response.body()).contains("method: GET", "path: /to-h2/first");
     }
+
+    @Test
+    void upgradingRequestWithABodyIsProxiedAndTheConnectionServesMoreStreams() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("web"))) {
+            String head = client.upgrade("POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 5\r\n"
+                    + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABk\r\n\r\nhello");
+            assertThat(head).startsWith("HTTP/1.1 101");
+
+            client.preface();
+            RawH2.Frame upgradedHead = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == 1);
+            assertThat(upgradedHead).isNotNull();
+            assertThat(client.headers(upgradedHead).status().toString()).isEqualTo("200");
+            RawH2.Frame upgraded = client.await(f -> f.type() == RawH2.DATA && f.stream() == 1);
+            assertThat(upgraded).isNotNull();
+            assertThat(new String(upgraded.payload(), StandardCharsets.UTF_8)).contains("method: POST", "body-bytes: 5");
+
+            client.get(3, "/echo");
+            RawH2.Frame next = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == 3);
+            assertThat(next).isNotNull();
+            assertThat(client.headers(next).status().toString()).isEqualTo("200");
+        }
+    }
 }
