@@ -25,9 +25,7 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.AsciiString;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -77,8 +75,8 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
             requestStarted = true;
             HttpRequest request;
             // Not validated again: the frame codec refuses bad names and values (a stream error),
-            // and HttpDownstream checks every field of every request once more.
-            dropRepeatedHost(headers);
+            // and HttpDownstream checks every field of every request once more. A Host header
+            // repeating :authority is dropped here, and one contradicting it is a stream error.
             if (endStream) {
                 request = HttpConversionUtil.toFullHttpRequest(id, headers, Unpooled.EMPTY_BUFFER, false);
             } else {
@@ -291,25 +289,6 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
         if (!closed && bytes > 0) {
             connection.consume(stream, bytes);
         }
-    }
-
-    /**
-     * A request may carry both {@code :authority} (which becomes Host) and a Host header; RFC 9113
-     * section 8.3.1 lets them agree, so a Host that only repeats the authority is dropped before
-     * conversion, and a real conflict is left for validation to refuse.
-     */
-    private static void dropRepeatedHost(Http2Headers headers) {
-        CharSequence authority = headers.authority();
-        if (authority == null || !headers.contains(HttpHeaderNames.HOST)) {
-            return;
-        }
-        List<CharSequence> hosts = headers.getAll(HttpHeaderNames.HOST);
-        for (int i = 0; i < hosts.size(); i++) {
-            if (!AsciiString.contentEquals(authority, hosts.get(i))) {
-                return;
-            }
-        }
-        headers.remove(HttpHeaderNames.HOST);
     }
 
     private boolean writableNow() {

@@ -2,6 +2,7 @@ package io.tollgate.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.handler.codec.http2.Http2Error;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
@@ -146,6 +147,29 @@ class Http2TranslationTest {
             RawH2.Frame next = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == 3);
             assertThat(next).isNotNull();
             assertThat(client.headers(next).status().toString()).isEqualTo("200");
+        }
+    }
+
+    @Test
+    void hostHeaderRepeatingTheAuthorityIsForwardedOnce() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("web"))) {
+            client.preface().frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1,
+                    client.headerBlock(RawH2.request("GET", "/echo").add("host", "test")));
+            RawH2.Frame head = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == 1);
+            assertThat(client.headers(head).status().toString()).isEqualTo("200");
+            RawH2.Frame body = client.await(f -> f.type() == RawH2.DATA && f.stream() == 1);
+            assertThat(new String(body.payload(), StandardCharsets.UTF_8)).contains("\nh-host: test\n");
+        }
+    }
+
+    @Test
+    void hostHeaderContradictingTheAuthorityResetsTheStream() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("web"))) {
+            client.preface().frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1,
+                    client.headerBlock(RawH2.request("GET", "/echo").add("host", "other")));
+            RawH2.Frame answer = client.await(f -> f.stream() == 1);
+            assertThat(answer.type()).isEqualTo(RawH2.RST_STREAM);
+            assertThat(answer.errorCode()).isEqualTo((int) Http2Error.PROTOCOL_ERROR.code());
         }
     }
 }
