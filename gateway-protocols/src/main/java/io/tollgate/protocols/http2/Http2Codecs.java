@@ -2,14 +2,23 @@ package io.tollgate.protocols.http2;
 
 import static java.util.Objects.requireNonNull;
 
+import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
+import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.UniformStreamByteDistributor;
 import io.tollgate.core.config.Http2Options;
 
 /**
- * Builds Netty's HTTP/2 frame codecs with every protection Netty 4.2 offers set explicitly, so
- * that no limit depends on a library default changing under us. Each call returns a new codec.
+ * Builds Netty's HTTP/2 codecs with every protection Netty 4.2 offers set explicitly, so that no
+ * limit depends on a library default changing under us: the downstream connection handler's
+ * decoder and encoder, and the upstream frame codec. Each call returns a new codec.
  *
  * <table>
  *   <caption>Protections of the server codec</caption>
@@ -36,23 +45,15 @@ public final class Http2Codecs {
     private Http2Codecs() {
     }
 
-    /** The downstream codec of one client connection. */
-    public static Http2FrameCodec server(Http2Options options) {
+    /**
+     * The downstream handler of one client connection: {@code factory} makes it from the decoder
+     * and encoder built here, with every protection of the table above, so the handler only adds
+     * what to do with the frames. Each call builds a new connection.
+     */
+    public static <T extends Http2ConnectionHandler> T server(Http2Options options, ServerHandlerFactory<T> factory) {
         requireNonNull(options, "options");
-        Http2Settings settings = Http2Settings.defaultSettings()
-                .maxConcurrentStreams(options.maxConcurrentStreams())
-                .initialWindowSize(options.initialWindowBytes())
-                .maxFrameSize(options.maxFrameBytes())
-                .maxHeaderListSize(options.maxHeaderListBytes());
-        return Http2FrameCodecBuilder.forServer()
-                .initialSettings(settings)
-                .validateHeaders(true)
-                .decoderEnforceMaxRstFramesPerWindow(options.maxResetsPerWindow(),
-                        (int) Math.max(1, options.resetWindow().toSeconds()))
-                .decoderEnforceMaxSmallContinuationFrames(options.maxSmallContinuationFrames())
-                .decoderEnforceMaxConsecutiveEmptyDataFrames(MAX_EMPTY_DATA_FRAMES)
-                .encoderEnforceMaxQueuedControlFrames(options.maxQueuedControlFrames())
-                .build();
+        requireNonNull(factory, "factory");
+        return new ServerBuilder<>(options, factory).build();
     }
 
     /**
@@ -84,5 +85,66 @@ public final class Http2Codecs {
         long target = (long) options.initialWindowBytes() * CONNECTION_WINDOW_STREAMS;
         long increment = Math.min(Integer.MAX_VALUE, target) - io.netty.handler.codec.http2.Http2CodecUtil.DEFAULT_WINDOW_SIZE;
         return (int) Math.max(0, increment);
+    }
+
+    /** Makes a downstream connection handler from the codec halves {@link #server} configured. */
+    @FunctionalInterface
+    public interface ServerHandlerFactory<T extends Http2ConnectionHandler> {
+
+        /** A new handler; MUST pass the three arguments to {@link Http2ConnectionHandler}'s constructor. */
+        T newHandler(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings initialSettings);
+    }
+
+    /**
+     * Netty's builder, whose settings are protected: it sets them once, from the options, and
+     * hands the built codec halves to the factory.
+     */
+    private static final class ServerBuilder<T extends Http2ConnectionHandler>
+            extends AbstractHttp2ConnectionHandlerBuilder<T, ServerBuilder<T>> {
+
+        private final ServerHandlerFactory<T> factory;
+
+        ServerBuilder(Http2Options options, ServerHandlerFactory<T> factory) {
+            this.factory = factory;
+            Http2Settings settings = Http2Settings.defaultSettings()
+                    .maxConcurrentStreams(options.maxConcurrentStreams())
+                    .initialWindowSize(options.initialWindowBytes())
+                    .maxFrameSize(options.maxFrameBytes())
+                    .maxHeaderListSize(options.maxHeaderListBytes());
+            connection(serverConnection())
+                    .initialSettings(settings)
+                    .validateHeaders(true)
+                    .decoderEnforceMaxRstFramesPerWindow(options.maxResetsPerWindow(),
+                            (int) Math.max(1, options.resetWindow().toSeconds()))
+                    .decoderEnforceMaxSmallContinuationFrames(options.maxSmallContinuationFrames())
+                    .decoderEnforceMaxConsecutiveEmptyDataFrames(MAX_EMPTY_DATA_FRAMES)
+                    .encoderEnforceMaxQueuedControlFrames(options.maxQueuedControlFrames())
+                    // Closing does not wait for open streams: a drain waits for them itself, with its own deadline.
+                    .gracefulShutdownTimeoutMillis(0);
+        }
+
+        /**
+         * A server connection whose response bytes are shared out by {@link UniformStreamByteDistributor}
+         * rather than Netty's default weighted fair queue: RFC 9113 deprecates the priority signals
+         * that queue honours, clients rarely send them, and keeping its priority tree up to date
+         * costs a visible share of every request.
+         */
+        private static Http2Connection serverConnection() {
+            Http2Connection connection = new DefaultHttp2Connection(true);
+            connection.remote().flowController(
+                    new DefaultHttp2RemoteFlowController(connection, new UniformStreamByteDistributor(connection)));
+            return connection;
+        }
+
+        /** Widened so that {@link Http2Codecs#server} may call it. */
+        @Override
+        public T build() {
+            return super.build();
+        }
+
+        @Override
+        protected T build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings initialSettings) {
+            return factory.newHandler(decoder, encoder, initialSettings);
+        }
     }
 }

@@ -5,28 +5,23 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
-import io.netty.handler.codec.http2.DefaultHttp2GoAwayFrame;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
-import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
-import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
-import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2FrameCodec;
-import io.netty.handler.codec.http2.Http2FrameStream;
-import io.netty.handler.codec.http2.Http2FrameStreamEvent;
-import io.netty.handler.codec.http2.Http2FrameStreamException;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2RemoteFlowController;
+import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.ReferenceCountUtil;
-import io.netty.util.collection.IntObjectHashMap;
-import io.netty.util.collection.IntObjectMap;
+import io.netty.handler.codec.http2.HttpConversionUtil;
+import io.netty.handler.codec.http2.InboundHttpToHttp2Adapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.protocols.http2.Http2Codecs;
 import java.nio.channels.ClosedChannelException;
@@ -37,140 +32,149 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The last handler of a downstream HTTP/2 connection, right after Netty's frame codec (which
- * enforces every protocol limit): it hands each stream's frames to a light
- * {@link Http2DownstreamStream} instead of a child channel, writes the streams' responses as
- * frames straight to the codec and flushes the connection once per event-loop pass however many
- * streams wrote in it. It also counts the connection in the listener's metrics, widens the
- * connection's flow-control window so that one paused stream does not stall the others, closes
- * the connection when it idles with no stream open, and drains it on demand (GOAWAY, then close
- * when the last stream ends or the drain timeout passes).
+ * A downstream HTTP/2 connection, as the one handler of its pipeline: Netty's connection handler
+ * (frames in and out, every protocol limit {@link Http2Codecs#server} sets) whose frames go
+ * straight to light {@link Http2DownstreamStream}s, with no frame objects, child channels or
+ * pipeline events between. Streams write through the encoder, and the connection is flushed once
+ * per event-loop pass however many streams wrote in it.
+ *
+ * <p>It also counts the connection in the listener's metrics, widens the connection's
+ * flow-control window so that one paused stream does not stall the others, closes the connection
+ * when nothing was read for the idle timeout and no stream is open (watched here rather than by an
+ * {@code IdleStateHandler}, which every frame written would pass through), and drains it on
+ * demand (GOAWAY, then close when the last stream ends or the drain timeout passes).
  */
-final class Http2DownstreamConnection extends ChannelInboundHandlerAdapter implements Runnable {
+final class Http2DownstreamConnection extends Http2ConnectionHandler implements Http2RemoteFlowController.Listener {
 
     private static final Logger log = LoggerFactory.getLogger(Http2DownstreamConnection.class);
 
     private final HttpProxy proxy;
     private final boolean upgraded;
     private final long holdNanos;
-    private final IntObjectMap<Http2DownstreamStream> streams = new IntObjectHashMap<>();
+    private final long idleNanos;
+    private final Http2DownstreamFrameListener frames = new Http2DownstreamFrameListener(this);
+    /** Where each stream's {@link Http2DownstreamStream} is kept. */
+    private final Http2Connection.PropertyKey streamKey;
+    private final Runnable flushTask = this::flushNow;
+    private final Runnable idleCheck = this::checkIdle;
     private final List<Http2DownstreamStream> readBatch = new ArrayList<>();
     private ChannelHandlerContext ctx;
-    private Http2FrameCodec codec;
-    private Http2RemoteFlowController flow;
     private PeerAddress peer;
     private boolean flushQueued;
+    private long lastReadNanos;
+    private ScheduledFuture<?> idleTimer;
     private boolean draining;
     private ScheduledFuture<?> drainTimer;
 
     /** @param upgraded whether the connection began as HTTP/1.1, whose handler already counted it */
-    Http2DownstreamConnection(HttpProxy proxy, boolean upgraded) {
+    Http2DownstreamConnection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
+            Http2Settings initialSettings, HttpProxy proxy, boolean upgraded) {
+        super(decoder, encoder, initialSettings);
         this.proxy = proxy;
         this.upgraded = upgraded;
         this.holdNanos = proxy.listenerConfig().http2().windowHoldTimeout().toNanos();
+        this.idleNanos = proxy.listenerConfig().http().idleTimeout().toNanos();
+        this.streamKey = connection().newKey();
+        decoder.frameListener(frames);
+        encoder.flowController().listener(this);
+        connection().addListener(new Http2ConnectionAdapter() {
+            @Override
+            public void onStreamClosed(Http2Stream stream) {
+                streamClosed(stream);
+            }
+        });
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
         this.ctx = ctx;
-        this.codec = ctx.pipeline().get(Http2FrameCodec.class);
-        this.flow = codec.connection().remote().flowController();
         this.peer = new PeerAddress(ctx.channel());
+        super.handlerAdded(ctx);
         if (!upgraded) {
             proxy.listenerMetrics().connectionOpened();
         }
         int increment = Http2Codecs.connectionWindowIncrement(proxy.listenerConfig().http2());
         if (increment > 0) {
-            ctx.writeAndFlush(new DefaultHttp2WindowUpdateFrame(increment), ctx.voidPromise());
+            decoder().flowController().incrementWindowSize(connection().connectionStream(), increment);
+            flush(ctx);
+        }
+        lastReadNanos = System.nanoTime();
+        if (idleNanos > 0) {
+            scheduleIdleCheck(idleNanos);
         }
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof Http2HeadersFrame) {
-            Http2HeadersFrame frame = (Http2HeadersFrame) msg;
-            Http2DownstreamStream stream = streams.get(frame.stream().id());
-            if (stream == null) {
-                stream = open(frame.stream());
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        lastReadNanos = System.nanoTime();
+        try {
+            for (int i = 0; i < readBatch.size(); i++) {
+                readBatch.get(i).readComplete();
             }
-            if (stream != null) {
-                joinReadBatch(stream);
-                stream.headers(frame);
-            }
-            return;
-        }
-        if (msg instanceof Http2DataFrame) {
-            Http2DataFrame frame = (Http2DataFrame) msg;
-            Http2DownstreamStream stream = streams.get(frame.stream().id());
-            if (stream == null) {
-                writeWindowUpdate(frame.stream(), frame.initialFlowControlledBytes());
-                frame.release();
-                return;
-            }
-            joinReadBatch(stream);
-            stream.data(frame);
-            return;
-        }
-        ReferenceCountUtil.release(msg);
-    }
-
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        for (int i = 0; i < readBatch.size(); i++) {
-            readBatch.get(i).readComplete();
-        }
-        readBatch.clear();
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof Http2FrameStreamEvent) {
-            streamEvent((Http2FrameStreamEvent) evt);
-            return;
-        }
-        if (evt instanceof IdleStateEvent) {
-            if (codec.connection().numActiveStreams() == 0) {
-                ctx.close();
-            }
-            return;
-        }
-        ReferenceCountUtil.release(evt);
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        proxy.listenerMetrics().connectionClosed();
-        cancelDrainTimer();
-        List<Http2DownstreamStream> open = new ArrayList<>(streams.values());
-        streams.clear();
-        for (Http2DownstreamStream stream : open) {
-            stream.closed();
+        } finally {
+            readBatch.clear();
+            super.channelReadComplete(ctx);
         }
     }
 
     /**
-     * An {@link Http2Exception} is left to the codec, which answers it with the right RST_STREAM
-     * or GOAWAY code; closing here first would send a graceful GOAWAY with NO_ERROR instead. A
-     * stream's error ({@link Http2FrameStreamException}, e.g. a body longer than its
-     * content-length) concerns that stream alone: the codec leaves it to us, and it is reset.
+     * The h2c upgrade: the request that asked for it becomes stream 1, fed to the streams as if it
+     * had come in frames.
      */
     @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.debug("downstream HTTP/2 connection {} failed", ctx.channel().remoteAddress(), cause);
-        if (cause instanceof Http2FrameStreamException) {
-            resetAfterError((Http2FrameStreamException) cause);
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (!(evt instanceof HttpServerUpgradeHandler.UpgradeEvent)) {
+            super.userEventTriggered(ctx, evt);
             return;
         }
-        if (!(cause instanceof Http2Exception)) {
-            ctx.close();
+        HttpServerUpgradeHandler.UpgradeEvent upgrade = (HttpServerUpgradeHandler.UpgradeEvent) evt;
+        try {
+            FullHttpRequest request = upgrade.upgradeRequest();
+            request.headers().setInt(HttpConversionUtil.ExtensionHeaderNames.STREAM_ID.text(),
+                    Http2CodecUtil.HTTP_UPGRADE_STREAM_ID);
+            new InboundHttpToHttp2Adapter(connection(), frames).channelRead(ctx, request.retain());
+        } finally {
+            upgrade.release();
         }
     }
 
-    /** The queued flush. */
+    /** Closing the connection ends every stream still open, through {@link #streamClosed}. */
     @Override
-    public void run() {
-        flushQueued = false;
-        ctx.flush();
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        proxy.listenerMetrics().connectionClosed();
+        drainTimer = cancel(drainTimer);
+        idleTimer = cancel(idleTimer);
+        super.channelInactive(ctx);
+    }
+
+    /**
+     * An {@link Http2Exception} is Netty's to answer with the right RST_STREAM or GOAWAY code; any
+     * other failure (the socket's, or a bug) closes the connection.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+        if (Http2CodecUtil.getEmbeddedHttp2Exception(cause) != null) {
+            super.exceptionCaught(ctx, cause);
+            return;
+        }
+        log.debug("downstream HTTP/2 connection {} failed", ctx.channel().remoteAddress(), cause);
+        ctx.channel().close();
+    }
+
+    @Override
+    protected void onConnectionError(ChannelHandlerContext ctx, boolean outbound, Throwable cause,
+            Http2Exception http2Ex) {
+        log.debug("downstream HTTP/2 connection {} failed", ctx.channel().remoteAddress(), cause);
+        super.onConnectionError(ctx, outbound, cause, http2Ex);
+    }
+
+    /** The remote flow controller says {@code stream}'s writability may have changed. */
+    @Override
+    public void writabilityChanged(Http2Stream stream) {
+        Http2DownstreamStream downstream = stream.getProperty(streamKey);
+        if (downstream != null) {
+            downstream.writabilityChanged();
+        }
     }
 
     /**
@@ -183,9 +187,36 @@ final class Http2DownstreamConnection extends ChannelInboundHandlerAdapter imple
             return;
         }
         draining = true;
-        ctx.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.NO_ERROR), ctx.voidPromise());
+        goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER,
+                ctx.newPromise());
+        flush(ctx);
         drainTimer = ctx.executor().schedule(() -> ctx.close(), timeoutNanos, TimeUnit.NANOSECONDS);
         closeIfDrained();
+    }
+
+    /** HEADERS from the client on {@code streamId}: the request head (opening the stream), or its trailers. */
+    void headersRead(int streamId, Http2Headers headers, boolean endStream) {
+        Http2Stream stream = connection().stream(streamId);
+        Http2DownstreamStream downstream = stream.getProperty(streamKey);
+        if (downstream == null) {
+            downstream = new Http2DownstreamStream(this, stream);
+            stream.setProperty(streamKey, downstream);
+        }
+        joinReadBatch(downstream);
+        downstream.headers(headers, endStream);
+    }
+
+    /**
+     * DATA from the client on an open stream; {@code data} is the decoder's, retained here for the
+     * stream. The bytes return to the client's windows as the stream forwards them.
+     *
+     * @return the bytes to return to the client's windows at once: none
+     */
+    int dataRead(int streamId, ByteBuf data, int padding, boolean endStream) {
+        Http2DownstreamStream downstream = connection().stream(streamId).getProperty(streamKey);
+        joinReadBatch(downstream);
+        downstream.data(data.retain(), data.readableBytes() + padding, endStream);
+        return 0;
     }
 
     HttpProxy proxy() {
@@ -210,27 +241,44 @@ final class Http2DownstreamConnection extends ChannelInboundHandlerAdapter imple
 
     /** Whether {@code stream} takes response bytes now: its window has room and the socket too. */
     boolean isWritable(Http2Stream stream) {
-        return ctx.channel().isWritable() && flow.isWritable(stream);
+        return ctx.channel().isWritable() && encoder().flowController().isWritable(stream);
     }
 
-    ChannelFuture writeHeaders(Http2FrameStream stream, Http2Headers headers, boolean endStream, boolean track) {
-        return write(new DefaultHttp2HeadersFrame(headers, endStream).stream(stream), track);
+    ChannelFuture writeHeaders(Http2Stream stream, Http2Headers headers, boolean endStream, boolean track) {
+        if (track) {
+            return encoder().writeHeaders(ctx, stream.id(), headers, 0, endStream, ctx.newPromise());
+        }
+        encoder().writeHeaders(ctx, stream.id(), headers, 0, endStream, ctx.voidPromise());
+        return null;
     }
 
     /** Writes {@code content} (ownership passes) as a DATA frame. */
-    ChannelFuture writeData(Http2FrameStream stream, ByteBuf content, boolean endStream, boolean track) {
-        return write(new DefaultHttp2DataFrame(content, endStream).stream(stream), track);
+    ChannelFuture writeData(Http2Stream stream, ByteBuf content, boolean endStream, boolean track) {
+        if (track) {
+            return encoder().writeData(ctx, stream.id(), content, 0, endStream, ctx.newPromise());
+        }
+        encoder().writeData(ctx, stream.id(), content, 0, endStream, ctx.voidPromise());
+        return null;
     }
 
-    void writeReset(Http2FrameStream stream, Http2Error error) {
-        write(new DefaultHttp2ResetFrame(error).stream(stream), false);
+    void writeReset(Http2Stream stream, Http2Error error) {
+        encoder().writeRstStream(ctx, stream.id(), error.code(), ctx.voidPromise());
         flushSoon();
     }
 
-    /** Returns {@code bytes} of request data to the client's stream and connection windows. */
-    void writeWindowUpdate(Http2FrameStream stream, int bytes) {
-        if (bytes > 0) {
-            write(new DefaultHttp2WindowUpdateFrame(bytes).stream(stream), false);
+    /**
+     * Returns {@code bytes} of request data to the client's stream and connection windows (the
+     * local flow controller sends WINDOW_UPDATE once enough is returned). The request of an h2c
+     * upgrade came before HTTP/2 and its flow control: it has nothing to return.
+     */
+    void consume(Http2Stream stream, int bytes) {
+        if (upgraded && stream.id() == Http2CodecUtil.HTTP_UPGRADE_STREAM_ID) {
+            return;
+        }
+        try {
+            decoder().flowController().consumeBytes(stream, bytes);
+        } catch (Http2Exception e) {
+            onError(ctx, false, e);
         }
     }
 
@@ -248,26 +296,12 @@ final class Http2DownstreamConnection extends ChannelInboundHandlerAdapter imple
             return;
         }
         flushQueued = true;
-        ctx.channel().eventLoop().execute(this);
+        ctx.channel().eventLoop().execute(flushTask);
     }
 
-    private ChannelFuture write(Object frame, boolean track) {
-        if (track) {
-            return ctx.write(frame);
-        }
-        ctx.write(frame, ctx.voidPromise());
-        return null;
-    }
-
-    /** A new stream from the client; null when the codec already dropped it. */
-    private Http2DownstreamStream open(Http2FrameStream frameStream) {
-        Http2Stream stream = codec.connection().stream(frameStream.id());
-        if (stream == null) {
-            return null;
-        }
-        Http2DownstreamStream opened = new Http2DownstreamStream(this, frameStream, stream);
-        streams.put(frameStream.id(), opened);
-        return opened;
+    private void flushNow() {
+        flushQueued = false;
+        flush(ctx);
     }
 
     private void joinReadBatch(Http2DownstreamStream stream) {
@@ -276,43 +310,46 @@ final class Http2DownstreamConnection extends ChannelInboundHandlerAdapter imple
         }
     }
 
-    private void streamEvent(Http2FrameStreamEvent event) {
-        Http2FrameStream frameStream = event.stream();
-        Http2DownstreamStream stream = streams.get(frameStream.id());
-        if (stream == null) {
-            return;
+    private void streamClosed(Http2Stream stream) {
+        Http2DownstreamStream downstream = stream.getProperty(streamKey);
+        if (downstream != null) {
+            downstream.closed();
         }
-        if (event.type() == Http2FrameStreamEvent.Type.Writability) {
-            stream.writabilityChanged();
-            return;
-        }
-        if (frameStream.state() == Http2Stream.State.CLOSED) {
-            streams.remove(frameStream.id());
-            stream.closed();
-            closeIfDrained();
-        }
-    }
-
-    private void resetAfterError(Http2FrameStreamException error) {
-        Http2FrameStream frameStream = error.stream();
-        Http2DownstreamStream stream = streams.get(frameStream.id());
-        if (stream != null) {
-            stream.reset(error.error());
-        } else if (frameStream.state() != Http2Stream.State.CLOSED) {
-            writeReset(frameStream, error.error());
-        }
+        closeIfDrained();
     }
 
     private void closeIfDrained() {
-        if (draining && streams.isEmpty() && codec.connection().numActiveStreams() == 0) {
+        if (draining && connection().numActiveStreams() == 0 && ctx.channel().isActive()) {
             ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> ctx.close());
         }
     }
 
-    private void cancelDrainTimer() {
-        if (drainTimer != null) {
-            drainTimer.cancel(false);
-            drainTimer = null;
+    /**
+     * Closes the connection (GOAWAY first) when nothing was read for the idle timeout and no
+     * stream is open; otherwise looks again when the timeout could next have passed.
+     */
+    private void checkIdle() {
+        long idleFor = System.nanoTime() - lastReadNanos;
+        if (idleFor < idleNanos) {
+            scheduleIdleCheck(idleNanos - idleFor);
+            return;
         }
+        if (connection().numActiveStreams() == 0) {
+            idleTimer = null;
+            ctx.channel().close();
+            return;
+        }
+        scheduleIdleCheck(idleNanos);
+    }
+
+    private void scheduleIdleCheck(long delayNanos) {
+        idleTimer = ctx.executor().schedule(idleCheck, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private static ScheduledFuture<?> cancel(ScheduledFuture<?> timer) {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        return null;
     }
 }

@@ -19,12 +19,9 @@ import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
@@ -34,10 +31,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * One stream of a downstream HTTP/2 connection, without a channel of its own: it turns the
  * stream's frames into the {@code HttpObject}s its {@link HttpDownstream} proxies, and the
- * response back into HEADERS and DATA frames written straight to the connection's frame codec.
+ * response back into HEADERS and DATA frames written straight to the connection's encoder.
  *
- * <p>Flow control holds end to end. Request bytes are credited back to the client (WINDOW_UPDATE)
- * only while the proxy reads, so a paused stream holds at most one stream window. The response
+ * <p>Flow control holds end to end. Request bytes are returned to the client's windows
+ * (WINDOW_UPDATE) only while the proxy reads, so a paused stream holds at most one stream window. The response
  * side reports the stream unwritable while the client's window (or the connection's socket) is
  * full, which pauses reading from the upstream; a stream that stays unwritable for the hold
  * timeout is reset, and the timer exists only while it is unwritable.
@@ -45,7 +42,6 @@ import java.util.concurrent.TimeUnit;
 final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
 
     private final Http2DownstreamConnection connection;
-    private final Http2FrameStream frameStream;
     private final Http2Stream stream;
     private final HttpDownstream downstream;
     private boolean requestStarted;
@@ -59,17 +55,15 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
     private boolean inReadBatch;
     private ScheduledFuture<?> holdTimer;
 
-    Http2DownstreamStream(Http2DownstreamConnection connection, Http2FrameStream frameStream, Http2Stream stream) {
+    Http2DownstreamStream(Http2DownstreamConnection connection, Http2Stream stream) {
         this.connection = connection;
-        this.frameStream = frameStream;
         this.stream = stream;
         this.downstream = new HttpDownstream(connection.proxy(), this);
     }
 
     /** A HEADERS frame from the client: the request head, or its trailers. */
-    void headers(Http2HeadersFrame frame) {
-        int id = frameStream.id();
-        Http2Headers headers = frame.headers();
+    void headers(Http2Headers headers, boolean endStream) {
+        int id = stream.id();
         try {
             if (requestStarted) {
                 LastHttpContent trailers = new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER);
@@ -81,8 +75,9 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
             requestStarted = true;
             HttpRequest request;
             // Not validated again: the frame codec refuses bad names and values (a stream error),
-            // and HttpDownstream checks every field of every request once more.
-            if (frame.isEndStream()) {
+            // and HttpDownstream checks every field of every request once more. A Host header
+            // repeating :authority is dropped here, and one contradicting it is a stream error.
+            if (endStream) {
                 request = HttpConversionUtil.toFullHttpRequest(id, headers, Unpooled.EMPTY_BUFFER, false);
             } else {
                 request = HttpConversionUtil.toHttpRequest(id, headers, false);
@@ -96,12 +91,14 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
         }
     }
 
-    /** A DATA frame from the client; ownership of its content passes here. */
-    void data(Http2DataFrame frame) {
-        int bytes = frame.initialFlowControlledBytes();
-        ByteBuf content = frame.content();
-        downstream.read(frame.isEndStream() ? new DefaultLastHttpContent(content) : new DefaultHttpContent(content));
-        uncreditedBytes += bytes;
+    /**
+     * A DATA frame from the client; ownership of {@code content} passes here.
+     *
+     * @param flowControlledBytes what the frame took from the client's windows (padding included)
+     */
+    void data(ByteBuf content, int flowControlledBytes, boolean endStream) {
+        downstream.read(endStream ? new DefaultLastHttpContent(content) : new DefaultHttpContent(content));
+        uncreditedBytes += flowControlledBytes;
         if (reading) {
             credit();
         }
@@ -205,19 +202,19 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
         Http2Headers headers = HttpConversionUtil.toHttp2Headers(response, false);
         if (response.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
             ReferenceCountUtil.release(response);
-            return connection.writeHeaders(frameStream, headers, false, track);
+            return connection.writeHeaders(stream, headers, false, track);
         }
         if (!(response instanceof FullHttpResponse)) {
-            return connection.writeHeaders(frameStream, headers, false, track);
+            return connection.writeHeaders(stream, headers, false, track);
         }
         FullHttpResponse full = (FullHttpResponse) response;
         ByteBuf content = full.content();
         if (!content.isReadable() && full.trailingHeaders().isEmpty()) {
             content.release();
             outputDone = true;
-            return connection.writeHeaders(frameStream, headers, true, track);
+            return connection.writeHeaders(stream, headers, true, track);
         }
-        connection.writeHeaders(frameStream, headers, false, false);
+        connection.writeHeaders(stream, headers, false, false);
         return writeBody(content, full.trailingHeaders(), track);
     }
 
@@ -232,12 +229,12 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
         outputDone = last;
         ChannelFuture written = null;
         if (content.isReadable() || dataEnds) {
-            written = connection.writeData(frameStream, content, dataEnds, track && !withTrailers);
+            written = connection.writeData(stream, content, dataEnds, track && !withTrailers);
         } else {
             content.release();
         }
         if (withTrailers) {
-            written = connection.writeHeaders(frameStream, HttpConversionUtil.toHttp2Headers(trailers, false), true,
+            written = connection.writeHeaders(stream, HttpConversionUtil.toHttp2Headers(trailers, false), true,
                     track);
         }
         return written;
@@ -277,7 +274,7 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
             return;
         }
         outputDone = true;
-        connection.writeReset(frameStream, error);
+        connection.writeReset(stream, error);
     }
 
     @Override
@@ -290,7 +287,7 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
         int bytes = uncreditedBytes;
         uncreditedBytes = 0;
         if (!closed && bytes > 0) {
-            connection.writeWindowUpdate(frameStream, bytes);
+            connection.consume(stream, bytes);
         }
     }
 

@@ -28,7 +28,6 @@ import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.ArrayDeque;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -200,7 +199,6 @@ final class HttpDownstream {
         boolean complete = request instanceof LastHttpContent;
         if (http2Stream) {
             grpc = Grpc.isGrpc(request.headers());
-            collapseRepeatedHost(request);
         } else if (!firstRequestSeen) {
             firstRequestSeen = true;
             carrier.firstRequestSeen();
@@ -323,18 +321,6 @@ final class HttpDownstream {
     /** Whether the current request is gRPC (only recognised on HTTP/2). */
     boolean isGrpc() {
         return grpc;
-    }
-
-    /**
-     * An HTTP/2 request may carry both {@code :authority} (which the codec turns into Host) and a
-     * Host header; RFC 9113 section 8.3.1 lets them agree, so an identical repeat is dropped
-     * before validation, which refuses a real conflict.
-     */
-    private static void collapseRepeatedHost(HttpRequest request) {
-        List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
-        if (hosts.size() > 1 && hosts.stream().distinct().count() == 1) {
-            request.headers().set(HttpHeaderNames.HOST, hosts.get(0));
-        }
     }
 
     /** Refuses a request whose framing cannot be trusted: answer, then close. */

@@ -2,6 +2,8 @@ package io.tollgate.server.http;
 
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.transport.Transport;
@@ -63,13 +65,14 @@ public final class HttpProxy {
     }
 
     /**
-     * A new last handler for a downstream HTTP/2 connection, after its frame codec; it serves
-     * every stream of the connection.
+     * A new handler for a downstream HTTP/2 connection, its only one: it decodes and encodes the
+     * frames and serves every stream of the connection.
      *
      * @param upgraded whether the connection began as HTTP/1.1 (h2c upgrade)
      */
-    public ChannelHandler newHttp2ConnectionHandler(boolean upgraded) {
-        return new Http2DownstreamConnection(this, upgraded);
+    public Http2ConnectionHandler newHttp2ConnectionHandler(boolean upgraded) {
+        return Http2Codecs.server(listener.http2(),
+                (decoder, encoder, settings) -> new Http2DownstreamConnection(decoder, encoder, settings, this, upgraded));
     }
 
     Snapshot snapshot() {

@@ -11,9 +11,9 @@ import java.util.Collection;
 
 /**
  * Upgrades an HTTP/1.1 connection to h2c when a request asks for it ({@code Upgrade: h2c} with
- * {@code HTTP2-Settings}). Netty's upgrade codec installs the HTTP/2 frame codec; this one also
- * swaps the HTTP/1 proxy handler for the HTTP/2 connection handler. The upgrading
- * request itself becomes stream 1 and is proxied like any other.
+ * {@code HTTP2-Settings}). Netty's upgrade codec installs the HTTP/2 connection handler; this one
+ * also removes the HTTP/1 idle and proxy handlers, since the HTTP/2 handler does both jobs. The
+ * upgrading request itself becomes stream 1 and is proxied like any other.
  */
 final class H2cUpgradeCodecs implements HttpServerUpgradeHandler.UpgradeCodecFactory {
 
@@ -28,7 +28,8 @@ final class H2cUpgradeCodecs implements HttpServerUpgradeHandler.UpgradeCodecFac
         if (!AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)) {
             return null;
         }
-        Http2ServerUpgradeCodec netty = new Http2ServerUpgradeCodec(PipelineNames.CODEC, http2.newCodec());
+        Http2ServerUpgradeCodec netty = new Http2ServerUpgradeCodec(PipelineNames.CODEC,
+                http2.proxy().newHttp2ConnectionHandler(true));
         return new HttpServerUpgradeHandler.UpgradeCodec() {
             @Override
             public Collection<CharSequence> requiredUpgradeHeaders() {
@@ -44,8 +45,8 @@ final class H2cUpgradeCodecs implements HttpServerUpgradeHandler.UpgradeCodecFac
             @Override
             public void upgradeTo(ChannelHandlerContext ctx, FullHttpRequest request) {
                 netty.upgradeTo(ctx, request);
-                ctx.pipeline().replace(PipelineNames.PROXY, PipelineNames.PROXY,
-                        http2.proxy().newHttp2ConnectionHandler(true));
+                ctx.pipeline().remove(PipelineNames.IDLE);
+                ctx.pipeline().remove(PipelineNames.PROXY);
             }
         };
     }

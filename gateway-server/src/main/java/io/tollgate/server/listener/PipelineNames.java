@@ -11,15 +11,16 @@ package io.tollgate.server.listener;
  *   <li>{@link #DETECT}: present only until the protocol is known, when the listener serves more
  *       than one protocol;</li>
  *   <li>{@link #HEAD_GUARD}: HTTP/1 only, refuses request heads the codec would repair;</li>
- *   <li>{@link #CODEC}: the protocol's codec (its decoder, for protocols with separate halves; the
- *       frame codec for HTTP/2);</li>
+ *   <li>{@link #CODEC}: the protocol's codec (its decoder, for protocols with separate halves); for
+ *       HTTP/2 the connection handler, the only handler, which also watches idleness and proxies
+ *       every stream;</li>
  *   <li>{@link #UPGRADE}: HTTP/1 on a listener that also serves h2c, turns an {@code Upgrade: h2c}
  *       request into an HTTP/2 connection (removing {@link #HEAD_GUARD} and the HTTP/1 codec);</li>
  *   <li>{@link #ENCODER}: the encoder of protocols whose codec comes in two halves (Bolt);</li>
  *   <li>{@link #IDLE}: closes connections idle too long;</li>
- *   <li>{@link #PROXY}: the protocol's proxy handler, always last (HTTP/2: the connection handler).</li>
+ *   <li>{@link #PROXY}: the protocol's proxy handler, always last (none for HTTP/2).</li>
  * </ol>
- * HTTP/2 streams have no channel of their own: the connection's {@link #PROXY} serves them all.
+ * HTTP/2 streams have no channel of their own: the connection's {@link #CODEC} serves them all.
  */
 public final class PipelineNames {
 

@@ -2,6 +2,7 @@ package io.tollgate.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.handler.codec.http2.Http2Error;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
@@ -125,5 +126,50 @@ class Http2TranslationTest {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
         assertThat(response.body()).contains("method: GET", "path: /to-h2/first");
+    }
+
+    @Test
+    void upgradingRequestWithABodyIsProxiedAndTheConnectionServesMoreStreams() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("web"))) {
+            String head = client.upgrade("POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 5\r\n"
+                    + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABk\r\n\r\nhello");
+            assertThat(head).startsWith("HTTP/1.1 101");
+
+            client.preface();
+            RawH2.Frame upgradedHead = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == 1);
+            assertThat(upgradedHead).isNotNull();
+            assertThat(client.headers(upgradedHead).status().toString()).isEqualTo("200");
+            RawH2.Frame upgraded = client.await(f -> f.type() == RawH2.DATA && f.stream() == 1);
+            assertThat(upgraded).isNotNull();
+            assertThat(new String(upgraded.payload(), StandardCharsets.UTF_8)).contains("method: POST", "body-bytes: 5");
+
+            client.get(3, "/echo");
+            RawH2.Frame next = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == 3);
+            assertThat(next).isNotNull();
+            assertThat(client.headers(next).status().toString()).isEqualTo("200");
+        }
+    }
+
+    @Test
+    void hostHeaderRepeatingTheAuthorityIsForwardedOnce() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("web"))) {
+            client.preface().frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1,
+                    client.headerBlock(RawH2.request("GET", "/echo").add("host", "test")));
+            RawH2.Frame head = client.await(f -> f.type() == RawH2.HEADERS && f.stream() == 1);
+            assertThat(client.headers(head).status().toString()).isEqualTo("200");
+            RawH2.Frame body = client.await(f -> f.type() == RawH2.DATA && f.stream() == 1);
+            assertThat(new String(body.payload(), StandardCharsets.UTF_8)).contains("\nh-host: test\n");
+        }
+    }
+
+    @Test
+    void hostHeaderContradictingTheAuthorityResetsTheStream() throws Exception {
+        try (RawH2 client = new RawH2(gateway.port("web"))) {
+            client.preface().frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1,
+                    client.headerBlock(RawH2.request("GET", "/echo").add("host", "other")));
+            RawH2.Frame answer = client.await(f -> f.stream() == 1);
+            assertThat(answer.type()).isEqualTo(RawH2.RST_STREAM);
+            assertThat(answer.errorCode()).isEqualTo((int) Http2Error.PROTOCOL_ERROR.code());
+        }
     }
 }

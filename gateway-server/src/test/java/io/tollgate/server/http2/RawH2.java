@@ -19,6 +19,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.function.Predicate;
 
 /**
@@ -140,6 +141,19 @@ final class RawH2 implements AutoCloseable {
         } finally {
             block.release();
         }
+    }
+
+    /**
+     * Sends {@code request}, an HTTP/1.1 request asking for h2c, and returns the head of the
+     * answer (a 101 when the connection upgraded; HTTP/2 frames follow).
+     */
+    String upgrade(String request) throws IOException {
+        raw(request.getBytes(StandardCharsets.US_ASCII));
+        StringBuilder head = new StringBuilder();
+        while (head.length() < 4 || head.lastIndexOf("\r\n\r\n") != head.length() - 4) {
+            head.append((char) in.readUnsignedByte());
+        }
+        return head.toString();
     }
 
     /** The next frame, or null once the server closed the connection. */
