@@ -5,8 +5,10 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -73,17 +75,16 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
                 return;
             }
             requestStarted = true;
-            HttpRequest request;
             // Not validated again: the frame codec refuses bad names and values (a stream error),
             // and HttpDownstream checks every field of every request once more. A Host header
             // repeating :authority is dropped here, and one contradicting it is a stream error.
+            HttpRequest request = HttpConversionUtil.toHttpRequest(id, headers, false);
             if (endStream) {
-                request = HttpConversionUtil.toFullHttpRequest(id, headers, Unpooled.EMPTY_BUFFER, false);
-            } else {
-                request = HttpConversionUtil.toHttpRequest(id, headers, false);
-                if (!HttpUtil.isContentLengthSet(request)) {
-                    request.headers().add(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
-                }
+                // a request never gains trailers once complete: no map of its own for them
+                request = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
+                        Unpooled.EMPTY_BUFFER, request.headers(), EmptyHttpHeaders.INSTANCE);
+            } else if (!HttpUtil.isContentLengthSet(request)) {
+                request.headers().add(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
             }
             downstream.read(request);
         } catch (Http2Exception e) {
@@ -119,8 +120,15 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
         downstream.readComplete();
     }
 
-    /** The flow controller says the stream's writability may have changed. */
+    /**
+     * The flow controller says the stream's writability may have changed. It also says so for
+     * every stream that closes (a closed stream is not writable); that one is ignored, or each
+     * request would start and cancel a hold timer.
+     */
     void writabilityChanged() {
+        if (stream.state() == Http2Stream.State.CLOSED) {
+            return;
+        }
         boolean now = writableNow();
         if (now == writable) {
             return;
