@@ -28,6 +28,7 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tollgate.protocols.http2.Http2ResponseHeads;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -207,7 +208,7 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
 
     private ChannelFuture writeHead(HttpResponse response, boolean track) {
         // Not validated again: every response head is built in a validating HTTP/1 header map.
-        Http2Headers headers = HttpConversionUtil.toHttp2Headers(response, false);
+        Http2Headers headers = Http2ResponseHeads.head(response);
         if (response.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
             ReferenceCountUtil.release(response);
             return connection.writeHeaders(stream, headers, false, track);
@@ -242,7 +243,7 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
             content.release();
         }
         if (withTrailers) {
-            written = connection.writeHeaders(stream, HttpConversionUtil.toHttp2Headers(trailers, false), true,
+            written = connection.writeHeaders(stream, Http2ResponseHeads.trailers(trailers), true,
                     track);
         }
         return written;
