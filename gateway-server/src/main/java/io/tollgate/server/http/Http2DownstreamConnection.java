@@ -21,6 +21,7 @@ import io.netty.handler.codec.http2.InboundHttpToHttp2Adapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.server.http2.Http2Multiplexer;
+import io.tollgate.server.http2.Http2StreamFrameListener;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.TimeUnit;
 
@@ -43,7 +44,7 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
     private final boolean upgraded;
     private final long holdNanos;
     private final long idleNanos;
-    private final Http2DownstreamFrameListener frames = new Http2DownstreamFrameListener(this);
+    private final Http2StreamFrameListener frames = new Http2StreamFrameListener(this);
     private final Runnable idleCheck = this::checkIdle;
     private ChannelHandlerContext ctx;
     private PeerAddress peer;
@@ -130,7 +131,8 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
     }
 
     /** HEADERS from the client on {@code streamId}: the request head (opening the stream), or its trailers. */
-    void headersRead(int streamId, Http2Headers headers, boolean endStream) {
+    @Override
+    protected void headersRead(int streamId, Http2Headers headers, boolean endStream) {
         Http2Stream stream = connection().stream(streamId);
         Http2DownstreamStream downstream = streamOf(stream);
         if (downstream == null) {
@@ -147,7 +149,8 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
      *
      * @return the bytes to return to the client's windows at once: none
      */
-    int dataRead(int streamId, ByteBuf data, int padding, boolean endStream) {
+    @Override
+    protected int dataRead(int streamId, ByteBuf data, int padding, boolean endStream) {
         Http2DownstreamStream downstream = streamOf(connection().stream(streamId));
         joinReadBatch(downstream);
         downstream.data(data.retain(), data.readableBytes() + padding, endStream);

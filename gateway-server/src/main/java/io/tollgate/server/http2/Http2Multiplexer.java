@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * changes and when they close, and hear once per read batch that the batch ended; the connection
  * is flushed once per event-loop pass however many streams wrote in it.
  *
- * <p>Subclasses feed frames to their streams from the frame listener they give the decoder, and
- * MUST run every call here on the connection's event loop.
+ * <p>Subclasses give the decoder an {@link Http2StreamFrameListener}, which feeds HEADERS and DATA
+ * to {@link #headersRead} and {@link #dataRead}, and MUST run every call here on the connection's
+ * event loop.
  *
  * @param <S> the stream type of one side
  */
@@ -190,6 +191,20 @@ public abstract class Http2Multiplexer<S extends Http2Multiplexer.Stream> extend
         decoder().flowController().incrementWindowSize(connection().connectionStream(), increment);
         flush(ctx);
     }
+
+    /**
+     * HEADERS from the peer on {@code streamId}, a stream the codec knows, handed over by
+     * {@link Http2StreamFrameListener}.
+     */
+    protected abstract void headersRead(int streamId, Http2Headers headers, boolean endStream);
+
+    /**
+     * DATA from the peer on {@code streamId}, a stream the codec knows, handed over by
+     * {@link Http2StreamFrameListener}; {@code data} is the decoder's, released after the call.
+     *
+     * @return the bytes (padding included) to return to the peer's windows at once
+     */
+    protected abstract int dataRead(int streamId, ByteBuf data, int padding, boolean endStream);
 
     /** The side's stream kept on the codec's {@code stream}, or null when none was attached. */
     protected final S streamOf(Http2Stream stream) {

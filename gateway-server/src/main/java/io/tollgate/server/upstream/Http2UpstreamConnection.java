@@ -50,6 +50,7 @@ final class Http2UpstreamConnection extends Http2Multiplexer<Http2UpstreamStream
     private boolean draining;
     private boolean streamIdsExhausted;
     private boolean pingOutstanding;
+    private long pingSentNanos;
     private long maxStreams = Long.MAX_VALUE;
     /** Streams handed out and not yet ended, whether or not their HEADERS went out yet. */
     private int open;
@@ -148,7 +149,8 @@ final class Http2UpstreamConnection extends Http2Multiplexer<Http2UpstreamStream
     }
 
     /** HEADERS from the host: a response head, interim head or trailers, or a stream the host opened itself. */
-    void headersRead(int streamId, Http2Headers headers, boolean endStream) {
+    @Override
+    protected void headersRead(int streamId, Http2Headers headers, boolean endStream) {
         Http2Stream stream = connection().stream(streamId);
         Http2UpstreamStream upstream = streamOf(stream);
         if (upstream == null) {
@@ -166,7 +168,8 @@ final class Http2UpstreamConnection extends Http2Multiplexer<Http2UpstreamStream
      *
      * @return the bytes to return to the host's windows at once: all of a stream the gateway does not serve
      */
-    int dataRead(int streamId, ByteBuf data, int padding, boolean endStream) {
+    @Override
+    protected int dataRead(int streamId, ByteBuf data, int padding, boolean endStream) {
         int flowControlled = data.readableBytes() + padding;
         Http2UpstreamStream upstream = streamOf(connection().stream(streamId));
         if (upstream == null) {
@@ -229,24 +232,27 @@ final class Http2UpstreamConnection extends Http2Multiplexer<Http2UpstreamStream
     }
 
     /**
-     * Pings when nothing was read for the heartbeat interval, and closes the connection when
-     * nothing was read for an interval after the ping either; otherwise looks again when the
-     * interval could next have passed.
+     * Closes the connection when nothing was read since the last ping, an interval ago; pings when
+     * nothing was read for the heartbeat interval; otherwise looks again when the interval could
+     * next have passed.
      */
     private void checkHeartbeat() {
-        long idleFor = System.nanoTime() - lastReadNanos();
-        if (idleFor < heartbeatNanos) {
-            pingOutstanding = false;
-            scheduleHeartbeat(heartbeatNanos - idleFor);
-            return;
-        }
-        if (pingOutstanding) {
+        long lastRead = lastReadNanos();
+        if (pingOutstanding && lastRead - pingSentNanos < 0) {
             log.debug("{}: no answer to PING, closing", pool.host());
             heartbeatTimer = null;
             ctx.channel().close();
             return;
         }
+        pingOutstanding = false;
+        long now = System.nanoTime();
+        long idleFor = now - lastRead;
+        if (idleFor < heartbeatNanos) {
+            scheduleHeartbeat(heartbeatNanos - idleFor);
+            return;
+        }
         pingOutstanding = true;
+        pingSentNanos = now;
         encoder().writePing(ctx, false, PING_PAYLOAD, ctx.voidPromise());
         flush(ctx);
         scheduleHeartbeat(heartbeatNanos);

@@ -2,40 +2,20 @@ package io.tollgate.server.upstream;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.Http2FrameAdapter;
-import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.tollgate.server.http2.Http2StreamFrameListener;
 
 /**
- * Hands the frames an upstream HTTP/2 connection's decoder accepted to the connection: HEADERS,
- * DATA and RST_STREAM for its streams, SETTINGS and GOAWAY for the connection itself. Netty answers
- * the rest itself (SETTINGS and PING acknowledgements, window updates) and closes the streams a
- * reset or GOAWAY ends, which they hear through the connection's listener.
+ * Hands an upstream connection, besides its streams' HEADERS and DATA, the RST_STREAM frames of its
+ * streams, and the SETTINGS and GOAWAY frames of the connection itself.
  */
-final class Http2UpstreamFrameListener extends Http2FrameAdapter {
+final class Http2UpstreamFrameListener extends Http2StreamFrameListener {
 
     private final Http2UpstreamConnection connection;
 
     Http2UpstreamFrameListener(Http2UpstreamConnection connection) {
+        super(connection);
         this.connection = connection;
-    }
-
-    @Override
-    public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
-            boolean endOfStream) {
-        connection.headersRead(streamId, headers, endOfStream);
-    }
-
-    /** HEADERS with a priority: the priority is ignored (RFC 9113 deprecates it). */
-    @Override
-    public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
-            short weight, boolean exclusive, int padding, boolean endOfStream) {
-        connection.headersRead(streamId, headers, endOfStream);
-    }
-
-    @Override
-    public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
-        return connection.dataRead(streamId, data, padding, endOfStream);
     }
 
     @Override
