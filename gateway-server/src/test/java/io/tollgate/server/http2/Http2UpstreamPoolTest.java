@@ -201,25 +201,10 @@ class Http2UpstreamPoolTest {
 
     @Test
     void idleConnectionWhosePingGoesUnansweredIsClosedAndTheNextRequestOpensANewOne() throws Exception {
-        AtomicInteger connections = new AtomicInteger();
         AtomicInteger pings = new AtomicInteger();
         CountDownLatch firstClosed = new CountDownLatch(1);
-        try (RawUpstream host = new RawUpstream(socket -> {
-            String conn = String.valueOf(connections.incrementAndGet());
-            H2Peer peer = new H2Peer(socket);
-            RawH2.Frame frame;
-            while ((frame = peer.read()) != null) {
-                if (frame.type() == RawH2.HEADERS) {
-                    peer.answer(frame.stream(), conn);
-                }
-                if (frame.type() == RawH2.PING) {
-                    pings.incrementAndGet();
-                }
-            }
-            if (conn.equals("1")) {
-                firstClosed.countDown();
-            }
-        }); TestGateway gateway = TestGateway.start(CONFIG, Map.of("PORT", host.port(), "HEARTBEAT", "200ms"))) {
+        try (RawUpstream host = pingedHost(false, pings, firstClosed);
+                TestGateway gateway = TestGateway.start(CONFIG, Map.of("PORT", host.port(), "HEARTBEAT", "200ms"))) {
             HttpResponse<String> first = sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
             assertThat(firstClosed.await(10, TimeUnit.SECONDS)).isTrue();
             HttpResponse<String> second = sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
@@ -233,9 +218,27 @@ class Http2UpstreamPoolTest {
 
     @Test
     void hostThatAnswersPingsKeepsItsConnection() throws Exception {
-        AtomicInteger connections = new AtomicInteger();
         AtomicInteger pings = new AtomicInteger();
-        try (RawUpstream host = new RawUpstream(socket -> {
+        try (RawUpstream host = pingedHost(true, pings, new CountDownLatch(1));
+                TestGateway gateway = TestGateway.start(CONFIG, Map.of("PORT", host.port(), "HEARTBEAT", "100ms"))) {
+            sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
+            Await.until("five pings answered", Duration.ofSeconds(10), () -> pings.get() >= 5);
+            HttpResponse<String> later = sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
+
+            assertThat(later.headers().firstValue("x-conn")).contains("1");
+            assertThat(host.accepted()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A host that answers every request with its connection's number and counts the gateway's
+     * PINGs, acknowledging them when {@code answerPings}; {@code firstClosed} opens when the
+     * gateway closed the first connection.
+     */
+    private static RawUpstream pingedHost(boolean answerPings, AtomicInteger pings, CountDownLatch firstClosed)
+            throws Exception {
+        AtomicInteger connections = new AtomicInteger();
+        return new RawUpstream(socket -> {
             String conn = String.valueOf(connections.incrementAndGet());
             H2Peer peer = new H2Peer(socket);
             RawH2.Frame frame;
@@ -244,18 +247,16 @@ class Http2UpstreamPoolTest {
                     peer.answer(frame.stream(), conn);
                 }
                 if (frame.type() == RawH2.PING && (frame.flags() & 0x1) == 0) {
-                    peer.send(RawH2.PING, 0x1, 0, frame.payload());
                     pings.incrementAndGet();
+                    if (answerPings) {
+                        peer.send(RawH2.PING, 0x1, 0, frame.payload());
+                    }
                 }
             }
-        }); TestGateway gateway = TestGateway.start(CONFIG, Map.of("PORT", host.port(), "HEARTBEAT", "100ms"))) {
-            sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
-            Await.until("five pings answered", Duration.ofSeconds(10), () -> pings.get() >= 5);
-            HttpResponse<String> later = sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
-
-            assertThat(later.headers().firstValue("x-conn")).contains("1");
-            assertThat(host.accepted()).isEqualTo(1);
-        }
+            if (conn.equals("1")) {
+                firstClosed.countDown();
+            }
+        });
     }
 
     private List<CompletableFuture<HttpResponse<String>>> sendAll(TestGateway gateway, int count) {
