@@ -5,20 +5,19 @@ import static java.util.Objects.requireNonNull;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
-import io.netty.handler.codec.http2.Http2FrameCodec;
-import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.UniformStreamByteDistributor;
 import io.tollgate.core.config.Http2Options;
 
 /**
  * Builds Netty's HTTP/2 codecs with every protection Netty 4.2 offers set explicitly, so that no
- * limit depends on a library default changing under us: the downstream connection handler's
- * decoder and encoder, and the upstream frame codec. Each call returns a new codec.
+ * limit depends on a library default changing under us: the decoder and encoder of the downstream
+ * and the upstream connection handlers. Each call returns a new codec.
  *
  * <table>
  *   <caption>Protections of the server codec</caption>
@@ -34,6 +33,9 @@ import io.tollgate.core.config.Http2Options;
  *   <tr><td>empty DATA flood</td><td>at most {@value #MAX_EMPTY_DATA_FRAMES} empty DATA frames in a row</td></tr>
  *   <tr><td>too many streams</td><td>SETTINGS_MAX_CONCURRENT_STREAMS; streams past it are refused</td></tr>
  * </table>
+ *
+ * <p>The client codec has the same protections but for the two that concern what a client opens
+ * (rapid reset, too many streams), and refuses server push (SETTINGS_ENABLE_PUSH 0).
  */
 public final class Http2Codecs {
 
@@ -50,30 +52,22 @@ public final class Http2Codecs {
      * and encoder built here, with every protection of the table above, so the handler only adds
      * what to do with the frames. Each call builds a new connection.
      */
-    public static <T extends Http2ConnectionHandler> T server(Http2Options options, ServerHandlerFactory<T> factory) {
+    public static <T extends Http2ConnectionHandler> T server(Http2Options options, HandlerFactory<T> factory) {
         requireNonNull(options, "options");
         requireNonNull(factory, "factory");
-        return new ServerBuilder<>(options, factory).build();
+        return new Builder<>(options, factory, true).build();
     }
 
     /**
-     * The upstream codec of one connection to a host: no server push, the same stream window and
-     * header list limit as downstream by default.
+     * The upstream handler of one connection to a host, made by {@code factory} like {@link #server}'s:
+     * no server push, the same stream window and header list limit as downstream, the same CONTINUATION,
+     * empty DATA and control frame limits, and no queueing of streams past the host's
+     * SETTINGS_MAX_CONCURRENT_STREAMS (the pool counts them and opens another connection instead).
      */
-    public static Http2FrameCodec client(Http2Options options) {
+    public static <T extends Http2ConnectionHandler> T client(Http2Options options, HandlerFactory<T> factory) {
         requireNonNull(options, "options");
-        Http2Settings settings = Http2Settings.defaultSettings()
-                .pushEnabled(false)
-                .initialWindowSize(options.initialWindowBytes())
-                .maxHeaderListSize(options.maxHeaderListBytes());
-        return Http2FrameCodecBuilder.forClient()
-                .initialSettings(settings)
-                .validateHeaders(true)
-                .encoderEnforceMaxConcurrentStreams(false)
-                .decoderEnforceMaxSmallContinuationFrames(options.maxSmallContinuationFrames())
-                .decoderEnforceMaxConsecutiveEmptyDataFrames(MAX_EMPTY_DATA_FRAMES)
-                .encoderEnforceMaxQueuedControlFrames(options.maxQueuedControlFrames())
-                .build();
+        requireNonNull(factory, "factory");
+        return new Builder<>(options, factory, false).build();
     }
 
     /**
@@ -83,60 +77,64 @@ public final class Http2Codecs {
      */
     public static int connectionWindowIncrement(Http2Options options) {
         long target = (long) options.initialWindowBytes() * CONNECTION_WINDOW_STREAMS;
-        long increment = Math.min(Integer.MAX_VALUE, target) - io.netty.handler.codec.http2.Http2CodecUtil.DEFAULT_WINDOW_SIZE;
+        long increment = Math.min(Integer.MAX_VALUE, target) - Http2CodecUtil.DEFAULT_WINDOW_SIZE;
         return (int) Math.max(0, increment);
     }
 
-    /** Makes a downstream connection handler from the codec halves {@link #server} configured. */
+    /** Makes a connection handler from the codec halves {@link #server} or {@link #client} configured. */
     @FunctionalInterface
-    public interface ServerHandlerFactory<T extends Http2ConnectionHandler> {
+    public interface HandlerFactory<T extends Http2ConnectionHandler> {
 
         /** A new handler; MUST pass the three arguments to {@link Http2ConnectionHandler}'s constructor. */
         T newHandler(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings initialSettings);
     }
 
     /**
-     * Netty's builder, whose settings are protected: it sets them once, from the options, and
-     * hands the built codec halves to the factory.
+     * Netty's builder, whose settings are protected: it sets them once, from the options, for one
+     * side, and hands the built codec halves to the factory.
      */
-    private static final class ServerBuilder<T extends Http2ConnectionHandler>
-            extends AbstractHttp2ConnectionHandlerBuilder<T, ServerBuilder<T>> {
+    private static final class Builder<T extends Http2ConnectionHandler>
+            extends AbstractHttp2ConnectionHandlerBuilder<T, Builder<T>> {
 
-        private final ServerHandlerFactory<T> factory;
+        private final HandlerFactory<T> factory;
 
-        ServerBuilder(Http2Options options, ServerHandlerFactory<T> factory) {
+        Builder(Http2Options options, HandlerFactory<T> factory, boolean server) {
             this.factory = factory;
-            Http2Settings settings = Http2Settings.defaultSettings()
-                    .maxConcurrentStreams(options.maxConcurrentStreams())
-                    .initialWindowSize(options.initialWindowBytes())
-                    .maxFrameSize(options.maxFrameBytes())
-                    .maxHeaderListSize(options.maxHeaderListBytes());
-            connection(serverConnection())
-                    .initialSettings(settings)
+            connection(newConnection(server))
                     .validateHeaders(true)
-                    .decoderEnforceMaxRstFramesPerWindow(options.maxResetsPerWindow(),
-                            (int) Math.max(1, options.resetWindow().toSeconds()))
                     .decoderEnforceMaxSmallContinuationFrames(options.maxSmallContinuationFrames())
                     .decoderEnforceMaxConsecutiveEmptyDataFrames(MAX_EMPTY_DATA_FRAMES)
                     .encoderEnforceMaxQueuedControlFrames(options.maxQueuedControlFrames())
                     // Closing does not wait for open streams: a drain waits for them itself, with its own deadline.
                     .gracefulShutdownTimeoutMillis(0);
+            Http2Settings settings = Http2Settings.defaultSettings()
+                    .initialWindowSize(options.initialWindowBytes())
+                    .maxHeaderListSize(options.maxHeaderListBytes());
+            if (server) {
+                initialSettings(settings.maxConcurrentStreams(options.maxConcurrentStreams())
+                        .maxFrameSize(options.maxFrameBytes()))
+                        .decoderEnforceMaxRstFramesPerWindow(options.maxResetsPerWindow(),
+                                (int) Math.max(1, options.resetWindow().toSeconds()));
+                return;
+            }
+            initialSettings(settings.pushEnabled(false))
+                    .encoderEnforceMaxConcurrentStreams(false);
         }
 
         /**
-         * A server connection whose response bytes are shared out by {@link UniformStreamByteDistributor}
+         * A connection whose outgoing bytes are shared out by {@link UniformStreamByteDistributor}
          * rather than Netty's default weighted fair queue: RFC 9113 deprecates the priority signals
-         * that queue honours, clients rarely send them, and keeping its priority tree up to date
+         * that queue honours, peers rarely send them, and keeping its priority tree up to date
          * costs a visible share of every request.
          */
-        private static Http2Connection serverConnection() {
-            Http2Connection connection = new DefaultHttp2Connection(true);
+        private static Http2Connection newConnection(boolean server) {
+            Http2Connection connection = new DefaultHttp2Connection(server);
             connection.remote().flowController(
                     new DefaultHttp2RemoteFlowController(connection, new UniformStreamByteDistributor(connection)));
             return connection;
         }
 
-        /** Widened so that {@link Http2Codecs#server} may call it. */
+        /** Widened so that {@link Http2Codecs} may call it. */
         @Override
         public T build() {
             return super.build();

@@ -9,27 +9,21 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
-import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
-import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.handler.codec.http2.InboundHttpToHttp2Adapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.protocols.http2.Http2Codecs;
+import io.tollgate.server.http2.Http2Multiplexer;
+import io.tollgate.server.http2.Http2StreamFrameListener;
 import java.nio.channels.ClosedChannelException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A downstream HTTP/2 connection, as the one handler of its pipeline: Netty's connection handler
@@ -44,24 +38,16 @@ import org.slf4j.LoggerFactory;
  * {@code IdleStateHandler}, which every frame written would pass through), and drains it on
  * demand (GOAWAY, then close when the last stream ends or the drain timeout passes).
  */
-final class Http2DownstreamConnection extends Http2ConnectionHandler implements Http2RemoteFlowController.Listener {
-
-    private static final Logger log = LoggerFactory.getLogger(Http2DownstreamConnection.class);
+final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamStream> {
 
     private final HttpProxy proxy;
     private final boolean upgraded;
     private final long holdNanos;
     private final long idleNanos;
-    private final Http2DownstreamFrameListener frames = new Http2DownstreamFrameListener(this);
-    /** Where each stream's {@link Http2DownstreamStream} is kept. */
-    private final Http2Connection.PropertyKey streamKey;
-    private final Runnable flushTask = this::flushNow;
+    private final Http2StreamFrameListener frames = new Http2StreamFrameListener(this);
     private final Runnable idleCheck = this::checkIdle;
-    private final List<Http2DownstreamStream> readBatch = new ArrayList<>();
     private ChannelHandlerContext ctx;
     private PeerAddress peer;
-    private boolean flushQueued;
-    private long lastReadNanos;
     private ScheduledFuture<?> idleTimer;
     private boolean draining;
     private ScheduledFuture<?> drainTimer;
@@ -74,13 +60,11 @@ final class Http2DownstreamConnection extends Http2ConnectionHandler implements 
         this.upgraded = upgraded;
         this.holdNanos = proxy.listenerConfig().http2().windowHoldTimeout().toNanos();
         this.idleNanos = proxy.listenerConfig().http().idleTimeout().toNanos();
-        this.streamKey = connection().newKey();
         decoder.frameListener(frames);
-        encoder.flowController().listener(this);
         connection().addListener(new Http2ConnectionAdapter() {
             @Override
             public void onStreamClosed(Http2Stream stream) {
-                streamClosed(stream);
+                closeIfDrained();
             }
         });
     }
@@ -93,27 +77,9 @@ final class Http2DownstreamConnection extends Http2ConnectionHandler implements 
         if (!upgraded) {
             proxy.listenerMetrics().connectionOpened();
         }
-        int increment = Http2Codecs.connectionWindowIncrement(proxy.listenerConfig().http2());
-        if (increment > 0) {
-            decoder().flowController().incrementWindowSize(connection().connectionStream(), increment);
-            flush(ctx);
-        }
-        lastReadNanos = System.nanoTime();
+        widenConnectionWindow(Http2Codecs.connectionWindowIncrement(proxy.listenerConfig().http2()));
         if (idleNanos > 0) {
             scheduleIdleCheck(idleNanos);
-        }
-    }
-
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-        lastReadNanos = System.nanoTime();
-        try {
-            for (int i = 0; i < readBatch.size(); i++) {
-                readBatch.get(i).readComplete();
-            }
-        } finally {
-            readBatch.clear();
-            super.channelReadComplete(ctx);
         }
     }
 
@@ -138,43 +104,13 @@ final class Http2DownstreamConnection extends Http2ConnectionHandler implements 
         }
     }
 
-    /** Closing the connection ends every stream still open, through {@link #streamClosed}. */
+    /** Closing the connection ends every stream still open, through {@link Http2DownstreamStream#closed}. */
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         proxy.listenerMetrics().connectionClosed();
         drainTimer = cancel(drainTimer);
         idleTimer = cancel(idleTimer);
         super.channelInactive(ctx);
-    }
-
-    /**
-     * An {@link Http2Exception} is Netty's to answer with the right RST_STREAM or GOAWAY code; any
-     * other failure (the socket's, or a bug) closes the connection.
-     */
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
-        if (Http2CodecUtil.getEmbeddedHttp2Exception(cause) != null) {
-            super.exceptionCaught(ctx, cause);
-            return;
-        }
-        log.debug("downstream HTTP/2 connection {} failed", ctx.channel().remoteAddress(), cause);
-        ctx.channel().close();
-    }
-
-    @Override
-    protected void onConnectionError(ChannelHandlerContext ctx, boolean outbound, Throwable cause,
-            Http2Exception http2Ex) {
-        log.debug("downstream HTTP/2 connection {} failed", ctx.channel().remoteAddress(), cause);
-        super.onConnectionError(ctx, outbound, cause, http2Ex);
-    }
-
-    /** The remote flow controller says {@code stream}'s writability may have changed. */
-    @Override
-    public void writabilityChanged(Http2Stream stream) {
-        Http2DownstreamStream downstream = stream.getProperty(streamKey);
-        if (downstream != null) {
-            downstream.writabilityChanged();
-        }
     }
 
     /**
@@ -195,12 +131,13 @@ final class Http2DownstreamConnection extends Http2ConnectionHandler implements 
     }
 
     /** HEADERS from the client on {@code streamId}: the request head (opening the stream), or its trailers. */
-    void headersRead(int streamId, Http2Headers headers, boolean endStream) {
+    @Override
+    protected void headersRead(int streamId, Http2Headers headers, boolean endStream) {
         Http2Stream stream = connection().stream(streamId);
-        Http2DownstreamStream downstream = stream.getProperty(streamKey);
+        Http2DownstreamStream downstream = streamOf(stream);
         if (downstream == null) {
             downstream = new Http2DownstreamStream(this, stream);
-            stream.setProperty(streamKey, downstream);
+            attach(stream, downstream);
         }
         joinReadBatch(downstream);
         downstream.headers(headers, endStream);
@@ -212,8 +149,9 @@ final class Http2DownstreamConnection extends Http2ConnectionHandler implements 
      *
      * @return the bytes to return to the client's windows at once: none
      */
-    int dataRead(int streamId, ByteBuf data, int padding, boolean endStream) {
-        Http2DownstreamStream downstream = connection().stream(streamId).getProperty(streamKey);
+    @Override
+    protected int dataRead(int streamId, ByteBuf data, int padding, boolean endStream) {
+        Http2DownstreamStream downstream = streamOf(connection().stream(streamId));
         joinReadBatch(downstream);
         downstream.data(data.retain(), data.readableBytes() + padding, endStream);
         return 0;
@@ -239,83 +177,20 @@ final class Http2DownstreamConnection extends Http2ConnectionHandler implements 
         return peer;
     }
 
-    /** Whether {@code stream} takes response bytes now: its window has room and the socket too. */
-    boolean isWritable(Http2Stream stream) {
-        return ctx.channel().isWritable() && encoder().flowController().isWritable(stream);
-    }
-
-    ChannelFuture writeHeaders(Http2Stream stream, Http2Headers headers, boolean endStream, boolean track) {
-        if (track) {
-            return encoder().writeHeaders(ctx, stream.id(), headers, 0, endStream, ctx.newPromise());
-        }
-        encoder().writeHeaders(ctx, stream.id(), headers, 0, endStream, ctx.voidPromise());
-        return null;
-    }
-
-    /** Writes {@code content} (ownership passes) as a DATA frame. */
-    ChannelFuture writeData(Http2Stream stream, ByteBuf content, boolean endStream, boolean track) {
-        if (track) {
-            return encoder().writeData(ctx, stream.id(), content, 0, endStream, ctx.newPromise());
-        }
-        encoder().writeData(ctx, stream.id(), content, 0, endStream, ctx.voidPromise());
-        return null;
-    }
-
-    void writeReset(Http2Stream stream, Http2Error error) {
-        encoder().writeRstStream(ctx, stream.id(), error.code(), ctx.voidPromise());
-        flushSoon();
-    }
-
     /**
-     * Returns {@code bytes} of request data to the client's stream and connection windows (the
-     * local flow controller sends WINDOW_UPDATE once enough is returned). The request of an h2c
-     * upgrade came before HTTP/2 and its flow control: it has nothing to return.
+     * Returns {@code bytes} of request data to the client's windows ({@link #consumeBytes}). The
+     * request of an h2c upgrade came before HTTP/2 and its flow control: it has nothing to return.
      */
     void consume(Http2Stream stream, int bytes) {
         if (upgraded && stream.id() == Http2CodecUtil.HTTP_UPGRADE_STREAM_ID) {
             return;
         }
-        try {
-            decoder().flowController().consumeBytes(stream, bytes);
-        } catch (Http2Exception e) {
-            onError(ctx, false, e);
-        }
+        consumeBytes(stream, bytes);
     }
 
     /** A failed future for a write to a stream that can take no more. */
     ChannelFuture closedFuture() {
         return ctx.newFailedFuture(new ClosedChannelException());
-    }
-
-    /**
-     * Flushes the connection once the event loop has handled the I/O it is working through, so
-     * that responses finished in the same pass leave in one write; MUST be called on the event loop.
-     */
-    void flushSoon() {
-        if (flushQueued) {
-            return;
-        }
-        flushQueued = true;
-        ctx.channel().eventLoop().execute(flushTask);
-    }
-
-    private void flushNow() {
-        flushQueued = false;
-        flush(ctx);
-    }
-
-    private void joinReadBatch(Http2DownstreamStream stream) {
-        if (stream.joinReadBatch()) {
-            readBatch.add(stream);
-        }
-    }
-
-    private void streamClosed(Http2Stream stream) {
-        Http2DownstreamStream downstream = stream.getProperty(streamKey);
-        if (downstream != null) {
-            downstream.closed();
-        }
-        closeIfDrained();
     }
 
     private void closeIfDrained() {
@@ -329,7 +204,7 @@ final class Http2DownstreamConnection extends Http2ConnectionHandler implements 
      * stream is open; otherwise looks again when the timeout could next have passed.
      */
     private void checkIdle() {
-        long idleFor = System.nanoTime() - lastReadNanos;
+        long idleFor = System.nanoTime() - lastReadNanos();
         if (idleFor < idleNanos) {
             scheduleIdleCheck(idleNanos - idleFor);
             return;

@@ -29,6 +29,7 @@ import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.protocols.http2.Http2ResponseHeads;
+import io.tollgate.server.http2.Http2Multiplexer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  * full, which pauses reading from the upstream; a stream that stays unwritable for the hold
  * timeout is reset, and the timer exists only while it is unwritable.
  */
-final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
+final class Http2DownstreamStream extends Http2Multiplexer.Stream implements DownstreamCarrier, Runnable {
 
     private final Http2DownstreamConnection connection;
     private final Http2Stream stream;
@@ -54,8 +55,6 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
     /** No more frames may be written: the response ended, the stream was reset or closed. */
     private boolean outputDone;
     private boolean closed;
-    /** Whether the stream read something in the connection's current read batch. */
-    private boolean inReadBatch;
     private ScheduledFuture<?> holdTimer;
 
     Http2DownstreamStream(Http2DownstreamConnection connection, Http2Stream stream) {
@@ -106,18 +105,9 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
         }
     }
 
-    /** Marks the stream as read in the current batch; returns whether it was not yet. */
-    boolean joinReadBatch() {
-        if (inReadBatch) {
-            return false;
-        }
-        inReadBatch = true;
-        return true;
-    }
-
     /** The connection's read batch ended: what the stream sent upstream in it is flushed. */
-    void readComplete() {
-        inReadBatch = false;
+    @Override
+    protected void readComplete() {
         downstream.readComplete();
     }
 
@@ -126,7 +116,8 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
      * every stream that closes (a closed stream is not writable); that one is ignored, or each
      * request would start and cancel a hold timer.
      */
-    void writabilityChanged() {
+    @Override
+    protected void writabilityChanged() {
         if (stream.state() == Http2Stream.State.CLOSED) {
             return;
         }
@@ -144,7 +135,8 @@ final class Http2DownstreamStream implements DownstreamCarrier, Runnable {
     }
 
     /** The stream closed (both sides ended, or a reset either way): the exchange in progress ends. */
-    void closed() {
+    @Override
+    protected void closed() {
         if (closed) {
             return;
         }

@@ -1,11 +1,8 @@
 package io.tollgate.server.upstream;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.Http2Options;
 import io.tollgate.protocols.http2.Http2Codecs;
@@ -14,7 +11,6 @@ import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The HTTP/2 (h2c, prior knowledge) connections of one event loop to one upstream host. Every
@@ -167,18 +163,10 @@ public final class Http2ConnectionPool implements UpstreamPool {
     }
 
     private void connect() {
-        Http2UpstreamConnection connection = new Http2UpstreamConnection(this, Http2Codecs.connectionWindowIncrement(options));
+        Http2UpstreamConnection connection = Http2Codecs.client(options, (decoder, encoder, settings) ->
+                new Http2UpstreamConnection(decoder, encoder, settings, this, options, cluster.heartbeatInterval()));
         connections.add(connection);
-        long heartbeatMillis = cluster.heartbeatInterval().toMillis();
-        ChannelFuture future = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline()
-                        .addLast("codec", Http2Codecs.client(options))
-                        .addLast("heartbeat", new IdleStateHandler(heartbeatMillis, 0, 0, TimeUnit.MILLISECONDS))
-                        .addLast("upstream", connection);
-            }
-        }).connect();
+        ChannelFuture future = bootstrap.clone().handler(connection).connect();
         future.addListener(f -> {
             if (f.isSuccess()) {
                 events.connectionOpened();

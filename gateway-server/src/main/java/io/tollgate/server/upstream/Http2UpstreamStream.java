@@ -21,22 +21,20 @@ import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
+import io.tollgate.server.http2.Http2Multiplexer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One stream of an upstream HTTP/2 connection, serving one exchange, without a channel of its own:
  * the request's {@code HttpObject}s go out as HEADERS and DATA frames (trailers as a last HEADERS)
- * written straight to the connection's frame codec, and the stream's frames come back as the
+ * written straight to the connection's encoder, and the stream's frames come back as the
  * {@code HttpObject}s the exchange proxies. A stream is used once: released before both sides
  * ended, it is reset with CANCEL.
  *
@@ -48,12 +46,11 @@ import org.slf4j.LoggerFactory;
  * stream the host refused unprocessed (RST_STREAM REFUSED_STREAM, or above a GOAWAY's last stream
  * id) as {@link UpstreamListener#onUpstreamRefused()}.
  */
-final class Http2UpstreamStream implements UpstreamConnection {
+final class Http2UpstreamStream extends Http2Multiplexer.Stream implements UpstreamConnection {
 
     private static final Logger log = LoggerFactory.getLogger(Http2UpstreamStream.class);
 
     private final Http2UpstreamConnection connection;
-    private final Http2FrameStream frameStream;
     /** The codec's stream, once the request's HEADERS went out. */
     private Http2Stream stream;
     private UpstreamListener listener;
@@ -66,12 +63,9 @@ final class Http2UpstreamStream implements UpstreamConnection {
     private boolean reading = true;
     private int uncreditedBytes;
     private boolean writable = true;
-    /** Whether the stream read something in the connection's current read batch. */
-    private boolean inReadBatch;
 
-    Http2UpstreamStream(Http2UpstreamConnection connection, Http2FrameStream frameStream) {
+    Http2UpstreamStream(Http2UpstreamConnection connection) {
         this.connection = connection;
-        this.frameStream = frameStream;
     }
 
     @Override
@@ -128,18 +122,18 @@ final class Http2UpstreamStream implements UpstreamConnection {
             return;
         }
         if (!requestEnded || !responseEnded) {
-            connection.writeReset(frameStream, Http2Error.CANCEL);
+            connection.writeReset(stream, Http2Error.CANCEL);
         }
     }
 
     /** A HEADERS frame from the host: the response head (or an interim one), or its trailers. */
-    void headers(Http2HeadersFrame frame) {
-        if (frame.isEndStream()) {
+    void headers(Http2Headers headers, boolean endStream) {
+        if (endStream) {
             responseEnded = true;
         }
         HttpObject msg;
         try {
-            msg = toHttpObject(frame.headers(), frame.isEndStream());
+            msg = toHttpObject(headers, endStream);
         } catch (Http2Exception e) {
             HttpResponse malformed = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.BAD_GATEWAY);
             malformed.setDecoderResult(DecoderResult.failure(e));
@@ -153,14 +147,16 @@ final class Http2UpstreamStream implements UpstreamConnection {
         current.onResponse(msg);
     }
 
-    /** A DATA frame from the host; ownership of its content passes here. */
-    void data(Http2DataFrame frame) {
-        boolean last = frame.isEndStream();
+    /**
+     * A DATA frame from the host; ownership of {@code content} passes here.
+     *
+     * @param flowControlledBytes what the frame took from the host's windows (padding included)
+     */
+    void data(ByteBuf content, int flowControlledBytes, boolean last) {
         if (last) {
             responseEnded = true;
         }
-        uncreditedBytes += frame.initialFlowControlledBytes();
-        ByteBuf content = frame.content();
+        uncreditedBytes += flowControlledBytes;
         UpstreamListener current = listener;
         if (current == null) {
             content.release();
@@ -175,22 +171,13 @@ final class Http2UpstreamStream implements UpstreamConnection {
 
     /** A RST_STREAM from the host; the stream's close follows. */
     void resetByHost(long errorCode) {
-        log.debug("{}: stream {} reset by the host with {}", connection.pool().host(), frameStream.id(), errorCode);
+        log.debug("{}: stream {} reset by the host with {}", connection.pool().host(), stream.id(), errorCode);
         refused = errorCode == Http2Error.REFUSED_STREAM.code();
     }
 
-    /** Marks the stream as read in the current batch; returns whether it was not yet. */
-    boolean joinReadBatch() {
-        if (inReadBatch) {
-            return false;
-        }
-        inReadBatch = true;
-        return true;
-    }
-
     /** The connection's read batch ended: the moment for the exchange to flush downstream. */
-    void readComplete() {
-        inReadBatch = false;
+    @Override
+    protected void readComplete() {
         UpstreamListener current = listener;
         if (current != null) {
             current.onResponseBatchComplete();
@@ -198,7 +185,8 @@ final class Http2UpstreamStream implements UpstreamConnection {
     }
 
     /** The flow controller says the stream's writability may have changed. */
-    void writabilityChanged() {
+    @Override
+    protected void writabilityChanged() {
         boolean now = !ended && connection.isWritable(stream);
         if (now == writable) {
             return;
@@ -212,10 +200,11 @@ final class Http2UpstreamStream implements UpstreamConnection {
 
     /**
      * The stream closed (both sides ended, a reset either way, or the connection closed): an
-     * exchange still bound hears of it, as refused when {@code refusedByGoAway} or the host reset
-     * it with REFUSED_STREAM.
+     * exchange still bound hears of it, as refused when it was above the last stream id of a
+     * GOAWAY from the host or the host reset it with REFUSED_STREAM.
      */
-    void closed(boolean refusedByGoAway) {
+    @Override
+    protected void closed() {
         if (ended) {
             return;
         }
@@ -226,7 +215,7 @@ final class Http2UpstreamStream implements UpstreamConnection {
         if (current == null) {
             return;
         }
-        if (refusedByGoAway || refused) {
+        if (refused || connection.refusedByGoAway(stream.id())) {
             current.onUpstreamRefused();
         } else {
             current.onUpstreamClosed();
@@ -248,7 +237,7 @@ final class Http2UpstreamStream implements UpstreamConnection {
             failSoon(false);
             return;
         }
-        stream = connection.writeFirstHeaders(this, frameStream, headers, headersEnd);
+        stream = connection.writeFirstHeaders(this, headers, headersEnd);
         if (stream == null) {
             ReferenceCountUtil.release(request);
             failSoon(true);
@@ -275,17 +264,17 @@ final class Http2UpstreamStream implements UpstreamConnection {
         boolean dataEnds = last && !withTrailers;
         requestEnded = last;
         if (content.isReadable() || dataEnds) {
-            connection.writeData(frameStream, content, dataEnds);
+            connection.writeData(stream, content, dataEnds, false);
         } else {
             content.release();
         }
         if (withTrailers) {
-            connection.writeHeaders(frameStream, HttpConversionUtil.toHttp2Headers(trailers, true), true);
+            connection.writeHeaders(stream, HttpConversionUtil.toHttp2Headers(trailers, true), true, false);
         }
     }
 
     private HttpObject toHttpObject(Http2Headers headers, boolean endStream) throws Http2Exception {
-        int id = frameStream.id();
+        int id = stream.id();
         if (responseStarted) {
             LastHttpContent trailers = new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER);
             HttpConversionUtil.addHttp2ToHttpHeaders(id, headers, trailers.trailingHeaders(), HttpVersion.HTTP_1_1,
@@ -345,7 +334,7 @@ final class Http2UpstreamStream implements UpstreamConnection {
         int bytes = uncreditedBytes;
         uncreditedBytes = 0;
         if (bytes > 0) {
-            connection.consume(stream, bytes);
+            connection.consumeBytes(stream, bytes);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.tollgate.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.TestGateway;
@@ -27,7 +28,9 @@ import org.junit.jupiter.api.Test;
  * frames: streams respect the host's SETTINGS_MAX_CONCURRENT_STREAMS (another connection opens
  * when one is full), a GOAWAY lets the streams up to its last stream id finish and sends the
  * others again on a new connection, a stream the host resets as refused is sent again, streams
- * the host opens itself are refused, and a host that stops answering is pinged, then closed.
+ * the host opens itself are refused, and a host that stops answering is pinged, then closed (a
+ * busy connection failing its stream at once, an idle one making way for a new one), while one
+ * that answers its pings keeps its connection.
  */
 class Http2UpstreamPoolTest {
 
@@ -194,6 +197,66 @@ class Http2UpstreamPoolTest {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
             assertThat(pinged).isTrue();
         }
+    }
+
+    @Test
+    void idleConnectionWhosePingGoesUnansweredIsClosedAndTheNextRequestOpensANewOne() throws Exception {
+        AtomicInteger pings = new AtomicInteger();
+        CountDownLatch firstClosed = new CountDownLatch(1);
+        try (RawUpstream host = pingedHost(false, pings, firstClosed);
+                TestGateway gateway = TestGateway.start(CONFIG, Map.of("PORT", host.port(), "HEARTBEAT", "200ms"))) {
+            HttpResponse<String> first = sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
+            assertThat(firstClosed.await(10, TimeUnit.SECONDS)).isTrue();
+            HttpResponse<String> second = sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
+
+            assertThat(first.headers().firstValue("x-conn")).contains("1");
+            assertThat(pings.get()).isEqualTo(1);
+            assertThat(second.statusCode()).isEqualTo(200);
+            assertThat(second.headers().firstValue("x-conn")).contains("2");
+        }
+    }
+
+    @Test
+    void hostThatAnswersPingsKeepsItsConnection() throws Exception {
+        AtomicInteger pings = new AtomicInteger();
+        try (RawUpstream host = pingedHost(true, pings, new CountDownLatch(1));
+                TestGateway gateway = TestGateway.start(CONFIG, Map.of("PORT", host.port(), "HEARTBEAT", "100ms"))) {
+            sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
+            Await.until("five pings answered", Duration.ofSeconds(10), () -> pings.get() >= 5);
+            HttpResponse<String> later = sendAll(gateway, 1).get(0).get(10, TimeUnit.SECONDS);
+
+            assertThat(later.headers().firstValue("x-conn")).contains("1");
+            assertThat(host.accepted()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A host that answers every request with its connection's number and counts the gateway's
+     * PINGs, acknowledging them when {@code answerPings}; {@code firstClosed} opens when the
+     * gateway closed the first connection.
+     */
+    private static RawUpstream pingedHost(boolean answerPings, AtomicInteger pings, CountDownLatch firstClosed)
+            throws Exception {
+        AtomicInteger connections = new AtomicInteger();
+        return new RawUpstream(socket -> {
+            String conn = String.valueOf(connections.incrementAndGet());
+            H2Peer peer = new H2Peer(socket);
+            RawH2.Frame frame;
+            while ((frame = peer.read()) != null) {
+                if (frame.type() == RawH2.HEADERS) {
+                    peer.answer(frame.stream(), conn);
+                }
+                if (frame.type() == RawH2.PING && (frame.flags() & 0x1) == 0) {
+                    pings.incrementAndGet();
+                    if (answerPings) {
+                        peer.send(RawH2.PING, 0x1, 0, frame.payload());
+                    }
+                }
+            }
+            if (conn.equals("1")) {
+                firstClosed.countDown();
+            }
+        });
     }
 
     private List<CompletableFuture<HttpResponse<String>>> sendAll(TestGateway gateway, int count) {
