@@ -243,7 +243,7 @@ final class HttpExchange extends Deadline {
     void attemptResponse(UpstreamAttempt answering, HttpObject msg) {
         if (msg.decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
-            upstreamFailed(answering, "upstream_bad_response");
+            upstreamFailed(answering, "upstream_bad_response", false);
             return;
         }
         if (msg instanceof HttpResponse) {
@@ -326,7 +326,17 @@ final class HttpExchange extends Deadline {
 
     /** The current attempt's connection (or stream) closed before the exchange was done with it. */
     void attemptClosed(UpstreamAttempt closed) {
-        upstreamFailed(closed, "upstream_reset");
+        upstreamFailed(closed, "upstream_reset", false);
+    }
+
+    /**
+     * The host reset the current attempt's HTTP/2 stream with CANCEL: it gave up on the request.
+     * Before any response this is a reset like any other; after, the client's stream is reset
+     * with CANCEL too (a gRPC call included, which its client reports as CANCELLED), so that a
+     * cancellation crosses the gateway as it would cross a direct connection.
+     */
+    void attemptCancelled(UpstreamAttempt cancelled) {
+        upstreamFailed(cancelled, "upstream_reset", true);
     }
 
     /**
@@ -335,7 +345,7 @@ final class HttpExchange extends Deadline {
      */
     void attemptRefused(UpstreamAttempt refused) {
         if (responseStarted) {
-            attemptClosed(refused);
+            upstreamFailed(refused, "upstream_reset", false);
             return;
         }
         record.cluster().reset();
@@ -385,7 +395,7 @@ final class HttpExchange extends Deadline {
         }
     }
 
-    private void upstreamFailed(UpstreamAttempt failed, String reason) {
+    private void upstreamFailed(UpstreamAttempt failed, String reason, boolean cancelledByHost) {
         target.outcomes().failed(failed.host(), UpstreamFailure.RESET);
         record.cluster().reset();
         endAttempt(false);
@@ -395,7 +405,9 @@ final class HttpExchange extends Deadline {
         }
         record.flag(reason.equals("upstream_reset")
                 ? ResponseFlag.UPSTREAM_CONNECTION_TERMINATION : ResponseFlag.UPSTREAM_PROTOCOL_ERROR);
-        if (responseStarted && downstream.isGrpc()) {
+        if (responseStarted && cancelledByHost) {
+            abort(Http2Error.CANCEL);
+        } else if (responseStarted && downstream.isGrpc()) {
             endWithGrpcStatus(reason);
         } else if (responseStarted) {
             abort(Http2Error.INTERNAL_ERROR);

@@ -94,24 +94,32 @@ final class UpstreamAttempt extends Deadline implements UpstreamPool.Acquirer, U
         }
     }
 
-    @Override
-    public void onUpstreamClosed() {
+    /** The host ended the attempt's use of its connection: lets go of it; returns whether the exchange still listens. */
+    private boolean letGo() {
         if (connection != null) {
             pool.host().requestFinished();
             connection = null;
         }
-        if (!ended) {
+        return !ended;
+    }
+
+    @Override
+    public void onUpstreamClosed() {
+        if (letGo()) {
             exchange.attemptClosed(this);
         }
     }
 
     @Override
-    public void onUpstreamRefused() {
-        if (connection != null) {
-            pool.host().requestFinished();
-            connection = null;
+    public void onUpstreamCancelled() {
+        if (letGo()) {
+            exchange.attemptCancelled(this);
         }
-        if (!ended) {
+    }
+
+    @Override
+    public void onUpstreamRefused() {
+        if (letGo()) {
             exchange.attemptRefused(this);
         }
     }

@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * downstream slows the host down instead of filling the gateway's memory. A reset from the host, or
  * the connection closing, ends the exchange as {@link UpstreamListener#onUpstreamClosed()}; a
  * stream the host refused unprocessed (RST_STREAM REFUSED_STREAM, or above a GOAWAY's last stream
- * id) as {@link UpstreamListener#onUpstreamRefused()}.
+ * id) as {@link UpstreamListener#onUpstreamRefused()}; one it cancelled (RST_STREAM CANCEL) as
+ * {@link UpstreamListener#onUpstreamCancelled()}.
  */
 final class Http2UpstreamStream extends Http2Multiplexer.Stream implements UpstreamConnection {
 
@@ -58,6 +59,7 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
     private boolean responseStarted;
     private boolean responseEnded;
     private boolean refused;
+    private boolean cancelled;
     /** The connection no longer counts the stream: it closed, or its request could not be sent. */
     private boolean ended;
     private boolean reading = true;
@@ -173,6 +175,7 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
     void resetByHost(long errorCode) {
         log.debug("{}: stream {} reset by the host with {}", connection.pool().host(), stream.id(), errorCode);
         refused = errorCode == Http2Error.REFUSED_STREAM.code();
+        cancelled = errorCode == Http2Error.CANCEL.code();
     }
 
     /** The connection's read batch ended: the moment for the exchange to flush downstream. */
@@ -201,7 +204,8 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
     /**
      * The stream closed (both sides ended, a reset either way, or the connection closed): an
      * exchange still bound hears of it, as refused when it was above the last stream id of a
-     * GOAWAY from the host or the host reset it with REFUSED_STREAM.
+     * GOAWAY from the host or the host reset it with REFUSED_STREAM, as cancelled when the host
+     * reset it with CANCEL.
      */
     @Override
     protected void closed() {
@@ -217,6 +221,8 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
         }
         if (refused || connection.refusedByGoAway(stream.id())) {
             current.onUpstreamRefused();
+        } else if (cancelled) {
+            current.onUpstreamCancelled();
         } else {
             current.onUpstreamClosed();
         }

@@ -14,6 +14,9 @@ public interface UpstreamListener {
     /** The connection closed or failed before the exchange unbound it. */
     void onUpstreamClosed();
 
+    /** The host reset the HTTP/2 stream with CANCEL before the exchange unbound it: it gave up on the request. */
+    void onUpstreamCancelled();
+
     /**
      * The host refused the request without processing it (HTTP/2: a GOAWAY whose last stream id is
      * below the stream, or RST_STREAM with REFUSED_STREAM), so that sending it again is safe.
