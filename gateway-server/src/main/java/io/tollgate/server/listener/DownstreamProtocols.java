@@ -60,9 +60,11 @@ public final class DownstreamProtocols {
         List<DownstreamProtocol> protocols = new ArrayList<>();
         HttpProxy http = new HttpProxy(listener, snapshot, transport, pools, metrics, accessLog);
         Http2DownstreamProtocol h2c = listener.protocols().contains("h2c") ? new Http2DownstreamProtocol(http) : null;
+        // the Upgrade to h2c is for cleartext only; over TLS a client asks for h2 by ALPN
+        boolean upgradeToH2c = h2c != null && listener.tls().isEmpty();
         for (String name : listener.protocols()) {
             if (name.equals("http1")) {
-                protocols.add(new Http1DownstreamProtocol(http, h2c == null ? null : new H2cUpgradeCodecs(h2c)));
+                protocols.add(new Http1DownstreamProtocol(http, upgradeToH2c ? new H2cUpgradeCodecs(h2c) : null));
             } else if (name.equals("h2c")) {
                 protocols.add(h2c);
             } else if (name.equals("bolt")) {

@@ -125,6 +125,24 @@ class TlsListenerTest {
     }
 
     @Test
+    void h2cUpgradeIsNotOfferedOverTls() throws Exception {
+        try (SSLSocket socket = (SSLSocket) TestCertificate.clientContext().getSocketFactory()
+                .createSocket("127.0.0.1", gateway.port("https"))) {
+            socket.setSoTimeout(5_000);
+            SSLParameters parameters = socket.getSSLParameters();
+            parameters.setApplicationProtocols(new String[] {"http/1.1"});
+            socket.setSSLParameters(parameters);
+            socket.startHandshake();
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /no-upgrade HTTP/1.1\r\nHost: a\r\nConnection: Upgrade, HTTP2-Settings, close\r\n"
+                    + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+
+            assertThat(readToEnd(socket.getInputStream())).startsWith("HTTP/1.1 200").contains("target: /no-upgrade");
+        }
+    }
+
+    @Test
     void clientOfferingOnlyUnservedAlpnNamesIsRefusedAndCounted() throws Exception {
         double before = errors("https", AlpnOfferCheck.NO_APPLICATION_PROTOCOL);
         try (SSLSocket socket = (SSLSocket) TestCertificate.clientContext().getSocketFactory()
