@@ -84,6 +84,12 @@ final class HttpExchange extends Deadline {
     private boolean closeDownstreamAfter;
     private boolean upstreamReusable;
     private boolean upstreamNeedsFlush;
+    /**
+     * Whether the first attempt is starting inside the downstream's read batch, whose end flushes
+     * what went upstream: a connection at hand at once then sends the head together with the
+     * body read in the same batch, one write instead of two.
+     */
+    private boolean startingInReadBatch;
     private boolean done;
     private long requestBytes;
 
@@ -109,10 +115,18 @@ final class HttpExchange extends Deadline {
         this.replay = retriable ? new ReplayableRequest(request, route.perRequestBufferLimitBytes()) : null;
     }
 
-    /** Sends the first attempt to {@code host}. */
+    /**
+     * Sends the first attempt to {@code host}; MUST be called while the downstream reads (the end
+     * of its read batch, or of its pipelined requests, calls {@link #flushUpstream}).
+     */
     void start(Host host) {
         downstream.deadlines().start(this, timeoutNanos);
-        startAttempt(host);
+        startingInReadBatch = true;
+        try {
+            startAttempt(host);
+        } finally {
+            startingInReadBatch = false;
+        }
     }
 
     /**
@@ -151,7 +165,11 @@ final class HttpExchange extends Deadline {
             releaseWaitingBody();
             replay.writeTo(connection);
         }
-        connection.flush();
+        if (startingInReadBatch) {
+            upstreamNeedsFlush = true;
+        } else {
+            connection.flush();
+        }
         downstream.resume(HttpDownstream.PAUSE_CONNECTING);
         if (!connection.isWritable()) {
             downstream.pause(HttpDownstream.PAUSE_UPSTREAM_FULL);
