@@ -49,8 +49,6 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
     private final Http2Stream stream;
     private final HttpDownstream downstream;
     private boolean requestStarted;
-    private boolean reading = true;
-    private int uncreditedBytes;
     private boolean writable = true;
     /** No more frames may be written: the response ended, the stream was reset or closed. */
     private boolean outputDone;
@@ -99,10 +97,7 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
      */
     void data(ByteBuf content, int flowControlledBytes, boolean endStream) {
         downstream.read(endStream ? new DefaultLastHttpContent(content) : new DefaultHttpContent(content));
-        uncreditedBytes += flowControlledBytes;
-        if (reading) {
-            credit();
-        }
+        received(flowControlledBytes);
     }
 
     /** The connection's read batch ended: what the stream sent upstream in it is flushed. */
@@ -253,9 +248,7 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
 
     @Override
     public void setReading(boolean reading) {
-        this.reading = reading;
-        if (reading && uncreditedBytes > 0) {
-            credit();
+        if (reading(reading)) {
             connection.flushSoon();
         }
     }
@@ -283,11 +276,10 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
         // An HTTP/2 stream has no protocol upgrade to give up.
     }
 
-    /** Returns the bytes read so far to the client's windows, unless the stream is closed. */
-    private void credit() {
-        int bytes = uncreditedBytes;
-        uncreditedBytes = 0;
-        if (!closed && bytes > 0) {
+    /** Returns bytes to the client's windows, unless the stream is closed. */
+    @Override
+    protected void returnBytes(int bytes) {
+        if (!closed) {
             connection.consume(stream, bytes);
         }
     }

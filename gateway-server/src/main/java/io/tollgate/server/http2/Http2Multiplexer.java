@@ -241,6 +241,44 @@ public abstract class Http2Multiplexer<S extends Http2Multiplexer.Stream> extend
 
         /** Whether the stream read something in the connection's current read batch. */
         private boolean inReadBatch;
+        /** Whether the stream's reader takes data: only then are received bytes returned to the peer. */
+        private boolean reading = true;
+        /** Bytes the peer's DATA took from its windows that were not returned yet. */
+        private int uncreditedBytes;
+
+        /**
+         * A DATA frame took {@code flowControlledBytes} from the peer's windows: they go back at
+         * once while the reader reads, else when it reads again, so that a paused stream holds at
+         * most one stream window.
+         */
+        protected final void received(int flowControlledBytes) {
+            uncreditedBytes += flowControlledBytes;
+            if (reading) {
+                credit();
+            }
+        }
+
+        /** Starts or stops reading; returns whether bytes held back went back to the peer. */
+        protected final boolean reading(boolean reading) {
+            this.reading = reading;
+            if (!reading || uncreditedBytes == 0) {
+                return false;
+            }
+            credit();
+            return true;
+        }
+
+        /** Returns every byte held back to the peer's windows, reading or not. */
+        protected final void credit() {
+            int bytes = uncreditedBytes;
+            uncreditedBytes = 0;
+            if (bytes > 0) {
+                returnBytes(bytes);
+            }
+        }
+
+        /** Gives {@code bytes} back to the peer's stream and connection windows. */
+        protected abstract void returnBytes(int bytes);
 
         /** The connection's read batch in which the stream read something ended. */
         protected abstract void readComplete();

@@ -62,8 +62,6 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
     private boolean cancelled;
     /** The connection no longer counts the stream: it closed, or its request could not be sent. */
     private boolean ended;
-    private boolean reading = true;
-    private int uncreditedBytes;
     private boolean writable = true;
 
     Http2UpstreamStream(Http2UpstreamConnection connection) {
@@ -105,9 +103,7 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
 
     @Override
     public void setReading(boolean reading) {
-        this.reading = reading;
-        if (reading && uncreditedBytes > 0) {
-            credit();
+        if (reading(reading)) {
             connection.flushSoon();
         }
     }
@@ -158,17 +154,15 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
         if (last) {
             responseEnded = true;
         }
-        uncreditedBytes += flowControlledBytes;
         UpstreamListener current = listener;
         if (current == null) {
             content.release();
+            received(flowControlledBytes);
             credit();
             return;
         }
         current.onResponse(last ? new DefaultLastHttpContent(content) : new DefaultHttpContent(content));
-        if (reading) {
-            credit();
-        }
+        received(flowControlledBytes);
     }
 
     /** A RST_STREAM from the host; the stream's close follows. */
@@ -335,12 +329,9 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
         });
     }
 
-    /** Returns the bytes read so far to the host's windows; the codec ignores a closed stream. */
-    private void credit() {
-        int bytes = uncreditedBytes;
-        uncreditedBytes = 0;
-        if (bytes > 0) {
-            connection.consumeBytes(stream, bytes);
-        }
+    /** Returns bytes to the host's windows; the codec ignores a closed stream. */
+    @Override
+    protected void returnBytes(int bytes) {
+        connection.consumeBytes(stream, bytes);
     }
 }
