@@ -3,12 +3,10 @@ package io.tollgate.server.http2;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.http2.Http2Error;
-import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -38,17 +36,7 @@ class Http2IdleTimeoutTest {
             }
             HttpUpstream.respond(exchange, 200, "late".getBytes(StandardCharsets.US_ASCII));
         });
-        gateway = TestGateway.start(GatewayYaml.gateway(1, """
-                name: h2
-                protocols: [h2c]
-                http: { idle_timeout: 300ms }
-                """, """
-                - { match: { prefix: / }, route: { cluster: upstream, timeout: 10s } }
-                """, """
-                clusters:
-                  - name: upstream
-                    endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-                """), Map.of("PORT", upstream.port()));
+        gateway = TestGateway.h2cProxyingTo(upstream.port(), "10s", "http: { idle_timeout: 300ms }");
     }
 
     @AfterAll

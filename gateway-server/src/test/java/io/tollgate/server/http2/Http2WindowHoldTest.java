@@ -3,11 +3,9 @@ package io.tollgate.server.http2;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.http2.Http2Error;
-import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,17 +29,7 @@ class Http2WindowHoldTest {
                 exchange.close();
             }
         });
-        gateway = TestGateway.start(GatewayYaml.gateway(1, """
-                name: h2
-                protocols: [h2c]
-                http2: { window_hold_timeout: 300ms }
-                """, """
-                - { match: { prefix: / }, route: { cluster: upstream, timeout: 30s } }
-                """, """
-                clusters:
-                  - name: upstream
-                    endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-                """), Map.of("PORT", upstream.port()));
+        gateway = TestGateway.h2cProxyingTo(upstream.port(), "30s", "http2: { window_hold_timeout: 300ms }");
     }
 
     @AfterAll

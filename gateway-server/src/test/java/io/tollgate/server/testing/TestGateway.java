@@ -40,15 +40,29 @@ public final class TestGateway implements AutoCloseable {
 
     /** Like {@link #proxyingTo}, with an h2c-only listener named {@code h2}. */
     public static TestGateway h2cProxyingTo(int upstreamPort, String routeTimeout) throws InterruptedException {
-        return oneListener("h2", "[h2c]", upstreamPort, routeTimeout);
+        return h2cProxyingTo(upstreamPort, routeTimeout, "");
+    }
+
+    /**
+     * Like {@link #h2cProxyingTo(int, String)}, the listener with more settings, one YAML line,
+     * e.g. {@code http: { idle_timeout: 300ms }}.
+     */
+    public static TestGateway h2cProxyingTo(int upstreamPort, String routeTimeout, String listenerSettings)
+            throws InterruptedException {
+        return oneListener("h2", "[h2c]", upstreamPort, routeTimeout, listenerSettings);
     }
 
     private static TestGateway oneListener(String name, String protocols, int upstreamPort, String routeTimeout)
             throws InterruptedException {
+        return oneListener(name, protocols, upstreamPort, routeTimeout, "");
+    }
+
+    private static TestGateway oneListener(String name, String protocols, int upstreamPort, String routeTimeout,
+            String listenerSettings) throws InterruptedException {
         return start(GatewayYaml.gateway(1, """
                 name: ${NAME}
                 protocols: ${PROTOCOLS}
-                """, """
+                """ + listenerSettings + "\n", """
                 - { match: { prefix: / }, route: { cluster: upstream, timeout: ${TIMEOUT} } }
                 """, """
                 clusters:
