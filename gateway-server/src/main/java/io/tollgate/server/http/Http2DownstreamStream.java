@@ -49,13 +49,13 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
     private final Http2Stream stream;
     private final HttpDownstream downstream;
     private boolean requestStarted;
-    private boolean writable = true;
     /** No more frames may be written: the response ended, the stream was reset or closed. */
     private boolean outputDone;
     private boolean closed;
     private ScheduledFuture<?> holdTimer;
 
     Http2DownstreamStream(Http2DownstreamConnection connection, Http2Stream stream) {
+        super(connection);
         this.connection = connection;
         this.stream = stream;
         this.downstream = new HttpDownstream(connection.proxy(), this);
@@ -117,10 +117,9 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
             return;
         }
         boolean now = writableNow();
-        if (now == writable) {
+        if (!writable(now)) {
             return;
         }
-        writable = now;
         if (now) {
             cancelHoldTimer();
         } else if (holdTimer == null) {
@@ -234,23 +233,6 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
                     track);
         }
         return written;
-    }
-
-    @Override
-    public void flush() {
-        connection.flushSoon();
-    }
-
-    @Override
-    public boolean isWritable() {
-        return writable;
-    }
-
-    @Override
-    public void setReading(boolean reading) {
-        if (reading(reading)) {
-            connection.flushSoon();
-        }
     }
 
     @Override

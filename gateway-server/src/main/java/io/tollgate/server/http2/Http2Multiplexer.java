@@ -239,12 +239,50 @@ public abstract class Http2Multiplexer<S extends Http2Multiplexer.Stream> extend
     /** One stream of a {@link Http2Multiplexer}, told of its events by the connection. */
     public abstract static class Stream {
 
+        private final Http2Multiplexer<?> connection;
         /** Whether the stream read something in the connection's current read batch. */
         private boolean inReadBatch;
         /** Whether the stream's reader takes data: only then are received bytes returned to the peer. */
         private boolean reading = true;
         /** Bytes the peer's DATA took from its windows that were not returned yet. */
         private int uncreditedBytes;
+        /** Whether the stream takes more bytes to write, as last reported by the flow controller. */
+        private boolean writable = true;
+
+        protected Stream(Http2Multiplexer<?> connection) {
+            this.connection = connection;
+        }
+
+        /** Flushes what the stream wrote once the event loop's current pass is done. */
+        public void flush() {
+            connection.flushSoon();
+        }
+
+        /** Whether the stream takes more bytes to write now. */
+        public boolean isWritable() {
+            return writable;
+        }
+
+        /**
+         * Starts or stops reading from the peer: while stopped, the bytes it sends are not given
+         * back to its windows; when reading starts again they are, and sent at the next flush.
+         */
+        public void setReading(boolean reading) {
+            this.reading = reading;
+            if (reading && uncreditedBytes > 0) {
+                credit();
+                connection.flushSoon();
+            }
+        }
+
+        /** Records the stream's writability; returns whether it changed. */
+        protected final boolean writable(boolean now) {
+            if (now == writable) {
+                return false;
+            }
+            writable = now;
+            return true;
+        }
 
         /**
          * A DATA frame took {@code flowControlledBytes} from the peer's windows: they go back at
@@ -256,16 +294,6 @@ public abstract class Http2Multiplexer<S extends Http2Multiplexer.Stream> extend
             if (reading) {
                 credit();
             }
-        }
-
-        /** Starts or stops reading; returns whether bytes held back went back to the peer. */
-        protected final boolean reading(boolean reading) {
-            this.reading = reading;
-            if (!reading || uncreditedBytes == 0) {
-                return false;
-            }
-            credit();
-            return true;
         }
 
         /** Returns every byte held back to the peer's windows, reading or not. */

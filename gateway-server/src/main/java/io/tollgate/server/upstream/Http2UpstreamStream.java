@@ -62,9 +62,9 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
     private boolean cancelled;
     /** The connection no longer counts the stream: it closed, or its request could not be sent. */
     private boolean ended;
-    private boolean writable = true;
 
     Http2UpstreamStream(Http2UpstreamConnection connection) {
+        super(connection);
         this.connection = connection;
     }
 
@@ -89,23 +89,6 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
             return;
         }
         ReferenceCountUtil.release(msg);
-    }
-
-    @Override
-    public void flush() {
-        connection.flushSoon();
-    }
-
-    @Override
-    public boolean isWritable() {
-        return writable;
-    }
-
-    @Override
-    public void setReading(boolean reading) {
-        if (reading(reading)) {
-            connection.flushSoon();
-        }
     }
 
     /** The exchange is done with the stream: a stream still open either way is reset. */
@@ -185,10 +168,9 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
     @Override
     protected void writabilityChanged() {
         boolean now = !ended && connection.isWritable(stream);
-        if (now == writable) {
+        if (!writable(now)) {
             return;
         }
-        writable = now;
         UpstreamListener current = listener;
         if (current != null) {
             current.onUpstreamWritabilityChanged(now);
@@ -243,7 +225,7 @@ final class Http2UpstreamStream extends Http2Multiplexer.Stream implements Upstr
             failSoon(true);
             return;
         }
-        writable = connection.isWritable(stream);
+        writable(connection.isWritable(stream));
         if (headersEnd) {
             requestEnded = true;
             content.release();
