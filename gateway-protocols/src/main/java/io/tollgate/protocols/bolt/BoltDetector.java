@@ -40,6 +40,6 @@ public final class BoltDetector implements ProtocolDetector {
         }
         byte type = in.getByte(start + typeOffset);
         short cmdCode = in.getShort(start + typeOffset + 1);
-        return BoltFrame.Kind.of(type, cmdCode) == null ? Detection.NO_MATCH : Detection.MATCH;
+        return BoltKinds.of(type, cmdCode) == null ? Detection.NO_MATCH : Detection.MATCH;
     }
 }

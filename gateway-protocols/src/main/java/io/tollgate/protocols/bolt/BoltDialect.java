@@ -47,4 +47,14 @@ public record BoltDialect(byte protocolCode, byte protocolVersion, byte codec, b
                 && protocolVersion == BoltProtocol.V2_VERSION_2
                 && (switches & BoltProtocol.SWITCH_CRC) != 0;
     }
+
+    /** The four bytes in one int, as {@link io.tollgate.protocols.rpc.RpcFrame#replyForm()} carries them. */
+    public int packed() {
+        return (protocolCode & 0xff) | (protocolVersion & 0xff) << 8 | (codec & 0xff) << 16 | (switches & 0xff) << 24;
+    }
+
+    /** The dialect {@link #packed()} made {@code packed} from. */
+    public static BoltDialect unpack(int packed) {
+        return new BoltDialect((byte) packed, (byte) (packed >>> 8), (byte) (packed >>> 16), (byte) (packed >>> 24));
+    }
 }

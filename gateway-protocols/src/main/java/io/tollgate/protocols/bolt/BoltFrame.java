@@ -1,7 +1,8 @@
 package io.tollgate.protocols.bolt;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.ReferenceCounted;
+import io.tollgate.protocols.rpc.RpcError;
+import io.tollgate.protocols.rpc.RpcFrame;
 import java.util.Map;
 
 /**
@@ -10,69 +11,13 @@ import java.util.Map;
  *
  * <p>Ownership: {@link BoltDecoder} emits each frame with a reference count of one, owned by the
  * handler that receives it. That handler MUST either {@link #release()} it or pass it on (writing it
- * through {@link BoltEncoder} passes ownership to the write). The slices returned by
+ * through {@link io.tollgate.protocols.rpc.RpcFrameEncoder} passes ownership to the write). The slices returned by
  * {@link #bytes()}, {@link #className()}, {@link #header()} and {@link #content()} are not retained:
  * they are valid only while the frame is, and MUST NOT be released by the caller.
  *
  * <p>Not thread-safe: a frame belongs to the event loop that decoded it.
  */
-public final class BoltFrame implements ReferenceCounted {
-
-    /** What a frame is, from its (type, cmdcode) pair; other pairs are malformed. */
-    public enum Kind {
-        /** Type 1, cmdcode 1: a request whose sender waits for a response. */
-        REQUEST,
-        /** Type 2, cmdcode 1: a request without response. */
-        ONEWAY,
-        /** Type 0, cmdcode 2: the response to a request. */
-        RESPONSE,
-        /** Type 1, cmdcode 0: a heartbeat, to be acknowledged. */
-        HEARTBEAT,
-        /** Type 0, cmdcode 0: the acknowledgement of a heartbeat. */
-        HEARTBEAT_ACK;
-
-        /** The kind of a frame with this type and command code, or {@code null} for an unknown pair. */
-        static Kind of(int type, int cmdCode) {
-            if (type == BoltProtocol.TYPE_REQUEST) {
-                return cmdCode == BoltProtocol.CMD_REQUEST ? REQUEST
-                        : cmdCode == BoltProtocol.CMD_HEARTBEAT ? HEARTBEAT : null;
-            }
-            if (type == BoltProtocol.TYPE_ONEWAY) {
-                return cmdCode == BoltProtocol.CMD_REQUEST ? ONEWAY : null;
-            }
-            if (type == BoltProtocol.TYPE_RESPONSE) {
-                return cmdCode == BoltProtocol.CMD_RESPONSE ? RESPONSE
-                        : cmdCode == BoltProtocol.CMD_HEARTBEAT ? HEARTBEAT_ACK : null;
-            }
-            return null;
-        }
-
-        /** Whether frames of this kind use the request layout (a timeout where responses carry a status). */
-        public boolean isRequest() {
-            return this == REQUEST || this == ONEWAY || this == HEARTBEAT;
-        }
-
-        /** Whether the sender of a frame of this kind waits for an answer with the same id. */
-        public boolean expectsResponse() {
-            return this == REQUEST || this == HEARTBEAT;
-        }
-
-        byte type() {
-            return switch (this) {
-                case REQUEST, HEARTBEAT -> BoltProtocol.TYPE_REQUEST;
-                case ONEWAY -> BoltProtocol.TYPE_ONEWAY;
-                case RESPONSE, HEARTBEAT_ACK -> BoltProtocol.TYPE_RESPONSE;
-            };
-        }
-
-        short cmdCode() {
-            return switch (this) {
-                case REQUEST, ONEWAY -> BoltProtocol.CMD_REQUEST;
-                case RESPONSE -> BoltProtocol.CMD_RESPONSE;
-                case HEARTBEAT, HEARTBEAT_ACK -> BoltProtocol.CMD_HEARTBEAT;
-            };
-        }
-    }
+public final class BoltFrame implements RpcFrame {
 
     private final ByteBuf bytes;
     private final int base;
@@ -93,7 +38,7 @@ public final class BoltFrame implements ReferenceCounted {
         this.kind = kind;
     }
 
-    /** What this frame is. */
+    @Override
     public Kind kind() {
         return kind;
     }
@@ -133,8 +78,9 @@ public final class BoltFrame implements ReferenceCounted {
         return layout.dialect(bytes, base);
     }
 
-    /** The request id, which correlates a response with its request on one connection. */
-    public int requestId() {
+    /** The request id, which correlates a response with its request on one connection; an int32 widened with its sign. */
+    @Override
+    public long requestId() {
         return bytes.getInt(base + layout.requestIdOffset);
     }
 
@@ -144,8 +90,9 @@ public final class BoltFrame implements ReferenceCounted {
      * verify it and reject the frame otherwise; that costs one pass over the frame. The bytes MUST be
      * writable, as the buffers of a socket read are.
      */
-    public void requestId(int requestId) {
-        bytes.setInt(base + layout.requestIdOffset, requestId);
+    @Override
+    public void requestId(long requestId) {
+        bytes.setInt(base + layout.requestIdOffset, (int) requestId);
         if (hasCrc()) {
             int crcIndex = base + length - BoltProtocol.CRC_LENGTH;
             bytes.setInt(crcIndex, BoltCrc.compute(bytes, base, length - BoltProtocol.CRC_LENGTH));
@@ -176,7 +123,42 @@ public final class BoltFrame implements ReferenceCounted {
         return bytes.getShort(base + layout.timeoutOrStatusOffset);
     }
 
+    /** The request's timeout in milliseconds; -1 (none) reads as no timeout. */
+    @Override
+    public long timeoutMillis() {
+        return timeout();
+    }
+
+    /** The HTTP meaning of the response status, see {@link BoltStatus#httpStatusOf}. */
+    @Override
+    public int httpStatus() {
+        return BoltStatus.httpStatusOf(status());
+    }
+
+    /** {@link RpcError#OVERFLOW} for a busy server, {@link RpcError#TIMEOUT} for a timeout, else null. */
+    @Override
+    public RpcError statusError() {
+        int status = status();
+        if (status == BoltStatus.SERVER_THREADPOOL_BUSY.code()) {
+            return RpcError.OVERFLOW;
+        }
+        return status == BoltStatus.TIMEOUT.code() ? RpcError.TIMEOUT : null;
+    }
+
+    /** The frame's {@link BoltDialect}, packed by {@link BoltDialect#packed()}. */
+    @Override
+    public int replyForm() {
+        return dialect().packed();
+    }
+
+    /** {@code BOLT/1} or {@code BOLT/2}. */
+    @Override
+    public String protocolName() {
+        return layout.protocolCode == BoltProtocol.PROTOCOL_V1 ? "BOLT/1" : "BOLT/2";
+    }
+
     /** The whole frame's length in bytes, CRC included. */
+    @Override
     public int frameLength() {
         return length;
     }
@@ -185,6 +167,7 @@ public final class BoltFrame implements ReferenceCounted {
      * The whole frame, not retained. Callers MUST NOT change its indices or release it; to write it,
      * use a {@code retainedDuplicate()}.
      */
+    @Override
     public ByteBuf bytes() {
         return bytes;
     }
@@ -209,6 +192,7 @@ public final class BoltFrame implements ReferenceCounted {
      *
      * @throws BoltCodecException when the header map is malformed
      */
+    @Override
     public String header(String key) {
         return headers().get(key);
     }
@@ -226,12 +210,14 @@ public final class BoltFrame implements ReferenceCounted {
     }
 
     /** The {@code service} header, {@code interface:version[:uniqueId]}, SOFARPC's routing key; or {@code null}. */
+    @Override
     public String service() {
         return header(BoltProtocol.HEADER_SERVICE);
     }
 
     /** The {@code sofa_head_method_name} header, or {@code null}. */
-    public String methodName() {
+    @Override
+    public String method() {
         return header(BoltProtocol.HEADER_METHOD_NAME);
     }
 

@@ -2,6 +2,7 @@ package io.tollgate.protocols.bolt;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.tollgate.protocols.rpc.RpcFrame;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -17,7 +18,7 @@ final class BoltFrameWriter {
      *
      * @param timeoutOrStatus the timeout of a request, the status of a response
      */
-    static ByteBuf write(ByteBufAllocator alloc, BoltDialect dialect, BoltFrame.Kind kind, int requestId,
+    static ByteBuf write(ByteBufAllocator alloc, BoltDialect dialect, RpcFrame.Kind kind, long requestId,
             int timeoutOrStatus, String className, Map<String, String> headers, ByteBuf content) {
         BoltLayout layout = BoltLayout.of(dialect.protocolCode(), kind.isRequest());
         byte[] classBytes = className == null ? new byte[0] : className.getBytes(StandardCharsets.UTF_8);
@@ -32,10 +33,10 @@ final class BoltFrameWriter {
         if (layout.isV2()) {
             out.writeByte(dialect.protocolVersion());
         }
-        out.writeByte(kind.type());
-        out.writeShort(kind.cmdCode());
+        out.writeByte(BoltKinds.type(kind));
+        out.writeShort(BoltKinds.cmdCode(kind));
         out.writeByte(BoltProtocol.COMMAND_VERSION);
-        out.writeInt(requestId);
+        out.writeInt((int) requestId);
         out.writeByte(dialect.codec());
         if (layout.isV2()) {
             out.writeByte(dialect.switches());

@@ -80,7 +80,7 @@ final class BoltHeaderMap {
     }
 
     private static BoltCodecException malformed(BoltFrame frame, String message) {
-        return new BoltCodecException(message, frame.dialect(), frame.requestId(), frame.kind().expectsResponse());
+        return new BoltCodecException(message, frame.dialect(), (int) frame.requestId(), frame.kind().expectsResponse());
     }
 
     private static int encodedLength(String s) {

@@ -34,7 +34,7 @@ public final class BoltHeartbeats {
     }
 
     /** A heartbeat request with {@code requestId}, no timeout and empty parts, in {@code dialect}. */
-    public static ByteBuf request(ByteBufAllocator alloc, BoltDialect dialect, int requestId) {
+    public static ByteBuf request(ByteBufAllocator alloc, BoltDialect dialect, long requestId) {
         requireNonNull(alloc, "alloc");
         requireNonNull(dialect, "dialect");
         return BoltFrameWriter.write(alloc, dialect, BoltFrame.Kind.HEARTBEAT, requestId, BoltProtocol.NO_TIMEOUT,

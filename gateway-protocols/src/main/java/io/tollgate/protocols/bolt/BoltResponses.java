@@ -36,7 +36,7 @@ public final class BoltResponses {
      * A response with {@code status} and nothing else, for a request known only by its id and dialect
      * (as a {@link BoltCodecException} reports them).
      */
-    public static ByteBuf status(ByteBufAllocator alloc, BoltDialect dialect, int requestId, BoltStatus status) {
+    public static ByteBuf status(ByteBufAllocator alloc, BoltDialect dialect, long requestId, BoltStatus status) {
         return response(alloc, dialect, requestId, status, null, Map.of(), null);
     }
 
@@ -47,7 +47,7 @@ public final class BoltResponses {
      * @param headers the header map, empty for none
      * @param content the serialized body, or {@code null} for none; copied, not released
      */
-    public static ByteBuf response(ByteBufAllocator alloc, BoltDialect dialect, int requestId, BoltStatus status,
+    public static ByteBuf response(ByteBufAllocator alloc, BoltDialect dialect, long requestId, BoltStatus status,
             String className, Map<String, String> headers, ByteBuf content) {
         requireNonNull(alloc, "alloc");
         requireNonNull(dialect, "dialect");

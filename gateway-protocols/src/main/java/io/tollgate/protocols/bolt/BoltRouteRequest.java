@@ -31,7 +31,7 @@ public final class BoltRouteRequest implements RouteRequest {
     @Override
     public String path() {
         if (path == null) {
-            path = "/" + authority() + "/" + orEmpty(frame.methodName());
+            path = "/" + authority() + "/" + orEmpty(frame.method());
         }
         return path;
     }

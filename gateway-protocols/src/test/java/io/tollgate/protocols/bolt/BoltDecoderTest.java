@@ -48,7 +48,7 @@ class BoltDecoderTest {
             assertThat(frame.frameLength()).isEqualTo(758);
             assertThat(frame.className().toString(US_ASCII)).isEqualTo(SOFA_REQUEST);
             assertThat(frame.service()).isEqualTo(ECHO_SERVICE);
-            assertThat(frame.methodName()).isEqualTo("echo");
+            assertThat(frame.method()).isEqualTo("echo");
             assertThat(frame.headers()).hasSize(10).containsEntry("sofa_head_target_service", ECHO_SERVICE)
                     .containsEntry("type", "sync").containsEntry("protocol", "bolt")
                     .containsEntry("rpc_trace_context.sysPenAttrs", "");
@@ -89,7 +89,7 @@ class BoltDecoderTest {
             assertThat(frame.kind().expectsResponse()).isFalse();
             assertThat(frame.timeout()).isEqualTo(BoltProtocol.NO_TIMEOUT);
             assertThat(frame.service()).isEqualTo(ECHO_SERVICE);
-            assertThat(frame.methodName()).isEqualTo("touch");
+            assertThat(frame.method()).isEqualTo("touch");
         });
     }
 
@@ -112,8 +112,8 @@ class BoltDecoderTest {
                     assertThat(frame.kind()).isEqualTo(BoltFrame.Kind.REQUEST);
                     assertThat(frame.className().toString(US_ASCII)).isEqualTo(SOFA_REQUEST);
                     assertThat(frame.service()).isEqualTo(ECHO_SERVICE);
-                    assertThat(frame.methodName()).isEqualTo("echo");
-                    ids.add(frame.requestId());
+                    assertThat(frame.method()).isEqualTo("echo");
+                    ids.add((int) frame.requestId());
                 } finally {
                     frame.release();
                 }

@@ -1,5 +1,6 @@
 package io.tollgate.protocols.bolt;
 
+import io.tollgate.protocols.rpc.RpcFrameEncoder;
 import static io.tollgate.protocols.bolt.BoltVectors.ECHO_REQUEST;
 import static io.tollgate.protocols.bolt.BoltVectors.ECHO_RESPONSE;
 import static io.tollgate.protocols.bolt.BoltVectors.decodeOne;
@@ -97,7 +98,7 @@ class BoltFrameTest {
         withFrame(v1ResponseWithHeader(header), frame -> {
             assertThat(frame.service()).isEqualTo("first");
             assertThat(frame.headers()).hasSize(2).containsEntry("nothing", null);
-            assertThat(frame.methodName()).isNull();
+            assertThat(frame.method()).isNull();
         });
     }
 
@@ -123,9 +124,9 @@ class BoltFrameTest {
         assertThat(frame).hasToString("BoltFrame(v1 RESPONSE, released)");
     }
 
-    /** Writes {@code frame} through a {@link BoltEncoder}, which takes its reference, and returns the bytes sent. */
+    /** Writes {@code frame} through a {@link RpcFrameEncoder}, which takes its reference, and returns the bytes sent. */
     private static byte[] forward(BoltFrame frame) {
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltEncoder());
+        EmbeddedChannel channel = new EmbeddedChannel(RpcFrameEncoder.INSTANCE);
         try {
             channel.writeOutbound(frame);
             return drain(channel.readOutbound());

@@ -105,7 +105,7 @@ class BoltInteropTest {
             assertThat(frame.requestId()).isEqualTo(31);
             assertThat(frame.timeout()).isEqualTo(3000);
             assertThat(frame.service()).isEqualTo("demo.EchoService:1.0");
-            assertThat(frame.methodName()).isEqualTo("echo");
+            assertThat(frame.method()).isEqualTo("echo");
             assertThat(frame.frameLength()).isEqualTo(echo.length + 2 + BoltProtocol.CRC_LENGTH);
         });
     }

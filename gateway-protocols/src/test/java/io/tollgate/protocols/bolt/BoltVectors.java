@@ -80,7 +80,7 @@ final class BoltVectors {
         List<Decoded> decoded = new ArrayList<>();
         for (BoltFrame frame; (frame = channel.readInbound()) != null; ) {
             try {
-                decoded.add(new Decoded(frame.kind(), frame.requestId(), ByteBufUtil.getBytes(frame.bytes())));
+                decoded.add(new Decoded(frame.kind(), (int) frame.requestId(), ByteBufUtil.getBytes(frame.bytes())));
             } finally {
                 frame.release();
             }

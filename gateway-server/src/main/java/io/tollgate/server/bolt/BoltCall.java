@@ -63,7 +63,7 @@ final class BoltCall {
         this.target = target;
         this.frame = frame;
         this.dialect = frame.dialect();
-        this.callerId = frame.requestId();
+        this.callerId = (int) frame.requestId();
         RetryPolicy policy = target.route().retryPolicy();
         this.retryPolicy = policy != null && policy.numRetries() > 0 ? policy : null;
     }

@@ -218,12 +218,12 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
         BoltRecord record;
         BoltRouteView view = new BoltRouteView(frame, clientIp());
         try {
-            record = new BoltRecord(proxy, frame.protocolCode(), frame.service(), frame.methodName(),
-                    frame.requestId(), frame.frameLength(), String.valueOf(ctx.channel().remoteAddress()));
+            record = new BoltRecord(proxy, frame.protocolCode(), frame.service(), frame.method(),
+                    (int) frame.requestId(), frame.frameLength(), String.valueOf(ctx.channel().remoteAddress()));
         } catch (BoltCodecException e) {
             boolean twoWay = frame.kind() == BoltFrame.Kind.REQUEST;
             BoltDialect dialect = frame.dialect();
-            int id = frame.requestId();
+            int id = (int) frame.requestId();
             frame.release();
             malformed(e, twoWay, dialect, id);
             return;
@@ -296,7 +296,7 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
     /** Answers a request the gateway will not forward (a oneway one only counts) and releases it. */
     private void refuse(BoltFrame frame, BoltRecord record, BoltStatus status) {
         if (frame.kind() == BoltFrame.Kind.REQUEST) {
-            reply(record, frame.dialect(), frame.requestId(), status);
+            reply(record, frame.dialect(), (int) frame.requestId(), status);
         } else {
             record.finish(status.httpStatus());
         }

@@ -7,7 +7,7 @@ import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.protocols.bolt.BoltCodecOptions;
-import io.tollgate.protocols.bolt.BoltEncoder;
+import io.tollgate.protocols.rpc.RpcFrameEncoder;
 import io.tollgate.server.Snapshot;
 import java.util.function.Supplier;
 
@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 public final class BoltProxy {
 
     /** Stateless, so one instance serves every channel. */
-    static final BoltEncoder ENCODER = new BoltEncoder();
+    static final RpcFrameEncoder ENCODER = RpcFrameEncoder.INSTANCE;
 
     private final ListenerConfig listener;
     private final Supplier<Snapshot> snapshot;

@@ -213,7 +213,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         BoltFrame frame = (BoltFrame) msg;
         switch (frame.kind()) {
             case RESPONSE -> {
-                BoltAttempt attempt = calls.remove(frame.requestId());
+                BoltAttempt attempt = calls.remove((int) frame.requestId());
                 if (attempt == null) {
                     pool.metrics().lateResponse();
                     frame.release();

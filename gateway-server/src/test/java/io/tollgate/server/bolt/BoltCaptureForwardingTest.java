@@ -65,7 +65,7 @@ class BoltCaptureForwardingTest {
     void capturedCallCrossesTheGatewayUnchangedApartFromTheRequestIdBothWays() throws Exception {
         byte[] request = capture("sofarpc-echo.request.bin");
         byte[] response = capture("sofarpc-echo.response.bin");
-        upstream.answering(1, (index, frame) -> Unpooled.wrappedBuffer(withId(response, frame.requestId())));
+        upstream.answering(1, (index, frame) -> Unpooled.wrappedBuffer(withId(response, (int) frame.requestId())));
 
         byte[] answered;
         try (Socket client = new Socket("127.0.0.1", gateway.port("bolt"))) {
@@ -87,7 +87,7 @@ class BoltCaptureForwardingTest {
         List<byte[]> requests = BoltFrames.split(pipelined);
         List<byte[]> responses = BoltFrames.split(capture("sofarpc-pipelined.responses.bin"));
         upstream.answering(requests.size(),
-                (index, frame) -> Unpooled.wrappedBuffer(withId(responses.get(index), frame.requestId())));
+                (index, frame) -> Unpooled.wrappedBuffer(withId(responses.get(index), (int) frame.requestId())));
 
         Map<Integer, byte[]> answeredById = new HashMap<>();
         try (Socket client = new Socket("127.0.0.1", gateway.port("bolt"))) {

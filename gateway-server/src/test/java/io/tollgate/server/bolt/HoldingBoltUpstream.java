@@ -49,7 +49,7 @@ final class HoldingBoltUpstream implements AutoCloseable {
                             protected void channelRead0(ChannelHandlerContext ctx, BoltFrame frame) {
                                 if (frame.kind() != BoltFrame.Kind.HEARTBEAT) {
                                     if (frame.kind() == BoltFrame.Kind.REQUEST) {
-                                        held.add(new Held(ctx.channel(), frame.dialect(), frame.requestId()));
+                                        held.add(new Held(ctx.channel(), frame.dialect(), (int) frame.requestId()));
                                     }
                                     requests.incrementAndGet();
                                     return;

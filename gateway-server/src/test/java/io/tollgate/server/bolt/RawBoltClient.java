@@ -35,7 +35,7 @@ final class RawBoltClient implements AutoCloseable {
                         ch.pipeline().addLast(new BoltDecoder()).addLast(new SimpleChannelInboundHandler<BoltFrame>() {
                             @Override
                             protected void channelRead0(ChannelHandlerContext ctx, BoltFrame frame) {
-                                received.add(new Received(frame.kind(), frame.requestId(),
+                                received.add(new Received(frame.kind(), (int) frame.requestId(),
                                         frame.kind().isRequest() ? -1 : frame.status()));
                             }
                         });
