@@ -3,6 +3,7 @@ package io.tollgate.protocols.rpc;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.tollgate.core.protocol.Detection;
+import io.tollgate.core.protocol.ProtocolDetector;
 
 /**
  * Everything the RPC engine needs from one multiplexed protocol's wire format: detection, frame
@@ -12,15 +13,17 @@ import io.tollgate.core.protocol.Detection;
  * <p>Every method that returns a {@code ByteBuf} returns a new buffer from the given allocator,
  * owned by the caller, who writes it (the write releases it) or releases it.
  */
-public interface RpcCodec {
+public interface RpcCodec extends ProtocolDetector {
 
     /** The protocol's registered name, as written in the configuration ({@code bolt}, {@code dubbo}). */
+    @Override
     String protocol();
 
     /**
      * Looks at a connection's first bytes, readable in {@code in}, without consuming, retaining or
      * releasing anything.
      */
+    @Override
     Detection detect(ByteBuf in);
 
     /**

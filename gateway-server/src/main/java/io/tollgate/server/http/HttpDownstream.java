@@ -15,6 +15,8 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.ReferenceCountUtil;
+import io.tollgate.server.exchange.Deadline;
+import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.protocols.http1.Http1RequestValidator;

@@ -15,6 +15,8 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tollgate.server.exchange.Deadline;
+import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http2.Grpc;
@@ -392,7 +394,7 @@ final class HttpExchange extends Deadline {
 
     /** The route timeout passed. */
     @Override
-    void expired() {
+    protected void expired() {
         if (done) {
             return;
         }

@@ -10,6 +10,8 @@ import io.tollgate.server.transport.Transport;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.server.exchange.Deadlines;
+import io.tollgate.server.exchange.LoopDeadlines;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,7 +28,7 @@ public final class HttpProxy {
     private final Supplier<Snapshot> snapshot;
     private final Transport transport;
     private final Map<EventLoop, UpstreamPools> pools;
-    private final Map<EventLoop, Deadlines> deadlines = new ConcurrentHashMap<>();
+    private final LoopDeadlines deadlines;
     private final GatewayMetrics metrics;
     private final ListenerMetrics listenerMetrics;
     private final AccessLogSink accessLog;
@@ -38,11 +40,12 @@ public final class HttpProxy {
      *     upstream connections whichever listener a request came in on
      */
     public HttpProxy(ListenerConfig listener, Supplier<Snapshot> snapshot, Transport transport,
-            Map<EventLoop, UpstreamPools> pools, GatewayMetrics metrics, AccessLogSink accessLog) {
+            Map<EventLoop, UpstreamPools> pools, LoopDeadlines deadlines, GatewayMetrics metrics, AccessLogSink accessLog) {
         this.listener = listener;
         this.snapshot = snapshot;
         this.transport = transport;
         this.pools = pools;
+        this.deadlines = deadlines;
         this.metrics = metrics;
         this.listenerMetrics = metrics.listener(listener.name());
         this.accessLog = accessLog;
@@ -98,7 +101,7 @@ public final class HttpProxy {
 
     /** The request timeouts of {@code loop}'s exchanges. */
     Deadlines deadlines(EventLoop loop) {
-        return deadlines.computeIfAbsent(loop, Deadlines::new);
+        return deadlines.of(loop);
     }
 
     UpstreamPools pools(EventLoop loop) {

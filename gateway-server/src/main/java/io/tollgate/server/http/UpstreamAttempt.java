@@ -2,6 +2,8 @@ package io.tollgate.server.http;
 
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.util.ReferenceCountUtil;
+import io.tollgate.server.exchange.Deadline;
+import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.upstream.UpstreamConnection;
@@ -133,7 +135,7 @@ final class UpstreamAttempt extends Deadline implements UpstreamPool.Acquirer, U
 
     /** The per-try timeout passed. */
     @Override
-    void expired() {
+    protected void expired() {
         if (!ended) {
             exchange.attemptTimedOut(this);
         }

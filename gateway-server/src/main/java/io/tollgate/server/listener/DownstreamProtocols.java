@@ -7,9 +7,14 @@ import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.server.Snapshot;
-import io.tollgate.server.bolt.BoltProxy;
-import io.tollgate.server.bolt.BoltUpstreams;
+import io.tollgate.protocols.bolt.BoltCodec;
+import io.tollgate.protocols.bolt.BoltCodecOptions;
+import io.tollgate.core.config.BoltOptions;
+import io.tollgate.server.exchange.ListenerRecords;
+import io.tollgate.server.exchange.LoopDeadlines;
 import io.tollgate.server.http.HttpProxy;
+import io.tollgate.server.rpc.RpcProxy;
+import io.tollgate.server.rpc.RpcUpstreams;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upstream.ServedHosts;
 import io.tollgate.server.upstream.UpstreamPools;
@@ -28,13 +33,14 @@ public final class DownstreamProtocols {
     private final Transport transport;
     private final GatewayMetrics metrics;
     private final Map<EventLoop, UpstreamPools> pools = HttpProxy.newPoolMap();
-    private final BoltUpstreams boltUpstreams;
+    private final LoopDeadlines deadlines = new LoopDeadlines();
+    private final RpcUpstreams boltUpstreams;
 
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics) {
         this.snapshot = snapshot;
         this.transport = transport;
         this.metrics = metrics;
-        this.boltUpstreams = new BoltUpstreams(transport, metrics);
+        this.boltUpstreams = new RpcUpstreams(BoltCodec.DEFAULTS, deadlines, transport, metrics);
     }
 
     /**
@@ -58,7 +64,7 @@ public final class DownstreamProtocols {
      */
     List<DownstreamProtocol> forListener(ListenerConfig listener, AccessLogSink accessLog) {
         List<DownstreamProtocol> protocols = new ArrayList<>();
-        HttpProxy http = new HttpProxy(listener, snapshot, transport, pools, metrics, accessLog);
+        HttpProxy http = new HttpProxy(listener, snapshot, transport, pools, deadlines, metrics, accessLog);
         Http2DownstreamProtocol h2c = listener.protocols().contains("h2c") ? new Http2DownstreamProtocol(http) : null;
         // the Upgrade to h2c is for cleartext only; over TLS a client asks for h2 by ALPN
         boolean upgradeToH2c = h2c != null && listener.tls().isEmpty();
@@ -68,12 +74,20 @@ public final class DownstreamProtocols {
             } else if (name.equals("h2c")) {
                 protocols.add(h2c);
             } else if (name.equals("bolt")) {
-                protocols.add(new BoltDownstreamProtocol(new BoltProxy(listener, snapshot, boltUpstreams, metrics, accessLog)));
+                protocols.add(new RpcDownstreamProtocol(bolt(listener, accessLog)));
             } else {
                 throw new IllegalArgumentException("listeners." + listener.name() + ".protocols: " + name
                         + " (expected one of [bolt, h2c, http1])");
             }
         }
         return protocols;
+    }
+
+    private RpcProxy bolt(ListenerConfig listener, AccessLogSink accessLog) {
+        BoltOptions options = listener.bolt();
+        BoltCodec codec = new BoltCodec(new BoltCodecOptions(options.maxFrameBytes(), options.maxClassBytes(),
+                options.maxHeaderBytes()));
+        return new RpcProxy(listener, codec, options.maxFrameBytes(), options.idleTimeout(), snapshot, boltUpstreams,
+                ListenerRecords.of(listener.name(), metrics, accessLog));
     }
 }

@@ -1,8 +1,9 @@
-package io.tollgate.server.bolt;
+package io.tollgate.server.rpc;
 
 import io.netty.bootstrap.Bootstrap;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.Transport;
@@ -10,26 +11,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The multiplexed Bolt connections of one event loop to one upstream host: at most
+ * The multiplexed RPC connections of one event loop to one upstream host: at most
  * {@link ClusterConfig#connectionsPerHost()} of them, opened on demand and used in turn, each
  * carrying any number of requests at once. Every connection counts, from its connect to its close,
  * in the connections of the cluster's circuit breakers (default priority): past
  * {@code max_connections} no further one opens and requests share those open, unless the pool has
  * none. Confined to its event loop.
  */
-final class BoltHostPool {
+final class RpcHostPool {
 
-    private final BoltLoop loop;
+    private final RpcLoop loop;
     private final Host host;
     private final ClusterConfig cluster;
     private final ClusterMetrics metrics;
     private final CircuitBreakers breakers;
     private final Bootstrap bootstrap;
-    private final List<BoltUpstreamConnection> connections = new ArrayList<>();
+    private final List<RpcUpstreamConnection> connections = new ArrayList<>();
     private int next;
 
     /** @param breakers the cluster's breakers that connections and waiting requests count in */
-    BoltHostPool(BoltLoop loop, Transport transport, Host host, ClusterConfig cluster, ClusterMetrics metrics,
+    RpcHostPool(RpcLoop loop, Transport transport, Host host, ClusterConfig cluster, ClusterMetrics metrics,
             CircuitBreakers breakers) {
         this.loop = loop;
         this.host = host;
@@ -55,18 +56,23 @@ final class BoltHostPool {
         return breakers;
     }
 
-    BoltLoop loop() {
+    RpcLoop loop() {
         return loop;
+    }
+
+    /** The protocol spoken on the pool's connections. */
+    RpcCodec codec() {
+        return loop.codec();
     }
 
     /**
      * The connection for the next request: a new one while fewer than the limits allow are open,
      * else the next in turn.
      */
-    BoltUpstreamConnection connection() {
+    RpcUpstreamConnection connection() {
         if (connections.size() < cluster.connectionsPerHost()) {
             if (breakers.tryOpenConnection(connections.isEmpty())) {
-                BoltUpstreamConnection connection = BoltUpstreamConnection.open(this, bootstrap.clone());
+                RpcUpstreamConnection connection = RpcUpstreamConnection.open(this, bootstrap.clone());
                 connections.add(connection);
                 return connection;
             }
@@ -78,13 +84,13 @@ final class BoltHostPool {
 
     /** Retires the pool after a reload took its host or cluster away: each connection closes once its calls end. */
     void drain() {
-        for (BoltUpstreamConnection connection : List.copyOf(connections)) {
+        for (RpcUpstreamConnection connection : List.copyOf(connections)) {
             connection.closeWhenIdle();
         }
     }
 
     /** Called once by a connection that closed or failed to connect; the next request opens a new one. */
-    void removed(BoltUpstreamConnection connection) {
+    void removed(RpcUpstreamConnection connection) {
         connections.remove(connection);
         breakers.connectionClosed();
     }

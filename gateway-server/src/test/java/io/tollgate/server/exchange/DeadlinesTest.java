@@ -1,4 +1,4 @@
-package io.tollgate.server.http;
+package io.tollgate.server.exchange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -31,7 +31,7 @@ class DeadlinesTest {
         long startedAt = onLoop(() -> {
             deadlines.start(new Deadline() {
                 @Override
-                void expired() {
+                protected void expired() {
                     expiredAt[0] = System.nanoTime();
                     done.countDown();
                 }
@@ -94,7 +94,7 @@ class DeadlinesTest {
             Named second = named("second");
             deadlines.start(new Deadline() {
                 @Override
-                void expired() {
+                protected void expired() {
                     expired.add("first");
                     deadlines.cancel(second);
                 }
@@ -114,7 +114,7 @@ class DeadlinesTest {
         onLoop(() -> {
             deadlines.start(new Deadline() {
                 @Override
-                void expired() {
+                protected void expired() {
                     expired.add("first");
                     deadlines.start(restarted, TimeUnit.MILLISECONDS.toNanos(5));
                 }
@@ -175,7 +175,7 @@ class DeadlinesTest {
         }
 
         @Override
-        void expired() {
+        protected void expired() {
             expired.add(name);
             done.countDown();
         }

@@ -1,4 +1,4 @@
-package io.tollgate.server.bolt;
+package io.tollgate.server.rpc;
 
 /**
  * The two-way calls of one downstream connection that have not ended yet, so that the
@@ -7,9 +7,9 @@ package io.tollgate.server.bolt;
  */
 final class InFlightCalls {
 
-    private BoltCall head;
+    private RpcCall head;
 
-    void add(BoltCall call) {
+    void add(RpcCall call) {
         call.next = head;
         call.previous = null;
         if (head != null) {
@@ -19,7 +19,7 @@ final class InFlightCalls {
     }
 
     /** Removes a call that ended; nothing happens when it is no longer in the list. */
-    void remove(BoltCall call) {
+    void remove(RpcCall call) {
         if (call.previous == null && head != call) {
             return;
         }
@@ -36,8 +36,8 @@ final class InFlightCalls {
     }
 
     /** Removes and returns the first call, or null when none is left. */
-    BoltCall poll() {
-        BoltCall call = head;
+    RpcCall poll() {
+        RpcCall call = head;
         if (call != null) {
             remove(call);
         }

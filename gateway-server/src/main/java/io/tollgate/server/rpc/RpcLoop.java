@@ -1,10 +1,12 @@
-package io.tollgate.server.bolt;
+package io.tollgate.server.rpc;
 
 import io.netty.channel.EventLoop;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
+import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upstream.ServedHosts;
 import java.net.InetSocketAddress;
@@ -15,28 +17,33 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the Bolt proxy keeps per event loop: the multiplexed upstream pools, one per (cluster,
- * host), and the channels written to in the current read batch. Confined to its loop: no locks.
+ * What the RPC engine keeps per event loop for one protocol: the multiplexed upstream pools, one
+ * per (cluster, host), the loop's timeouts, and the channels written to in the current read batch.
+ * Confined to its loop: no locks.
  *
  * <p>Writes made while a read batch lasts go through {@link #write} and leave with the single
- * {@link #flush} at the batch's end (every Bolt handler calls it from {@code channelReadComplete});
+ * {@link #flush} at the batch's end (every RPC handler calls it from {@code channelReadComplete});
  * code that writes outside a read batch (a timer, a connect callback, a closed channel) MUST call
  * {@link #flush} itself when done.
  */
-final class BoltLoop {
+final class RpcLoop {
 
     /** A cluster by object: one rebuilt by a reload under the same name gets new pools. */
     private record PoolKey(Cluster cluster, InetSocketAddress address) {
     }
 
     private final EventLoop loop;
+    private final RpcCodec codec;
+    private final Deadlines deadlines;
     private final Transport transport;
     private final GatewayMetrics metrics;
-    private final Map<PoolKey, BoltHostPool> pools = new HashMap<>();
+    private final Map<PoolKey, RpcHostPool> pools = new HashMap<>();
     private final List<BatchedChannel> written = new ArrayList<>();
 
-    BoltLoop(EventLoop loop, Transport transport, GatewayMetrics metrics) {
+    RpcLoop(EventLoop loop, RpcCodec codec, Deadlines deadlines, Transport transport, GatewayMetrics metrics) {
         this.loop = loop;
+        this.codec = codec;
+        this.deadlines = deadlines;
         this.transport = transport;
         this.metrics = metrics;
     }
@@ -45,12 +52,22 @@ final class BoltLoop {
         return loop;
     }
 
+    /** The protocol of this loop's upstream connections, with the limits they enforce. */
+    RpcCodec codec() {
+        return codec;
+    }
+
+    /** The timeouts of this loop's calls and attempts. */
+    Deadlines deadlines() {
+        return deadlines;
+    }
+
     /** The pool for a host of a cluster, created on first use. */
-    BoltHostPool pool(Cluster cluster, Host host) {
+    RpcHostPool pool(Cluster cluster, Host host) {
         PoolKey key = new PoolKey(cluster, host.address());
-        BoltHostPool pool = pools.get(key);
+        RpcHostPool pool = pools.get(key);
         if (pool == null) {
-            pool = new BoltHostPool(this, transport, host, cluster.config(), metrics.cluster(cluster.name()),
+            pool = new RpcHostPool(this, transport, host, cluster.config(), metrics.cluster(cluster.name()),
                     cluster.circuitBreakers());
             pools.put(key, pool);
         }
@@ -59,9 +76,9 @@ final class BoltLoop {
 
     /** Drains and forgets the pools of clusters and hosts {@code served} no longer serves. */
     void retire(ServedHosts served) {
-        Iterator<Map.Entry<PoolKey, BoltHostPool>> it = pools.entrySet().iterator();
+        Iterator<Map.Entry<PoolKey, RpcHostPool>> it = pools.entrySet().iterator();
         while (it.hasNext()) {
-            Map.Entry<PoolKey, BoltHostPool> entry = it.next();
+            Map.Entry<PoolKey, RpcHostPool> entry = it.next();
             if (!served.serves(entry.getKey().cluster(), entry.getKey().address())) {
                 entry.getValue().drain();
                 it.remove();

@@ -1,23 +1,24 @@
-package io.tollgate.server.bolt;
+package io.tollgate.server.rpc;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
-import io.tollgate.protocols.bolt.BoltCodecException;
-import io.tollgate.protocols.bolt.BoltDialect;
-import io.tollgate.protocols.bolt.BoltFrame;
-import io.tollgate.protocols.bolt.BoltHeartbeats;
-import io.tollgate.protocols.bolt.BoltResponses;
-import io.tollgate.protocols.bolt.BoltStatus;
+import io.tollgate.protocols.rpc.RpcCodec;
+import io.tollgate.protocols.rpc.RpcCodecException;
+import io.tollgate.protocols.rpc.RpcError;
+import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.exchange.ExchangeRecord;
+import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.transport.ClientAddresses;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,13 +28,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The proxy end of one downstream Bolt connection. Requests are independent and answered in
- * whatever order their responses come: each is routed by its {@code service} header, forwarded
- * on a multiplexed upstream connection of this event loop, and its response written back with the
- * caller's request id. Heartbeats are answered here and never forwarded. Whatever the gateway
- * knows already (no route, no host, overflow of the circuit breakers, timeout, lost upstream) is
- * answered at once with a Bolt status, overflow with {@link BoltStatus#SERVER_THREADPOOL_BUSY}; a malformed frame is answered {@link BoltStatus#CODEC_EXCEPTION} and closes only
- * this connection.
+ * The proxy end of one downstream connection of a multiplexed RPC protocol. Requests are
+ * independent and answered in whatever order their responses come: each is routed by its service
+ * and method, forwarded on a multiplexed upstream connection of this event loop, and its response
+ * written back with the caller's request id. Heartbeats are answered here and never forwarded.
+ * Whatever the gateway knows already (no route, no host, overflow of the circuit breakers, timeout,
+ * lost upstream) is answered at once with the protocol's status for it; a malformed frame is
+ * answered {@link RpcError#MALFORMED} when its sender waits, and closes only this connection.
  *
  * <p>Everything written during a read batch is flushed once, when the batch ends.
  *
@@ -44,30 +45,32 @@ import org.slf4j.LoggerFactory;
  *   <li>while this connection cannot take more (its client reads slower than its responses
  *       come), it stops reading new requests; responses to the calls already in flight still
  *       come and queue here. A client whose queue, past the write buffer's low watermark, already
- *       holds more than the listener's {@code max_frame_bytes} when a further response comes is
- *       closed: it has stopped reading, and waiting for it would hold memory without bound.</li>
+ *       holds more than the listener's largest frame when a further response comes is closed: it
+ *       has stopped reading, and waiting for it would hold memory without bound.</li>
  * </ul>
  * When this connection closes, its calls in flight end at once: their upstream ids are forgotten
  * (a late response is dropped and counted), their timers cancelled, and the frames not yet sent
  * dropped.
  */
-final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
+final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
 
-    private static final Logger log = LoggerFactory.getLogger(BoltDownstreamHandler.class);
+    private static final Logger log = LoggerFactory.getLogger(RpcDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
     private static final WarnLimiter SLOW_CLIENT_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
 
-    private final BoltProxy proxy;
+    private final RpcProxy proxy;
+    private final RpcCodec codec;
     private final InFlightCalls calls = new InFlightCalls();
-    private final List<BoltUpstreamConnection> fullUpstreams = new ArrayList<>(1);
+    private final List<RpcUpstreamConnection> fullUpstreams = new ArrayList<>(1);
     private ChannelHandlerContext ctx;
     private BatchedChannel channel;
-    private BoltLoop loop;
+    private RpcLoop loop;
     private boolean tooSlow;
     private String clientIp;
 
-    BoltDownstreamHandler(BoltProxy proxy) {
+    RpcDownstreamHandler(RpcProxy proxy) {
         this.proxy = proxy;
+        this.codec = proxy.codec();
     }
 
     @Override
@@ -75,13 +78,13 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
         this.ctx = ctx;
         this.channel = new BatchedChannel(ctx.channel());
         this.loop = proxy.upstreams().loop(ctx.channel().eventLoop());
-        proxy.listenerMetrics().connectionOpened();
+        proxy.records().listenerMetrics().connectionOpened();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        proxy.listenerMetrics().connectionClosed();
-        BoltCall call;
+        proxy.records().listenerMetrics().connectionClosed();
+        RpcCall call;
         while ((call = calls.poll()) != null) {
             call.abandon();
         }
@@ -102,15 +105,15 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof BoltFrame)) {
+        if (!(msg instanceof RpcFrame)) {
             ReferenceCountUtil.release(msg);
             return;
         }
-        BoltFrame frame = (BoltFrame) msg;
+        RpcFrame frame = (RpcFrame) msg;
         switch (frame.kind()) {
             case REQUEST, ONEWAY -> request(frame);
             case HEARTBEAT -> {
-                write(BoltHeartbeats.ack(ctx.alloc(), frame));
+                write(codec.heartbeatAck(ctx.alloc(), frame));
                 frame.release();
             }
             default -> frame.release();
@@ -125,7 +128,7 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof IdleStateEvent) {
-            log.debug("{}: Bolt connection idle, closing", ctx.channel().remoteAddress());
+            log.debug("{}: {} connection idle, closing", ctx.channel().remoteAddress(), codec.protocol());
             ctx.close();
             return;
         }
@@ -134,11 +137,12 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof BoltCodecException) {
-            malformed((BoltCodecException) cause);
+        Throwable codecError = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        if (codecError instanceof RpcCodecException) {
+            malformed((RpcCodecException) codecError);
             return;
         }
-        log.debug("{}: downstream Bolt connection failed", ctx.channel().remoteAddress(), cause);
+        log.debug("{}: downstream {} connection failed", ctx.channel().remoteAddress(), codec.protocol(), cause);
         ctx.close();
     }
 
@@ -158,20 +162,20 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
         return loop.write(channel, msg);
     }
 
-    /** Answers a request with a gateway-made status and records it; flushed with the batch. */
-    void reply(BoltRecord record, BoltDialect dialect, int requestId, BoltStatus status) {
-        ByteBuf response = BoltResponses.status(ctx.alloc(), dialect, requestId, status);
+    /** Answers a request with a gateway-made {@code error} and records it; flushed with the batch. */
+    void reply(ExchangeRecord record, int replyForm, long requestId, RpcError error) {
+        ByteBuf response = codec.errorReply(ctx.alloc(), replyForm, requestId, error);
         int length = response.readableBytes();
         if (write(response)) {
             record.sent(length);
         } else {
             record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
         }
-        record.finish(status.httpStatus());
+        record.finish(codec.httpStatus(error));
     }
 
     /** A call of this connection ended, whichever way. */
-    void ended(BoltCall call) {
+    void ended(RpcCall call) {
         calls.remove(call);
     }
 
@@ -180,7 +184,7 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
      *
      * @return false when that upstream already paused this connection
      */
-    boolean pausedBy(BoltUpstreamConnection upstream) {
+    boolean pausedBy(RpcUpstreamConnection upstream) {
         if (fullUpstreams.contains(upstream)) {
             return false;
         }
@@ -190,7 +194,7 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** {@code upstream} can take more again, or is gone. */
-    void resumedBy(BoltUpstreamConnection upstream) {
+    void resumedBy(RpcUpstreamConnection upstream) {
         fullUpstreams.remove(upstream);
         updateReading();
     }
@@ -206,26 +210,31 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         tooSlow = true;
-        proxy.listenerMetrics().error("bolt_slow_client");
+        proxy.records().listenerMetrics().error(codec.protocol() + "_slow_client");
         if (SLOW_CLIENT_WARNINGS.tryAcquire()) {
-            log.warn("{}: Bolt client stopped reading with more than {} bytes of responses queued, closing it",
-                    ctx.channel().remoteAddress(), proxy.maxQueuedBytes());
+            log.warn("{}: {} client stopped reading with more than {} bytes of responses queued, closing it",
+                    ctx.channel().remoteAddress(), codec.protocol(), proxy.maxQueuedBytes());
         }
         ctx.close();
     }
 
-    private void request(BoltFrame frame) {
-        BoltRecord record;
-        BoltRouteView view = new BoltRouteView(frame, clientIp());
+    private void request(RpcFrame frame) {
+        ExchangeRecord record;
+        RpcRouteView view = new RpcRouteView(frame, clientIp());
         try {
-            record = new BoltRecord(proxy, frame.protocolCode(), frame.service(), frame.method(),
-                    (int) frame.requestId(), frame.frameLength(), String.valueOf(ctx.channel().remoteAddress()));
-        } catch (BoltCodecException e) {
-            boolean twoWay = frame.kind() == BoltFrame.Kind.REQUEST;
-            BoltDialect dialect = frame.dialect();
-            int id = (int) frame.requestId();
+            String service = frame.service();
+            String method = frame.method();
+            record = new ExchangeRecord(proxy.records(), frame.protocolName(), method,
+                    service == null ? null : RpcRouteView.pathOf(service, method), service,
+                    String.valueOf(ctx.channel().remoteAddress()), true);
+            record.requestId(Long.toString(frame.requestId()));
+            record.received(frame.frameLength());
+        } catch (RpcCodecException e) {
+            boolean twoWay = frame.kind() == RpcFrame.Kind.REQUEST;
+            int replyForm = frame.replyForm();
+            long id = frame.requestId();
             frame.release();
-            malformed(e, twoWay, dialect, id);
+            malformed(e, twoWay, replyForm, id);
             return;
         }
         Snapshot snapshot = proxy.snapshot();
@@ -233,8 +242,8 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
         record.route(route);
         if (route == null || route.kind() != Route.Kind.FORWARD) {
             record.flag(ResponseFlag.NO_ROUTE);
-            proxy.listenerMetrics().error("no_route");
-            refuse(frame, record, BoltStatus.NO_PROCESSOR);
+            proxy.records().listenerMetrics().error("no_route");
+            refuse(frame, record, RpcError.NO_ROUTE);
             return;
         }
         String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
@@ -242,39 +251,40 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
         Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch(), route.hashPolicy());
         if (host == null) {
             record.flag(cluster == null ? ResponseFlag.NO_CLUSTER_FOUND : ResponseFlag.NO_HEALTHY_UPSTREAM);
-            proxy.metrics().cluster(clusterName).noHealthyHost();
-            refuse(frame, record, BoltStatus.CONNECTION_CLOSED);
+            proxy.records().metrics().cluster(clusterName).noHealthyHost();
+            refuse(frame, record, RpcError.NO_HEALTHY_UPSTREAM);
             return;
         }
-        record.upstreamHost(host.id());
-        BoltTarget target = new BoltTarget(loop, route, cluster, view, cluster.circuitBreakers(route.priority()),
-                snapshot.outliers().outcomes(clusterName), proxy.metrics().cluster(clusterName));
-        if (frame.kind() == BoltFrame.Kind.ONEWAY) {
+        record.upstream(clusterName, host.id());
+        ExchangeTarget target = new ExchangeTarget(route, cluster, view, cluster.circuitBreakers(route.priority()),
+                snapshot.outliers().outcomes(clusterName), proxy.records().metrics().cluster(clusterName));
+        if (frame.kind() == RpcFrame.Kind.ONEWAY) {
             forwardOneway(frame, record, target, host);
             return;
         }
         long routeTimeout = route.timeout().toMillis();
-        int frameTimeout = frame.timeout();
-        BoltCall call = new BoltCall(this, record, target, frame);
+        long frameTimeout = frame.timeoutMillis();
+        RpcCall call = new RpcCall(this, loop, record, target, frame);
         calls.add(call);
-        call.start(host, frameTimeout > 0 ? Math.min(frameTimeout, routeTimeout) : routeTimeout);
+        long timeoutMillis = frameTimeout > 0 ? Math.min(frameTimeout, routeTimeout) : routeTimeout;
+        call.start(host, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
     }
 
     /** Sends a oneway request, counted as a request of the breakers for as long as the sending takes. */
-    private void forwardOneway(BoltFrame frame, BoltRecord record, BoltTarget target, Host host) {
+    private void forwardOneway(RpcFrame frame, ExchangeRecord record, ExchangeTarget target, Host host) {
         if (!target.breakers().tryStartRequest()) {
             target.metrics().requestOverflow();
             overflow(frame, record);
             return;
         }
         try {
-            BoltUpstreamConnection connection = target.pool(host).connection();
+            RpcUpstreamConnection connection = loop.pool(target.cluster(), host).connection();
             if (!connection.send(frame, null)) {
                 target.metrics().poolOverflow();
                 overflow(frame, record);
                 return;
             }
-            record.finish(BoltStatus.SUCCESS.httpStatus());
+            record.finish(200);
             pauseWhileFull(connection);
         } finally {
             target.breakers().requestFinished();
@@ -282,44 +292,44 @@ final class BoltDownstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Stops reading while {@code connection}, which this connection just sent to, cannot take more. */
-    void pauseWhileFull(BoltUpstreamConnection connection) {
+    void pauseWhileFull(RpcUpstreamConnection connection) {
         if (!connection.writable()) {
             connection.pause(this);
         }
     }
 
-    private void overflow(BoltFrame frame, BoltRecord record) {
+    private void overflow(RpcFrame frame, ExchangeRecord record) {
         record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
-        refuse(frame, record, BoltStatus.SERVER_THREADPOOL_BUSY);
+        refuse(frame, record, RpcError.OVERFLOW);
     }
 
     /** Answers a request the gateway will not forward (a oneway one only counts) and releases it. */
-    private void refuse(BoltFrame frame, BoltRecord record, BoltStatus status) {
-        if (frame.kind() == BoltFrame.Kind.REQUEST) {
-            reply(record, frame.dialect(), (int) frame.requestId(), status);
+    private void refuse(RpcFrame frame, ExchangeRecord record, RpcError error) {
+        if (frame.kind() == RpcFrame.Kind.REQUEST) {
+            reply(record, frame.replyForm(), frame.requestId(), error);
         } else {
-            record.finish(status.httpStatus());
+            record.finish(codec.httpStatus(error));
         }
         frame.release();
     }
 
-    private void malformed(BoltCodecException e) {
-        malformed(e, e.expectsResponse() && e.requestId().isPresent(), e.dialect().orElse(null),
-                e.requestId().orElse(0));
+    private void malformed(RpcCodecException e) {
+        malformed(e, e.expectsResponse() && e.rpcRequestId().isPresent(), e.replyForm(),
+                e.rpcRequestId().orElse(0));
     }
 
     /** Counts and (rate-limited) logs a malformed frame, answers it when its sender waits, and closes. */
-    private void malformed(BoltCodecException e, boolean answer, BoltDialect dialect, int requestId) {
-        proxy.listenerMetrics().error("bolt_malformed_frame");
+    private void malformed(RpcCodecException e, boolean answer, int replyForm, long requestId) {
+        proxy.records().listenerMetrics().error(codec.protocol() + "_malformed_frame");
         if (MALFORMED_WARNINGS.tryAcquire()) {
-            log.warn("{}: malformed Bolt frame, closing the connection: {}", ctx.channel().remoteAddress(),
-                    e.getMessage());
+            log.warn("{}: malformed {} frame, closing the connection: {}", ctx.channel().remoteAddress(),
+                    codec.protocol(), e.getMessage());
         }
-        if (!answer || dialect == null || !ctx.channel().isActive()) {
+        if (!answer || !ctx.channel().isActive()) {
             ctx.close();
             return;
         }
-        ctx.writeAndFlush(BoltResponses.status(ctx.alloc(), dialect, requestId, BoltStatus.CODEC_EXCEPTION))
+        ctx.writeAndFlush(codec.errorReply(ctx.alloc(), replyForm, requestId, RpcError.MALFORMED))
                 .addListener(ChannelFutureListener.CLOSE);
     }
 

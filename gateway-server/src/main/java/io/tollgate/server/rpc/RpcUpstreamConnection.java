@@ -1,4 +1,4 @@
-package io.tollgate.server.bolt;
+package io.tollgate.server.rpc;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -10,14 +10,12 @@ import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.collection.IntObjectHashMap;
-import io.netty.util.collection.IntObjectMap;
+import io.netty.util.collection.LongObjectHashMap;
+import io.netty.util.collection.LongObjectMap;
 import io.tollgate.core.accesslog.ResponseFlag;
-import io.tollgate.protocols.bolt.BoltDecoder;
-import io.tollgate.protocols.bolt.BoltDialect;
-import io.tollgate.protocols.bolt.BoltFrame;
-import io.tollgate.protocols.bolt.BoltHeartbeats;
-import io.tollgate.protocols.bolt.BoltStatus;
+import io.tollgate.protocols.rpc.RpcFrame;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
+import io.tollgate.protocols.rpc.RpcFrameEncoder;
 import io.tollgate.router.outlier.UpstreamFailure;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -29,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One multiplexed Bolt connection to an upstream host, and the last handler of its pipeline.
+ * One multiplexed RPC connection to an upstream host, and the last handler of its pipeline.
  *
  * <p>Every frame sent on it gets a request id of this connection's own, written in place into the
  * frame's bytes; two-way attempts are remembered by that id until their response, their end or the
@@ -39,42 +37,43 @@ import org.slf4j.LoggerFactory;
  * of the queue, so it is never sent. A failed connect is always reported on a later turn of the
  * event loop, so that the attempts that sent to the connection hear of it as a connect failure. When the connection has been idle for
  * the cluster's heartbeat interval it sends a heartbeat, and when that is still unanswered an
- * interval later it closes; a closed connection answers each of its calls with
- * {@link BoltStatus#CONNECTION_CLOSED} unless its call retries. Confined to its event loop.
+ * interval later it closes; a closed connection fails each of its calls, which answer connection
+ * closed unless they retry. Ids count up to the codec's largest and wrap, skipping those in flight.
+ * Confined to its event loop.
  *
  * <p>Backpressure: while the socket cannot take more, every downstream connection that sends
  * here stops reading, and all of them read again once it can (or once it closed). The connection
  * itself always keeps reading: the responses it carries belong to many callers.
  */
-final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
+final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
 
-    private static final Logger log = LoggerFactory.getLogger(BoltUpstreamConnection.class);
+    private static final Logger log = LoggerFactory.getLogger(RpcUpstreamConnection.class);
 
-    private final BoltHostPool pool;
-    private final IntObjectMap<BoltAttempt> calls = new IntObjectHashMap<>();
-    private final ArrayDeque<BoltFrame> waiting = new ArrayDeque<>();
-    private final List<BoltDownstreamHandler> paused = new ArrayList<>();
+    private final RpcHostPool pool;
+    private final LongObjectMap<RpcAttempt> calls = new LongObjectHashMap<>();
+    private final ArrayDeque<RpcFrame> waiting = new ArrayDeque<>();
+    private final List<RpcDownstreamHandler> paused = new ArrayList<>();
     private BatchedChannel channel;
-    private int lastId;
+    private long lastId;
     private boolean connected;
     private boolean closed;
     private boolean heartbeatUnanswered;
     private boolean draining;
 
-    private BoltUpstreamConnection(BoltHostPool pool) {
+    private RpcUpstreamConnection(RpcHostPool pool) {
         this.pool = pool;
     }
 
     /** Starts connecting; the connection accepts frames at once and sends them when connected. */
-    static BoltUpstreamConnection open(BoltHostPool pool, Bootstrap bootstrap) {
-        BoltUpstreamConnection connection = new BoltUpstreamConnection(pool);
+    static RpcUpstreamConnection open(RpcHostPool pool, Bootstrap bootstrap) {
+        RpcUpstreamConnection connection = new RpcUpstreamConnection(pool);
         long heartbeatMillis = pool.cluster().heartbeatInterval().toMillis();
         ChannelFuture future = bootstrap.handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
                 ch.pipeline()
-                        .addLast("codec", new BoltDecoder())
-                        .addLast("encoder", BoltProxy.ENCODER)
+                        .addLast("codec", new RpcFrameDecoder(pool.codec()))
+                        .addLast("encoder", RpcFrameEncoder.INSTANCE)
                         .addLast("heartbeat", new IdleStateHandler(0, 0, heartbeatMillis, TimeUnit.MILLISECONDS))
                         .addLast("upstream", connection);
             }
@@ -96,12 +95,12 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
      *     connection or of the cluster's breakers is full, or the connection closed): the caller
      *     still owns the frame and answers overflow
      */
-    boolean send(BoltFrame frame, BoltAttempt attempt) {
+    boolean send(RpcFrame frame, RpcAttempt attempt) {
         if (closed || (!connected && (waiting.size() >= pool.cluster().maxPendingRequests()
                 || !pool.breakers().tryEnqueue()))) {
             return false;
         }
-        int id = nextId();
+        long id = nextId();
         frame.requestId(id);
         if (attempt != null) {
             calls.put(id, attempt);
@@ -122,7 +121,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
      *
      * @return whether the request had been sent upstream and was still awaited
      */
-    boolean forget(int upstreamId, BoltAttempt attempt) {
+    boolean forget(long upstreamId, RpcAttempt attempt) {
         if (calls.get(upstreamId) != attempt) {
             return false;
         }
@@ -131,9 +130,9 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
             closeIfDrained();
             return true;
         }
-        for (Iterator<BoltFrame> it = waiting.iterator(); it.hasNext(); ) {
-            BoltFrame frame = it.next();
-            if (frame.kind() == BoltFrame.Kind.REQUEST && frame.requestId() == upstreamId) {
+        for (Iterator<RpcFrame> it = waiting.iterator(); it.hasNext(); ) {
+            RpcFrame frame = it.next();
+            if (frame.kind() == RpcFrame.Kind.REQUEST && frame.requestId() == upstreamId) {
                 it.remove();
                 pool.breakers().dequeued();
                 frame.release();
@@ -158,18 +157,18 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** Stops {@code downstream} reading until this connection is writable again or gone. */
-    void pause(BoltDownstreamHandler downstream) {
+    void pause(RpcDownstreamHandler downstream) {
         if (downstream.pausedBy(this)) {
             paused.add(downstream);
         }
     }
 
     /** Forgets a paused downstream connection that closed. */
-    void unpause(BoltDownstreamHandler downstream) {
+    void unpause(RpcDownstreamHandler downstream) {
         paused.remove(downstream);
     }
 
-    BoltHostPool pool() {
+    RpcHostPool pool() {
         return pool;
     }
 
@@ -194,7 +193,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         connected = true;
         pool.metrics().connectionOpened();
-        BoltFrame frame;
+        RpcFrame frame;
         while ((frame = waiting.pollFirst()) != null) {
             pool.breakers().dequeued();
             pool.loop().write(channel, frame);
@@ -206,14 +205,14 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof BoltFrame)) {
+        if (!(msg instanceof RpcFrame)) {
             ReferenceCountUtil.release(msg);
             return;
         }
-        BoltFrame frame = (BoltFrame) msg;
+        RpcFrame frame = (RpcFrame) msg;
         switch (frame.kind()) {
             case RESPONSE -> {
-                BoltAttempt attempt = calls.remove((int) frame.requestId());
+                RpcAttempt attempt = calls.remove(frame.requestId());
                 if (attempt == null) {
                     pool.metrics().lateResponse();
                     frame.release();
@@ -227,7 +226,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
                 frame.release();
             }
             case HEARTBEAT -> {
-                pool.loop().write(channel, BoltHeartbeats.ack(ctx.alloc(), frame));
+                pool.loop().write(channel, pool.codec().heartbeatAck(ctx.alloc(), frame));
                 frame.release();
             }
             default -> frame.release();
@@ -260,7 +259,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         heartbeatUnanswered = true;
-        ctx.writeAndFlush(BoltHeartbeats.request(ctx.alloc(), BoltDialect.V1_HESSIAN2, nextId()));
+        ctx.writeAndFlush(pool.codec().heartbeat(ctx.alloc(), nextId()));
     }
 
     @Override
@@ -273,7 +272,7 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.debug("{}: upstream Bolt connection failed", pool.host(), cause);
+        log.debug("{}: upstream {} connection failed", pool.host(), pool.codec().protocol(), cause);
         ctx.close();
     }
 
@@ -306,14 +305,14 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         }
         closed = true;
         pool.removed(this);
-        BoltFrame frame;
+        RpcFrame frame;
         while ((frame = waiting.pollFirst()) != null) {
             pool.breakers().dequeued();
             frame.release();
         }
-        List<BoltAttempt> lost = new ArrayList<>(calls.values());
+        List<RpcAttempt> lost = new ArrayList<>(calls.values());
         calls.clear();
-        for (BoltAttempt attempt : lost) {
+        for (RpcAttempt attempt : lost) {
             attempt.fail(flag, failure);
         }
         resumeAll();
@@ -327,10 +326,11 @@ final class BoltUpstreamConnection extends ChannelInboundHandlerAdapter {
         paused.clear();
     }
 
-    /** The next id not held by a call in flight; ids wrap around. */
-    private int nextId() {
+    /** The next id not held by a call in flight; ids wrap around past the codec's largest, to 1. */
+    private long nextId() {
+        long max = pool.codec().maxRequestId();
         do {
-            lastId++;
+            lastId = lastId >= max ? 1 : lastId + 1;
         } while (calls.containsKey(lastId));
         return lastId;
     }

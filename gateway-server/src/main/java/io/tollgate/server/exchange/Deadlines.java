@@ -1,4 +1,4 @@
-package io.tollgate.server.http;
+package io.tollgate.server.exchange;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * <p>A timeout never expires early; it expires late by at most {@link #GRANULARITY_NANOS} plus the
  * event loop's own delay in running the task. Confined to its event loop.
  */
-final class Deadlines implements Runnable {
+public final class Deadlines implements Runnable {
 
     /** Timeout lengths are rounded up to this, so that lanes stay few and each stays in order. */
     static final long GRANULARITY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -33,7 +33,7 @@ final class Deadlines implements Runnable {
     private ScheduledFuture<?> task;
     private long taskDueNanos;
 
-    Deadlines(EventExecutor loop) {
+    public Deadlines(EventExecutor loop) {
         this.loop = loop;
     }
 
@@ -41,7 +41,7 @@ final class Deadlines implements Runnable {
      * Starts {@code deadline}: it expires {@code timeoutNanos} from now (0: as soon as the loop
      * runs its tasks) unless cancelled first. It MUST NOT be pending already.
      */
-    void start(Deadline deadline, long timeoutNanos) {
+    public void start(Deadline deadline, long timeoutNanos) {
         if (timeoutNanos < 0) {
             throw new IllegalArgumentException("timeoutNanos: " + timeoutNanos + " (expected: >= 0)");
         }
@@ -62,7 +62,7 @@ final class Deadlines implements Runnable {
     }
 
     /** Cancels {@code deadline} if it is pending; otherwise does nothing. */
-    void cancel(Deadline deadline) {
+    public void cancel(Deadline deadline) {
         Lane lane = deadline.lane;
         if (lane != null) {
             lane.unlink(deadline);

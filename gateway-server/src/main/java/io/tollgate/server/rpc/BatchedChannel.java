@@ -1,9 +1,9 @@
-package io.tollgate.server.bolt;
+package io.tollgate.server.rpc;
 
 import io.netty.channel.Channel;
 
 /**
- * A channel the Bolt proxy writes to without flushing while a read batch lasts; {@link BoltLoop}
+ * A channel the RPC engine writes to without flushing while a read batch lasts; {@link RpcLoop}
  * flushes it once when the batch ends, so that many frames leave in one syscall.
  */
 final class BatchedChannel {

@@ -34,4 +34,4 @@
  * reads too slowly stops reading its own requests, and is closed when its queued responses pass
  * the listener's {@code max_frame_bytes} (see {@code BoltDownstreamHandler}).
  */
-package io.tollgate.server.bolt;
+package io.tollgate.server.rpc;

@@ -1,4 +1,4 @@
-package io.tollgate.server.bolt;
+package io.tollgate.server.rpc;
 
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -1,0 +1,114 @@
+package io.tollgate.server.exchange;
+
+import io.tollgate.core.accesslog.AccessLogEntry;
+import io.tollgate.core.accesslog.AccessLogSink;
+import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.core.metrics.RouteMetrics;
+import io.tollgate.router.route.Route;
+import java.util.EnumSet;
+
+/**
+ * What is known of one downstream request while it is served, whatever its protocol, turned into
+ * its metrics and its access log line exactly once when it ends. Statuses are HTTP statuses, or
+ * the HTTP meaning of an RPC status, so that every protocol counts in the same terms.
+ *
+ * <p>An RPC request that matched a forwarding route also counts in {@code tollgate.rpc.rq} under its
+ * service and method; one that did not never makes a series there, so that made-up service names
+ * cannot grow the registry.
+ */
+public final class ExchangeRecord {
+
+    private final ListenerRecords sink;
+    private final long startNanos = System.nanoTime();
+    private final long startMillis = System.currentTimeMillis();
+    private final String protocol;
+    private final String method;
+    private final String path;
+    private final String authority;
+    private final String downstreamAddress;
+    private final boolean rpc;
+    private final EnumSet<ResponseFlag> flags = EnumSet.noneOf(ResponseFlag.class);
+    private String requestId;
+    private Route route;
+    private ClusterMetrics cluster;
+    private String upstreamHost;
+    private long bytesReceived;
+    private long bytesSent;
+    private boolean finished;
+
+    /**
+     * @param protocol the downstream protocol as the access log names it, e.g. {@code HTTP/1.1}, {@code BOLT/1}
+     * @param method the HTTP method, or the RPC method name; may be null
+     * @param path the request target, or {@code /service/method} for RPC; may be null
+     * @param authority the Host, or the RPC service; may be null
+     * @param rpc whether the request counts per service and method ({@code method} and {@code authority})
+     */
+    public ExchangeRecord(ListenerRecords sink, String protocol, String method, String path, String authority,
+            String downstreamAddress, boolean rpc) {
+        this.sink = sink;
+        this.protocol = protocol;
+        this.method = method;
+        this.path = path;
+        this.authority = authority;
+        this.downstreamAddress = downstreamAddress;
+        this.rpc = rpc;
+    }
+
+    public void route(Route route) {
+        this.route = route;
+    }
+
+    public void requestId(String requestId) {
+        this.requestId = requestId;
+    }
+
+    /** The attempt now under way goes to {@code host} of cluster {@code clusterName}. */
+    public void upstream(String clusterName, String host) {
+        this.cluster = sink.metrics().cluster(clusterName);
+        this.upstreamHost = host;
+    }
+
+    /** The meters of the cluster the request went to; null before {@link #upstream}. */
+    public ClusterMetrics cluster() {
+        return cluster;
+    }
+
+    public void flag(ResponseFlag flag) {
+        flags.add(flag);
+    }
+
+    public void received(long bytes) {
+        bytesReceived += bytes;
+    }
+
+    public void sent(long bytes) {
+        bytesSent += bytes;
+    }
+
+    /** Nanoseconds since the request began. */
+    public long elapsedNanos() {
+        return System.nanoTime() - startNanos;
+    }
+
+    /** Records the request as ended with {@code status} (0: no answer); later calls are ignored. */
+    public void finish(int status) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        ListenerMetrics listener = sink.listenerMetrics();
+        RouteMetrics routeMetrics = route == null ? null : listener.route(route.name());
+        listener.request(routeMetrics, status);
+        if (rpc && route != null && route.kind() == Route.Kind.FORWARD) {
+            listener.rpcMethod(authority, method).request(status);
+        }
+        AccessLogSink accessLog = sink.accessLog();
+        if (accessLog != null) {
+            accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path, authority,
+                    status, bytesReceived, bytesSent, elapsedNanos() / 1000, upstreamHost,
+                    route == null ? null : route.name(), requestId, ResponseFlag.codes(flags), downstreamAddress));
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.tollgate.server.exchange;
+
+import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.core.route.RouteRequest;
+import io.tollgate.router.breaker.CircuitBreakers;
+import io.tollgate.router.cluster.Cluster;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.router.outlier.UpstreamOutcomes;
+import io.tollgate.router.route.Route;
+import java.util.List;
+
+/**
+ * Where the attempts of one exchange go, whatever its protocol: the route and cluster chosen for
+ * it, the breakers of the route's priority that each attempt and retry takes from, where each
+ * attempt's outcome is reported, and the cluster's meters.
+ *
+ * @param view the request as the router saw it, to choose a host for a retry; for RPC protocols it
+ *     reads the request frame, so it MUST only be used while the exchange holds that frame
+ */
+public record ExchangeTarget(Route route, Cluster cluster, RouteRequest view, CircuitBreakers breakers,
+        UpstreamOutcomes outcomes, ClusterMetrics metrics) {
+
+    /** A host for a retry, another than those {@code tried} when the cluster has one; null when none is available. */
+    public Host retryHost(List<Host> tried) {
+        return cluster.chooseExcluding(view, route.metadataMatch(),
+                host -> tried.stream().anyMatch(t -> t.id().equals(host.id())));
+    }
+}

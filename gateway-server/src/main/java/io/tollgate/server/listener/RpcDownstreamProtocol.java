@@ -1,0 +1,34 @@
+package io.tollgate.server.listener;
+
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.tollgate.core.protocol.ProtocolDetector;
+import io.tollgate.server.rpc.RpcProxy;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A multiplexed RPC protocol (Bolt, Dubbo, a plug-in) on a listener: its codec's decoder and the
+ * shared encoder in front of the RPC engine's handler, detected by the codec itself.
+ */
+final class RpcDownstreamProtocol implements DownstreamProtocol {
+
+    private final RpcProxy proxy;
+
+    RpcDownstreamProtocol(RpcProxy proxy) {
+        this.proxy = proxy;
+    }
+
+    @Override
+    public ProtocolDetector detector() {
+        return proxy.codec();
+    }
+
+    @Override
+    public void configure(ChannelPipeline pipeline) {
+        long idleMillis = proxy.idleTimeout().toMillis();
+        pipeline.addLast(PipelineNames.CODEC, proxy.newDecoder())
+                .addLast(PipelineNames.ENCODER, proxy.encoder())
+                .addLast(PipelineNames.IDLE, new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
+                .addLast(PipelineNames.PROXY, proxy.newHandler());
+    }
+}

@@ -1,0 +1,238 @@
+package io.tollgate.server.rpc;
+
+import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.protocols.rpc.RpcError;
+import io.tollgate.protocols.rpc.RpcFrame;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.router.outlier.UpstreamFailure;
+import io.tollgate.router.retry.RetryPolicy;
+import io.tollgate.server.exchange.Exchange;
+import io.tollgate.server.exchange.ExchangeRecord;
+import io.tollgate.server.exchange.ExchangeTarget;
+
+/**
+ * One two-way RPC request forwarded upstream and not yet answered, an {@link Exchange}: it knows
+ * the caller's request id and reply form to answer with, and ends exactly once, by a response it
+ * forwards, its timeout, a failure it answers, or the close of the downstream connection. Every
+ * attempt's outcome is reported to the cluster's outlier detection.
+ *
+ * <p>A retry follows the route's retry policy ({@code connect-failure}, {@code reset}, and for a
+ * response whose status reports a busy server or a timeout, {@code bolt-busy} and
+ * {@code bolt-timeout}, which every RPC protocol honours) and needs a retry of the breakers' budget.
+ * A response that asks for a retry is dropped when the retry is granted and forwarded when it is
+ * not, so the caller sees the last attempt's answer.
+ *
+ * <p>The request frame: when the route may retry, the call holds one reference to it until it ends
+ * and gives each attempt another, so the same bytes go out again under a new upstream id; else the
+ * only attempt takes the call's reference. Either way the frame is released exactly once per
+ * reference.
+ */
+final class RpcCall extends Exchange {
+
+    /** Links of the downstream connection's {@link InFlightCalls}. */
+    RpcCall previous;
+    RpcCall next;
+
+    private final RpcDownstreamHandler downstream;
+    private final RpcLoop loop;
+    private final int replyForm;
+    private final long callerId;
+    /** The call's reference to the request, null once given away or released. */
+    private RpcFrame frame;
+    private RpcAttempt attempt;
+
+    /** @param frame the two-way request, whose ownership passes here */
+    RpcCall(RpcDownstreamHandler downstream, RpcLoop loop, ExchangeRecord record, ExchangeTarget target,
+            RpcFrame frame) {
+        super(target, record, true, loop.deadlines(), loop.eventLoop());
+        this.downstream = downstream;
+        this.loop = loop;
+        this.frame = frame;
+        this.replyForm = frame.replyForm();
+        this.callerId = frame.requestId();
+    }
+
+    /** Starts the first attempt on {@code host}; the whole call takes at most {@code timeoutNanos}. */
+    void start(Host host, long timeoutNanos) {
+        startTimeout(timeoutNanos);
+        startAttempt(host);
+    }
+
+    @Override
+    protected void attempt(Host host, boolean retry) {
+        RpcAttempt started = new RpcAttempt(this, loop.pool(target.cluster(), host), target.breakers(), retry);
+        if (!send(started)) {
+            started.end();
+            target.metrics().poolOverflow();
+            record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
+            overflowed();
+            return;
+        }
+        attempt = started;
+        started.start(perTryTimeoutNanos(target));
+        downstream.pauseWhileFull(started.connection());
+    }
+
+    /** Gives {@code to} a reference to the request; false when it did not take it. */
+    private boolean send(RpcAttempt to) {
+        boolean keep = retries != null;
+        if (keep) {
+            frame.retain();
+        }
+        if (to.send(frame)) {
+            if (!keep) {
+                frame = null;
+            }
+            return true;
+        }
+        if (keep) {
+            frame.release();
+        }
+        return false;
+    }
+
+    /** The current attempt's response, whose ownership passes here. */
+    void attemptResponded(RpcAttempt answered, RpcFrame response) {
+        int status = response.httpStatus();
+        target.outcomes().responded(answered.host(), status);
+        target.metrics().requestCompleted(status, record.elapsedNanos());
+        endAttempt();
+        boolean retriable = asksForRetry(response.statusError());
+        if (retriable && grantRetry()) {
+            response.release();
+            scheduleRetry();
+            return;
+        }
+        if (retries != null && retries.count() > 0 && !retriable) {
+            target.metrics().retrySuccess();
+        }
+        end();
+        int length = response.frameLength();
+        response.requestId(callerId);
+        if (downstream.write(response)) {
+            record.sent(length);
+        } else {
+            record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
+        }
+        record.finish(status);
+    }
+
+    /** The current attempt's connection could not connect, or closed before the response. */
+    void attemptFailed(RpcAttempt failed, ResponseFlag flag, UpstreamFailure failure) {
+        target.outcomes().failed(failed.host(), failure);
+        if (failure == UpstreamFailure.RESET) {
+            target.metrics().reset();
+        }
+        endAttempt();
+        RetryPolicy policy = retries == null ? null : retries.policy();
+        boolean wanted = policy != null && (failure == UpstreamFailure.CONNECT_FAILURE
+                ? policy.retriesConnectFailure() : policy.retriesReset());
+        if (wanted && grantRetry()) {
+            scheduleRetry();
+            return;
+        }
+        fail(flag, RpcError.CONNECTION_CLOSED);
+    }
+
+    /**
+     * The current attempt outlived the per-try timeout. It is retried only when its frame has left
+     * the old connection: the retry rewrites the request id in the same bytes.
+     */
+    void attemptTimedOut(RpcAttempt late) {
+        target.metrics().timeout();
+        RpcUpstreamConnection connection = late.connection();
+        attempt = null;
+        boolean sent = late.end();
+        if (sent) {
+            target.outcomes().failed(late.host(), UpstreamFailure.TIMEOUT);
+        }
+        RetryPolicy policy = retries == null ? null : retries.policy();
+        boolean wanted = policy != null && (policy.retriesReset() || policy.retriesBoltTimeout());
+        if (wanted && (!sent || connection.wroteEverything()) && grantRetry()) {
+            scheduleRetry();
+            return;
+        }
+        fail(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT, RpcError.TIMEOUT);
+    }
+
+    /** The caller's connection closed: the call ends unanswered. */
+    void abandon() {
+        if (done()) {
+            return;
+        }
+        record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
+        end();
+        record.finish(0);
+    }
+
+    private boolean asksForRetry(RpcError statusError) {
+        if (retries == null || statusError == null) {
+            return false;
+        }
+        if (statusError == RpcError.OVERFLOW) {
+            return retries.policy().retriesBusy();
+        }
+        return statusError == RpcError.TIMEOUT && retries.policy().retriesBoltTimeout();
+    }
+
+    /** The route timeout passed. */
+    @Override
+    protected void expired() {
+        if (done()) {
+            return;
+        }
+        target.metrics().timeout();
+        RpcAttempt late = attempt;
+        attempt = null;
+        if (late != null && late.end()) {
+            target.outcomes().failed(late.host(), UpstreamFailure.TIMEOUT);
+        }
+        fail(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT, RpcError.TIMEOUT);
+        loop.flush();
+    }
+
+    @Override
+    protected void overflowed() {
+        fail(null, RpcError.OVERFLOW);
+    }
+
+    @Override
+    protected void noHostForRetry() {
+        fail(null, RpcError.NO_HEALTHY_UPSTREAM);
+    }
+
+    @Override
+    protected void afterTimer() {
+        loop.flush();
+    }
+
+    /** Answers the caller with a gateway-made {@code error}; the caller of this method flushes. */
+    private void fail(ResponseFlag flag, RpcError error) {
+        if (done()) {
+            return;
+        }
+        if (flag != null) {
+            record.flag(flag);
+        }
+        end();
+        downstream.reply(record, replyForm, callerId, error);
+    }
+
+    private void endAttempt() {
+        if (attempt != null) {
+            attempt.end();
+            attempt = null;
+        }
+    }
+
+    /** Marks the call ended and lets go of everything it holds. */
+    private void end() {
+        markDone();
+        downstream.ended(this);
+        endAttempt();
+        if (frame != null) {
+            frame.release();
+            frame = null;
+        }
+    }
+}

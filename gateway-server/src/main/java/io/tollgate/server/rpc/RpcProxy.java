@@ -1,0 +1,96 @@
+package io.tollgate.server.rpc;
+
+import io.netty.channel.ChannelHandler;
+import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.protocols.rpc.RpcCodec;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
+import io.tollgate.protocols.rpc.RpcFrameEncoder;
+import io.tollgate.server.Snapshot;
+import io.tollgate.server.exchange.ListenerRecords;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * What every connection of one RPC protocol on one listener shares: the listener's configuration,
+ * the protocol's codec with the listener's limits, the current configuration snapshot, the
+ * process's upstream connections for the protocol, and where records go. It makes each
+ * connection's handlers.
+ */
+public final class RpcProxy {
+
+    private final ListenerConfig listener;
+    private final RpcCodec codec;
+    private final int maxQueuedBytes;
+    private final Duration idleTimeout;
+    private final Supplier<Snapshot> snapshot;
+    private final RpcUpstreams upstreams;
+    private final ListenerRecords records;
+
+    /**
+     * @param codec the protocol with the listener's limits, for downstream connections
+     * @param maxQueuedBytes the most bytes of responses queued for a client that stopped reading,
+     *     past the write buffer's low watermark, before it is closed: the listener's largest frame,
+     *     so that a client may fall behind by one largest frame at most
+     * @param idleTimeout a connection that sends nothing, not even a heartbeat, for this long is closed
+     */
+    public RpcProxy(ListenerConfig listener, RpcCodec codec, int maxQueuedBytes, Duration idleTimeout,
+            Supplier<Snapshot> snapshot, RpcUpstreams upstreams, ListenerRecords records) {
+        this.listener = listener;
+        this.codec = codec;
+        this.maxQueuedBytes = maxQueuedBytes;
+        this.idleTimeout = idleTimeout;
+        this.snapshot = snapshot;
+        this.upstreams = upstreams;
+        this.records = records;
+    }
+
+    /** The configuration of the listener this proxy serves. */
+    public ListenerConfig listenerConfig() {
+        return listener;
+    }
+
+    /** The protocol, with the listener's limits. */
+    public RpcCodec codec() {
+        return codec;
+    }
+
+    /** How long a downstream connection may stay silent. */
+    public Duration idleTimeout() {
+        return idleTimeout;
+    }
+
+    /** A new decoder for one downstream connection. */
+    public ChannelHandler newDecoder() {
+        return new RpcFrameDecoder(codec);
+    }
+
+    /** The encoder to install in a downstream pipeline, shared by every channel. */
+    public ChannelHandler encoder() {
+        return RpcFrameEncoder.INSTANCE;
+    }
+
+    /** A new handler for one downstream connection, the last of its pipeline. */
+    public ChannelHandler newHandler() {
+        return new RpcDownstreamHandler(this);
+    }
+
+    String listenerName() {
+        return listener.name();
+    }
+
+    Snapshot snapshot() {
+        return snapshot.get();
+    }
+
+    ListenerRecords records() {
+        return records;
+    }
+
+    RpcUpstreams upstreams() {
+        return upstreams;
+    }
+
+    int maxQueuedBytes() {
+        return maxQueuedBytes;
+    }
+}

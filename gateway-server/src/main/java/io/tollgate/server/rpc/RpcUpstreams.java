@@ -1,0 +1,48 @@
+package io.tollgate.server.rpc;
+
+import io.netty.channel.EventLoop;
+import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.protocols.rpc.RpcCodec;
+import io.tollgate.router.cluster.ClusterManager;
+import io.tollgate.server.exchange.LoopDeadlines;
+import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.ServedHosts;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The multiplexed upstream connections of one RPC protocol in a process, kept per event loop and
+ * shared by all the listeners that serve the protocol, so that one loop holds one small set of
+ * connections per host whichever listener a request came in on.
+ */
+public final class RpcUpstreams {
+
+    private final RpcCodec codec;
+    private final LoopDeadlines deadlines;
+    private final Transport transport;
+    private final GatewayMetrics metrics;
+    private final Map<EventLoop, RpcLoop> loops = new ConcurrentHashMap<>();
+
+    /** @param codec the protocol spoken upstream, with the limits upstream connections enforce */
+    public RpcUpstreams(RpcCodec codec, LoopDeadlines deadlines, Transport transport, GatewayMetrics metrics) {
+        this.codec = codec;
+        this.deadlines = deadlines;
+        this.transport = transport;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Retires, on each loop, the pools of clusters and hosts that {@code clusters} (a new
+     * snapshot's) no longer has; may be called from any thread.
+     */
+    public void retire(ClusterManager clusters) {
+        loops.forEach((loop, state) -> loop.execute(() -> state.retire(new ServedHosts(clusters))));
+    }
+
+    /** The state of one event loop, created on first use; MUST be used on that loop only. */
+    RpcLoop loop(EventLoop loop) {
+        RpcLoop state = loops.get(loop);
+        return state != null ? state
+                : loops.computeIfAbsent(loop, l -> new RpcLoop(l, codec, deadlines.of(l), transport, metrics));
+    }
+}
