@@ -15,8 +15,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.ReferenceCountUtil;
-import io.tollgate.server.exchange.Deadline;
 import io.tollgate.server.exchange.Deadlines;
+import io.tollgate.server.exchange.ExchangeRecord;
+import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.protocols.http1.Http1RequestValidator;
@@ -207,7 +208,7 @@ final class HttpDownstream {
         }
         String protocol = http2Stream ? PROTOCOL_HTTP2 : request.protocolVersion().text();
         if (request.decoderResult().isFailure()) {
-            RequestRecord record = new RequestRecord(proxy, request, protocol, null, peer.text());
+            ExchangeRecord record = newRecord(request, protocol, null);
             Rejection rejection = Http1RequestValidator.fromDecoderFailure(request);
             ReferenceCountUtil.release(request);
             reject(record, rejection);
@@ -215,14 +216,14 @@ final class HttpDownstream {
         }
         Rejection rejection = Http1RequestValidator.validate(request);
         if (rejection != null) {
-            RequestRecord record = new RequestRecord(proxy, request, protocol, null, peer.text());
+            ExchangeRecord record = newRecord(request, protocol, null);
             ReferenceCountUtil.release(request);
             reject(record, rejection);
             return;
         }
         state = complete ? State.IDLE : State.DISCARDING_BODY;
         HttpRouteRequest view = new HttpRouteRequest(request, peer.ip());
-        RequestRecord record = new RequestRecord(proxy, request, protocol, view.authority(), peer.text());
+        ExchangeRecord record = newRecord(request, protocol, view.authority());
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         HttpVersion version = request.protocolVersion();
         Snapshot snapshot = proxy.snapshot();
@@ -252,7 +253,12 @@ final class HttpDownstream {
         ReferenceCountUtil.release(request);
     }
 
-    private void forward(HttpRequest request, HttpRouteRequest view, RequestRecord record, Route route,
+    private ExchangeRecord newRecord(HttpRequest request, String protocol, String authority) {
+        return new ExchangeRecord(proxy.records(), protocol, request.method().name(), request.uri(), authority,
+                peer.text(), false);
+    }
+
+    private void forward(HttpRequest request, HttpRouteRequest view, ExchangeRecord record, Route route,
             Snapshot snapshot, boolean keepAlive, boolean complete) {
         HttpVersion version = request.protocolVersion();
         long maxBody = proxy.listenerConfig().http().maxRequestBodyBytes();
@@ -297,8 +303,9 @@ final class HttpDownstream {
                 ClusterConfig.H2.equals(cluster.config().protocol()));
         record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
         state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
-        UpstreamTarget target = new UpstreamTarget(route, cluster, view, pools, snapshot.outliers().outcomes(clusterName));
-        current = new HttpExchange(this, request, target, record, keepAlive, version, maxBody, complete,
+        ExchangeTarget target = new ExchangeTarget(route, cluster, view, cluster.circuitBreakers(route.priority()),
+                snapshot.outliers().outcomes(clusterName), proxy.metrics().cluster(clusterName));
+        current = new HttpExchange(this, request, target, pools, record, keepAlive, version, maxBody, complete,
                 timeoutNanos);
         current.start(host);
     }
@@ -326,7 +333,7 @@ final class HttpDownstream {
     }
 
     /** Refuses a request whose framing cannot be trusted: answer, then close. */
-    private void reject(RequestRecord record, Rejection rejection) {
+    private void reject(ExchangeRecord record, Rejection rejection) {
         state = State.CLOSING;
         record.flag(ResponseFlag.DOWNSTREAM_PROTOCOL_ERROR);
         proxy.listenerMetrics().error(rejection.reason());
@@ -343,7 +350,7 @@ final class HttpDownstream {
     }
 
     /** Writes a response the gateway made itself and closes afterwards when asked to. */
-    private void respondLocally(RequestRecord record, HttpVersion version, boolean keepAlive,
+    private void respondLocally(ExchangeRecord record, HttpVersion version, boolean keepAlive,
             FullHttpResponse response) {
         record.sent(response.content().readableBytes());
         record.finish(response.status().code());

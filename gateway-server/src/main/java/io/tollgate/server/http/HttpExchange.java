@@ -14,31 +14,26 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.ScheduledFuture;
-import io.tollgate.server.exchange.Deadline;
-import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.protocols.http2.GrpcStatus;
 import io.tollgate.protocols.http2.Http2ExtensionHeaders;
-import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.retry.RetryPolicy;
 import io.tollgate.router.route.Route;
+import io.tollgate.server.exchange.Exchange;
+import io.tollgate.server.exchange.ExchangeRecord;
+import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.upstream.UpstreamConnection;
 import io.tollgate.server.upstream.UpstreamPool;
+import io.tollgate.server.upstream.UpstreamPools;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
- * One request and its response crossing the proxy, each side HTTP/1.1 or an HTTP/2 stream: it
- * makes one {@link UpstreamAttempt} after another (a retry goes to another host when the cluster
- * has one, after a jittered backoff scheduled on the event loop), streams the request body up and
+ * One request and its response crossing the proxy, each side HTTP/1.1 or an HTTP/2 stream, an
+ * {@link Exchange}: its attempts are {@link UpstreamAttempt}s; it streams the request body up and
  * the response down, enforces the route timeout ({@code grpc-timeout} for gRPC), and turns
  * upstream failures into 502/503/504 (gRPC: a status) when nothing was sent downstream yet.
  *
@@ -49,17 +44,14 @@ import java.util.concurrent.TimeUnit;
  * is what the client sees. Every attempt's outcome goes to outlier detection.
  *
  * <p>Runs entirely on the downstream connection's event loop, which also owns the upstream
- * connections, so no state here is shared between threads. The exchange is itself the route
- * timeout's {@link Deadline}, kept by the loop's {@link Deadlines}.
+ * connections, so no state here is shared between threads.
  */
-final class HttpExchange extends Deadline {
+final class HttpExchange extends Exchange {
 
     private final HttpDownstream downstream;
     private final HttpRequest request;
     private final Route route;
-    private final UpstreamTarget target;
-    private final CircuitBreakers breakers;
-    private final RequestRecord record;
+    private final UpstreamPools pools;
     private final HttpVersion downstreamVersion;
     private final long maxRequestBody;
     private final long timeoutNanos;
@@ -69,15 +61,10 @@ final class HttpExchange extends Deadline {
     /** Held exactly when {@link #retryPolicy} is. */
     private final ReplayableRequest replay;
     private final long perTryTimeoutNanos;
-    private final List<Host> tried = new ArrayList<>(2);
 
     private UpstreamAttempt attempt;
-    private ScheduledFuture<?> backoff;
     private ChannelFuture lastWrite;
     private int responseStatus;
-    private int retries;
-    /** A retry was granted by the breakers and waits for its attempt, which then holds it. */
-    private boolean retryGranted;
     /** The original request head went to an attempt, which took ownership of it. */
     private boolean requestSent;
     private boolean requestComplete;
@@ -92,29 +79,30 @@ final class HttpExchange extends Deadline {
      * body read in the same batch, one write instead of two.
      */
     private boolean startingInReadBatch;
-    private boolean done;
     private long requestBytes;
 
-    HttpExchange(HttpDownstream downstream, HttpRequest request,
-            UpstreamTarget target, RequestRecord record, boolean downstreamKeepAlive, HttpVersion downstreamVersion,
+    HttpExchange(HttpDownstream downstream, HttpRequest request, ExchangeTarget target, UpstreamPools pools,
+            ExchangeRecord record, boolean downstreamKeepAlive, HttpVersion downstreamVersion,
             long maxRequestBody, boolean requestComplete, long timeoutNanos) {
+        super(target, record, retriable(target.route().retryPolicy(), request, downstream.isGrpc()),
+                downstream.deadlines(), downstream.eventLoop());
         this.downstream = downstream;
         this.request = request;
         this.route = target.route();
-        this.target = target;
-        this.breakers = target.cluster().circuitBreakers(route.priority());
-        this.record = record;
+        this.pools = pools;
         this.downstreamVersion = downstreamVersion;
         this.maxRequestBody = maxRequestBody;
         this.requestComplete = requestComplete;
         this.closeDownstreamAfter = !downstreamKeepAlive;
         this.timeoutNanos = timeoutNanos;
-        RetryPolicy policy = route.retryPolicy();
-        this.perTryTimeoutNanos = policy == null ? 0 : policy.perTryTimeoutNanos();
-        boolean retriable = policy != null && policy.numRetries() > 0
-                && policy.allowsMethod(request.method().name(), downstream.isGrpc());
-        this.retryPolicy = retriable ? policy : null;
-        this.replay = retriable ? new ReplayableRequest(request, route.perRequestBufferLimitBytes()) : null;
+        this.perTryTimeoutNanos = perTryTimeoutNanos(target);
+        this.retryPolicy = retries == null ? null : retries.policy();
+        this.replay = retries == null ? null : new ReplayableRequest(request, route.perRequestBufferLimitBytes());
+    }
+
+    /** Whether the policy retries requests of this method at all. */
+    private static boolean retriable(RetryPolicy policy, HttpRequest request, boolean grpc) {
+        return policy != null && policy.allowsMethod(request.method().name(), grpc);
     }
 
     /**
@@ -122,7 +110,7 @@ final class HttpExchange extends Deadline {
      * of its read batch, or of its pipelined requests, calls {@link #flushUpstream}).
      */
     void start(Host host) {
-        downstream.deadlines().start(this, timeoutNanos);
+        startTimeout(timeoutNanos);
         startingInReadBatch = true;
         try {
             startAttempt(host);
@@ -135,22 +123,37 @@ final class HttpExchange extends Deadline {
      * Starts an attempt on {@code host}. Reading the client pauses only when the connection is
      * not at hand at once: pausing and resuming costs two epoll_ctl calls per request.
      */
-    private void startAttempt(Host host) {
-        tried.add(host);
-        record.upstream(target.cluster().name(), host.id());
-        if (!breakers.tryStartRequest()) {
-            record.cluster().requestOverflow();
-            record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
-            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_overflow");
-            return;
-        }
-        UpstreamAttempt started = new UpstreamAttempt(this, target.pool(host), breakers, retryGranted);
+    @Override
+    protected void attempt(Host host, boolean retry) {
+        UpstreamAttempt started = new UpstreamAttempt(this, pools.pool(target.cluster(), host), target.breakers(),
+                retry);
         attempt = started;
-        retryGranted = false;
-        started.start(downstream.deadlines(), perTryTimeoutNanos);
-        if (attempt == started && started.connection() == null && !done) {
+        started.start(deadlines(), perTryTimeoutNanos);
+        if (attempt == started && started.connection() == null && !done()) {
             downstream.pause(HttpDownstream.PAUSE_CONNECTING);
         }
+    }
+
+    @Override
+    protected void overflowed() {
+        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_overflow");
+    }
+
+    @Override
+    protected void noHostForRetry() {
+        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_healthy_upstream");
+    }
+
+    /** Only while nothing of the response went downstream and the whole body is still held. */
+    @Override
+    protected boolean retryPossible() {
+        return !responseStarted && replay.intact();
+    }
+
+    /** Reading the request pauses while the retry waits. */
+    @Override
+    protected void backingOff() {
+        downstream.pause(HttpDownstream.PAUSE_CONNECTING);
     }
 
     /** The current attempt has its connection: the request goes up, whole so far. */
@@ -197,7 +200,7 @@ final class HttpExchange extends Deadline {
 
     /** A part of the request body from downstream; ownership passes here. */
     void requestContent(HttpContent content) {
-        if (done) {
+        if (done()) {
             ReferenceCountUtil.release(content);
             return;
         }
@@ -246,7 +249,7 @@ final class HttpExchange extends Deadline {
 
     void downstreamWritabilityChanged(boolean writable) {
         UpstreamConnection connection = connection();
-        if (connection != null && !done) {
+        if (connection != null && !done()) {
             connection.setReading(writable);
         }
     }
@@ -284,7 +287,7 @@ final class HttpExchange extends Deadline {
                 scheduleRetry();
                 return;
             }
-            if (retries > 0 && !retriable) {
+            if (retries != null && retries.count() > 0 && !retriable) {
                 record.cluster().retrySuccess();
             }
             responseStarted = true;
@@ -395,7 +398,7 @@ final class HttpExchange extends Deadline {
     /** The route timeout passed. */
     @Override
     protected void expired() {
-        if (done) {
+        if (done()) {
             return;
         }
         if (connection() != null) {
@@ -436,53 +439,11 @@ final class HttpExchange extends Deadline {
         }
     }
 
-    /**
-     * Decides whether a failed attempt (the policy wants it retried) gets another one: retries
-     * left, the whole request still held, and the cluster's retry budget or breaker not used up.
-     * A granted retry is held until its attempt ends.
-     */
-    private boolean grantRetry() {
-        if (responseStarted || !replay.intact()) {
-            return false;
-        }
-        if (!retryPolicy.grant(retries, breakers, record.cluster())) {
-            record.flag(ResponseFlag.UPSTREAM_RETRY_LIMIT_EXCEEDED);
-            return false;
-        }
-        retryGranted = true;
-        return true;
-    }
-
-    /** Waits a jittered backoff on the event loop, then retries; reading the request pauses meanwhile. */
-    private void scheduleRetry() {
-        retries++;
-        record.cluster().retry();
-        downstream.pause(HttpDownstream.PAUSE_CONNECTING);
-        long delay = retryPolicy.backoffNanos(retries, ThreadLocalRandom.current());
-        backoff = downstream.eventLoop().schedule(this::retryNow, delay, TimeUnit.NANOSECONDS);
-    }
-
-    private void retryNow() {
-        backoff = null;
-        if (done) {
-            return;
-        }
-        Host host = target.retryHost(tried);
-        if (host == null) {
-            record.flag(ResponseFlag.NO_HEALTHY_UPSTREAM);
-            record.cluster().noHealthyHost();
-            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_healthy_upstream");
-            return;
-        }
-        startAttempt(host);
-    }
-
     /** The downstream connection went away: nothing more can be sent, the upstream is unusable. */
     void downstreamClosed() {
-        if (done) {
+        if (done()) {
             return;
         }
-        done = true;
         record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
         cleanUp(false);
         record.finish(responseStatus);
@@ -490,7 +451,6 @@ final class HttpExchange extends Deadline {
 
     /** Answers with a gateway error; only possible while no response byte went downstream. */
     private void fail(HttpResponseStatus status, String reason) {
-        done = true;
         cleanUp(false);
         FullHttpResponse response = downstream.error(status, reason);
         record.sent(response.content().readableBytes());
@@ -503,7 +463,6 @@ final class HttpExchange extends Deadline {
      * honest signal; HTTP/2 resets the stream with {@code error}.
      */
     private void abort(Http2Error error) {
-        done = true;
         cleanUp(false);
         record.finish(responseStatus);
         downstream.abortResponse(this, error);
@@ -514,7 +473,6 @@ final class HttpExchange extends Deadline {
      * call, so that the client learns why instead of seeing a bare reset.
      */
     private void endWithGrpcStatus(String reason) {
-        done = true;
         cleanUp(false);
         LastHttpContent trailers = new DefaultLastHttpContent(downstream.alloc().buffer(0));
         trailers.trailingHeaders()
@@ -525,7 +483,7 @@ final class HttpExchange extends Deadline {
     }
 
     private void finish() {
-        done = true;
+        markDone();
         downstream.flushResponse();
         cleanUp(upstreamReusable && requestComplete);
         record.cluster().requestCompleted(responseStatus, record.elapsedNanos());
@@ -551,12 +509,9 @@ final class HttpExchange extends Deadline {
         }
     }
 
+    /** Marks the exchange ended and lets go of everything it holds. */
     private void cleanUp(boolean reuseUpstream) {
-        downstream.deadlines().cancel(this);
-        if (backoff != null) {
-            backoff.cancel(false);
-            backoff = null;
-        }
+        markDone();
         releaseWaitingBody();
         if (replay != null) {
             replay.release();
@@ -566,9 +521,5 @@ final class HttpExchange extends Deadline {
             ReferenceCountUtil.release(request);
         }
         endAttempt(reuseUpstream);
-        if (retryGranted) {
-            retryGranted = false;
-            breakers.retryFinished();
-        }
     }
 }

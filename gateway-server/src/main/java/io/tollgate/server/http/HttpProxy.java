@@ -11,6 +11,7 @@ import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.server.exchange.Deadlines;
+import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.exchange.LoopDeadlines;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.Map;
@@ -30,8 +31,7 @@ public final class HttpProxy {
     private final Map<EventLoop, UpstreamPools> pools;
     private final LoopDeadlines deadlines;
     private final GatewayMetrics metrics;
-    private final ListenerMetrics listenerMetrics;
-    private final AccessLogSink accessLog;
+    private final ListenerRecords records;
     private final String scheme;
 
     /**
@@ -47,8 +47,7 @@ public final class HttpProxy {
         this.pools = pools;
         this.deadlines = deadlines;
         this.metrics = metrics;
-        this.listenerMetrics = metrics.listener(listener.name());
-        this.accessLog = accessLog;
+        this.records = ListenerRecords.of(listener.name(), metrics, accessLog);
         this.scheme = listener.tls().isPresent() ? "https" : "http";
     }
 
@@ -92,11 +91,12 @@ public final class HttpProxy {
     }
 
     ListenerMetrics listenerMetrics() {
-        return listenerMetrics;
+        return records.listenerMetrics();
     }
 
-    AccessLogSink accessLog() {
-        return accessLog;
+    /** Where the records of this listener's exchanges go. */
+    ListenerRecords records() {
+        return records;
     }
 
     /** The request timeouts of {@code loop}'s exchanges. */

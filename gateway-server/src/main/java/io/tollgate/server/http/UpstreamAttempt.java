@@ -2,54 +2,39 @@ package io.tollgate.server.http;
 
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.util.ReferenceCountUtil;
-import io.tollgate.server.exchange.Deadline;
-import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.router.breaker.CircuitBreakers;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.server.exchange.Attempt;
+import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.upstream.UpstreamConnection;
 import io.tollgate.server.upstream.UpstreamListener;
 import io.tollgate.server.upstream.UpstreamPool;
 
 /**
- * One try of an exchange against one host: getting a connection (or HTTP/2 stream) from the
- * host's pool, using it, and the per-try timer. It holds a request of the cluster's circuit
- * breaker (and, for a retry, a retry) until it ends. Once ended, nothing it hears reaches the
- * exchange any more: a connection that arrives late goes straight back to the pool, so a retry
- * never sees its predecessor's events. The attempt is itself its per-try timeout's {@link Deadline}.
+ * One try of an HTTP exchange against one host, an {@link Attempt}: getting a connection (or
+ * HTTP/2 stream) from the host's pool and using it. A connection that arrives after the attempt
+ * ended goes straight back to the pool.
  */
-final class UpstreamAttempt extends Deadline implements UpstreamPool.Acquirer, UpstreamListener {
+final class UpstreamAttempt extends Attempt implements UpstreamPool.Acquirer, UpstreamListener {
 
     private final HttpExchange exchange;
     private final UpstreamPool pool;
-    private final CircuitBreakers breakers;
-    private final boolean retry;
     private final long startNanos = System.nanoTime();
     private UpstreamConnection connection;
-    private Deadlines deadlines;
-    private boolean ended;
 
     /**
      * @param breakers the cluster's breakers, from which the caller took a request (and, when
      *     {@code retry}, a retry) that this attempt gives back when it ends
      */
     UpstreamAttempt(HttpExchange exchange, UpstreamPool pool, CircuitBreakers breakers, boolean retry) {
+        super(pool.host(), breakers, retry);
         this.exchange = exchange;
         this.pool = pool;
-        this.breakers = breakers;
-        this.retry = retry;
     }
 
     /** Asks the pool for a connection; a per-try timeout above 0 bounds the whole attempt. */
     void start(Deadlines loopDeadlines, long perTryTimeoutNanos) {
-        if (perTryTimeoutNanos > 0) {
-            deadlines = loopDeadlines;
-            loopDeadlines.start(this, perTryTimeoutNanos);
-        }
+        startPerTryTimeout(loopDeadlines, perTryTimeoutNanos);
         pool.acquire(this);
-    }
-
-    Host host() {
-        return pool.host();
     }
 
     /** The connection in use, or null while it is awaited or after it closed. */
@@ -63,26 +48,26 @@ final class UpstreamAttempt extends Deadline implements UpstreamPool.Acquirer, U
 
     @Override
     public void acquired(UpstreamConnection acquired) {
-        if (ended) {
+        if (ended()) {
             pool.release(acquired, true);
             return;
         }
         connection = acquired;
         acquired.bind(this);
-        pool.host().requestStarted();
+        activeOnHost();
         exchange.attemptConnected(this);
     }
 
     @Override
     public void failed(UpstreamPool.Failure failure, Throwable cause) {
-        if (!ended) {
+        if (!ended()) {
             exchange.attemptNotConnected(this, failure);
         }
     }
 
     @Override
     public void onResponse(HttpObject msg) {
-        if (ended) {
+        if (ended()) {
             ReferenceCountUtil.release(msg);
             return;
         }
@@ -91,7 +76,7 @@ final class UpstreamAttempt extends Deadline implements UpstreamPool.Acquirer, U
 
     @Override
     public void onResponseBatchComplete() {
-        if (!ended) {
+        if (!ended()) {
             exchange.responseBatchComplete();
         }
     }
@@ -99,10 +84,10 @@ final class UpstreamAttempt extends Deadline implements UpstreamPool.Acquirer, U
     /** The host ended the attempt's use of its connection: lets go of it; returns whether the exchange still listens. */
     private boolean letGo() {
         if (connection != null) {
-            pool.host().requestFinished();
+            inactiveOnHost();
             connection = null;
         }
-        return !ended;
+        return !ended();
     }
 
     @Override
@@ -128,7 +113,7 @@ final class UpstreamAttempt extends Deadline implements UpstreamPool.Acquirer, U
 
     @Override
     public void onUpstreamWritabilityChanged(boolean writable) {
-        if (!ended) {
+        if (!ended()) {
             exchange.upstreamWritabilityChanged(writable);
         }
     }
@@ -136,7 +121,7 @@ final class UpstreamAttempt extends Deadline implements UpstreamPool.Acquirer, U
     /** The per-try timeout passed. */
     @Override
     protected void expired() {
-        if (!ended) {
+        if (!ended()) {
             exchange.attemptTimedOut(this);
         }
     }
@@ -147,24 +132,15 @@ final class UpstreamAttempt extends Deadline implements UpstreamPool.Acquirer, U
      * breakers. Later calls do nothing.
      */
     void end(boolean reusable) {
-        if (ended) {
+        if (!markEnded()) {
             return;
-        }
-        ended = true;
-        if (deadlines != null) {
-            deadlines.cancel(this);
         }
         UpstreamConnection used = connection;
         connection = null;
         if (used != null) {
-            pool.host().requestFinished();
             pool.release(used, reusable);
         } else {
             pool.cancel(this);
-        }
-        breakers.requestFinished();
-        if (retry) {
-            breakers.retryFinished();
         }
     }
 }
