@@ -13,13 +13,13 @@ import java.util.Map;
 import java.util.zip.CRC32;
 
 /** Builds and reads raw Bolt frames for tests that play a client or an upstream by hand. */
-final class BoltFrames {
+public final class BoltFrames {
 
     private BoltFrames() {
     }
 
     /** A two-way (or oneway) hessian2 request with {@code headers}, a class name and a small body. */
-    static ByteBuf request(int id, boolean oneway, int timeoutMillis, Map<String, String> headers, String body) {
+    public static ByteBuf request(int id, boolean oneway, int timeoutMillis, Map<String, String> headers, String body) {
         byte[] className = "com.alipay.sofa.rpc.core.request.SofaRequest".getBytes(StandardCharsets.US_ASCII);
         ByteBuf header = ByteBufAllocator.DEFAULT.buffer();
         ByteBuf frame = ByteBufAllocator.DEFAULT.buffer();
@@ -63,7 +63,7 @@ final class BoltFrames {
     }
 
     /** A v1 heartbeat request. */
-    static ByteBuf heartbeat(int id) {
+    public static ByteBuf heartbeat(int id) {
         return ByteBufAllocator.DEFAULT.buffer().writeByte(1).writeByte(1).writeShort(0).writeByte(1).writeInt(id)
                 .writeByte(1).writeInt(-1).writeShort(0).writeShort(0).writeInt(0);
     }
