@@ -28,14 +28,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
  * Turns YAML text into a validated {@link GatewayConfig}. The whole document is checked before
  * anything is returned: a bad field anywhere rejects the whole configuration, and the message
- * names the field's path. Load-balancing policies are found by name in an
+ * names the field's path. Load-balancing policies and health checkers are found by name in an
  * {@link ExtensionRegistry}, and each reads and validates its own settings.
  *
  * <p>The reference of every field is {@code docs/configuration.md}.
@@ -52,11 +51,11 @@ public final class ConfigLoader {
             "max_connections_per_host", "max_pending_requests", "idle_timeout", "connections_per_host",
             "heartbeat_interval", "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config",
             "protocol", "circuit_breakers");
+    /** The keys of a health check beside those its checker reads. */
+    private static final Set<String> HEALTH_CHECK_KEYS = Set.of("type", "interval", "timeout", "jitter",
+            "healthy_threshold", "unhealthy_threshold");
     private static final List<String> PROTOCOLS = List.of("bolt", "h2c", "http1");
     private static final List<String> UPSTREAM_HTTP_PROTOCOLS = List.of(ClusterConfig.H2, ClusterConfig.HTTP1);
-    /** Keep in step with the server's HealthCheckers registry; sorted, so that messages are stable. */
-    private static final List<String> HEALTH_CHECK_TYPES = List.of("bolt", "http", "tcp");
-    private static final Pattern STATUS_RANGE = Pattern.compile("(\\d{3})(?:-(\\d{3}))?");
     /** Subset selectors are matched by a bit set of their keys in one {@code long}. */
     private static final int MAX_SUBSET_KEYS = 64;
     private static final List<Integer> REDIRECT_CODES = List.of(301, 302, 303, 307, 308);
@@ -512,7 +511,7 @@ public final class ConfigLoader {
                 positive(n, "idle_timeout", Duration.ofSeconds(50)),
                 n.integer("connections_per_host", ClusterConfig.DEFAULT_CONNECTIONS_PER_HOST, 1, 64),
                 positive(n, "heartbeat_interval", ClusterConfig.DEFAULT_HEARTBEAT_INTERVAL),
-                n.optional("health_check").map(ConfigLoader::healthCheck),
+                n.optional("health_check").map(h -> healthCheck(h, extensions)),
                 n.optional("outlier_detection").map(ConfigLoader::outlierDetection),
                 n.integer("panic_threshold_percent", ClusterConfig.DEFAULT_PANIC_THRESHOLD_PERCENT, 0, 100),
                 n.optional("subset_lb_config").map(ConfigLoader::subsetLbConfig),
@@ -528,41 +527,18 @@ public final class ConfigLoader {
         return lb.parse(n, LoadBalancingConfig.DEFAULTS);
     }
 
-    private static HealthCheckConfig healthCheck(ConfigNode n) {
-        n.allowOnly(Set.of("type", "interval", "timeout", "jitter", "healthy_threshold", "unhealthy_threshold", "http"));
-        String type = n.string("type");
-        if (!HEALTH_CHECK_TYPES.contains(type)) {
-            throw n.child("type").error("unknown type '" + type + "' (expected one of " + HEALTH_CHECK_TYPES + ")");
-        }
-        if (n.has("http") && !type.equals("http")) {
-            throw n.child("http").error("only applies to type http (type is " + type + ")");
-        }
-        return new HealthCheckConfig(type,
+    private static HealthCheckConfig healthCheck(ConfigNode n, ExtensionRegistry extensions) {
+        n.allowOnly(withExtensionKeys(HEALTH_CHECK_KEYS, extensions, HealthCheckConfig.class));
+        ExtensionFactory<HealthCheckConfig> checker = extension(extensions, HealthCheckConfig.class, n.child("type"),
+                n.string("type"), "type");
+        rejectKeysOfOthers(n, "type", checker, extensions);
+        return checker.parse(n, new HealthCheckConfig(checker.name(),
                 positive(n, "interval", Duration.ofSeconds(10)),
                 positive(n, "timeout", Duration.ofSeconds(1)),
                 n.duration("jitter", Duration.ZERO),
                 n.integer("healthy_threshold", 2, 1, 1000),
                 n.integer("unhealthy_threshold", 3, 1, 1000),
-                n.optional("http").map(ConfigLoader::httpHealthCheck).orElse(HttpHealthCheckConfig.DEFAULTS));
-    }
-
-    private static HttpHealthCheckConfig httpHealthCheck(ConfigNode n) {
-        n.allowOnly(Set.of("path", "expected_statuses"));
-        String path = n.string("path", HttpHealthCheckConfig.DEFAULTS.path());
-        absolutePath(n.child("path"), path);
-        List<HttpHealthCheckConfig.StatusRange> statuses = n.list("expected_statuses", ConfigLoader::statusRange);
-        return new HttpHealthCheckConfig(path,
-                statuses.isEmpty() ? HttpHealthCheckConfig.DEFAULTS.expectedStatuses() : statuses);
-    }
-
-    private static HttpHealthCheckConfig.StatusRange statusRange(ConfigNode n) {
-        Matcher m = STATUS_RANGE.matcher(n.asString().trim());
-        int from = m.matches() ? Integer.parseInt(m.group(1)) : 0;
-        int to = m.matches() && m.group(2) != null ? Integer.parseInt(m.group(2)) : from;
-        if (from < 100 || to > 599 || from > to) {
-            throw n.error("'" + n.asString() + "' is not a status or range (expected e.g. 200 or 200-399, within 100-599)");
-        }
-        return new HttpHealthCheckConfig.StatusRange(from, to);
+                HttpHealthCheckConfig.DEFAULTS));
     }
 
     /** The extension of kind {@code type} named {@code name}; an unknown name fails at {@code at}, listing the known ones. */

@@ -40,6 +40,25 @@ class ConfigLoaderExtensionsTest {
         }
     }
 
+    /** A health checker reading {@code probe: { path }} into the http settings. */
+    record Probe(String name) implements ExtensionFactory<HealthCheckConfig> {
+        @Override
+        public Class<HealthCheckConfig> configType() {
+            return HealthCheckConfig.class;
+        }
+
+        @Override
+        public Set<String> keys() {
+            return Set.of("probe");
+        }
+
+        @Override
+        public HealthCheckConfig parse(ConfigNode check, HealthCheckConfig base) {
+            return check.optional("probe").map(p -> base.withHttp(new HttpHealthCheckConfig(p.string("path"),
+                    HttpHealthCheckConfig.DEFAULTS.expectedStatuses()))).orElse(base);
+        }
+    }
+
     /** A policy that claims a key the cluster reads itself. */
     record Greedy(String name) implements ExtensionFactory<LoadBalancingConfig> {
         @Override
@@ -54,7 +73,7 @@ class ConfigLoaderExtensionsTest {
     }
 
     private static final ExtensionRegistry EXTENSIONS = ExtensionRegistry.of(List.of(new Plain("round_robin"),
-            new Table("table"), new Table("big_table"), new Plain("unused")));
+            new Table("table"), new Table("big_table"), new Probe("probe"), new Plain("unused")));
 
     private static ClusterConfig cluster(String fields) {
         return ConfigLoader.parse("clusters: [{ name: c, " + fields + " }]", EXTENSIONS).clusters().get(0);
@@ -100,6 +119,18 @@ class ConfigLoaderExtensionsTest {
                 + " health_check, heartbeat_interval, idle_timeout, lb_policy, max_connections_per_host,"
                 + " max_pending_requests, name, outlier_detection, panic_threshold_percent, protocol, subset_lb_config,"
                 + " table_lb_config])");
+    }
+
+    @Test
+    void letsTheSelectedHealthCheckerReadItsOwnSettings() {
+        HealthCheckConfig check = cluster("health_check: { type: probe, interval: 2s, probe: { path: /ping } }")
+                .healthCheck().orElseThrow();
+
+        assertThat(check.type()).isEqualTo("probe");
+        assertThat(check.interval()).hasSeconds(2);
+        assertThat(check.http().path()).isEqualTo("/ping");
+        assertRejected("health_check: { type: tcp }",
+                "clusters[0].health_check.type: unknown type 'tcp' (expected one of [probe])");
     }
 
     @Test
