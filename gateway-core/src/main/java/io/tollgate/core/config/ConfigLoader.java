@@ -541,7 +541,7 @@ public final class ConfigLoader {
                 HttpHealthCheckConfig.DEFAULTS));
     }
 
-    /** The extension of kind {@code type} named {@code name}; an unknown name fails at {@code at}, listing the known ones. */
+    /** The extension of kind {@code type} named {@code name}; an unknown name fails at {@code at}, listing all. */
     private static <C> ExtensionFactory<C> extension(ExtensionRegistry extensions, Class<C> type, ConfigNode at,
             String name, String noun) {
         return extensions.find(type, name).orElseThrow(() -> at.error("unknown " + noun + " '" + name

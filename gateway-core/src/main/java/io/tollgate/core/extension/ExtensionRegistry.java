@@ -92,9 +92,9 @@ public final class ExtensionRegistry {
             requireNonNull(factory.keys(), () -> factory.getClass().getName() + ".keys()");
             ExtensionFactory<?> earlier = kinds.computeIfAbsent(type, t -> new TreeMap<>()).putIfAbsent(name, factory);
             if (earlier != null) {
-                throw new IllegalStateException(type.getSimpleName() + " extension '" + name + "' is registered twice: by "
-                        + earlier.getClass().getName() + " and by " + factory.getClass().getName()
-                        + " (expected each name once per kind)");
+                throw new IllegalStateException(type.getSimpleName() + " extension '" + name
+                        + "' is registered twice: by " + earlier.getClass().getName() + " and by "
+                        + factory.getClass().getName() + " (expected each name once per kind)");
             }
         }
         Map<Class<?>, SortedMap<String, ExtensionFactory<?>>> frozen = new HashMap<>();
@@ -123,8 +123,8 @@ public final class ExtensionRegistry {
     public <C, F extends ExtensionFactory<C>> Optional<F> find(Class<C> configType, String name, Class<F> as) {
         return find(configType, name).map(factory -> {
             if (!as.isInstance(factory)) {
-                throw new IllegalStateException(factory.getClass().getName() + " is registered as " + configType.getSimpleName()
-                        + " extension '" + name + "' but is not a " + as.getName());
+                throw new IllegalStateException(factory.getClass().getName() + " is registered as "
+                        + configType.getSimpleName() + " extension '" + name + "' but is not a " + as.getName());
             }
             return as.cast(factory);
         });

@@ -12,21 +12,20 @@ import org.junit.jupiter.api.Test;
 /** How the loader selects extensions by name in the registry it is given and lets each read its own settings. */
 class ConfigLoaderExtensionsTest {
 
-    /** A policy without settings. */
-    record Plain(String name) implements ExtensionFactory<LoadBalancingConfig> {
+    /** The kind of the policies below, as gateway-router's LoadBalancerFactory is. */
+    interface Policy extends ExtensionFactory<LoadBalancingConfig> {
         @Override
-        public Class<LoadBalancingConfig> configType() {
+        default Class<LoadBalancingConfig> configType() {
             return LoadBalancingConfig.class;
         }
     }
 
-    /** A policy reading {@code table_lb_config: { size }} and the shared {@code hash_policy}. */
-    record Table(String name) implements ExtensionFactory<LoadBalancingConfig> {
-        @Override
-        public Class<LoadBalancingConfig> configType() {
-            return LoadBalancingConfig.class;
-        }
+    /** A policy without settings. */
+    record Plain(String name) implements Policy {
+    }
 
+    /** A policy reading {@code table_lb_config: { size }} and the shared {@code hash_policy}. */
+    record Table(String name) implements Policy {
         @Override
         public Set<String> keys() {
             return Set.of("table_lb_config", "hash_policy");
@@ -34,8 +33,8 @@ class ConfigLoaderExtensionsTest {
 
         @Override
         public LoadBalancingConfig parse(ConfigNode cluster, LoadBalancingConfig base) {
-            int size = cluster.optional("table_lb_config").map(t -> t.allowOnly(Set.of("size")).integer("size", 7, 2, 101))
-                    .orElse(base.maglevTableSize());
+            int size = cluster.optional("table_lb_config")
+                    .map(t -> t.allowOnly(Set.of("size")).integer("size", 7, 2, 101)).orElse(base.maglevTableSize());
             return base.withHashPolicy(cluster.list("hash_policy", HashPolicyConfig::parse)).withMaglevTableSize(size);
         }
     }
@@ -60,12 +59,7 @@ class ConfigLoaderExtensionsTest {
     }
 
     /** A policy that claims a key the cluster reads itself. */
-    record Greedy(String name) implements ExtensionFactory<LoadBalancingConfig> {
-        @Override
-        public Class<LoadBalancingConfig> configType() {
-            return LoadBalancingConfig.class;
-        }
-
+    record Greedy(String name) implements Policy {
         @Override
         public Set<String> keys() {
             return Set.of("endpoints");
@@ -85,7 +79,8 @@ class ConfigLoaderExtensionsTest {
 
     @Test
     void letsTheSelectedPolicyReadItsOwnSettings() {
-        ClusterConfig cluster = cluster("lb_policy: table, table_lb_config: { size: 11 }, hash_policy: [{ header: X-A }]");
+        ClusterConfig cluster = cluster(
+                "lb_policy: table, table_lb_config: { size: 11 }, hash_policy: [{ header: X-A }]");
 
         assertThat(cluster.lbPolicy()).isEqualTo("table");
         assertThat(cluster.loadBalancing()).isEqualTo(LoadBalancingConfig.DEFAULTS.withMaglevTableSize(11)
@@ -95,15 +90,16 @@ class ConfigLoaderExtensionsTest {
 
     @Test
     void namesThePathOfAnErrorInAPolicysOwnSettings() {
-        assertRejected("lb_policy: table, table_lb_config: { size: 1 }", "clusters[0].table_lb_config.size: 1 (expected: 2..101)");
+        assertRejected("lb_policy: table, table_lb_config: { size: 1 }",
+                "clusters[0].table_lb_config.size: 1 (expected: 2..101)");
         assertRejected("lb_policy: table, table_lb_config: { sise: 1 }",
                 "clusters[0].table_lb_config.sise: unknown field (expected one of [size])");
     }
 
     @Test
     void rejectsAnUnknownPolicyListingTheRegisteredOnesSorted() {
-        assertRejected("lb_policy: fastest",
-                "clusters[0].lb_policy: unknown policy 'fastest' (expected one of [big_table, round_robin, table, unused])");
+        assertRejected("lb_policy: fastest", "clusters[0].lb_policy: unknown policy 'fastest'"
+                + " (expected one of [big_table, round_robin, table, unused])");
     }
 
     @Test
@@ -139,6 +135,7 @@ class ConfigLoaderExtensionsTest {
 
         assertThatThrownBy(() -> ConfigLoader.parse("clusters: [{ name: c }]", greedy))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("LoadBalancingConfig extensions read 'endpoints', a key the configuration itself reads there");
+                .hasMessage("LoadBalancingConfig extensions read 'endpoints',"
+                        + " a key the configuration itself reads there");
     }
 }

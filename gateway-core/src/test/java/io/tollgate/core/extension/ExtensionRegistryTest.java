@@ -5,9 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.core.config.HealthCheckConfig;
 import io.tollgate.core.config.LoadBalancingConfig;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ExtensionRegistryTest {
 
@@ -25,6 +31,19 @@ class ExtensionRegistryTest {
 
     /** An implementation of {@link Balancing}. */
     record Balancer(String name) implements Balancing {
+        @Override
+        public Class<LoadBalancingConfig> configType() {
+            return LoadBalancingConfig.class;
+        }
+    }
+
+    /** A second {@code round_robin}, listed only by {@link #failsToLoadTwoFactoriesOfOneNameFromTheClassPath}. */
+    public static final class RoundRobinAgain implements ExtensionFactory<LoadBalancingConfig> {
+        @Override
+        public String name() {
+            return "round_robin";
+        }
+
         @Override
         public Class<LoadBalancingConfig> configType() {
             return LoadBalancingConfig.class;
@@ -56,7 +75,8 @@ class ExtensionRegistryTest {
         assertThat(registry.names(LoadBalancingConfig.class)).containsExactly("alpha", "mid", "zeta");
         assertThat(registry.keys(LoadBalancingConfig.class)).containsExactly("a_config", "shared", "z_config");
         assertThat(registry.names(String.class)).isEmpty();
-        assertThat(registry).hasToString("ExtensionRegistry{HealthCheckConfig=[other], LoadBalancingConfig=[alpha, mid, zeta]}");
+        assertThat(registry)
+                .hasToString("ExtensionRegistry{HealthCheckConfig=[other], LoadBalancingConfig=[alpha, mid, zeta]}");
     }
 
     @Test
@@ -87,8 +107,8 @@ class ExtensionRegistryTest {
         assertThat(registry.find(LoadBalancingConfig.class, "none", Balancing.class)).isEmpty();
         assertThatThrownBy(() -> registry.find(LoadBalancingConfig.class, "plain", Balancing.class))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage(Named.class.getName() + " is registered as LoadBalancingConfig extension 'plain' but is not a "
-                        + Balancing.class.getName());
+                .hasMessage(Named.class.getName() + " is registered as LoadBalancingConfig extension 'plain'"
+                        + " but is not a " + Balancing.class.getName());
     }
 
     @Test
@@ -100,6 +120,21 @@ class ExtensionRegistryTest {
         assertThat(ExtensionRegistry.defaults()).isSameAs(ExtensionRegistry.defaults());
         assertThat(ExtensionRegistry.defaults().names(LoadBalancingConfig.class))
                 .isEqualTo(loaded.names(LoadBalancingConfig.class));
+    }
+
+    @Test
+    void failsToLoadTwoFactoriesOfOneNameFromTheClassPath(@TempDir Path dir) throws IOException {
+        Path services = dir.resolve("META-INF/services/" + ExtensionFactory.class.getName());
+        Files.createDirectories(services.getParent());
+        Files.writeString(services, RoundRobinAgain.class.getName() + "\n");
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
+            assertThatThrownBy(() -> ExtensionRegistry.load(loader))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("LoadBalancingConfig extension 'round_robin' is registered twice: by ")
+                    .hasMessageContaining("StandInLoadBalancers$RoundRobin")
+                    .hasMessageContaining(RoundRobinAgain.class.getName());
+        }
     }
 
     @Test

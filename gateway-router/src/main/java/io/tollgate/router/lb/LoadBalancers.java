@@ -27,11 +27,13 @@ public final class LoadBalancers {
 
     /**
      * Creates a new balancer of the named policy; each cluster gets its own. {@code nanoClock}
-     * is the time source of slow start, the one hosts' {@link io.tollgate.router.cluster.Host#addedAtNanos()} was read from.
+     * is the time source of slow start, the one hosts'
+     * {@link io.tollgate.router.cluster.Host#addedAtNanos()} was read from.
      */
     public static LoadBalancer create(String policy, LoadBalancingConfig settings, LongSupplier nanoClock) {
         return ExtensionRegistry.defaults().find(LoadBalancingConfig.class, policy, LoadBalancerFactory.class)
-                .orElseThrow(() -> new IllegalArgumentException("lb_policy: " + policy + " (expected one of " + names() + ")"))
+                .orElseThrow(() -> new IllegalArgumentException("lb_policy: " + policy + " (expected one of "
+                        + names() + ")"))
                 .create(settings, nanoClock);
     }
 }

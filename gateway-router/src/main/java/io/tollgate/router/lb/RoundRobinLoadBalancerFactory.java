@@ -1,30 +1,14 @@
 package io.tollgate.router.lb;
 
-import io.tollgate.core.config.ConfigNode;
-import io.tollgate.core.config.LoadBalancingConfig;
-import java.util.Set;
-import java.util.function.LongSupplier;
-
 /** Registers {@code round_robin}, the default policy ({@link RoundRobinLoadBalancer}); reads {@code slow_start}. */
-public final class RoundRobinLoadBalancerFactory implements LoadBalancerFactory {
+public final class RoundRobinLoadBalancerFactory extends SlowStartLoadBalancerFactory {
 
-    @Override
-    public String name() {
-        return "round_robin";
+    public RoundRobinLoadBalancerFactory() {
+        super("round_robin");
     }
 
     @Override
-    public Set<String> keys() {
-        return SlowStart.KEYS;
-    }
-
-    @Override
-    public LoadBalancingConfig parse(ConfigNode cluster, LoadBalancingConfig base) {
-        return SlowStart.parse(cluster, base);
-    }
-
-    @Override
-    public LoadBalancer create(LoadBalancingConfig settings, LongSupplier nanoClock) {
-        return new RoundRobinLoadBalancer(SlowStart.of(settings.slowStart(), nanoClock));
+    LoadBalancer create(SlowStart slowStart) {
+        return new RoundRobinLoadBalancer(slowStart);
     }
 }

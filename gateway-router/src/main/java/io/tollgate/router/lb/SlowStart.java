@@ -1,12 +1,8 @@
 package io.tollgate.router.lb;
 
-import io.tollgate.core.config.ConfigNode;
-import io.tollgate.core.config.LoadBalancingConfig;
 import io.tollgate.core.config.SlowStartConfig;
 import io.tollgate.router.cluster.Host;
-import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
@@ -31,22 +27,6 @@ final class SlowStart {
         this.exponent = 1 / config.aggression();
         this.minFactor = config.minWeightPercent() / 100.0;
         this.nanoClock = nanoClock;
-    }
-
-    /** The cluster key of the policies that ramp new hosts up: their {@link LoadBalancerFactory#keys()}. */
-    static final Set<String> KEYS = Set.of("slow_start");
-
-    /** {@code base} with the cluster's {@code slow_start}, if given, for the policies that read it. */
-    static LoadBalancingConfig parse(ConfigNode cluster, LoadBalancingConfig base) {
-        return base.withSlowStart(cluster.optional("slow_start").map(n -> {
-            n.allowOnly(Set.of("window", "aggression", "min_weight_percent"));
-            double aggression = n.optional("aggression").map(ConfigNode::asDouble).orElse(1.0);
-            if (!(aggression > 0) || Double.isInfinite(aggression)) {
-                throw n.child("aggression").error(aggression + " (expected a number > 0)");
-            }
-            return new SlowStartConfig(n.positiveDuration("window", Duration.ofSeconds(30)), aggression,
-                    n.integer("min_weight_percent", 10, 1, 100));
-        }));
     }
 
     /** The ramp of {@code config}, read against {@code nanoClock}, or null without one. */

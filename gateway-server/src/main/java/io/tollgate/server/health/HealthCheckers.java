@@ -22,8 +22,8 @@ public final class HealthCheckers {
     /** The checker for a cluster's health check configuration. */
     public static HealthChecker create(HealthCheckConfig config) {
         return ExtensionRegistry.defaults().find(HealthCheckConfig.class, config.type(), HealthCheckerFactory.class)
-                .orElseThrow(() -> new IllegalArgumentException("health_check.type: " + config.type() + " (expected one of "
-                        + names() + ")"))
+                .orElseThrow(() -> new IllegalArgumentException("health_check.type: " + config.type()
+                        + " (expected one of " + names() + ")"))
                 .create(config);
     }
 }
