@@ -1,11 +1,15 @@
 package io.tollgate.core.config;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tollgate.core.extension.ExtensionFactory;
+import io.tollgate.core.extension.ExtensionRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,14 +28,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
  * Turns YAML text into a validated {@link GatewayConfig}. The whole document is checked before
  * anything is returned: a bad field anywhere rejects the whole configuration, and the message
- * names the field's path.
+ * names the field's path. Load-balancing policies and health checkers are found by name in an
+ * {@link ExtensionRegistry}, and each reads and validates its own settings.
  *
  * <p>The reference of every field is {@code docs/configuration.md}.
  */
@@ -42,18 +46,16 @@ public final class ConfigLoader {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-    /** Keep in step with the router's LoadBalancers.names(); sorted, so that messages are stable. */
-    private static final List<String> LB_POLICIES = List.of("least_request", "maglev", "random", "ring_hash",
-            "round_robin");
-    /** The policies that read {@code hash_policy}. */
-    private static final List<String> HASH_LB_POLICIES = List.of("maglev", "ring_hash");
-    /** The policies that read {@code slow_start}. */
-    private static final List<String> SLOW_START_LB_POLICIES = List.of("least_request", "round_robin");
+    /** The keys of a cluster beside those its load-balancing policies read. */
+    private static final Set<String> CLUSTER_KEYS = Set.of("name", "lb_policy", "endpoints", "connect_timeout",
+            "max_connections_per_host", "max_pending_requests", "idle_timeout", "connections_per_host",
+            "heartbeat_interval", "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config",
+            "protocol", "circuit_breakers");
+    /** The keys of a health check beside those its checker reads. */
+    private static final Set<String> HEALTH_CHECK_KEYS = Set.of("type", "interval", "timeout", "jitter",
+            "healthy_threshold", "unhealthy_threshold");
     private static final List<String> PROTOCOLS = List.of("bolt", "h2c", "http1");
     private static final List<String> UPSTREAM_HTTP_PROTOCOLS = List.of(ClusterConfig.H2, ClusterConfig.HTTP1);
-    /** Keep in step with the server's HealthCheckers registry; sorted, so that messages are stable. */
-    private static final List<String> HEALTH_CHECK_TYPES = List.of("bolt", "http", "tcp");
-    private static final Pattern STATUS_RANGE = Pattern.compile("(\\d{3})(?:-(\\d{3}))?");
     /** Subset selectors are matched by a bit set of their keys in one {@code long}. */
     private static final int MAX_SUBSET_KEYS = 64;
     private static final List<Integer> REDIRECT_CODES = List.of(301, 302, 303, 307, 308);
@@ -61,10 +63,15 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
-    /** Loads and validates a configuration file. */
+    /** Loads and validates a configuration file, with the extensions of {@link ExtensionRegistry#defaults()}. */
     public static GatewayConfig load(Path file) {
+        return load(file, ExtensionRegistry.defaults());
+    }
+
+    /** Loads and validates a configuration file, finding extensions by name in {@code extensions}. */
+    public static GatewayConfig load(Path file, ExtensionRegistry extensions) {
         try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8));
+            return parse(Files.readString(file, StandardCharsets.UTF_8), extensions);
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot be read: " + e.getMessage(), e);
         }
@@ -82,8 +89,14 @@ public final class ConfigLoader {
         }
     }
 
-    /** Parses and validates YAML text. */
+    /** Parses and validates YAML text, with the extensions of {@link ExtensionRegistry#defaults()}. */
     public static GatewayConfig parse(String yaml) {
+        return parse(yaml, ExtensionRegistry.defaults());
+    }
+
+    /** Parses and validates YAML text, finding extensions by name in {@code extensions}. */
+    public static GatewayConfig parse(String yaml, ExtensionRegistry extensions) {
+        requireNonNull(extensions, "extensions");
         JsonNode tree;
         try {
             tree = YAML.readTree(yaml);
@@ -94,17 +107,17 @@ public final class ConfigLoader {
         if (tree == null || tree.isMissingNode()) {
             throw new ConfigException("<root>: the configuration is empty");
         }
-        GatewayConfig config = gateway(new ConfigNode(tree, ""));
+        GatewayConfig config = gateway(new ConfigNode(tree, ""), extensions);
         checkReferences(config);
         return config;
     }
 
-    private static GatewayConfig gateway(ConfigNode root) {
+    private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
         root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream"));
         AdminConfig admin = root.optional("admin").map(ConfigLoader::admin)
                 .orElse(new AdminConfig("127.0.0.1", 9901));
         List<ListenerConfig> listeners = root.list("listeners", ConfigLoader::listener);
-        List<ClusterConfig> clusters = root.list("clusters", ConfigLoader::cluster);
+        List<ClusterConfig> clusters = root.list("clusters", n -> cluster(n, extensions));
         unique(root.child("listeners"), listeners.stream().map(ListenerConfig::name).toList());
         unique(root.child("clusters"), clusters.stream().map(ClusterConfig::name).toList());
         Optional<DemoUpstreamConfig> demo = root.optional("demo_upstream").map(n -> {
@@ -345,7 +358,7 @@ public final class ConfigLoader {
                 n.stringMap("metadata_match"), n.optional("retry_policy").map(ConfigLoader::retryPolicy),
                 n.integer("per_request_buffer_limit_bytes", ForwardActionConfig.DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES,
                         0, Integer.MAX_VALUE),
-                n.list("hash_policy", ConfigLoader::hashPolicy), priority(n, "priority"));
+                n.list("hash_policy", HashPolicyConfig::parse), priority(n, "priority"));
     }
 
     private static RetryPolicyConfig retryPolicy(ConfigNode n) {
@@ -463,7 +476,8 @@ public final class ConfigLoader {
         return new HeaderMutationConfig(add, remove);
     }
 
-    private static String headerName(ConfigNode n, String name) {
+    /** {@code name} in lower case, when it is a valid header name; {@code n} is where it was read. */
+    static String headerName(ConfigNode n, String name) {
         if (name.isEmpty()) {
             throw n.error("'' is not a valid header name");
         }
@@ -476,149 +490,88 @@ public final class ConfigLoader {
         return name.toLowerCase(Locale.ROOT);
     }
 
-    private static ClusterConfig cluster(ConfigNode n) {
-        n.allowOnly(Set.of("name", "lb_policy", "endpoints", "connect_timeout", "max_connections_per_host",
-                "max_pending_requests", "idle_timeout", "connections_per_host", "heartbeat_interval",
-                "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config", "protocol",
-                "circuit_breakers", "hash_policy", "ring_hash_lb_config", "maglev_lb_config", "slow_start"));
+    private static ClusterConfig cluster(ConfigNode n, ExtensionRegistry extensions) {
+        n.allowOnly(withExtensionKeys(CLUSTER_KEYS, extensions, LoadBalancingConfig.class));
         String protocol = n.string("protocol", ClusterConfig.HTTP1);
         if (!UPSTREAM_HTTP_PROTOCOLS.contains(protocol)) {
             throw n.child("protocol").error("unknown protocol '" + protocol + "' (expected one of " + UPSTREAM_HTTP_PROTOCOLS + ")");
         }
-        String lb = n.string("lb_policy", "round_robin");
-        if (!LB_POLICIES.contains(lb)) {
-            throw n.child("lb_policy").error("unknown policy '" + lb + "' (expected one of " + LB_POLICIES + ")");
-        }
+        ExtensionFactory<LoadBalancingConfig> lb = extension(extensions, LoadBalancingConfig.class, n.child("lb_policy"),
+                n.string("lb_policy", "round_robin"), "policy");
         List<EndpointConfig> endpoints = n.list("endpoints", e -> {
             e.allowOnly(Set.of("address", "port", "weight", "labels"));
             return new EndpointConfig(e.string("address"), (int) e.required("port").asLong(1, 65535),
                     e.integer("weight", 1, 1, 1_000_000), e.stringMap("labels"));
         });
         unique(n.child("endpoints"), endpoints.stream().map(e -> e.address() + ":" + e.port()).toList(), "address:port");
-        return new ClusterConfig(n.string("name"), lb, endpoints,
+        return new ClusterConfig(n.string("name"), lb.name(), endpoints,
                 positive(n, "connect_timeout", Duration.ofSeconds(5)),
                 n.integer("max_connections_per_host", 1024, 1, 1_000_000),
                 n.integer("max_pending_requests", 1024, 0, 1_000_000),
                 positive(n, "idle_timeout", Duration.ofSeconds(50)),
                 n.integer("connections_per_host", ClusterConfig.DEFAULT_CONNECTIONS_PER_HOST, 1, 64),
                 positive(n, "heartbeat_interval", ClusterConfig.DEFAULT_HEARTBEAT_INTERVAL),
-                n.optional("health_check").map(ConfigLoader::healthCheck),
+                n.optional("health_check").map(h -> healthCheck(h, extensions)),
                 n.optional("outlier_detection").map(ConfigLoader::outlierDetection),
                 n.integer("panic_threshold_percent", ClusterConfig.DEFAULT_PANIC_THRESHOLD_PERCENT, 0, 100),
                 n.optional("subset_lb_config").map(ConfigLoader::subsetLbConfig),
                 protocol,
                 n.optional("circuit_breakers").map(ConfigLoader::circuitBreakers).orElse(CircuitBreakersConfig.DEFAULTS),
-                loadBalancing(n, lb));
+                loadBalancing(n, lb, extensions));
     }
 
-    /** The settings of {@code lb_policy}; a setting another policy reads is an error, not silently ignored. */
-    private static LoadBalancingConfig loadBalancing(ConfigNode n, String lb) {
-        onlyFor(n, "hash_policy", lb, HASH_LB_POLICIES);
-        onlyFor(n, "ring_hash_lb_config", lb, List.of("ring_hash"));
-        onlyFor(n, "maglev_lb_config", lb, List.of("maglev"));
-        onlyFor(n, "slow_start", lb, SLOW_START_LB_POLICIES);
-        LoadBalancingConfig d = LoadBalancingConfig.DEFAULTS;
-        int minRing = d.minimumRingSize();
-        int maxRing = d.maximumRingSize();
-        if (n.has("ring_hash_lb_config")) {
-            ConfigNode ring = n.child("ring_hash_lb_config").allowOnly(Set.of("minimum_ring_size", "maximum_ring_size"));
-            maxRing = ring.integer("maximum_ring_size", maxRing, 1, 1 << 26);
-            minRing = ring.integer("minimum_ring_size", Math.min(minRing, maxRing), 1, maxRing);
-        }
-        int tableSize = d.maglevTableSize();
-        if (n.has("maglev_lb_config")) {
-            ConfigNode maglev = n.child("maglev_lb_config").allowOnly(Set.of("table_size"));
-            tableSize = maglev.integer("table_size", tableSize, 2, 5_000_011);
-            if (!LoadBalancingConfig.isPrime(tableSize)) {
-                throw maglev.child("table_size").error(tableSize + " (expected a prime, e.g. 65537 or 5000011)");
-            }
-        }
-        return new LoadBalancingConfig(n.list("hash_policy", ConfigLoader::hashPolicy), minRing, maxRing, tableSize,
-                n.optional("slow_start").map(ConfigLoader::slowStart));
+    /** The settings {@code lb_policy} reads; a setting only another policy reads is an error, not silently ignored. */
+    private static LoadBalancingConfig loadBalancing(ConfigNode n, ExtensionFactory<LoadBalancingConfig> lb,
+            ExtensionRegistry extensions) {
+        rejectKeysOfOthers(n, "lb_policy", lb, extensions);
+        return lb.parse(n, LoadBalancingConfig.DEFAULTS);
     }
 
-    private static void onlyFor(ConfigNode n, String key, String lb, List<String> policies) {
-        if (n.has(key) && !policies.contains(lb)) {
-            throw n.child(key).error("only applies to lb_policy " + String.join(" or ", policies) + " (lb_policy is "
-                    + lb + ")");
-        }
-    }
-
-    /** One of {@code header: name}, {@code cookie: name}, {@code source_ip: true}, {@code rpc_header: name}. */
-    private static HashPolicyConfig hashPolicy(ConfigNode n) {
-        n.allowOnly(Set.of("header", "cookie", "source_ip", "rpc_header", "terminal"));
-        int kinds = (n.has("header") ? 1 : 0) + (n.has("cookie") ? 1 : 0) + (n.has("source_ip") ? 1 : 0)
-                + (n.has("rpc_header") ? 1 : 0);
-        if (kinds != 1) {
-            throw n.error("needs exactly one of header, cookie, source_ip, rpc_header (found " + kinds + ")");
-        }
-        boolean terminal = n.bool("terminal", false);
-        if (n.has("header")) {
-            return new HashPolicyConfig(HashPolicyConfig.Source.HEADER,
-                    headerName(n.child("header"), n.string("header")), terminal);
-        }
-        if (n.has("rpc_header")) {
-            return new HashPolicyConfig(HashPolicyConfig.Source.RPC_HEADER,
-                    headerName(n.child("rpc_header"), n.string("rpc_header")), terminal);
-        }
-        if (n.has("cookie")) {
-            String cookie = n.string("cookie");
-            if (cookie.isEmpty() || cookie.indexOf('=') >= 0 || cookie.indexOf(';') >= 0 || cookie.indexOf(' ') >= 0) {
-                throw n.child("cookie").error("'" + cookie + "' is not a cookie name");
-            }
-            return new HashPolicyConfig(HashPolicyConfig.Source.COOKIE, cookie, terminal);
-        }
-        if (!n.bool("source_ip", false)) {
-            throw n.child("source_ip").error("must be true when given");
-        }
-        return new HashPolicyConfig(HashPolicyConfig.Source.SOURCE_IP, "", terminal);
-    }
-
-    private static SlowStartConfig slowStart(ConfigNode n) {
-        n.allowOnly(Set.of("window", "aggression", "min_weight_percent"));
-        double aggression = n.optional("aggression").map(ConfigNode::asDouble).orElse(1.0);
-        if (!(aggression > 0) || Double.isInfinite(aggression)) {
-            throw n.child("aggression").error(aggression + " (expected a number > 0)");
-        }
-        return new SlowStartConfig(positive(n, "window", Duration.ofSeconds(30)), aggression,
-                n.integer("min_weight_percent", 10, 1, 100));
-    }
-
-    private static HealthCheckConfig healthCheck(ConfigNode n) {
-        n.allowOnly(Set.of("type", "interval", "timeout", "jitter", "healthy_threshold", "unhealthy_threshold", "http"));
-        String type = n.string("type");
-        if (!HEALTH_CHECK_TYPES.contains(type)) {
-            throw n.child("type").error("unknown type '" + type + "' (expected one of " + HEALTH_CHECK_TYPES + ")");
-        }
-        if (n.has("http") && !type.equals("http")) {
-            throw n.child("http").error("only applies to type http (type is " + type + ")");
-        }
-        return new HealthCheckConfig(type,
+    private static HealthCheckConfig healthCheck(ConfigNode n, ExtensionRegistry extensions) {
+        n.allowOnly(withExtensionKeys(HEALTH_CHECK_KEYS, extensions, HealthCheckConfig.class));
+        ExtensionFactory<HealthCheckConfig> checker = extension(extensions, HealthCheckConfig.class, n.child("type"),
+                n.string("type"), "type");
+        rejectKeysOfOthers(n, "type", checker, extensions);
+        return checker.parse(n, new HealthCheckConfig(checker.name(),
                 positive(n, "interval", Duration.ofSeconds(10)),
                 positive(n, "timeout", Duration.ofSeconds(1)),
                 n.duration("jitter", Duration.ZERO),
                 n.integer("healthy_threshold", 2, 1, 1000),
                 n.integer("unhealthy_threshold", 3, 1, 1000),
-                n.optional("http").map(ConfigLoader::httpHealthCheck).orElse(HttpHealthCheckConfig.DEFAULTS));
+                HttpHealthCheckConfig.DEFAULTS));
     }
 
-    private static HttpHealthCheckConfig httpHealthCheck(ConfigNode n) {
-        n.allowOnly(Set.of("path", "expected_statuses"));
-        String path = n.string("path", HttpHealthCheckConfig.DEFAULTS.path());
-        absolutePath(n.child("path"), path);
-        List<HttpHealthCheckConfig.StatusRange> statuses = n.list("expected_statuses", ConfigLoader::statusRange);
-        return new HttpHealthCheckConfig(path,
-                statuses.isEmpty() ? HttpHealthCheckConfig.DEFAULTS.expectedStatuses() : statuses);
+    /** The extension of kind {@code type} named {@code name}; an unknown name fails at {@code at}, listing all. */
+    private static <C> ExtensionFactory<C> extension(ExtensionRegistry extensions, Class<C> type, ConfigNode at,
+            String name, String noun) {
+        return extensions.find(type, name).orElseThrow(() -> at.error("unknown " + noun + " '" + name
+                + "' (expected one of " + extensions.names(type) + ")"));
     }
 
-    private static HttpHealthCheckConfig.StatusRange statusRange(ConfigNode n) {
-        Matcher m = STATUS_RANGE.matcher(n.asString().trim());
-        int from = m.matches() ? Integer.parseInt(m.group(1)) : 0;
-        int to = m.matches() && m.group(2) != null ? Integer.parseInt(m.group(2)) : from;
-        if (from < 100 || to > 599 || from > to) {
-            throw n.error("'" + n.asString() + "' is not a status or range (expected e.g. 200 or 200-399, within 100-599)");
+    /** {@code own}, the keys a node has for itself, and the keys extensions of kind {@code type} read there. */
+    private static Set<String> withExtensionKeys(Set<String> own, ExtensionRegistry extensions, Class<?> type) {
+        Set<String> keys = new HashSet<>(own);
+        for (String key : extensions.keys(type)) {
+            if (!keys.add(key)) {
+                throw new IllegalStateException(type.getSimpleName() + " extensions read '" + key
+                        + "', a key the configuration itself reads there");
+            }
         }
-        return new HttpHealthCheckConfig.StatusRange(from, to);
+        return keys;
+    }
+
+    /** Fails on a key of {@code n} that extensions of {@code chosen}'s kind read, but not {@code chosen}. */
+    private static void rejectKeysOfOthers(ConfigNode n, String selector, ExtensionFactory<?> chosen,
+            ExtensionRegistry extensions) {
+        Class<?> type = chosen.configType();
+        for (String key : extensions.keys(type)) {
+            if (n.has(key) && !chosen.keys().contains(key)) {
+                List<String> readers = extensions.names(type).stream()
+                        .filter(name -> extensions.find(type, name).orElseThrow().keys().contains(key)).toList();
+                throw n.child(key).error("only applies to " + selector + " " + String.join(" or ", readers) + " ("
+                        + selector + " is " + chosen.name() + ")");
+            }
+        }
     }
 
     private static OutlierDetectionConfig outlierDetection(ConfigNode n) {
@@ -710,11 +663,7 @@ public final class ConfigLoader {
     }
 
     private static Duration positive(ConfigNode n, String key, Duration defaultValue) {
-        Duration d = n.duration(key, defaultValue);
-        if (d.isZero() || d.isNegative()) {
-            throw n.child(key).error("must be positive");
-        }
-        return d;
+        return n.positiveDuration(key, defaultValue);
     }
 
     private static void compile(ConfigNode n, String regex) {

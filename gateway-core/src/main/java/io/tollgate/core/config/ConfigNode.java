@@ -16,9 +16,11 @@ import java.util.regex.Pattern;
 
 /**
  * A position in a parsed configuration tree that knows its own path, so every error names the
- * field that caused it and the value that was expected.
+ * field that caused it and the value that was expected. Public so that extension factories (see
+ * {@code io.tollgate.core.extension.ExtensionFactory}) read and validate their own settings with the
+ * same messages as the rest of the configuration.
  */
-final class ConfigNode {
+public final class ConfigNode {
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
 
@@ -30,16 +32,18 @@ final class ConfigNode {
         this.path = path;
     }
 
-    String path() {
+    /** The path of this node, e.g. {@code clusters[0].lb_policy}; empty at the root. */
+    public String path() {
         return path;
     }
 
-    ConfigException error(String message) {
+    /** An error about this node: {@code message} after its path. */
+    public ConfigException error(String message) {
         return new ConfigException((path.isEmpty() ? "<root>" : path) + ": " + message);
     }
 
     /** Fails when this object holds a key outside {@code allowed}: a typo must not pass silently. */
-    ConfigNode allowOnly(Set<String> allowed) {
+    public ConfigNode allowOnly(Set<String> allowed) {
         requireObject();
         Iterator<String> names = node.fieldNames();
         while (names.hasNext()) {
@@ -51,21 +55,24 @@ final class ConfigNode {
         return this;
     }
 
-    boolean has(String key) {
+    /** Whether this object holds {@code key} with a value other than null. */
+    public boolean has(String key) {
         return node.isObject() && node.has(key) && !node.get(key).isNull();
     }
 
-    ConfigNode child(String key) {
+    /** The node at {@code key} of this object, present or not. */
+    public ConfigNode child(String key) {
         String childPath = path.isEmpty() ? key : path + "." + key;
         return new ConfigNode(node.path(key), childPath);
     }
 
     /** The element at {@code index} of this list node. */
-    ConfigNode element(int index) {
+    public ConfigNode element(int index) {
         return new ConfigNode(node.path(index), path + "[" + index + "]");
     }
 
-    ConfigNode required(String key) {
+    /** The node at {@code key}; fails when it is absent. */
+    public ConfigNode required(String key) {
         requireObject();
         if (!has(key)) {
             throw child(key).error("required");
@@ -73,19 +80,22 @@ final class ConfigNode {
         return child(key);
     }
 
-    Optional<ConfigNode> optional(String key) {
+    /** The node at {@code key}, if present. */
+    public Optional<ConfigNode> optional(String key) {
         requireObject();
         return has(key) ? Optional.of(child(key)) : Optional.empty();
     }
 
-    String asString() {
+    /** This scalar as text. */
+    public String asString() {
         if (!node.isValueNode() || node.isNull()) {
             throw error("must be a string");
         }
         return node.asText();
     }
 
-    String string(String key) {
+    /** The required, non-empty text at {@code key}. */
+    public String string(String key) {
         String value = required(key).asString();
         if (value.isEmpty()) {
             throw child(key).error("must not be empty");
@@ -93,15 +103,18 @@ final class ConfigNode {
         return value;
     }
 
-    String string(String key, String defaultValue) {
+    /** The text at {@code key}, or {@code defaultValue} when absent. */
+    public String string(String key, String defaultValue) {
         return optional(key).map(ConfigNode::asString).orElse(defaultValue);
     }
 
-    Optional<String> optionalString(String key) {
+    /** The text at {@code key}, if present. */
+    public Optional<String> optionalString(String key) {
         return optional(key).map(ConfigNode::asString);
     }
 
-    long asLong(long min, long max) {
+    /** This scalar as an integer within {@code min..max}. */
+    public long asLong(long min, long max) {
         if (!node.canConvertToLong() || !node.isIntegralNumber()) {
             throw error("must be an integer (expected: " + min + ".." + max + ")");
         }
@@ -112,22 +125,26 @@ final class ConfigNode {
         return value;
     }
 
-    double asDouble() {
+    /** This scalar as a number. */
+    public double asDouble() {
         if (!node.isNumber()) {
             throw error("must be a number");
         }
         return node.asDouble();
     }
 
-    int integer(String key, int defaultValue, int min, int max) {
+    /** The integer at {@code key} within {@code min..max}, or {@code defaultValue} when absent. */
+    public int integer(String key, int defaultValue, int min, int max) {
         return optional(key).map(n -> (int) n.asLong(min, max)).orElse(defaultValue);
     }
 
-    long longValue(String key, long defaultValue, long min, long max) {
+    /** The integer at {@code key} within {@code min..max}, or {@code defaultValue} when absent. */
+    public long longValue(String key, long defaultValue, long min, long max) {
         return optional(key).map(n -> n.asLong(min, max)).orElse(defaultValue);
     }
 
-    boolean bool(String key, boolean defaultValue) {
+    /** The boolean at {@code key}, or {@code defaultValue} when absent. */
+    public boolean bool(String key, boolean defaultValue) {
         return optional(key).map(n -> {
             if (!n.node.isBoolean()) {
                 throw n.error("must be true or false");
@@ -137,11 +154,12 @@ final class ConfigNode {
     }
 
     /** Reads a duration written as {@code 250ms}, {@code 15s}, {@code 2m} or {@code 1h}. */
-    Duration duration(String key, Duration defaultValue) {
+    public Duration duration(String key, Duration defaultValue) {
         return optional(key).map(ConfigNode::asDuration).orElse(defaultValue);
     }
 
-    Duration asDuration() {
+    /** This scalar as a duration, written as for {@link #duration(String, Duration)}. */
+    public Duration asDuration() {
         Matcher m = DURATION.matcher(asString().trim());
         if (!m.matches()) {
             throw error("'" + node.asText() + "' is not a duration (expected an integer of at most 9 digits"
@@ -160,8 +178,17 @@ final class ConfigNode {
         }
     }
 
+    /** {@link #duration(String, Duration)} that must be greater than zero. */
+    public Duration positiveDuration(String key, Duration defaultValue) {
+        Duration d = duration(key, defaultValue);
+        if (d.isZero() || d.isNegative()) {
+            throw child(key).error("must be positive");
+        }
+        return d;
+    }
+
     /** Reads an optional list, mapping each element with its own indexed path. */
-    <T> List<T> list(String key, Function<ConfigNode, T> mapper) {
+    public <T> List<T> list(String key, Function<ConfigNode, T> mapper) {
         if (!has(key)) {
             return List.of();
         }
@@ -176,7 +203,8 @@ final class ConfigNode {
         return result;
     }
 
-    Map<String, String> stringMap(String key) {
+    /** The mapping of text to text at {@code key}, in document order; empty when absent. */
+    public Map<String, String> stringMap(String key) {
         if (!has(key)) {
             return Map.of();
         }

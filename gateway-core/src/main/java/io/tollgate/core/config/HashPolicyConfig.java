@@ -2,6 +2,8 @@ package io.tollgate.core.config;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Set;
+
 /**
  * One source of the hash by which {@code ring_hash} and {@code maglev} pick a host, so that the
  * requests of one user, session or RPC key keep going to the same host.
@@ -34,5 +36,38 @@ public record HashPolicyConfig(Source source, String name, boolean terminal) {
             throw new IllegalArgumentException("name: '" + name + "' (expected a name exactly when source is not "
                     + Source.SOURCE_IP + ", source is " + source + ")");
         }
+    }
+
+    /**
+     * Reads one element of a {@code hash_policy} list, a route's or a hashing policy's: one of
+     * {@code header: name}, {@code cookie: name}, {@code source_ip: true}, {@code rpc_header: name}.
+     */
+    public static HashPolicyConfig parse(ConfigNode n) {
+        n.allowOnly(Set.of("header", "cookie", "source_ip", "rpc_header", "terminal"));
+        int kinds = (n.has("header") ? 1 : 0) + (n.has("cookie") ? 1 : 0) + (n.has("source_ip") ? 1 : 0)
+                + (n.has("rpc_header") ? 1 : 0);
+        if (kinds != 1) {
+            throw n.error("needs exactly one of header, cookie, source_ip, rpc_header (found " + kinds + ")");
+        }
+        boolean terminal = n.bool("terminal", false);
+        if (n.has("header")) {
+            return new HashPolicyConfig(Source.HEADER, ConfigLoader.headerName(n.child("header"), n.string("header")),
+                    terminal);
+        }
+        if (n.has("rpc_header")) {
+            return new HashPolicyConfig(Source.RPC_HEADER,
+                    ConfigLoader.headerName(n.child("rpc_header"), n.string("rpc_header")), terminal);
+        }
+        if (n.has("cookie")) {
+            String cookie = n.string("cookie");
+            if (cookie.isEmpty() || cookie.indexOf('=') >= 0 || cookie.indexOf(';') >= 0 || cookie.indexOf(' ') >= 0) {
+                throw n.child("cookie").error("'" + cookie + "' is not a cookie name");
+            }
+            return new HashPolicyConfig(Source.COOKIE, cookie, terminal);
+        }
+        if (!n.bool("source_ip", false)) {
+            throw n.child("source_ip").error("must be true when given");
+        }
+        return new HashPolicyConfig(Source.SOURCE_IP, "", terminal);
     }
 }

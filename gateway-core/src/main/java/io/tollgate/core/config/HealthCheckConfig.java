@@ -8,7 +8,7 @@ import java.time.Duration;
  * How the gateway probes each host of a cluster on its own, off the request path, to take a
  * dead host out of rotation before a request finds it.
  *
- * @param type the registered checker: {@code tcp}, {@code http} or {@code bolt}
+ * @param type the checker's registered name, e.g. {@code tcp}, {@code http} or {@code bolt}
  * @param interval the time between the end of one probe and the start of the next
  * @param timeout the longest one probe (connect included) may take before it counts as failed
  * @param jitter up to this much, drawn at random, is added to every interval, so that probes
@@ -36,5 +36,10 @@ public record HealthCheckConfig(
             throw new IllegalArgumentException("thresholds: " + healthyThreshold + "/" + unhealthyThreshold
                     + " (expected: >= 1)");
         }
+    }
+
+    /** This check with {@code settings} as its {@code http} settings. */
+    public HealthCheckConfig withHttp(HttpHealthCheckConfig settings) {
+        return new HealthCheckConfig(type, interval, timeout, jitter, healthyThreshold, unhealthyThreshold, settings);
     }
 }

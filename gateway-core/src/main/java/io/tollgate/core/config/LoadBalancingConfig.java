@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * The settings of a cluster's load balancer beyond its policy name, each read only by the
- * policies it concerns.
+ * policies it concerns. The configuration type of load-balancing extensions: the policy named by
+ * {@code lb_policy} reads its own settings into it (see {@code io.tollgate.core.extension}).
  *
  * @param hashPolicy for {@code ring_hash} and {@code maglev}: what of a request is hashed, tried in
  *     order and combined; empty, or no source present in a request, means a random host
@@ -45,7 +46,7 @@ public record LoadBalancingConfig(
     }
 
     /** Whether {@code n} is a prime; trial division, for configuration checks only. */
-    static boolean isPrime(int n) {
+    public static boolean isPrime(int n) {
         if (n < 2) {
             return false;
         }
@@ -65,5 +66,15 @@ public record LoadBalancingConfig(
     /** These settings with {@code slowStart} instead. */
     public LoadBalancingConfig withSlowStart(Optional<SlowStartConfig> slowStart) {
         return new LoadBalancingConfig(hashPolicy, minimumRingSize, maximumRingSize, maglevTableSize, slowStart);
+    }
+
+    /** These settings with the ring sizes {@code minimum} and {@code maximum} instead. */
+    public LoadBalancingConfig withRingSizes(int minimum, int maximum) {
+        return new LoadBalancingConfig(hashPolicy, minimum, maximum, maglevTableSize, slowStart);
+    }
+
+    /** These settings with the Maglev table size {@code tableSize} instead. */
+    public LoadBalancingConfig withMaglevTableSize(int tableSize) {
+        return new LoadBalancingConfig(hashPolicy, minimumRingSize, maximumRingSize, tableSize, slowStart);
     }
 }

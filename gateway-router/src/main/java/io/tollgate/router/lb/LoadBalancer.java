@@ -4,9 +4,9 @@ import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.cluster.Host;
 
 /**
- * Chooses one host of a cluster for a request. Implementations are registered by name in
- * {@link LoadBalancers} and MUST be safe to call from every event loop at once; they MUST NOT
- * allocate or walk all candidates, since they run once per request.
+ * Chooses one host of a cluster for a request. Implementations are made by a
+ * {@link LoadBalancerFactory} registered by policy name and MUST be safe to call from every event
+ * loop at once; they MUST NOT allocate or walk all candidates, since they run once per request.
  */
 public interface LoadBalancer {
 

@@ -5,9 +5,9 @@ import io.netty.util.concurrent.Promise;
 import io.tollgate.router.cluster.Host;
 
 /**
- * One kind of active health probe (TCP connect, HTTP request, Bolt heartbeat ...), registered by
- * type name in {@link HealthCheckers}. A probe runs on a connection of its own, opened for it:
- * the checker only says what to ask once connected and what answer passes.
+ * One kind of active health probe (TCP connect, HTTP request, Bolt heartbeat ...), made by a
+ * {@link HealthCheckerFactory} registered by type name. A probe runs on a connection of its own,
+ * opened for it: the checker only says what to ask once connected and what answer passes.
  */
 public interface HealthChecker {
 

@@ -1,8 +1,14 @@
-package io.tollgate.core.config;
+package io.tollgate.server.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.HealthCheckConfig;
+import io.tollgate.core.config.HttpHealthCheckConfig;
+import io.tollgate.core.config.OutlierDetectionConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
