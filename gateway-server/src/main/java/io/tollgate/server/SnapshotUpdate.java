@@ -116,7 +116,7 @@ final class SnapshotUpdate {
 
     private static ListenerConfig withoutRoutes(ListenerConfig listener) {
         return new ListenerConfig(listener.name(), listener.address(), listener.port(), listener.protocols(),
-                new RouteConfig(List.of()), listener.http(), listener.accessLog(), listener.bolt(), listener.http2(),
+                new RouteConfig(List.of()), listener.http(), listener.accessLog(), listener.protocolOptions(), listener.http2(),
                 listener.tls());
     }
 

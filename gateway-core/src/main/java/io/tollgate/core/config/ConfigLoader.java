@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,7 +55,6 @@ public final class ConfigLoader {
     /** The keys of a health check beside those its checker reads. */
     private static final Set<String> HEALTH_CHECK_KEYS = Set.of("type", "interval", "timeout", "jitter",
             "healthy_threshold", "unhealthy_threshold");
-    private static final List<String> PROTOCOLS = List.of("bolt", "h2c", "http1");
     private static final List<String> UPSTREAM_HTTP_PROTOCOLS = List.of(ClusterConfig.H2, ClusterConfig.HTTP1);
     /** Subset selectors are matched by a bit set of their keys in one {@code long}. */
     private static final int MAX_SUBSET_KEYS = 64;
@@ -116,7 +116,7 @@ public final class ConfigLoader {
         root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream"));
         AdminConfig admin = root.optional("admin").map(ConfigLoader::admin)
                 .orElse(new AdminConfig("127.0.0.1", 9901));
-        List<ListenerConfig> listeners = root.list("listeners", ConfigLoader::listener);
+        List<ListenerConfig> listeners = root.list("listeners", n -> listener(n, extensions));
         List<ClusterConfig> clusters = root.list("clusters", n -> cluster(n, extensions));
         unique(root.child("listeners"), listeners.stream().map(ListenerConfig::name).toList());
         unique(root.child("clusters"), clusters.stream().map(ClusterConfig::name).toList());
@@ -132,18 +132,30 @@ public final class ConfigLoader {
         return new AdminConfig(n.string("address", "127.0.0.1"), n.integer("port", 9901, 0, 65535));
     }
 
-    private static ListenerConfig listener(ConfigNode n) {
-        n.allowOnly(Set.of("name", "address", "port", "protocols", "route_config", "http", "http2", "bolt", "access_log",
-                "tls"));
+    private static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {
+        Set<String> keys = new HashSet<>(Set.of("name", "address", "port", "protocols", "route_config", "http",
+                "http2", "access_log", "tls"));
+        keys.addAll(extensions.names(ProtocolOptions.class));
+        n.allowOnly(keys);
+        Map<String, ProtocolOptions> protocolOptions = new LinkedHashMap<>();
         List<String> protocols = n.list("protocols", p -> {
             String name = p.asString();
-            if (!PROTOCOLS.contains(name)) {
-                throw p.error("unknown protocol '" + name + "' (expected one of " + PROTOCOLS + ")");
-            }
+            ProtocolFactory factory = extensions.find(ProtocolOptions.class, name, ProtocolFactory.class)
+                    .orElseThrow(() -> p.error("unknown protocol '" + name + "' (expected one of "
+                            + extensions.names(ProtocolOptions.class) + ")"));
+            protocolOptions.put(name, n.optional(name).map(block -> factory.parse(block, factory.defaults()))
+                    .orElse(factory.defaults()));
             return name;
         });
         if (protocols.isEmpty()) {
             protocols = List.of("http1");
+            protocolOptions.put("http1", ProtocolOptions.NONE);
+        }
+        for (String name : extensions.names(ProtocolOptions.class)) {
+            if (n.has(name) && !protocolOptions.containsKey(name)) {
+                throw n.child(name).error("only applies to a listener serving " + name + " (protocols are "
+                        + protocols + ")");
+            }
         }
         HttpOptions http = n.optional("http").map(ConfigLoader::httpOptions).orElse(HttpOptions.DEFAULTS);
         AccessLogConfig accessLog = n.optional("access_log").map(a -> {
@@ -158,7 +170,7 @@ public final class ConfigLoader {
                 routeConfig(n.required("route_config")),
                 http,
                 accessLog,
-                n.optional("bolt").map(ConfigLoader::boltOptions).orElse(BoltOptions.DEFAULTS),
+                protocolOptions,
                 n.optional("http2").map(ConfigLoader::http2Options).orElse(Http2Options.DEFAULTS),
                 tls(n, protocols));
     }
@@ -209,16 +221,6 @@ public final class ConfigLoader {
                 n.integer("max_queued_control_frames", d.maxQueuedControlFrames(), 1, 1_000_000),
                 n.integer("max_small_continuation_frames", d.maxSmallContinuationFrames(), 1, 1_000_000),
                 positive(n, "window_hold_timeout", d.windowHoldTimeout()));
-    }
-
-    private static BoltOptions boltOptions(ConfigNode n) {
-        n.allowOnly(Set.of("max_frame_bytes", "max_class_bytes", "max_header_bytes", "idle_timeout"));
-        BoltOptions d = BoltOptions.DEFAULTS;
-        return new BoltOptions(
-                n.integer("max_frame_bytes", d.maxFrameBytes(), 1024, 1 << 30),
-                n.integer("max_class_bytes", d.maxClassBytes(), 0, Short.MAX_VALUE),
-                n.integer("max_header_bytes", d.maxHeaderBytes(), 0, Short.MAX_VALUE),
-                positive(n, "idle_timeout", d.idleTimeout()));
     }
 
     private static HttpOptions httpOptions(ConfigNode n) {

@@ -1,6 +1,7 @@
 package io.tollgate.core.config;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -14,7 +15,8 @@ import java.util.Optional;
  * @param routeConfig the virtual hosts and routes applied to requests from this listener
  * @param http limits and timeouts of HTTP/1.1 connections
  * @param accessLog where the access log goes
- * @param bolt limits and timeouts of SOFA Bolt connections
+ * @param protocolOptions the settings of each protocol served, by protocol name, as its
+ *     {@link ProtocolFactory} read them from the listener's block named after it
  * @param http2 settings and protections of HTTP/2 connections
  * @param tls how connections are decrypted, or empty for plaintext connections
  */
@@ -26,29 +28,24 @@ public record ListenerConfig(
         RouteConfig routeConfig,
         HttpOptions http,
         AccessLogConfig accessLog,
-        BoltOptions bolt,
+        Map<String, ProtocolOptions> protocolOptions,
         Http2Options http2,
         Optional<TlsConfig> tls) {
 
     public ListenerConfig {
         protocols = List.copyOf(protocols);
+        protocolOptions = Map.copyOf(protocolOptions);
     }
 
-    /** A listener with the default {@link BoltOptions} and {@link Http2Options}. */
+    /** The settings of {@code protocol} on this listener, or null when the listener does not serve it. */
+    public ProtocolOptions options(String protocol) {
+        return protocolOptions.get(protocol);
+    }
+
+    /** A plaintext listener with default protocol settings, whose protocols have none of their own. */
     public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
             HttpOptions http, AccessLogConfig accessLog) {
-        this(name, address, port, protocols, routeConfig, http, accessLog, BoltOptions.DEFAULTS);
-    }
-
-    /** A listener with the default {@link Http2Options}. */
-    public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
-            HttpOptions http, AccessLogConfig accessLog, BoltOptions bolt) {
-        this(name, address, port, protocols, routeConfig, http, accessLog, bolt, Http2Options.DEFAULTS);
-    }
-
-    /** A plaintext listener. */
-    public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
-            HttpOptions http, AccessLogConfig accessLog, BoltOptions bolt, Http2Options http2) {
-        this(name, address, port, protocols, routeConfig, http, accessLog, bolt, http2, Optional.empty());
+        this(name, address, port, protocols, routeConfig, http, accessLog, Map.of(), Http2Options.DEFAULTS,
+                Optional.empty());
     }
 }

@@ -1,8 +1,9 @@
 package io.tollgate.server.health;
 
+import io.tollgate.protocols.bolt.BoltCodec;
 import io.tollgate.core.config.HealthCheckConfig;
 
-/** Registers {@code bolt} ({@link BoltHealthChecker}), which has no settings of its own. */
+/** Registers {@code bolt} ({@link RpcHealthChecker} with Bolt heartbeats), which has no settings of its own. */
 public final class BoltHealthCheckerFactory implements HealthCheckerFactory {
 
     @Override
@@ -12,6 +13,6 @@ public final class BoltHealthCheckerFactory implements HealthCheckerFactory {
 
     @Override
     public HealthChecker create(HealthCheckConfig config) {
-        return new BoltHealthChecker();
+        return new RpcHealthChecker(BoltCodec.DEFAULTS);
     }
 }

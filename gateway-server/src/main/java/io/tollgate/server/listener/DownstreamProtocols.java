@@ -3,13 +3,14 @@ package io.tollgate.server.listener;
 import io.netty.channel.EventLoop;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.ProtocolOptions;
+import io.tollgate.core.config.RpcListenerOptions;
+import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.protocols.rpc.RpcProtocol;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.server.Snapshot;
-import io.tollgate.protocols.bolt.BoltCodec;
-import io.tollgate.protocols.bolt.BoltCodecOptions;
-import io.tollgate.core.config.BoltOptions;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.exchange.LoopDeadlines;
 import io.tollgate.server.http.HttpProxy;
@@ -21,35 +22,45 @@ import io.tollgate.server.upstream.UpstreamPools;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The registry of protocols a listener can serve, by the name used in configuration. A new
- * protocol is one more entry here plus its package.
+ * The protocols a listener can serve, by the name used in configuration: HTTP/1.1 and HTTP/2 are
+ * built in; every other name is an {@link RpcProtocol} found in the {@link ExtensionRegistry} and
+ * served by the one RPC engine, with upstream connections kept per protocol. A new RPC protocol
+ * is its package and its registration, nothing here.
  */
 public final class DownstreamProtocols {
 
     private final Supplier<Snapshot> snapshot;
     private final Transport transport;
     private final GatewayMetrics metrics;
+    private final ExtensionRegistry extensions;
     private final Map<EventLoop, UpstreamPools> pools = HttpProxy.newPoolMap();
     private final LoopDeadlines deadlines = new LoopDeadlines();
-    private final RpcUpstreams boltUpstreams;
+    private final Map<String, RpcUpstreams> rpcUpstreams = new ConcurrentHashMap<>();
 
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics) {
+        this(snapshot, transport, metrics, ExtensionRegistry.defaults());
+    }
+
+    /** @param extensions where RPC protocols are found by name */
+    public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics,
+            ExtensionRegistry extensions) {
         this.snapshot = snapshot;
         this.transport = transport;
         this.metrics = metrics;
-        this.boltUpstreams = new RpcUpstreams(BoltCodec.DEFAULTS, deadlines, transport, metrics);
+        this.extensions = extensions;
     }
 
     /**
      * After a reload published {@code clusters}, retires on every event loop the upstream pools
-     * (HTTP and Bolt) of the clusters and hosts that left; may be called from any thread.
+     * (HTTP and RPC) of the clusters and hosts that left; may be called from any thread.
      */
     public void retireUpstreams(ClusterManager clusters) {
         pools.forEach((loop, loopPools) -> loop.execute(() -> loopPools.retire(new ServedHosts(clusters))));
-        boltUpstreams.retire(clusters);
+        rpcUpstreams.values().forEach(upstreams -> upstreams.retire(clusters));
     }
 
     /** The meters of a listener, for the rejections counted before a protocol is known. */
@@ -73,21 +84,22 @@ public final class DownstreamProtocols {
                 protocols.add(new Http1DownstreamProtocol(http, upgradeToH2c ? new H2cUpgradeCodecs(h2c) : null));
             } else if (name.equals("h2c")) {
                 protocols.add(h2c);
-            } else if (name.equals("bolt")) {
-                protocols.add(new RpcDownstreamProtocol(bolt(listener, accessLog)));
             } else {
-                throw new IllegalArgumentException("listeners." + listener.name() + ".protocols: " + name
-                        + " (expected one of [bolt, h2c, http1])");
+                protocols.add(new RpcDownstreamProtocol(rpc(listener, name, accessLog)));
             }
         }
         return protocols;
     }
 
-    private RpcProxy bolt(ListenerConfig listener, AccessLogSink accessLog) {
-        BoltOptions options = listener.bolt();
-        BoltCodec codec = new BoltCodec(new BoltCodecOptions(options.maxFrameBytes(), options.maxClassBytes(),
-                options.maxHeaderBytes()));
-        return new RpcProxy(listener, codec, options.maxFrameBytes(), options.idleTimeout(), snapshot, boltUpstreams,
-                ListenerRecords.of(listener.name(), metrics, accessLog));
+    private RpcProxy rpc(ListenerConfig listener, String name, AccessLogSink accessLog) {
+        RpcProtocol protocol = extensions.find(ProtocolOptions.class, name, RpcProtocol.class)
+                .orElseThrow(() -> new IllegalArgumentException("listeners." + listener.name() + ".protocols: " + name
+                        + " (expected one of " + extensions.names(ProtocolOptions.class) + ")"));
+        ProtocolOptions configured = listener.options(name);
+        RpcListenerOptions options = configured == null ? protocol.defaults() : (RpcListenerOptions) configured;
+        RpcUpstreams upstreams = rpcUpstreams.computeIfAbsent(name,
+                n -> new RpcUpstreams(protocol.upstreamCodec(), deadlines, transport, metrics));
+        return new RpcProxy(listener, protocol.codec(options), options.maxFrameBytes(), options.idleTimeout(),
+                snapshot, upstreams, ListenerRecords.of(listener.name(), metrics, accessLog));
     }
 }

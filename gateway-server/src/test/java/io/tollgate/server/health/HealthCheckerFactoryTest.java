@@ -32,7 +32,7 @@ class HealthCheckerFactoryTest {
     void makesTheCheckerOfEachType() {
         assertThat(HealthCheckers.create(check("tcp"))).isInstanceOf(TcpHealthChecker.class);
         assertThat(HealthCheckers.create(check("http"))).isInstanceOf(HttpHealthChecker.class);
-        assertThat(HealthCheckers.create(check("bolt"))).isInstanceOf(BoltHealthChecker.class);
+        assertThat(HealthCheckers.create(check("bolt"))).isInstanceOf(RpcHealthChecker.class);
         assertThatThrownBy(() -> HealthCheckers.create(check("udp")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("health_check.type: udp (expected one of [bolt, http, tcp])");

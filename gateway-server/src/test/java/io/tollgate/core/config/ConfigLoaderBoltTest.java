@@ -35,7 +35,7 @@ class ConfigLoaderBoltTest {
 
         ListenerConfig listener = config.listeners().get(0);
         assertThat(listener.protocols()).isEqualTo(List.of("http1", "bolt"));
-        assertThat(listener.bolt()).isEqualTo(new BoltOptions(4096, 200, 300, Duration.ofMinutes(2)));
+        assertThat(listener.options("bolt")).isEqualTo(new BoltOptions(4096, 200, 300, Duration.ofMinutes(2)));
         ClusterConfig cluster = config.cluster("orders").orElseThrow();
         assertThat(cluster.connectionsPerHost()).isEqualTo(3);
         assertThat(cluster.heartbeatInterval()).isEqualTo(Duration.ofMillis(500));
@@ -45,7 +45,7 @@ class ConfigLoaderBoltTest {
     void fillsBoltDefaultsWhenNothingIsSaid() {
         GatewayConfig config = ConfigLoader.parse(config("", ""));
 
-        assertThat(config.listeners().get(0).bolt()).isEqualTo(BoltOptions.DEFAULTS);
+        assertThat(config.listeners().get(0).options("bolt")).isEqualTo(BoltOptions.DEFAULTS);
         assertThat(config.cluster("orders").orElseThrow().connectionsPerHost()).isEqualTo(1);
         assertThat(config.cluster("orders").orElseThrow().heartbeatInterval()).isEqualTo(Duration.ofSeconds(15));
     }
