@@ -62,6 +62,14 @@ final class DubboVectors {
         }
     }
 
+    /** A whole frame: a header with {@code flag}, {@code status} and {@code requestId}, then {@code body}. */
+    static byte[] frame(int flag, int status, long requestId, byte[] body) {
+        ByteBuf buf = ByteBufAllocator.DEFAULT.buffer();
+        buf.writeShort(DubboProtocol.MAGIC).writeByte(flag).writeByte(status).writeLong(requestId)
+                .writeInt(body.length).writeBytes(body);
+        return drain(buf);
+    }
+
     /** A leak-tracked pooled buffer holding {@code bytes}, as a socket read would deliver them. */
     static ByteBuf pooled(byte[] bytes) {
         return ByteBufAllocator.DEFAULT.buffer(bytes.length).writeBytes(bytes);
