@@ -4,10 +4,11 @@ import io.tollgate.protocols.rpc.RpcCodecException;
 
 /**
  * A Dubbo frame that cannot be decoded (bad magic, a body length that is negative or over the
- * payload limit), or a request body the routing view cannot read. When the 16-byte header was
- * readable it carries the request id, the serialization id as reply form, and whether the sender
- * waits for an answer (a two-way request or heartbeat), so that the engine can answer
- * {@link DubboStatus#BAD_REQUEST} before it closes the connection.
+ * payload limit), or a request body the routing view cannot read. Once the magic and the whole
+ * 16-byte header were read it carries the request id, the serialization id as reply form, and
+ * whether the sender waits for an answer (a two-way request or heartbeat), so that the engine can
+ * answer {@link DubboStatus#BAD_REQUEST} before it closes the connection; a bad magic carries none,
+ * since the bytes are not Dubbo's.
  */
 public final class DubboCodecException extends RpcCodecException {
 

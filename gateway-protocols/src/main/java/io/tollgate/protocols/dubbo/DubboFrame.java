@@ -1,5 +1,7 @@
 package io.tollgate.protocols.dubbo;
 
+import static java.util.Objects.requireNonNull;
+
 import io.netty.buffer.ByteBuf;
 import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.RpcFrame;
@@ -118,14 +120,20 @@ public final class DubboFrame implements RpcFrame {
 
     /**
      * The {@code timeout} attachment, in milliseconds; 0 when there is none, it is not a decimal
-     * number, or this frame has no routing view.
-     *
-     * @throws DubboCodecException when the request body is malformed
+     * number, or this frame has no routing view. A malformed body also reads as 0, since this method
+     * throws nothing: the routing view's other methods raise the error.
      */
     @Override
     public long timeoutMillis() {
-        DubboInvocation call = invocation();
-        String timeout = call == null ? null : call.attachments().get(DubboProtocol.ATTACHMENT_TIMEOUT);
+        if (!hasRoutingView()) {
+            return 0;
+        }
+        String timeout;
+        try {
+            timeout = invocation().attachments().get(DubboProtocol.ATTACHMENT_TIMEOUT);
+        } catch (DubboCodecException e) {
+            return 0;
+        }
         if (timeout == null) {
             return 0;
         }
@@ -215,11 +223,16 @@ public final class DubboFrame implements RpcFrame {
      */
     @Override
     public String header(String name) {
+        requireNonNull(name, "name");
         DubboInvocation call = invocation();
         return call == null ? null : call.attachment(name);
     }
 
-    /** The string attachments, unmodifiable; empty when this frame has no routing view. */
+    /**
+     * The string attachments, unmodifiable; empty when this frame has no routing view.
+     *
+     * @throws DubboCodecException when the request body is malformed
+     */
     public Map<String, String> attachments() {
         DubboInvocation call = invocation();
         return call == null ? Map.of() : call.attachments();

@@ -1,6 +1,7 @@
 package io.tollgate.protocols.dubbo;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.ByteProcessor;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -29,6 +30,7 @@ import java.util.Map;
 final class Hessian2Reader {
 
     private static final int[] NO_CLASSES = new int[0];
+    private static final ByteProcessor IS_ASCII = b -> b >= 0;
 
     private final ByteBuf buf;
     private final int start;
@@ -308,40 +310,66 @@ final class Hessian2Reader {
         }
     }
 
-    /** {@code count} UTF-16 chars encoded as UTF-8, each one to three bytes (four for a surrogate pair). */
+    /**
+     * {@code count} UTF-16 chars encoded as UTF-8, each one to three bytes (four for a surrogate pair),
+     * appended to {@code out}, or skipped when it is null (runs of ASCII at once).
+     */
     private void chars(int count, StringBuilder out) {
         if (count > end - index) {
             throw malformed("string of " + count + " chars in " + (end - index) + " bytes");
         }
-        for (int i = 0; i < count; i++) {
-            int b = u8();
-            if (b < 0x80) {
-                if (out != null) {
-                    out.append((char) b);
+        int read = 0;
+        while (read < count) {
+            if (out == null) {
+                int ascii = asciiRun(Math.min(count - read, end - index));
+                index += ascii;
+                read += ascii;
+                if (read == count) {
+                    return;
                 }
-            } else if ((b & 0xe0) == 0xc0) {
-                char c = (char) (((b & 0x1f) << 6) | continuation());
-                if (out != null) {
-                    out.append(c);
-                }
-            } else if ((b & 0xf0) == 0xe0) {
-                char c = (char) (((b & 0x0f) << 12) | (continuation() << 6) | continuation());
-                if (out != null) {
-                    out.append(c);
-                }
-            } else if ((b & 0xf8) == 0xf0 && i + 1 < count) {
-                int codePoint = ((b & 0x07) << 18) | (continuation() << 12) | (continuation() << 6) | continuation();
-                if (codePoint < Character.MIN_SUPPLEMENTARY_CODE_POINT || codePoint > Character.MAX_CODE_POINT) {
-                    throw malformed("4-byte UTF-8 sequence for U+" + Integer.toHexString(codePoint));
-                }
-                if (out != null) {
-                    out.appendCodePoint(codePoint);
-                }
-                i++;
-            } else {
-                throw malformed("byte 0x" + Integer.toHexString(b) + " at the start of a char in a string");
             }
+            read += readChar(count - read, out);
         }
+    }
+
+    /** Reads one char, or the two of a 4-byte sequence when {@code left} allows; returns how many. */
+    private int readChar(int left, StringBuilder out) {
+        int b = u8();
+        if (b < 0x80) {
+            append(out, (char) b);
+            return 1;
+        }
+        if ((b & 0xe0) == 0xc0) {
+            append(out, (char) (((b & 0x1f) << 6) | continuation()));
+            return 1;
+        }
+        if ((b & 0xf0) == 0xe0) {
+            append(out, (char) (((b & 0x0f) << 12) | (continuation() << 6) | continuation()));
+            return 1;
+        }
+        if ((b & 0xf8) == 0xf0 && left >= 2) {
+            int codePoint = ((b & 0x07) << 18) | (continuation() << 12) | (continuation() << 6) | continuation();
+            if (codePoint < Character.MIN_SUPPLEMENTARY_CODE_POINT || codePoint > Character.MAX_CODE_POINT) {
+                throw malformed("4-byte UTF-8 sequence for U+" + Integer.toHexString(codePoint));
+            }
+            if (out != null) {
+                out.appendCodePoint(codePoint);
+            }
+            return 2;
+        }
+        throw malformed("byte 0x" + Integer.toHexString(b) + " at the start of a char in a string");
+    }
+
+    private static void append(StringBuilder out, char c) {
+        if (out != null) {
+            out.append(c);
+        }
+    }
+
+    /** How many of the next {@code max} bytes, all in the region, are ASCII. */
+    private int asciiRun(int max) {
+        int stop = buf.forEachByte(index, max, IS_ASCII);
+        return stop < 0 ? max : stop - index;
     }
 
     private int continuation() {

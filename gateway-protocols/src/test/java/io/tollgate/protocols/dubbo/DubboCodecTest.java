@@ -2,6 +2,7 @@ package io.tollgate.protocols.dubbo;
 
 import static io.tollgate.protocols.dubbo.DubboVectors.ECHO_REQUEST;
 import static io.tollgate.protocols.dubbo.DubboVectors.NO_SUCH_SERVICE_RESPONSE;
+import static io.tollgate.protocols.dubbo.DubboVectors.bodyReader;
 import static io.tollgate.protocols.dubbo.DubboVectors.decodeOne;
 import static io.tollgate.protocols.dubbo.DubboVectors.drain;
 import static io.tollgate.protocols.dubbo.DubboVectors.frame;
@@ -113,8 +114,7 @@ class DubboCodecTest {
             assertThat(frame.requestId()).isEqualTo(-5);
             assertThat(frame.status()).isEqualTo(status);
             assertThat(frame.httpStatus()).isEqualTo(httpStatus);
-            ByteBuf body = frame.body();
-            Hessian2Reader reader = new Hessian2Reader(body, body.readerIndex(), body.readableBytes(), 64);
+            Hessian2Reader reader = bodyReader(frame);
             assertThat(reader.readString()).isEqualTo(message);
             assertThat(reader.isAtEnd()).isTrue();
         });
@@ -146,8 +146,7 @@ class DubboCodecTest {
         DubboFrame frame = decodeOne(pooled(captured));
         try {
             id = frame.requestId();
-            ByteBuf body = frame.body();
-            message = new Hessian2Reader(body, body.readerIndex(), body.readableBytes(), 64).readString();
+            message = bodyReader(frame).readString();
         } finally {
             frame.release();
         }
@@ -164,8 +163,7 @@ class DubboCodecTest {
     void writesLongAndNonAsciiMessagesThatReadBack() {
         for (String message : new String[] {"", "é中😀", "x".repeat(1024), "y".repeat(70_000)}) {
             withFrame(DubboResponses.error(ALLOC, 3, DubboStatus.SERVER_ERROR, message), frame -> {
-                ByteBuf body = frame.body();
-                Hessian2Reader reader = new Hessian2Reader(body, body.readerIndex(), body.readableBytes(), 64);
+                Hessian2Reader reader = bodyReader(frame);
                 assertThat(reader.readString()).isEqualTo(message);
                 assertThat(reader.isAtEnd()).isTrue();
             });

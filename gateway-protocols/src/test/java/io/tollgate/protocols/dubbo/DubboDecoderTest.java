@@ -11,6 +11,8 @@ import static io.tollgate.protocols.dubbo.DubboVectors.NO_SUCH_SERVICE_REQUEST;
 import static io.tollgate.protocols.dubbo.DubboVectors.NO_SUCH_SERVICE_RESPONSE;
 import static io.tollgate.protocols.dubbo.DubboVectors.PIPELINED_REQUESTS;
 import static io.tollgate.protocols.dubbo.DubboVectors.PIPELINED_RESPONSES;
+import static io.tollgate.protocols.dubbo.DubboVectors.assertNoRoutingView;
+import static io.tollgate.protocols.dubbo.DubboVectors.bodyReader;
 import static io.tollgate.protocols.dubbo.DubboVectors.decodeChunks;
 import static io.tollgate.protocols.dubbo.DubboVectors.forEachFrame;
 import static io.tollgate.protocols.dubbo.DubboVectors.pooled;
@@ -81,12 +83,7 @@ class DubboDecoderTest {
             assertThat(frame.httpStatus()).isEqualTo(200);
             assertThat(frame.statusError()).isNull();
             assertThat(frame.frameLength()).isEqualTo(34);
-            assertThat(frame.invocation()).isNull();
-            assertThat(frame.service()).isNull();
-            assertThat(frame.method()).isNull();
-            assertThat(frame.header("dubbo")).isNull();
-            assertThat(frame.attachments()).isEmpty();
-            assertThat(frame.timeoutMillis()).isZero();
+            assertNoRoutingView(frame);
 
             Hessian2Reader body = bodyReader(frame);
             assertThat(body.readInt()).as("value with attachments").isEqualTo(4);
@@ -296,11 +293,6 @@ class DubboDecoderTest {
         assertThatThrownBy(() -> new DubboCodec(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("payloadLimit: 0 (expected: >= 1)");
         assertThat(DubboCodec.DEFAULTS.payloadLimit()).isEqualTo(8_388_608);
-    }
-
-    private static Hessian2Reader bodyReader(DubboFrame frame) {
-        ByteBuf body = frame.body();
-        return new Hessian2Reader(body, body.readerIndex(), body.readableBytes(), DubboProtocol.MAX_HESSIAN2_DEPTH);
     }
 
     private static Set<Integer> splitOffsets(List<Decoded> frames) {

@@ -2,6 +2,7 @@ package io.tollgate.protocols.dubbo;
 
 import static io.tollgate.protocols.dubbo.DubboVectors.ECHO_ID;
 import static io.tollgate.protocols.dubbo.DubboVectors.ECHO_REQUEST;
+import static io.tollgate.protocols.dubbo.DubboVectors.assertNoRoutingView;
 import static io.tollgate.protocols.dubbo.DubboVectors.frame;
 import static io.tollgate.protocols.dubbo.DubboVectors.pooled;
 import static io.tollgate.protocols.dubbo.DubboVectors.read;
@@ -75,11 +76,7 @@ class DubboFrameTest {
             assertThat(frame.kind()).isEqualTo(RpcFrame.Kind.ONEWAY);
             assertThat(frame.kind().expectsResponse()).isFalse();
             assertThat(frame.isEvent()).isTrue();
-            assertThat(frame.invocation()).isNull();
-            assertThat(frame.service()).isNull();
-            assertThat(frame.method()).isNull();
-            assertThat(frame.header("version")).isNull();
-            assertThat(frame.timeoutMillis()).isZero();
+            assertNoRoutingView(frame);
         });
     }
 
@@ -172,12 +169,7 @@ class DubboFrameTest {
         withFrame(pooled(frame(0xc0 | 23, 0, 12, hessian2Body)), frame -> {
             assertThat(frame.kind()).isEqualTo(RpcFrame.Kind.REQUEST);
             assertThat(frame.replyForm()).isEqualTo(23);
-            assertThat(frame.invocation()).isNull();
-            assertThat(frame.service()).isNull();
-            assertThat(frame.method()).isNull();
-            assertThat(frame.header("interface")).isNull();
-            assertThat(frame.attachments()).isEmpty();
-            assertThat(frame.timeoutMillis()).isZero();
+            assertNoRoutingView(frame);
         });
     }
 

@@ -1,5 +1,7 @@
 package io.tollgate.protocols.dubbo;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
@@ -60,6 +62,24 @@ final class DubboVectors {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A hessian2 reader over {@code frame}'s body. */
+    static Hessian2Reader bodyReader(DubboFrame frame) {
+        ByteBuf body = frame.body();
+        return new Hessian2Reader(body, body.readerIndex(), body.readableBytes(), DubboProtocol.MAX_HESSIAN2_DEPTH);
+    }
+
+    /** Checks that {@code frame} has no routing view: no invocation, service, method, attachment or timeout. */
+    static void assertNoRoutingView(DubboFrame frame) {
+        assertThat(frame.invocation()).isNull();
+        assertThat(frame.service()).isNull();
+        assertThat(frame.method()).isNull();
+        for (String name : new String[] {"interface", "path", "version", "group", "dubbo", "timeout"}) {
+            assertThat(frame.header(name)).as(name).isNull();
+        }
+        assertThat(frame.attachments()).isEmpty();
+        assertThat(frame.timeoutMillis()).isZero();
     }
 
     /** A whole frame: a header with {@code flag}, {@code status} and {@code requestId}, then {@code body}. */

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -206,7 +207,7 @@ class Hessian2InteropTest {
         return bytes.toByteArray();
     }
 
-    private static void read(byte[] bytes, java.util.function.Consumer<Hessian2Reader> check) {
+    private static void read(byte[] bytes, Consumer<Hessian2Reader> check) {
         ByteBuf buf = Unpooled.wrappedBuffer(bytes);
         try {
             check.accept(new Hessian2Reader(buf, 0, bytes.length, DubboProtocol.MAX_HESSIAN2_DEPTH));

@@ -108,6 +108,7 @@ class Hessian2ReaderTest {
                 Arguments.of("compact string", h().bytes(0x02).utf8("hi")),
                 Arguments.of("medium string", h().bytes(0x30, 0x20).utf8("x".repeat(32))),
                 Arguments.of("chunked string", h().bytes('R', 0, 1).utf8("a").bytes('S', 0, 1).utf8("b")),
+                Arguments.of("string of ASCII runs between multi-byte chars", h().bytes(0x08).utf8("ab中cdé😀")),
                 Arguments.of("fixed typed list", h().bytes('V').string("[int").bytes(0x92, 0x90, 0x91)),
                 Arguments.of("fixed list with a type ref", h().bytes('V', 0x90, 0x91, 0x90)),
                 Arguments.of("variable typed list", h().bytes('U').string("java.util.ArrayList").bytes(0x90, 'N', 'Z')),
@@ -242,6 +243,15 @@ class Hessian2ReaderTest {
             read(bytes, reader -> assertThat(catchThrowable(reader::readString)).as(Arrays.toString(bytes))
                     .isInstanceOf(DubboCodecException.class));
         }
+    }
+
+    /** Chars of several bytes leave fewer bytes than chars: the count must not lead the reader past its region. */
+    @Test
+    void skipsNoFurtherThanItsRegionWhenMultiByteCharsLeaveTooFewBytes() {
+        read(h().bytes(0x03, 0xe4, 0xb8, 0xad).toByteArray(), reader -> assertThatThrownBy(reader::skipValue)
+                .isInstanceOf(DubboCodecException.class).hasMessageContaining("1 bytes needed, 0 left"));
+        read(h().bytes(0x04, 'a', 0xc3, 0xa9, 'b').toByteArray(), reader -> assertThatThrownBy(reader::skipValue)
+                .isInstanceOf(DubboCodecException.class).hasMessageContaining("1 bytes needed, 0 left"));
     }
 
     @Test
