@@ -24,7 +24,7 @@ import java.util.Map;
  * loop, and every step consumes at least one byte. Indices of the buffer are untouched.
  *
  * <p>Strings follow hessian's Java writer: lengths count UTF-16 chars, and a supplementary character
- * is two 3-byte surrogates; a 4-byte UTF-8 sequence, which other writers produce, is read as the
+ * is two 3-byte surrogates; a 4-byte UTF-8 sequence, which another writer may produce, is read as the
  * two chars it stands for. Not thread-safe; one instance reads one body.
  */
 final class Hessian2Reader {
