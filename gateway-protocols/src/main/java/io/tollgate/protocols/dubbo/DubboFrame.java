@@ -1,0 +1,293 @@
+package io.tollgate.protocols.dubbo;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.buffer.ByteBuf;
+import io.tollgate.protocols.rpc.RpcError;
+import io.tollgate.protocols.rpc.RpcFrame;
+import java.util.Map;
+
+/**
+ * One decoded Dubbo frame as a view over a single retained slice of its bytes: the header is read
+ * where it lies, the request id is rewritten in place, and forwarding the frame sends the very bytes
+ * that arrived.
+ *
+ * <p>Its kind comes from the flag alone (see {@link DubboProtocol}). The routing view
+ * ({@link #service()}, {@link #method()}, {@link #header}, {@link #timeoutMillis()}) is the
+ * {@link DubboInvocation} of a hessian2 call (a request or oneway request that is not an event), read
+ * from the body on first use and kept: the five leading strings, the arguments stepped over without
+ * being decoded, the attachments. Events, responses and bodies in any other serialization have no
+ * routing view: service, method and headers are null and the timeout 0.
+ *
+ * <p>Ownership: {@link DubboCodec#decode} returns each frame with one reference, owned by the caller,
+ * who MUST release it or pass it on. The slices {@link #bytes()} and {@link #body()} return are not
+ * retained. Not thread-safe: a frame belongs to the event loop that decoded it.
+ */
+public final class DubboFrame implements RpcFrame {
+
+    private final ByteBuf bytes;
+    private final int base;
+    private final int length;
+    private final Kind kind;
+    private DubboInvocation invocation;
+    private DubboCodecException invocationError;
+    private boolean invocationRead;
+
+    /**
+     * Wraps the readable bytes of {@code bytes}, one whole frame whose header the codec validated, and
+     * takes over the caller's reference.
+     */
+    DubboFrame(ByteBuf bytes) {
+        this.bytes = bytes;
+        this.base = bytes.readerIndex();
+        this.length = bytes.readableBytes();
+        this.kind = kindOf(bytes.getByte(base + DubboProtocol.FLAG_OFFSET));
+    }
+
+    /** The kind a frame with {@code flag} is; see the table in {@link DubboProtocol}. */
+    static Kind kindOf(int flag) {
+        boolean event = (flag & DubboProtocol.FLAG_EVENT) != 0;
+        if ((flag & DubboProtocol.FLAG_REQUEST) == 0) {
+            return event ? Kind.HEARTBEAT_ACK : Kind.RESPONSE;
+        }
+        if ((flag & DubboProtocol.FLAG_TWO_WAY) == 0) {
+            return Kind.ONEWAY;
+        }
+        return event ? Kind.HEARTBEAT : Kind.REQUEST;
+    }
+
+    @Override
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The flag byte: request, two-way and event bits and the serialization id. */
+    public byte flag() {
+        return bytes.getByte(base + DubboProtocol.FLAG_OFFSET);
+    }
+
+    /** The serialization id of the body, {@link DubboProtocol#SERIALIZATION_HESSIAN2} usually. */
+    public int serializationId() {
+        return flag() & DubboProtocol.SERIALIZATION_MASK;
+    }
+
+    /** Whether this is an event (heartbeat, readonly, writeable) rather than a call or its response. */
+    public boolean isEvent() {
+        return (flag() & DubboProtocol.FLAG_EVENT) != 0;
+    }
+
+    /**
+     * The response status, an unsigned byte; see {@link DubboStatus}.
+     *
+     * @throws IllegalStateException when this is a request
+     */
+    public int status() {
+        if (kind.isRequest()) {
+            throw new IllegalStateException("status of a " + kind + " (expected: a response or heartbeat ack)");
+        }
+        return bytes.getUnsignedByte(base + DubboProtocol.STATUS_OFFSET);
+    }
+
+    @Override
+    public long requestId() {
+        return bytes.getLong(base + DubboProtocol.REQUEST_ID_OFFSET);
+    }
+
+    @Override
+    public void requestId(long requestId) {
+        bytes.setLong(base + DubboProtocol.REQUEST_ID_OFFSET, requestId);
+    }
+
+    @Override
+    public int frameLength() {
+        return length;
+    }
+
+    /** The body's length in bytes, as the header declares it. */
+    public int bodyLength() {
+        return length - DubboProtocol.HEADER_LENGTH;
+    }
+
+    @Override
+    public ByteBuf bytes() {
+        return bytes;
+    }
+
+    /** The body, a slice that is not retained. */
+    public ByteBuf body() {
+        return bytes.slice(base + DubboProtocol.HEADER_LENGTH, bodyLength());
+    }
+
+    /**
+     * The {@code timeout} attachment, in milliseconds; 0 when there is none, it is not a decimal
+     * number, or this frame has no routing view. A malformed body also reads as 0, since this method
+     * throws nothing: the routing view's other methods raise the error.
+     */
+    @Override
+    public long timeoutMillis() {
+        if (!hasRoutingView()) {
+            return 0;
+        }
+        String timeout;
+        try {
+            timeout = invocation().attachments().get(DubboProtocol.ATTACHMENT_TIMEOUT);
+        } catch (DubboCodecException e) {
+            return 0;
+        }
+        if (timeout == null) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(timeout.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** @throws IllegalStateException when this is a request */
+    @Override
+    public int httpStatus() {
+        return DubboStatus.httpStatusOf(status());
+    }
+
+    /**
+     * {@link RpcError#OVERFLOW} for {@link DubboStatus#SERVER_THREADPOOL_EXHAUSTED_ERROR},
+     * {@link RpcError#TIMEOUT} for {@link DubboStatus#SERVER_TIMEOUT} and for
+     * {@link DubboStatus#CLIENT_TIMEOUT} (which MOSN answers its own timeouts with), else null.
+     *
+     * @throws IllegalStateException when this is a request
+     */
+    @Override
+    public RpcError statusError() {
+        int status = status();
+        if (status == DubboStatus.SERVER_THREADPOOL_EXHAUSTED_ERROR.code()) {
+            return RpcError.OVERFLOW;
+        }
+        if (status == DubboStatus.SERVER_TIMEOUT.code() || status == DubboStatus.CLIENT_TIMEOUT.code()) {
+            return RpcError.TIMEOUT;
+        }
+        return null;
+    }
+
+    /** The serialization id; see {@link DubboCodec#errorReply} for what it changes. */
+    @Override
+    public int replyForm() {
+        return serializationId();
+    }
+
+    @Override
+    public String protocolName() {
+        return DubboProtocol.LOG_NAME;
+    }
+
+    /**
+     * The call's routing fields, read from the hessian2 body on first use and kept; null when this
+     * frame has no routing view (an event, a response, another serialization).
+     *
+     * @throws DubboCodecException when the body is malformed, on this call and every later one
+     */
+    public DubboInvocation invocation() {
+        if (!invocationRead) {
+            invocationRead = true;
+            if (hasRoutingView()) {
+                try {
+                    invocation = DubboInvocationReader.read(bytes, base + DubboProtocol.HEADER_LENGTH, bodyLength());
+                } catch (DubboCodecException e) {
+                    invocationError = new DubboCodecException("request body: " + e.getMessage(), requestId(),
+                            serializationId(), kind.expectsResponse());
+                }
+            }
+        }
+        if (invocationError != null) {
+            throw invocationError;
+        }
+        return invocation;
+    }
+
+    /** The {@code interface} attachment, else the service path; see {@link DubboInvocation#service()}. */
+    @Override
+    public String service() {
+        DubboInvocation call = invocation();
+        return call == null ? null : call.service();
+    }
+
+    @Override
+    public String method() {
+        DubboInvocation call = invocation();
+        return call == null ? null : call.method();
+    }
+
+    /**
+     * An attachment, with {@code version}, {@code path} and {@code dubbo} falling back to the body's
+     * fields as the provider does; see {@link DubboInvocation#attachment}.
+     */
+    @Override
+    public String header(String name) {
+        requireNonNull(name, "name");
+        DubboInvocation call = invocation();
+        return call == null ? null : call.attachment(name);
+    }
+
+    /**
+     * The string attachments, unmodifiable; empty when this frame has no routing view.
+     *
+     * @throws DubboCodecException when the request body is malformed
+     */
+    public Map<String, String> attachments() {
+        DubboInvocation call = invocation();
+        return call == null ? Map.of() : call.attachments();
+    }
+
+    private boolean hasRoutingView() {
+        return (kind == Kind.REQUEST || kind == Kind.ONEWAY) && !isEvent()
+                && serializationId() == DubboProtocol.SERIALIZATION_HESSIAN2;
+    }
+
+    @Override
+    public int refCnt() {
+        return bytes.refCnt();
+    }
+
+    @Override
+    public DubboFrame retain() {
+        bytes.retain();
+        return this;
+    }
+
+    @Override
+    public DubboFrame retain(int increment) {
+        bytes.retain(increment);
+        return this;
+    }
+
+    @Override
+    public DubboFrame touch() {
+        bytes.touch();
+        return this;
+    }
+
+    @Override
+    public DubboFrame touch(Object hint) {
+        bytes.touch(hint);
+        return this;
+    }
+
+    @Override
+    public boolean release() {
+        return bytes.release();
+    }
+
+    @Override
+    public boolean release(int decrement) {
+        return bytes.release(decrement);
+    }
+
+    @Override
+    public String toString() {
+        if (refCnt() == 0) {
+            return "DubboFrame(" + kind + ", released)";
+        }
+        return "DubboFrame(" + kind + " id=" + requestId() + " flag=0x" + Integer.toHexString(flag() & 0xff)
+                + " length=" + length + ")";
+    }
+}

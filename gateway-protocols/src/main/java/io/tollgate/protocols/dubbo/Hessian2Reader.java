@@ -1,0 +1,433 @@
+package io.tollgate.protocols.dubbo;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.ByteProcessor;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Reads Hessian 2.0 values where they lie in a buffer, so that the routing view can take the few
+ * strings it needs from a Dubbo body and step over everything else (the call's arguments) without
+ * building a single object or loading a class.
+ *
+ * <p>It reads strings (every form: compact {@code 0x00-0x1f}, medium {@code 0x30-0x33}, chunked
+ * {@code R...S}) and maps of strings, and skips any value: null, booleans, ints, longs and doubles
+ * in all their compact forms, dates, binary (all forms, chunked too), strings, lists (typed or not,
+ * fixed or variable length), maps (typed or not), class definitions and the objects that use them,
+ * and refs. Refs are never followed, so a class-definition table per body is the only state.
+ *
+ * <p>Everything is bounded by the region it was given: a value that runs past it, an unknown or
+ * misplaced code, a negative length, a count larger than the bytes left, nesting deeper than
+ * {@code maxDepth} or broken UTF-8 raise a {@link DubboCodecException}, never an index error or a
+ * loop, and every step consumes at least one byte. Indices of the buffer are untouched.
+ *
+ * <p>Strings follow hessian's Java writer: lengths count UTF-16 chars, and a supplementary character
+ * is two 3-byte surrogates; a 4-byte UTF-8 sequence, which another writer may produce, is read as the
+ * two chars it stands for. Not thread-safe; one instance reads one body.
+ */
+final class Hessian2Reader {
+
+    private static final int[] NO_CLASSES = new int[0];
+    private static final ByteProcessor IS_ASCII = b -> b >= 0;
+
+    private final ByteBuf buf;
+    private final int start;
+    private final int end;
+    private final int maxDepth;
+    private int index;
+    private int[] classFieldCounts = NO_CLASSES;
+    private int classCount;
+
+    /** A reader of {@code length} bytes of {@code buf} from absolute {@code index}. */
+    Hessian2Reader(ByteBuf buf, int index, int length, int maxDepth) {
+        this.buf = buf;
+        this.start = index;
+        this.index = index;
+        this.end = index + length;
+        this.maxDepth = maxDepth;
+    }
+
+    /** The absolute index of the next value. */
+    int index() {
+        return index;
+    }
+
+    /** Whether every byte of the region was read. */
+    boolean isAtEnd() {
+        return index >= end;
+    }
+
+    /** Reads a string, or {@code null} for a hessian2 null. */
+    String readString() {
+        int tag = u8();
+        if (tag == 'N') {
+            return null;
+        }
+        if (!isStringTag(tag)) {
+            throw unexpected(tag, "a string or null");
+        }
+        StringBuilder out = new StringBuilder();
+        string(tag, out);
+        return out.toString();
+    }
+
+    /**
+     * Reads a map ({@code H}, or {@code M} with its type) keeping the entries whose key and value are
+     * both strings and skipping the others; a hessian2 null reads as an empty map. The first value of
+     * a repeated key wins. The map is unmodifiable.
+     */
+    Map<String, String> readStringMap() {
+        int tag = u8();
+        if (tag == 'N') {
+            return Map.of();
+        }
+        if (tag == 'M') {
+            skipType();
+        } else if (tag != 'H') {
+            throw unexpected(tag, "a map or null");
+        }
+        Map<String, String> map = new HashMap<>();
+        while (peek() != 'Z') {
+            String key = stringOrSkip();
+            String value = stringOrSkip();
+            if (key != null && value != null) {
+                map.putIfAbsent(key, value);
+            }
+        }
+        index++;
+        return Collections.unmodifiableMap(map);
+    }
+
+    /** Reads an int in any of its forms. */
+    int readInt() {
+        int tag = u8();
+        if (tag >= 0x80 && tag <= 0xbf) {
+            return tag - 0x90;
+        }
+        if (tag >= 0xc0 && tag <= 0xcf) {
+            return ((tag - 0xc8) << 8) | u8();
+        }
+        if (tag >= 0xd0 && tag <= 0xd7) {
+            return ((tag - 0xd4) << 16) | u16();
+        }
+        if (tag == 'I') {
+            int value = buf.getInt(need(4));
+            index += 4;
+            return value;
+        }
+        throw unexpected(tag, "an int");
+    }
+
+    /** Steps over one value of any kind, with the class definitions that precede it. */
+    void skipValue() {
+        skip(0);
+    }
+
+    private void skip(int depth) {
+        if (depth >= maxDepth) {
+            throw malformed("values nested deeper than " + maxDepth + " levels");
+        }
+        int tag = u8();
+        while (tag == 'C') {
+            readClassDefinition();
+            tag = u8();
+        }
+        if (isStringTag(tag)) {
+            string(tag, null);
+        } else if (tag >= 0x80) {
+            skipCompactNumber(tag);
+        } else if (tag >= 0x70) {
+            if (tag <= 0x77) {
+                skipType();
+            }
+            skipValues(tag & 0x07, depth);
+        } else if (tag >= 0x60) {
+            skipValues(fieldCount(tag - 0x60), depth);
+        } else if (tag >= 0x20 && tag <= 0x2f) {
+            skipBytes(tag - 0x20);
+        } else if (tag >= 0x34 && tag <= 0x37) {
+            skipBytes(((tag - 0x34) << 8) | u8());
+        } else if (tag >= 0x38 && tag <= 0x3f) {
+            skipBytes(2);
+        } else {
+            skipTagged(tag, depth);
+        }
+    }
+
+    /** Ints 0x80-0xd7 and longs 0xd8-0xff: the bytes after the code. */
+    private void skipCompactNumber(int tag) {
+        if (tag <= 0xbf || tag >= 0xd8 && tag <= 0xef) {
+            return;
+        }
+        skipBytes(tag <= 0xcf || tag >= 0xf0 ? 1 : 2);
+    }
+
+    /** The values whose code is a letter (0x40-0x5f). */
+    private void skipTagged(int tag, int depth) {
+        switch (tag) {
+            case 'N', 'T', 'F', 0x5b, 0x5c -> {
+                // null, true, false, double 0.0 and 1.0: the code is the value
+            }
+            case 0x5d -> skipBytes(1);
+            case 0x5e -> skipBytes(2);
+            case 'I', 'Y', 0x4b, 0x5f -> skipBytes(4);
+            case 'L', 'D', 0x4a -> skipBytes(8);
+            case 'A', 'B' -> skipBinary(tag);
+            case 'H' -> skipEntries(depth);
+            case 'M' -> {
+                skipType();
+                skipEntries(depth);
+            }
+            case 'U' -> {
+                skipType();
+                skipUntilEnd(depth);
+            }
+            case 'W' -> skipUntilEnd(depth);
+            case 'V' -> {
+                skipType();
+                skipValues(readLength(), depth);
+            }
+            case 'X' -> skipValues(readLength(), depth);
+            case 'O' -> skipValues(fieldCount(readInt()), depth);
+            case 'Q' -> readInt();
+            default -> throw unexpected(tag, "a value");
+        }
+    }
+
+    /** 'C' type-name field-count field-name*: records the class's field count for its instances. */
+    private void readClassDefinition() {
+        skipString();
+        int fields = readLength();
+        if (fields > end - index) {
+            throw malformed("class definition of " + fields + " fields in " + (end - index) + " bytes");
+        }
+        for (int i = 0; i < fields; i++) {
+            skipString();
+        }
+        if (classCount == classFieldCounts.length) {
+            classFieldCounts = Arrays.copyOf(classFieldCounts, Math.max(8, classCount * 2));
+        }
+        classFieldCounts[classCount++] = fields;
+    }
+
+    private int fieldCount(int definition) {
+        if (definition < 0 || definition >= classCount) {
+            throw malformed("object of class definition " + definition + " (expected: 0.." + (classCount - 1) + ")");
+        }
+        return classFieldCounts[definition];
+    }
+
+    /** A type: a string naming it, or an int referring to an earlier one. */
+    private void skipType() {
+        if (isStringTag(peek())) {
+            skipString();
+        } else {
+            readInt();
+        }
+    }
+
+    private void skipEntries(int depth) {
+        while (peek() != 'Z') {
+            skip(depth + 1);
+            skip(depth + 1);
+        }
+        index++;
+    }
+
+    private void skipUntilEnd(int depth) {
+        while (peek() != 'Z') {
+            skip(depth + 1);
+        }
+        index++;
+    }
+
+    private void skipValues(int count, int depth) {
+        if (count > end - index) {
+            throw malformed(count + " values in " + (end - index) + " bytes");
+        }
+        for (int i = 0; i < count; i++) {
+            skip(depth + 1);
+        }
+    }
+
+    /** Binary chunks: 'A' non-final chunks, then any final form. */
+    private void skipBinary(int tag) {
+        while (true) {
+            if (tag == 'A' || tag == 'B') {
+                skipBytes(u16());
+            } else if (tag >= 0x20 && tag <= 0x2f) {
+                skipBytes(tag - 0x20);
+            } else if (tag >= 0x34 && tag <= 0x37) {
+                skipBytes(((tag - 0x34) << 8) | u8());
+            } else {
+                throw unexpected(tag, "a binary chunk");
+            }
+            if (tag != 'A') {
+                return;
+            }
+            tag = u8();
+        }
+    }
+
+    private void skipString() {
+        int tag = u8();
+        if (!isStringTag(tag)) {
+            throw unexpected(tag, "a string");
+        }
+        string(tag, null);
+    }
+
+    private String stringOrSkip() {
+        if (isStringTag(peek())) {
+            StringBuilder out = new StringBuilder();
+            string(u8(), out);
+            return out.toString();
+        }
+        skip(1);
+        return null;
+    }
+
+    /** Reads the string that starts with {@code tag}, chunk after chunk, into {@code out} if not null. */
+    private void string(int tag, StringBuilder out) {
+        while (true) {
+            int length;
+            if (tag <= 0x1f) {
+                length = tag;
+            } else if (tag >= 0x30 && tag <= 0x33) {
+                length = ((tag - 0x30) << 8) | u8();
+            } else if (tag == 'R' || tag == 'S') {
+                length = u16();
+            } else {
+                throw unexpected(tag, "a string chunk");
+            }
+            chars(length, out);
+            if (tag != 'R') {
+                return;
+            }
+            tag = u8();
+        }
+    }
+
+    /**
+     * {@code count} UTF-16 chars encoded as UTF-8, each one to three bytes (four for a surrogate pair),
+     * appended to {@code out}, or skipped when it is null (runs of ASCII at once).
+     */
+    private void chars(int count, StringBuilder out) {
+        if (count > end - index) {
+            throw malformed("string of " + count + " chars in " + (end - index) + " bytes");
+        }
+        int read = 0;
+        while (read < count) {
+            if (out == null) {
+                int ascii = asciiRun(Math.min(count - read, end - index));
+                index += ascii;
+                read += ascii;
+                if (read == count) {
+                    return;
+                }
+            }
+            read += readChar(count - read, out);
+        }
+    }
+
+    /** Reads one char, or the two of a 4-byte sequence when {@code left} allows; returns how many. */
+    private int readChar(int left, StringBuilder out) {
+        int b = u8();
+        if (b < 0x80) {
+            append(out, (char) b);
+            return 1;
+        }
+        if ((b & 0xe0) == 0xc0) {
+            append(out, (char) (((b & 0x1f) << 6) | continuation()));
+            return 1;
+        }
+        if ((b & 0xf0) == 0xe0) {
+            append(out, (char) (((b & 0x0f) << 12) | (continuation() << 6) | continuation()));
+            return 1;
+        }
+        if ((b & 0xf8) == 0xf0 && left >= 2) {
+            int codePoint = ((b & 0x07) << 18) | (continuation() << 12) | (continuation() << 6) | continuation();
+            if (codePoint < Character.MIN_SUPPLEMENTARY_CODE_POINT || codePoint > Character.MAX_CODE_POINT) {
+                throw malformed("4-byte UTF-8 sequence for U+" + Integer.toHexString(codePoint));
+            }
+            if (out != null) {
+                out.appendCodePoint(codePoint);
+            }
+            return 2;
+        }
+        throw malformed("byte 0x" + Integer.toHexString(b) + " at the start of a char in a string");
+    }
+
+    private static void append(StringBuilder out, char c) {
+        if (out != null) {
+            out.append(c);
+        }
+    }
+
+    /** How many of the next {@code max} bytes, all in the region, are ASCII. */
+    private int asciiRun(int max) {
+        int stop = buf.forEachByte(index, max, IS_ASCII);
+        return stop < 0 ? max : stop - index;
+    }
+
+    private int continuation() {
+        int b = u8();
+        if ((b & 0xc0) != 0x80) {
+            throw malformed("byte 0x" + Integer.toHexString(b) + " inside a UTF-8 sequence");
+        }
+        return b & 0x3f;
+    }
+
+    /** A list length or field count: an int that is not negative. */
+    private int readLength() {
+        int length = readInt();
+        if (length < 0) {
+            throw malformed("length " + length + " (expected: >= 0)");
+        }
+        return length;
+    }
+
+    private static boolean isStringTag(int tag) {
+        return tag <= 0x1f || tag >= 0x30 && tag <= 0x33 || tag == 'R' || tag == 'S';
+    }
+
+    private int peek() {
+        return buf.getUnsignedByte(need(1));
+    }
+
+    private int u8() {
+        int b = buf.getUnsignedByte(need(1));
+        index++;
+        return b;
+    }
+
+    private int u16() {
+        int value = buf.getUnsignedShort(need(2));
+        index += 2;
+        return value;
+    }
+
+    private void skipBytes(int count) {
+        need(count);
+        index += count;
+    }
+
+    /** The current index, after checking that {@code count} more bytes are in the region. */
+    private int need(int count) {
+        if (count > end - index) {
+            throw malformed("value runs past the end of the body: " + count + " bytes needed, "
+                    + (end - index) + " left");
+        }
+        return index;
+    }
+
+    private DubboCodecException unexpected(int tag, String expected) {
+        return malformed("code 0x" + Integer.toHexString(tag) + " (expected: " + expected + ")");
+    }
+
+    private DubboCodecException malformed(String message) {
+        return new DubboCodecException("hessian2 at body offset " + (index - start) + ": " + message);
+    }
+}
