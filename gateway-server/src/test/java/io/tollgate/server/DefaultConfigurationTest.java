@@ -29,8 +29,13 @@ class DefaultConfigurationTest {
     void defaultsListenOnTheDocumentedPorts() {
         GatewayConfig defaults = ConfigLoader.defaults();
         assertThat(defaults.admin()).isEqualTo(new AdminConfig("127.0.0.1", 9901));
-        assertThat(defaults.listeners()).extracting(ListenerConfig::address, ListenerConfig::port)
-                .contains(org.assertj.core.groups.Tuple.tuple("127.0.0.1", 8080));
+        assertThat(defaults.listeners()).extracting(ListenerConfig::address, ListenerConfig::port, ListenerConfig::protocols)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("127.0.0.1", 8080, List.of("http1", "h2c")),
+                        org.assertj.core.groups.Tuple.tuple("127.0.0.1", 12200, List.of("bolt")),
+                        org.assertj.core.groups.Tuple.tuple("127.0.0.1", 20880, List.of("dubbo")));
+        assertThat(defaults.cluster("bolt_services").orElseThrow().endpoints().get(0).port()).isEqualTo(12201);
+        assertThat(defaults.cluster("dubbo_services").orElseThrow().endpoints().get(0).port()).isEqualTo(20881);
     }
 
     @Test

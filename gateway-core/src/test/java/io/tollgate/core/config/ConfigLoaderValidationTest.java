@@ -319,7 +319,7 @@ class ConfigLoaderValidationTest {
                 "clusters[0].lb_policy: unknown policy 'fastest' (expected one of [least_request, maglev, random, ring_hash, round_robin])");
         assertRejected("""
                 listeners: [{ name: l, protocols: [http1, gopher], route_config: { virtual_hosts: [] } }]
-                """, "listeners[0].protocols[1]: unknown protocol 'gopher' (expected one of [bolt, h2c, http1])");
+                """, "listeners[0].protocols[1]: unknown protocol 'gopher' (expected one of [bolt, dubbo, h2c, http1])");
     }
 
     @Test

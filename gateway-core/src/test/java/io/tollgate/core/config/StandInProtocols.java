@@ -43,4 +43,11 @@ public abstract class StandInProtocols implements ProtocolFactory {
             super("bolt");
         }
     }
+
+    /** {@code dubbo}. */
+    public static final class Dubbo extends StandInProtocols {
+        public Dubbo() {
+            super("dubbo");
+        }
+    }
 }

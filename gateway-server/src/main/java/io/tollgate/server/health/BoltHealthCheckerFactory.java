@@ -1,18 +1,11 @@
 package io.tollgate.server.health;
 
 import io.tollgate.protocols.bolt.BoltCodec;
-import io.tollgate.core.config.HealthCheckConfig;
 
-/** Registers {@code bolt} ({@link RpcHealthChecker} with Bolt heartbeats), which has no settings of its own. */
-public final class BoltHealthCheckerFactory implements HealthCheckerFactory {
+/** Registers {@code bolt}: a Bolt v1 heartbeat, acknowledged with status success, as a SOFA Bolt server does. */
+public final class BoltHealthCheckerFactory extends RpcHealthCheckerFactory {
 
-    @Override
-    public String name() {
-        return "bolt";
-    }
-
-    @Override
-    public HealthChecker create(HealthCheckConfig config) {
-        return new RpcHealthChecker(BoltCodec.DEFAULTS);
+    public BoltHealthCheckerFactory() {
+        super(BoltCodec.DEFAULTS);
     }
 }

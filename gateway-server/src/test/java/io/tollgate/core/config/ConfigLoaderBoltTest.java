@@ -66,8 +66,8 @@ class ConfigLoaderBoltTest {
 
     @Test
     void rejectsAnUnknownProtocol() {
-        assertThatThrownBy(() -> ConfigLoader.parse(config("", "").replace("[http1, bolt]", "[bolt, dubbo]")))
+        assertThatThrownBy(() -> ConfigLoader.parse(config("", "").replace("[http1, bolt]", "[bolt, thrift]")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("unknown protocol 'dubbo' (expected one of [bolt, h2c, http1])");
+                .hasMessageContaining("unknown protocol 'thrift' (expected one of [bolt, dubbo, h2c, http1])");
     }
 }

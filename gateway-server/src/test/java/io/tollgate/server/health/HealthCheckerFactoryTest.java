@@ -21,7 +21,7 @@ class HealthCheckerFactoryTest {
     void registersEveryTypeAsAHealthCheckerFactory() {
         ExtensionRegistry registry = ExtensionRegistry.defaults();
 
-        assertThat(HealthCheckers.names()).containsExactly("bolt", "http", "tcp");
+        assertThat(HealthCheckers.names()).containsExactly("bolt", "dubbo", "http", "tcp");
         for (String type : HealthCheckers.names()) {
             assertThat(registry.find(HealthCheckConfig.class, type, HealthCheckerFactory.class)).as(type).isPresent();
         }
@@ -33,8 +33,9 @@ class HealthCheckerFactoryTest {
         assertThat(HealthCheckers.create(check("tcp"))).isInstanceOf(TcpHealthChecker.class);
         assertThat(HealthCheckers.create(check("http"))).isInstanceOf(HttpHealthChecker.class);
         assertThat(HealthCheckers.create(check("bolt"))).isInstanceOf(RpcHealthChecker.class);
+        assertThat(HealthCheckers.create(check("dubbo"))).isInstanceOf(RpcHealthChecker.class);
         assertThatThrownBy(() -> HealthCheckers.create(check("udp")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("health_check.type: udp (expected one of [bolt, http, tcp])");
+                .hasMessage("health_check.type: udp (expected one of [bolt, dubbo, http, tcp])");
     }
 }

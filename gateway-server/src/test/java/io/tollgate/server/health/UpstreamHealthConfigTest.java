@@ -79,7 +79,7 @@ class UpstreamHealthConfigTest {
     @Test
     void rejectsAnUnknownCheckType() {
         assertRejected("health_check: { type: udp }",
-                "clusters[0].health_check.type: unknown type 'udp' (expected one of [bolt, http, tcp])");
+                "clusters[0].health_check.type: unknown type 'udp' (expected one of [bolt, dubbo, http, tcp])");
     }
 
     @Test
