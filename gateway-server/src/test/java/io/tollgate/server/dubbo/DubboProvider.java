@@ -5,8 +5,8 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import org.apache.dubbo.config.ProtocolConfig;
-import org.apache.dubbo.remoting.Channel;
 import org.apache.dubbo.config.ServiceConfig;
+import org.apache.dubbo.remoting.Channel;
 import org.apache.dubbo.rpc.ProtocolServer;
 import org.apache.dubbo.rpc.protocol.dubbo.DubboProtocol;
 
@@ -30,6 +30,8 @@ public final class DubboProvider implements AutoCloseable {
 
     private DubboProvider(Builder builder) {
         this.service = new DubboEchoServiceImpl(builder.name);
+        // Chosen here: Dubbo takes port 0 for its default 20880, and a random port (-1) it picks
+        // once per protocol name and then hands to every provider of the JVM.
         this.port = builder.port != 0 ? builder.port : freePort();
         this.runtime = new DubboRuntime("provider-" + builder.name);
         try {
