@@ -1,0 +1,131 @@
+package io.tollgate.server.dubbo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import org.apache.dubbo.config.ProtocolConfig;
+import org.apache.dubbo.config.ServiceConfig;
+import org.apache.dubbo.remoting.Channel;
+import org.apache.dubbo.rpc.ProtocolServer;
+import org.apache.dubbo.rpc.protocol.dubbo.DubboProtocol;
+
+/**
+ * A real Apache Dubbo 3.3 provider of {@link DubboEchoService} (dubbo protocol, hessian2, no
+ * registry) in the test JVM, in a Dubbo runtime of its own, so that a test runs several and
+ * closes each. Dubbo listens on every interface of the chosen port: it binds the wildcard address
+ * whenever the configured host is a loopback one.
+ *
+ * <pre>{@code
+ * try (DubboProvider provider = DubboProvider.named("a").group("blue").version("1.0").start()) {
+ *     int port = provider.port();
+ * }
+ * }</pre>
+ */
+public final class DubboProvider implements AutoCloseable {
+
+    private final DubboRuntime runtime;
+    private final DubboEchoServiceImpl service;
+    private final int port;
+
+    private DubboProvider(Builder builder) {
+        this.service = new DubboEchoServiceImpl(builder.name);
+        // Chosen here: Dubbo takes port 0 for its default 20880, and a random port (-1) it picks
+        // once per protocol name and then hands to every provider of the JVM.
+        this.port = builder.port != 0 ? builder.port : freePort();
+        this.runtime = new DubboRuntime("provider-" + builder.name);
+        try {
+            ProtocolConfig protocol = new ProtocolConfig(runtime.application(), "dubbo", port);
+            protocol.setHost("127.0.0.1");
+            protocol.setSerialization("hessian2");
+            ServiceConfig<DubboEchoService> config = new ServiceConfig<>(runtime.application().getDefaultModule());
+            config.setInterface(DubboEchoService.class);
+            config.setRef(service);
+            config.setGroup(builder.group);
+            config.setVersion(builder.version);
+            runtime.bootstrap().protocol(protocol).service(config).start();
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+    }
+
+    /** Starts describing a provider whose {@link DubboEchoService#tagged} answers start with {@code name}. */
+    public static Builder named(String name) {
+        return new Builder(name);
+    }
+
+    /** The port the provider listens on. */
+    public int port() {
+        return port;
+    }
+
+    /** The service object, to read its name and how many calls reached it. */
+    public DubboEchoServiceImpl service() {
+        return service;
+    }
+
+    /**
+     * Closes the listening socket and every connection at once, with no read-only notice and no
+     * wait for calls in flight: consumers see their connection drop as when the process dies.
+     * The runtime stays until {@link #close}.
+     */
+    public void kill() {
+        for (ProtocolServer server : DubboProtocol.getDubboProtocol(runtime.framework()).getServers()) {
+            // Connections first: closing the server interrupts the provider's threads before it
+            // closes them, and a call cut short would still get its answer out.
+            server.getRemotingServer().getChannels().forEach(Channel::close);
+            server.close();
+        }
+    }
+
+    /** Kills the provider if it still runs, then stops its Dubbo runtime. */
+    @Override
+    public void close() {
+        kill();
+        runtime.close();
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What {@link #start} sets up: a name, and optionally a port, a group and a version. */
+    public static final class Builder {
+        private final String name;
+        private int port;
+        private String group;
+        private String version;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /** Listens on {@code port}; without it, on a free port. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** Exports the service in Dubbo group {@code group}. */
+        public Builder group(String group) {
+            this.group = group;
+            return this;
+        }
+
+        /** Exports the service with version {@code version}. */
+        public Builder version(String version) {
+            this.version = version;
+            return this;
+        }
+
+        /** Starts the provider; it answers once this returns. */
+        public DubboProvider start() {
+            return new DubboProvider(this);
+        }
+    }
+}

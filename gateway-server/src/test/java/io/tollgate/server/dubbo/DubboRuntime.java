@@ -1,0 +1,64 @@
+package io.tollgate.server.dubbo;
+
+import java.util.Map;
+import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import org.apache.dubbo.rpc.model.ApplicationModel;
+import org.apache.dubbo.rpc.model.FrameworkModel;
+
+/**
+ * One Dubbo 3.3 runtime of its own: a fresh {@link FrameworkModel} (its own protocol instances,
+ * servers, client connections and executors) with one application and its own
+ * {@link DubboBootstrap}, so that several providers and consumers live in one JVM and each one
+ * goes away whole with {@link #close}. The JVM-wide {@code DubboBootstrap.getInstance()} and the
+ * default models are never touched.
+ *
+ * <p>Kept to loopback and to itself: no registry, no metadata report, no QoS server (it would bind
+ * 22222), no file cache under {@code ~/.dubbo}.
+ */
+final class DubboRuntime implements AutoCloseable {
+
+    static {
+        // FACTS.md: when Dubbo dials 127.x it dials its "local host" instead, the first address of
+        // a non-loopback interface; with every interface ignored that local host is 127.0.0.1.
+        // Set before Dubbo first looks: an address it finds once, it keeps for the JVM.
+        System.setProperty("dubbo.network.interface.ignored", ".*");
+    }
+
+    private final FrameworkModel framework = new FrameworkModel();
+    private final ApplicationModel application = framework.newApplication();
+    private final DubboBootstrap bootstrap = DubboBootstrap.getInstance(application);
+
+    /**
+     * Starts the models of an application named {@code name}. Every config of the runtime must be
+     * made with {@link #application()}: one made without falls back to the JVM's default model.
+     */
+    DubboRuntime(String name) {
+        // Dubbo's shutdown wait, 10 s by default, bounds how long a closing server waits for its
+        // peers to hang up, a closing client for its calls in flight, and a consumer whose
+        // connection dropped before it fails the calls in flight on it: 1 s keeps tests short.
+        application.modelEnvironment().updateAppConfigMap(Map.of("dubbo.service.shutdown.wait", "1000"));
+        ApplicationConfig config = new ApplicationConfig(application, name);
+        config.setQosEnable(false);
+        config.setEnableFileCache(false);
+        bootstrap.application(config);
+    }
+
+    ApplicationModel application() {
+        return application;
+    }
+
+    DubboBootstrap bootstrap() {
+        return bootstrap;
+    }
+
+    FrameworkModel framework() {
+        return framework;
+    }
+
+    /** Unexports, disconnects and stops every thread of this runtime. */
+    @Override
+    public void close() {
+        framework.destroy();
+    }
+}
