@@ -16,8 +16,10 @@ import picocli.CommandLine.Model.CommandSpec;
  * Runs the gateway in the foreground until the process is told to stop; with {@code -c FILE},
  * SIGHUP (or the admin API's {@code POST /config/reload}) applies the file again.
  */
-@Command(name = "run", description = "Run the gateway (built-in default configuration unless -c is given;"
-        + " SIGHUP reloads the -c file).")
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run the gateway from the -c file (SIGHUP reloads it), or on the built-in configuration:",
+            "HTTP/1.1 and h2c on 127.0.0.1:8080 to a demo upstream on 8081, SOFA Bolt on 12200 to 12201,",
+            "Dubbo on 20880 to 20881, admin API on 9901."})
 final class RunCommand implements Callable<Integer> {
 
     @Option(names = {"-c", "--config"}, description = "YAML configuration file")

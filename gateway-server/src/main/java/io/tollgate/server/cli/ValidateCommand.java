@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** Checks a configuration file without starting anything; exits 1 with the reason when it is bad. */
-@Command(name = "validate", description = "Validate a configuration file and exit.")
+@Command(name = "validate", mixinStandardHelpOptions = true, description = "Validate a configuration file and exit.")
 final class ValidateCommand implements Callable<Integer> {
 
     @Option(names = {"-c", "--config"}, required = true, description = "YAML configuration file")

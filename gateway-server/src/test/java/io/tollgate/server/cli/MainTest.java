@@ -67,4 +67,10 @@ class MainTest {
         assertThat(run("--help")).isZero();
         assertThat(out.toString()).contains("run", "validate", "version");
     }
+
+    @Test
+    void runHelpNamesTheDefaultListenersThatExist() {
+        assertThat(run("run", "--help")).isZero();
+        assertThat(out.toString()).contains("8080", "12200", "20880", "Dubbo", "9901");
+    }
 }
