@@ -124,7 +124,7 @@ public final class BoltLoadGenerator {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, BoltFrame frame) {
-            Long sent = sentAt.remove(frame.requestId());
+            Long sent = sentAt.remove((int) frame.requestId());
             if (sent == null || frame.kind() != BoltFrame.Kind.RESPONSE) {
                 return;
             }
