@@ -42,7 +42,7 @@ public final class ExtensionRegistry {
      * {@code ConfigLoader} uses unless given another, and what the modules running the extensions
      * look names up in.
      *
-     * @throws IllegalStateException when a name is registered twice in one kind, or a listed
+     * @throws ExtensionRegistryException when a name is registered twice in one kind, or a listed
      *     factory cannot be loaded; the next call tries again
      */
     public static ExtensionRegistry defaults() {
@@ -61,7 +61,7 @@ public final class ExtensionRegistry {
     /**
      * A registry of the factories {@link ServiceLoader} finds through {@code loader}.
      *
-     * @throws IllegalStateException when a name is registered twice in one kind, or a listed
+     * @throws ExtensionRegistryException when a name is registered twice in one kind, or a listed
      *     factory cannot be loaded
      */
     public static ExtensionRegistry load(ClassLoader loader) {
@@ -71,7 +71,7 @@ public final class ExtensionRegistry {
                 factories.add(factory);
             }
         } catch (ServiceConfigurationError e) {
-            throw new IllegalStateException("cannot load the extension factories: " + e.getMessage(), e);
+            throw new ExtensionRegistryException("cannot load the extension factories: " + e.getMessage(), e);
         }
         return of(factories);
     }
@@ -79,7 +79,7 @@ public final class ExtensionRegistry {
     /**
      * A registry of exactly {@code factories}, for tests and embedders.
      *
-     * @throws IllegalStateException when a name is registered twice in one kind
+     * @throws ExtensionRegistryException when a name is registered twice in one kind
      */
     public static ExtensionRegistry of(Collection<? extends ExtensionFactory<?>> factories) {
         Map<Class<?>, SortedMap<String, ExtensionFactory<?>>> kinds = new HashMap<>();
@@ -87,12 +87,12 @@ public final class ExtensionRegistry {
             Class<?> type = requireNonNull(factory.configType(), () -> factory.getClass().getName() + ".configType()");
             String name = requireNonNull(factory.name(), () -> factory.getClass().getName() + ".name()");
             if (name.isEmpty()) {
-                throw new IllegalStateException(factory.getClass().getName() + ": name '' (expected a non-empty name)");
+                throw new ExtensionRegistryException(factory.getClass().getName() + ": name '' (expected a non-empty name)");
             }
             requireNonNull(factory.keys(), () -> factory.getClass().getName() + ".keys()");
             ExtensionFactory<?> earlier = kinds.computeIfAbsent(type, t -> new TreeMap<>()).putIfAbsent(name, factory);
             if (earlier != null) {
-                throw new IllegalStateException(type.getSimpleName() + " extension '" + name
+                throw new ExtensionRegistryException(type.getSimpleName() + " extension '" + name
                         + "' is registered twice: by " + earlier.getClass().getName() + " and by "
                         + factory.getClass().getName() + " (expected each name once per kind)");
             }
@@ -118,12 +118,12 @@ public final class ExtensionRegistry {
      * {@link #find(Class, String)} as the kind's own factory interface {@code as}, the one that
      * makes the runtime object.
      *
-     * @throws IllegalStateException when the factory registered as {@code name} is not an {@code as}
+     * @throws ExtensionRegistryException when the factory registered as {@code name} is not an {@code as}
      */
     public <C, F extends ExtensionFactory<C>> Optional<F> find(Class<C> configType, String name, Class<F> as) {
         return find(configType, name).map(factory -> {
             if (!as.isInstance(factory)) {
-                throw new IllegalStateException(factory.getClass().getName() + " is registered as "
+                throw new ExtensionRegistryException(factory.getClass().getName() + " is registered as "
                         + configType.getSimpleName() + " extension '" + name + "' but is not a " + as.getName());
             }
             return as.cast(factory);

@@ -2,6 +2,7 @@ package io.tollgate.server.cli;
 
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.extension.ExtensionRegistryException;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.server.Gateway;
 import java.nio.file.Path;
@@ -35,6 +36,9 @@ final class RunCommand implements Callable<Integer> {
             gatewayConfig = config == null ? ConfigLoader.defaults() : ConfigLoader.load(config);
         } catch (ConfigException e) {
             spec.commandLine().getErr().println("invalid configuration: " + e.getMessage());
+            return 2;
+        } catch (ExtensionRegistryException e) {
+            spec.commandLine().getErr().println("cannot load the gateway's extensions: " + e.getMessage());
             return 2;
         }
         Gateway gateway = Gateway.start(gatewayConfig, config);

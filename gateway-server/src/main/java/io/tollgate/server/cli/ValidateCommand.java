@@ -2,6 +2,7 @@ package io.tollgate.server.cli;
 
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.extension.ExtensionRegistryException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -25,6 +26,9 @@ final class ValidateCommand implements Callable<Integer> {
             ConfigLoader.load(config);
         } catch (ConfigException e) {
             spec.commandLine().getErr().println(e.getMessage());
+            return 1;
+        } catch (ExtensionRegistryException e) {
+            spec.commandLine().getErr().println("cannot load the gateway's extensions: " + e.getMessage());
             return 1;
         }
         spec.commandLine().getOut().println(config + ": valid");

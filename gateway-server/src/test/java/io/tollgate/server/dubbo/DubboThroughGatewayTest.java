@@ -211,6 +211,43 @@ class DubboThroughGatewayTest {
         }
     }
 
+    @Test
+    void attachmentsChooseTheSubsetOfHosts() throws Exception {
+        String config = """
+                listeners:
+                  - name: dubbo
+                    port: 0
+                    protocols: [dubbo]
+                    route_config:
+                      virtual_hosts:
+                        - name: all
+                          domains: ["*"]
+                          routes: [{ match: { prefix: / }, route: { cluster: zones } }]
+                clusters:
+                  - name: zones
+                    endpoints:
+                      - { address: 127.0.0.1, port: ${EAST}, labels: { zone: east } }
+                      - { address: 127.0.0.1, port: ${WEST}, labels: { zone: west } }
+                    subset_lb_config:
+                      header_prefix: x-subset-
+                      fallback_policy: ANY_ENDPOINT
+                      subset_selectors: [{ keys: [zone] }]
+                """;
+        try (DubboProvider east = DubboProvider.named("east").start();
+                DubboProvider west = DubboProvider.named("west").start();
+                TestGateway zoned = TestGateway.start(config, Map.of("EAST", east.port(), "WEST", west.port()));
+                DubboConsumer client = DubboConsumer.to(zoned.port("dubbo")).connect()) {
+            for (int i = 0; i < 5; i++) {
+                RpcContext.getClientAttachment().setAttachment("x-subset-zone", "west");
+                assertThat(client.service().tagged("where")).isEqualTo("west:where");
+                RpcContext.getClientAttachment().setAttachment("x-subset-zone", "east");
+                assertThat(client.service().tagged("where")).isEqualTo("east:where");
+            }
+            assertThat(east.service().calls()).isEqualTo(5);
+            assertThat(west.service().calls()).isEqualTo(5);
+        }
+    }
+
     private static byte[] randomBytes(int length) {
         byte[] bytes = new byte[length];
         ThreadLocalRandom.current().nextBytes(bytes);
