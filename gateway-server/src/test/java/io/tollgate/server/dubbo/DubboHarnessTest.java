@@ -134,6 +134,49 @@ class DubboHarnessTest {
         }
     }
 
+    @Test
+    void tripleConsumerCallsTripleProvider() {
+        try (DubboProvider tri = DubboProvider.named("tri").protocol("tri").start();
+                DubboConsumer client = DubboConsumer.to(tri.port()).protocol("tri").connect()) {
+            assertThat(client.service().echo("hello")).isEqualTo("hello");
+            assertThat(client.service().tagged("hello")).isEqualTo("tri:hello");
+            assertThatThrownBy(() -> client.service().fail("broken on purpose"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("broken on purpose");
+        }
+    }
+
+    @Test
+    void closingATripleConsumerLeavesTheTripleProvidersServing() {
+        try (DubboProvider tri = DubboProvider.named("tri").protocol("tri").start()) {
+            try (DubboConsumer first = DubboConsumer.to(tri.port()).protocol("tri").connect()) {
+                assertThat(first.service().echo("first")).isEqualTo("first");
+            }
+            try (DubboConsumer second = DubboConsumer.to(tri.port()).protocol("tri").connect()) {
+                assertThat(second.service().echo("second")).isEqualTo("second");
+            }
+        }
+    }
+
+    @Test
+    void killedTripleProviderFailsTheCallsInFlightAtOnce() throws Exception {
+        try (DubboProvider doomed = DubboProvider.named("doomed").protocol("tri").start();
+                DubboConsumer client = DubboConsumer.to(doomed.port()).protocol("tri")
+                        .timeout(Duration.ofSeconds(20)).async().connect()) {
+            List<CompletableFuture<String>> inFlight = IntStream.range(0, 3)
+                    .mapToObj(i -> client.async(s -> s.slow("held-" + i, 10_000))).toList();
+            Await.until("3 calls at the provider", Duration.ofSeconds(5), () -> doomed.service().calls() == 3);
+            long start = System.nanoTime();
+            doomed.kill();
+            for (CompletableFuture<String> call : inFlight) {
+                assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS))
+                        .isInstanceOf(ExecutionException.class)
+                        .hasMessageContaining("CANCELLED");
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        }
+    }
+
     private static byte[] randomBytes(int length) {
         byte[] bytes = new byte[length];
         ThreadLocalRandom.current().nextBytes(bytes);
