@@ -80,16 +80,10 @@ class TripleThroughGatewayTest {
     }
 
     @AfterAll
-    static void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        if (gateway != null) {
-            gateway.close();
-        }
-        for (DubboProvider provider : new DubboProvider[] {a, b, blue}) {
-            if (provider != null) {
-                provider.close();
+    static void stop() throws Exception {
+        for (AutoCloseable each : new AutoCloseable[] {consumer, gateway, a, b, blue}) {
+            if (each != null) {
+                each.close();
             }
         }
     }
