@@ -9,7 +9,8 @@ import org.apache.dubbo.rpc.RpcContext;
 
 /**
  * A real Apache Dubbo 3.3 consumer of {@link DubboEchoService} that calls one address directly,
- * {@code dubbo://127.0.0.1:port} (a provider, or the gateway in front of it), with hessian2 and no
+ * {@code dubbo://127.0.0.1:port} (or {@code tri://} with {@code protocol("tri")}: Triple, HTTP/2 with
+ * prior knowledge) of a provider or of the gateway in front of it, with hessian2 and no
  * registry, in a Dubbo runtime of its own. It never retries a failed call (Dubbo retries twice by
  * default), so what a test counts is what the gateway did.
  *
@@ -31,7 +32,7 @@ public final class DubboConsumer implements AutoCloseable {
         try {
             ReferenceConfig<DubboEchoService> config = new ReferenceConfig<>(runtime.application().getDefaultModule());
             config.setInterface(DubboEchoService.class);
-            config.setUrl("dubbo://127.0.0.1:" + builder.port);
+            config.setUrl(builder.protocol + "://127.0.0.1:" + builder.port);
             config.setParameters(Map.of("serialization", "hessian2"));
             config.setTimeout((int) builder.timeout.toMillis());
             config.setRetries(0);
@@ -77,9 +78,10 @@ public final class DubboConsumer implements AutoCloseable {
         runtime.close();
     }
 
-    /** What {@link #connect} sets up: the port, and optionally timeout, group, version, async. */
+    /** What {@link #connect} sets up: the port, and optionally protocol, timeout, group, version, async. */
     public static final class Builder {
         private final int port;
+        private String protocol = "dubbo";
         private Duration timeout = Duration.ofSeconds(5);
         private String group;
         private String version;
@@ -87,6 +89,12 @@ public final class DubboConsumer implements AutoCloseable {
 
         private Builder(int port) {
             this.port = port;
+        }
+
+        /** Calls over {@code protocol}, {@code "dubbo"} unless set; {@code "tri"} is Triple (HTTP/2). */
+        public Builder protocol(String protocol) {
+            this.protocol = protocol;
+            return this;
         }
 
         /** How long a call may take before the consumer gives up on it; 5 s unless set. */

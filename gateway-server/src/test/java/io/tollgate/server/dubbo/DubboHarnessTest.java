@@ -16,6 +16,8 @@ import org.apache.dubbo.rpc.model.FrameworkModel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The Dubbo harness itself, with no gateway: real consumers call real providers directly, several
@@ -115,11 +117,13 @@ class DubboHarnessTest {
         }
     }
 
-    @Test
-    void killedProviderFailsTheCallsInFlightAtOnce() throws Exception {
-        try (DubboProvider doomed = DubboProvider.named("doomed").start();
-                DubboConsumer client = DubboConsumer.to(doomed.port()).timeout(Duration.ofSeconds(20)).async()
-                        .connect()) {
+    /** What the consumer reports: a dubbo connection dropped, a Triple stream cancelled. */
+    @ParameterizedTest
+    @CsvSource({"dubbo, is inactive", "tri, CANCELLED"})
+    void killedProviderFailsTheCallsInFlightAtOnce(String protocol, String failure) throws Exception {
+        try (DubboProvider doomed = DubboProvider.named("doomed").protocol(protocol).start();
+                DubboConsumer client = DubboConsumer.to(doomed.port()).protocol(protocol)
+                        .timeout(Duration.ofSeconds(20)).async().connect()) {
             List<CompletableFuture<String>> inFlight = IntStream.range(0, 3)
                     .mapToObj(i -> client.async(s -> s.slow("held-" + i, 10_000))).toList();
             Await.until("3 calls at the provider", Duration.ofSeconds(5), () -> doomed.service().calls() == 3);
@@ -128,9 +132,33 @@ class DubboHarnessTest {
             for (CompletableFuture<String> call : inFlight) {
                 assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class)
-                        .hasMessageContaining("is inactive");
+                        .hasMessageContaining(failure);
             }
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        }
+    }
+
+    @Test
+    void tripleConsumerCallsTripleProvider() {
+        try (DubboProvider tri = DubboProvider.named("tri").protocol("tri").start();
+                DubboConsumer client = DubboConsumer.to(tri.port()).protocol("tri").connect()) {
+            assertThat(client.service().echo("hello")).isEqualTo("hello");
+            assertThat(client.service().tagged("hello")).isEqualTo("tri:hello");
+            assertThatThrownBy(() -> client.service().fail("broken on purpose"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("broken on purpose");
+        }
+    }
+
+    @Test
+    void closingATripleConsumerLeavesTheTripleProvidersServing() {
+        try (DubboProvider tri = DubboProvider.named("tri").protocol("tri").start()) {
+            try (DubboConsumer first = DubboConsumer.to(tri.port()).protocol("tri").connect()) {
+                assertThat(first.service().echo("first")).isEqualTo("first");
+            }
+            try (DubboConsumer second = DubboConsumer.to(tri.port()).protocol("tri").connect()) {
+                assertThat(second.service().echo("second")).isEqualTo("second");
+            }
         }
     }
 

@@ -7,12 +7,14 @@ import java.net.ServerSocket;
 import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.remoting.Channel;
+import org.apache.dubbo.remoting.RemotingServer;
+import org.apache.dubbo.remoting.exchange.PortUnificationExchanger;
 import org.apache.dubbo.rpc.ProtocolServer;
 import org.apache.dubbo.rpc.protocol.dubbo.DubboProtocol;
 
 /**
- * A real Apache Dubbo 3.3 provider of {@link DubboEchoService} (dubbo protocol, hessian2, no
- * registry) in the test JVM, in a Dubbo runtime of its own, so that a test runs several and
+ * A real Apache Dubbo 3.3 provider of {@link DubboEchoService} (dubbo protocol, or Triple with
+ * {@code protocol("tri")}; hessian2, no registry) in the test JVM, in a Dubbo runtime of its own, so that a test runs several and
  * closes each. Dubbo listens on every interface of the chosen port: it binds the wildcard address
  * whenever the configured host is a loopback one.
  *
@@ -35,7 +37,7 @@ public final class DubboProvider implements AutoCloseable {
         this.port = builder.port != 0 ? builder.port : freePort();
         this.runtime = new DubboRuntime("provider-" + builder.name);
         try {
-            ProtocolConfig protocol = new ProtocolConfig(runtime.application(), "dubbo", port);
+            ProtocolConfig protocol = new ProtocolConfig(runtime.application(), builder.protocol, port);
             protocol.setHost("127.0.0.1");
             protocol.setSerialization("hessian2");
             ServiceConfig<DubboEchoService> config = new ServiceConfig<>(runtime.application().getDefaultModule());
@@ -77,6 +79,13 @@ public final class DubboProvider implements AutoCloseable {
             server.getRemotingServer().getChannels().forEach(Channel::close);
             server.close();
         }
+        for (RemotingServer server : runtime.tripleServers()) {
+            server.getChannels().forEach(Channel::close);
+            server.close();
+            // Out of Dubbo's JVM-wide map too, or a provider started later on this port would
+            // find this closed server there and never listen.
+            PortUnificationExchanger.getServers().values().remove(server);
+        }
     }
 
     /** Kills the provider if it still runs, then stops its Dubbo runtime. */
@@ -94,15 +103,22 @@ public final class DubboProvider implements AutoCloseable {
         }
     }
 
-    /** What {@link #start} sets up: a name, and optionally a port, a group and a version. */
+    /** What {@link #start} sets up: a name, and optionally a protocol, a port, a group and a version. */
     public static final class Builder {
         private final String name;
+        private String protocol = "dubbo";
         private int port;
         private String group;
         private String version;
 
         private Builder(String name) {
             this.name = name;
+        }
+
+        /** Exports over {@code protocol}, {@code "dubbo"} unless set; {@code "tri"} is Triple (HTTP/2). */
+        public Builder protocol(String protocol) {
+            this.protocol = protocol;
+            return this;
         }
 
         /** Listens on {@code port}; without it, on a free port. */

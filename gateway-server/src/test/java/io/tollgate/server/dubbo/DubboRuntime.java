@@ -1,8 +1,12 @@
 package io.tollgate.server.dubbo;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import org.apache.dubbo.remoting.RemotingServer;
+import org.apache.dubbo.remoting.exchange.PortUnificationExchanger;
 import org.apache.dubbo.rpc.model.ApplicationModel;
 import org.apache.dubbo.rpc.model.FrameworkModel;
 
@@ -56,9 +60,36 @@ final class DubboRuntime implements AutoCloseable {
         return framework;
     }
 
-    /** Unexports, disconnects and stops every thread of this runtime. */
+    /**
+     * This runtime's Triple servers. Dubbo keeps them in one map for the whole JVM,
+     * {@link PortUnificationExchanger}'s, by address, whatever runtime bound them.
+     */
+    List<RemotingServer> tripleServers() {
+        return PortUnificationExchanger.getServers().values().stream().filter(this::owns).toList();
+    }
+
+    /** Unexports, disconnects and stops every thread of this runtime, and no other runtime's. */
     @Override
     public void close() {
-        framework.destroy();
+        // Destroying a runtime's tri (or dubbo) protocol closes every server in Dubbo's JVM-wide
+        // Triple map: closing a consumer would take every Triple provider of the JVM down with it.
+        // The other runtimes' servers are set aside meanwhile.
+        Map<String, RemotingServer> servers = PortUnificationExchanger.getServers();
+        Map<String, RemotingServer> others = new HashMap<>();
+        servers.forEach((address, server) -> {
+            if (!owns(server)) {
+                others.put(address, server);
+            }
+        });
+        others.forEach(servers::remove);
+        try {
+            framework.destroy();
+        } finally {
+            servers.putAll(others);
+        }
+    }
+
+    private boolean owns(RemotingServer server) {
+        return server.getUrl().getOrDefaultFrameworkModel() == framework;
     }
 }
