@@ -40,6 +40,9 @@ public final class DubboProvider implements AutoCloseable {
             ProtocolConfig protocol = new ProtocolConfig(runtime.application(), builder.protocol, port);
             protocol.setHost("127.0.0.1");
             protocol.setSerialization("hessian2");
+            // Dubbo's default 200 threads with no queue refuse a burst of 1000 calls as "thread pool
+            // exhausted"; threads are made only as calls need them.
+            protocol.setThreads(2000);
             ServiceConfig<DubboEchoService> config = new ServiceConfig<>(runtime.application().getDefaultModule());
             config.setInterface(DubboEchoService.class);
             config.setRef(service);
