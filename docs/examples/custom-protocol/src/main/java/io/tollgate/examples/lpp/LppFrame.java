@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.netty.buffer.ByteBuf;
 import io.tollgate.protocols.rpc.RpcError;
-import io.tollgate.protocols.rpc.RpcFrame;
+import io.tollgate.protocols.rpc.SlicedRpcFrame;
 
 /**
  * One decoded LPP frame, what the RPC engine routes and forwards: a view over a single retained
@@ -18,11 +18,8 @@ import io.tollgate.protocols.rpc.RpcFrame;
  * who MUST release it or pass it on. The buffers {@link #bytes()} and {@link #body()} return are
  * not retained. Not thread-safe: a frame belongs to the event loop that decoded it.
  */
-public final class LppFrame implements RpcFrame {
+public final class LppFrame extends SlicedRpcFrame {
 
-    private final ByteBuf bytes;
-    private final int base;
-    private final int length;
     private final Kind kind;
     private String service;
     private String method;
@@ -32,9 +29,7 @@ public final class LppFrame implements RpcFrame {
      * takes over the caller's reference.
      */
     LppFrame(ByteBuf bytes, Kind kind) {
-        this.bytes = bytes;
-        this.base = bytes.readerIndex();
-        this.length = bytes.readableBytes();
+        super(bytes);
         this.kind = kind;
     }
 
@@ -51,16 +46,6 @@ public final class LppFrame implements RpcFrame {
     @Override
     public void requestId(long requestId) {
         bytes.setLong(base + LppProtocol.REQUEST_ID_OFFSET, requestId);
-    }
-
-    @Override
-    public int frameLength() {
-        return length;
-    }
-
-    @Override
-    public ByteBuf bytes() {
-        return bytes;
     }
 
     /** The body, a slice that is not retained. */
@@ -142,45 +127,6 @@ public final class LppFrame implements RpcFrame {
 
     private int methodLength() {
         return bytes.getUnsignedShort(base + methodOffset() - 2);
-    }
-
-    @Override
-    public int refCnt() {
-        return bytes.refCnt();
-    }
-
-    @Override
-    public LppFrame retain() {
-        bytes.retain();
-        return this;
-    }
-
-    @Override
-    public LppFrame retain(int increment) {
-        bytes.retain(increment);
-        return this;
-    }
-
-    @Override
-    public LppFrame touch() {
-        bytes.touch();
-        return this;
-    }
-
-    @Override
-    public LppFrame touch(Object hint) {
-        bytes.touch(hint);
-        return this;
-    }
-
-    @Override
-    public boolean release() {
-        return bytes.release();
-    }
-
-    @Override
-    public boolean release(int decrement) {
-        return bytes.release(decrement);
     }
 
     @Override
