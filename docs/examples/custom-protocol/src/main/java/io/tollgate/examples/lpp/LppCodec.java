@@ -83,7 +83,7 @@ public final class LppCodec implements RpcCodec {
         int kindCode = in.getByte(start + LppProtocol.KIND_OFFSET);
         RpcFrame.Kind kind = LppProtocol.kindOf(kindCode);
         if (kind == null) {
-            throw malformed(in, false, "kind " + kindCode + " (expected: 1 to 5)");
+            throw malformed(in, null, "kind " + kindCode + " (expected: 1 to 5)");
         }
         int serviceLength = in.getUnsignedShort(start + LppProtocol.SERVICE_LENGTH_OFFSET);
         int methodLengthAt = LppProtocol.SERVICE_OFFSET + serviceLength;
@@ -99,7 +99,7 @@ public final class LppCodec implements RpcCodec {
         }
         int bodyLength = in.getInt(start + bodyLengthAt);
         if (bodyLength < 0) {
-            throw malformed(in, kind.expectsResponse(), "body length " + bodyLength + " (expected: >= 0)");
+            throw malformed(in, kind, "body length " + bodyLength + " (expected: >= 0)");
         }
         long frameLength = bodyLengthAt + 4L + bodyLength;
         checkFits(in, kind, frameLength, "body of " + bodyLength + " bytes");
@@ -112,15 +112,18 @@ public final class LppCodec implements RpcCodec {
     /** Fails the frame when {@code atLeast}, the length it has at least, is over the largest frame. */
     private void checkFits(ByteBuf in, RpcFrame.Kind kind, long atLeast, String what) {
         if (atLeast > maxFrameBytes) {
-            throw malformed(in, kind.expectsResponse(), what + " makes a frame of at least " + atLeast
+            throw malformed(in, kind, what + " makes a frame of at least " + atLeast
                     + " bytes (expected: <= " + maxFrameBytes + ")");
         }
     }
 
-    /** An error about the frame at the reader index, whose head is readable, with its request id. */
-    private static RpcCodecException malformed(ByteBuf in, boolean expectsResponse, String message) {
+    /**
+     * An error about the frame at the reader index, whose head is readable, with its request id;
+     * it is answered when it is a request ({@code kind} null when unknown).
+     */
+    private static RpcCodecException malformed(ByteBuf in, RpcFrame.Kind kind, String message) {
         long requestId = in.getLong(in.readerIndex() + LppProtocol.REQUEST_ID_OFFSET);
-        return new RpcCodecException(message, requestId, 0, expectsResponse);
+        return new RpcCodecException(message, requestId, 0, kind == RpcFrame.Kind.REQUEST);
     }
 
     /** LPP ids are 64-bit; upstream connections count up to the largest positive one and wrap. */
