@@ -1,13 +1,14 @@
 package io.tollgate.protocols.bolt;
 
 import io.netty.buffer.ByteBuf;
+import io.tollgate.protocols.rpc.AbstractRpcFrame;
 import io.tollgate.protocols.rpc.RpcError;
-import io.tollgate.protocols.rpc.RpcFrame;
 import java.util.Map;
 
 /**
  * One decoded Bolt frame (v1 or v2) as a view over a single retained slice of its bytes: fields are
  * read where they lie, nothing is copied, and forwarding it sends the very bytes that arrived.
+ * Its {@link #frameLength()} counts the CRC of a v2 frame that has one.
  *
  * <p>Ownership: {@link BoltDecoder} emits each frame with a reference count of one, owned by the
  * handler that receives it. That handler MUST either {@link #release()} it or pass it on (writing it
@@ -17,11 +18,8 @@ import java.util.Map;
  *
  * <p>Not thread-safe: a frame belongs to the event loop that decoded it.
  */
-public final class BoltFrame implements RpcFrame {
+public final class BoltFrame extends AbstractRpcFrame {
 
-    private final ByteBuf bytes;
-    private final int base;
-    private final int length;
     private final BoltLayout layout;
     private final Kind kind;
     private Map<String, String> headers;
@@ -31,9 +29,7 @@ public final class BoltFrame implements RpcFrame {
      * takes over the caller's reference.
      */
     BoltFrame(ByteBuf bytes, BoltLayout layout, Kind kind) {
-        this.bytes = bytes;
-        this.base = bytes.readerIndex();
-        this.length = bytes.readableBytes();
+        super(bytes);
         this.layout = layout;
         this.kind = kind;
     }
@@ -157,21 +153,6 @@ public final class BoltFrame implements RpcFrame {
         return layout.protocolCode == BoltProtocol.PROTOCOL_V1 ? "BOLT/1" : "BOLT/2";
     }
 
-    /** The whole frame's length in bytes, CRC included. */
-    @Override
-    public int frameLength() {
-        return length;
-    }
-
-    /**
-     * The whole frame, not retained. Callers MUST NOT change its indices or release it; to write it,
-     * use a {@code retainedDuplicate()}.
-     */
-    @Override
-    public ByteBuf bytes() {
-        return bytes;
-    }
-
     /** The class name bytes (US-ASCII in practice), a slice that is not retained. */
     public ByteBuf className() {
         return bytes.slice(base + layout.fixedLength, classLength());
@@ -219,45 +200,6 @@ public final class BoltFrame implements RpcFrame {
     @Override
     public String method() {
         return header(BoltProtocol.HEADER_METHOD_NAME);
-    }
-
-    @Override
-    public int refCnt() {
-        return bytes.refCnt();
-    }
-
-    @Override
-    public BoltFrame retain() {
-        bytes.retain();
-        return this;
-    }
-
-    @Override
-    public BoltFrame retain(int increment) {
-        bytes.retain(increment);
-        return this;
-    }
-
-    @Override
-    public BoltFrame touch() {
-        bytes.touch();
-        return this;
-    }
-
-    @Override
-    public BoltFrame touch(Object hint) {
-        bytes.touch(hint);
-        return this;
-    }
-
-    @Override
-    public boolean release() {
-        return bytes.release();
-    }
-
-    @Override
-    public boolean release(int decrement) {
-        return bytes.release(decrement);
     }
 
     @Override

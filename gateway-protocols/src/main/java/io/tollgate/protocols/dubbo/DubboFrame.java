@@ -3,8 +3,8 @@ package io.tollgate.protocols.dubbo;
 import static java.util.Objects.requireNonNull;
 
 import io.netty.buffer.ByteBuf;
+import io.tollgate.protocols.rpc.AbstractRpcFrame;
 import io.tollgate.protocols.rpc.RpcError;
-import io.tollgate.protocols.rpc.RpcFrame;
 import java.util.Map;
 
 /**
@@ -23,11 +23,8 @@ import java.util.Map;
  * who MUST release it or pass it on. The slices {@link #bytes()} and {@link #body()} return are not
  * retained. Not thread-safe: a frame belongs to the event loop that decoded it.
  */
-public final class DubboFrame implements RpcFrame {
+public final class DubboFrame extends AbstractRpcFrame {
 
-    private final ByteBuf bytes;
-    private final int base;
-    private final int length;
     private final Kind kind;
     private DubboInvocation invocation;
     private DubboCodecException invocationError;
@@ -38,9 +35,7 @@ public final class DubboFrame implements RpcFrame {
      * takes over the caller's reference.
      */
     DubboFrame(ByteBuf bytes) {
-        this.bytes = bytes;
-        this.base = bytes.readerIndex();
-        this.length = bytes.readableBytes();
+        super(bytes);
         this.kind = kindOf(bytes.getByte(base + DubboProtocol.FLAG_OFFSET));
     }
 
@@ -98,19 +93,9 @@ public final class DubboFrame implements RpcFrame {
         bytes.setLong(base + DubboProtocol.REQUEST_ID_OFFSET, requestId);
     }
 
-    @Override
-    public int frameLength() {
-        return length;
-    }
-
     /** The body's length in bytes, as the header declares it. */
     public int bodyLength() {
         return length - DubboProtocol.HEADER_LENGTH;
-    }
-
-    @Override
-    public ByteBuf bytes() {
-        return bytes;
     }
 
     /** The body, a slice that is not retained. */
@@ -241,45 +226,6 @@ public final class DubboFrame implements RpcFrame {
     private boolean hasRoutingView() {
         return (kind == Kind.REQUEST || kind == Kind.ONEWAY) && !isEvent()
                 && serializationId() == DubboProtocol.SERIALIZATION_HESSIAN2;
-    }
-
-    @Override
-    public int refCnt() {
-        return bytes.refCnt();
-    }
-
-    @Override
-    public DubboFrame retain() {
-        bytes.retain();
-        return this;
-    }
-
-    @Override
-    public DubboFrame retain(int increment) {
-        bytes.retain(increment);
-        return this;
-    }
-
-    @Override
-    public DubboFrame touch() {
-        bytes.touch();
-        return this;
-    }
-
-    @Override
-    public DubboFrame touch(Object hint) {
-        bytes.touch(hint);
-        return this;
-    }
-
-    @Override
-    public boolean release() {
-        return bytes.release();
-    }
-
-    @Override
-    public boolean release(int decrement) {
-        return bytes.release(decrement);
     }
 
     @Override
