@@ -7,38 +7,18 @@ import org.junit.jupiter.api.Test;
 
 class RpcStatusTableTest {
 
-    private enum Sample implements RpcStatus {
-        FINE(3, 200),
-        BUSY(7, 503);
-
-        private final int code;
-        private final int httpStatus;
-
-        Sample(int code, int httpStatus) {
-            this.code = code;
-            this.httpStatus = httpStatus;
-        }
-
-        @Override
-        public int code() {
-            return code;
-        }
-
-        @Override
-        public int httpStatus() {
-            return httpStatus;
-        }
-    }
-
     private record Plain(int code, int httpStatus) implements RpcStatus {
     }
 
-    private final RpcStatusTable<Sample> table = new RpcStatusTable<>(Sample.values());
+    private static final Plain FINE = new Plain(3, 200);
+    private static final Plain BUSY = new Plain(7, 503);
+
+    private final RpcStatusTable<Plain> table = new RpcStatusTable<>(new Plain[] {BUSY, FINE});
 
     @Test
     void findsEachStatusByItsCode() {
-        assertThat(table.fromCode(3)).contains(Sample.FINE);
-        assertThat(table.fromCode(7)).contains(Sample.BUSY);
+        assertThat(table.fromCode(3)).contains(FINE);
+        assertThat(table.fromCode(7)).contains(BUSY);
         assertThat(table.httpStatusOf(3)).isEqualTo(200);
         assertThat(table.httpStatusOf(7)).isEqualTo(503);
     }
