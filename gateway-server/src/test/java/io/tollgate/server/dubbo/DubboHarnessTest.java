@@ -37,7 +37,7 @@ class DubboHarnessTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    static void stop() {
         started.close();
         assertThat(FrameworkModel.getAllInstances()).as("Dubbo models left running").isEqualTo(modelsBefore);
     }

@@ -55,7 +55,7 @@ class DubboRawFramesTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    static void stop() {
         started.close();
     }
 

@@ -83,7 +83,7 @@ class DubboThroughGatewayTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    static void stop() {
         started.close();
     }
 

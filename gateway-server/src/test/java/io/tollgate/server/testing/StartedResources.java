@@ -20,7 +20,7 @@ import java.util.Deque;
  * }
  *
  * @AfterAll
- * static void stop() throws Exception {
+ * static void stop() {
  *     started.close();
  * }
  * }</pre>
@@ -36,20 +36,25 @@ public final class StartedResources implements AutoCloseable {
     }
 
     /**
-     * Closes everything added, last first, and forgets it; then throws the first failure, with
-     * the later ones suppressed.
+     * Closes everything added, last first, and forgets it; then throws the first failure, with the
+     * later ones suppressed, a checked one wrapped in an {@link IllegalStateException}.
      */
     @Override
-    public void close() throws Exception {
-        Exception failure = null;
+    public void close() {
+        RuntimeException failure = null;
         for (AutoCloseable resource; (resource = started.poll()) != null; ) {
             try {
                 resource.close();
             } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                RuntimeException unchecked = e instanceof RuntimeException r ? r
+                        : new IllegalStateException("closing " + resource + " failed", e);
                 if (failure == null) {
-                    failure = e;
+                    failure = unchecked;
                 } else {
-                    failure.addSuppressed(e);
+                    failure.addSuppressed(unchecked);
                 }
             }
         }
