@@ -113,9 +113,7 @@ public final class BoltFrame extends AbstractRpcFrame {
      * @throws IllegalStateException when this is a request
      */
     public int status() {
-        if (kind.isRequest()) {
-            throw new IllegalStateException("status of a " + kind + " (expected: a response or heartbeat ack)");
-        }
+        requireResponse("status");
         return bytes.getShort(base + layout.timeoutOrStatusOffset);
     }
 

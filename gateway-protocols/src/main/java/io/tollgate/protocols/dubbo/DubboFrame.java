@@ -77,9 +77,7 @@ public final class DubboFrame extends AbstractRpcFrame {
      * @throws IllegalStateException when this is a request
      */
     public int status() {
-        if (kind.isRequest()) {
-            throw new IllegalStateException("status of a " + kind + " (expected: a response or heartbeat ack)");
-        }
+        requireResponse("status");
         return bytes.getUnsignedByte(base + DubboProtocol.STATUS_OFFSET);
     }
 
