@@ -3,6 +3,7 @@ package io.tollgate.benchmarks.dubbo;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.tollgate.benchmarks.rpc.RpcWire;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -23,6 +24,9 @@ final class DubboWire {
     static final int FLAG_TWO_WAY = 0x40;
     static final int FLAG_EVENT = 0x20;
     static final int STATUS_OK = 20;
+
+    /** Whole frames, header included, as the load generator and its upstream read them; see {@link #frames()}. */
+    static final RpcWire<ByteBuf> FRAMES = new RpcWire<>("dubbo", ByteBuf.class, DubboWire::frames);
 
     private DubboWire() {
     }

@@ -1,13 +1,14 @@
 package io.tollgate.protocols.bolt;
 
 import io.netty.buffer.ByteBuf;
-import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.SlicedRpcFrame;
+import io.tollgate.protocols.rpc.RpcError;
 import java.util.Map;
 
 /**
  * One decoded Bolt frame (v1 or v2) as a view over a single retained slice of its bytes: fields are
  * read where they lie, nothing is copied, and forwarding it sends the very bytes that arrived.
+ * Its {@link #frameLength()} counts the CRC of a v2 frame that has one.
  *
  * <p>Ownership: {@link BoltDecoder} emits each frame with a reference count of one, owned by the
  * handler that receives it. That handler MUST either {@link #release()} it or pass it on (writing it
@@ -112,9 +113,7 @@ public final class BoltFrame extends SlicedRpcFrame {
      * @throws IllegalStateException when this is a request
      */
     public int status() {
-        if (kind.isRequest()) {
-            throw new IllegalStateException("status of a " + kind + " (expected: a response or heartbeat ack)");
-        }
+        requireResponse("status");
         return bytes.getShort(base + layout.timeoutOrStatusOffset);
     }
 

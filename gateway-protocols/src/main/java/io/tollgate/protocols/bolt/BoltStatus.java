@@ -1,12 +1,14 @@
 package io.tollgate.protocols.bolt;
 
+import io.tollgate.protocols.rpc.RpcStatus;
+import io.tollgate.protocols.rpc.RpcStatusTable;
 import java.util.Optional;
 
 /**
  * Bolt response status codes and the HTTP status each means to metrics, retries and the access log
  * (the mapping MOSN uses), so that Bolt traffic is counted in the same terms as HTTP traffic.
  */
-public enum BoltStatus {
+public enum BoltStatus implements RpcStatus {
     SUCCESS(0x00, 200),
     ERROR(0x01, 500),
     SERVER_EXCEPTION(0x02, 500),
@@ -21,8 +23,7 @@ public enum BoltStatus {
     SERVER_SERIAL_EXCEPTION(0x11, 500),
     SERVER_DESERIAL_EXCEPTION(0x12, 500);
 
-    /** The HTTP meaning of a status code that no constant names. */
-    private static final int UNKNOWN_CODE_HTTP_STATUS = 500;
+    private static final RpcStatusTable<BoltStatus> TABLE = new RpcStatusTable<>(values());
 
     private final int code;
     private final int httpStatus;
@@ -33,27 +34,24 @@ public enum BoltStatus {
     }
 
     /** The code as written in a response's {@code respStatus} field. */
+    @Override
     public int code() {
         return code;
     }
 
     /** The HTTP status this code means: 200 success, 503 busy, 504 timeout, 502 connection closed, else 500. */
+    @Override
     public int httpStatus() {
         return httpStatus;
     }
 
     /** The constant for {@code code}, or empty for a code Bolt does not define. */
     public static Optional<BoltStatus> fromCode(int code) {
-        for (BoltStatus status : values()) {
-            if (status.code == code) {
-                return Optional.of(status);
-            }
-        }
-        return Optional.empty();
+        return TABLE.fromCode(code);
     }
 
     /** The HTTP status any response code means, 500 for a code Bolt does not define. */
     public static int httpStatusOf(int code) {
-        return fromCode(code).map(BoltStatus::httpStatus).orElse(UNKNOWN_CODE_HTTP_STATUS);
+        return TABLE.httpStatusOf(code);
     }
 }

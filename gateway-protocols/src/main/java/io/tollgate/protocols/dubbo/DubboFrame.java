@@ -3,8 +3,8 @@ package io.tollgate.protocols.dubbo;
 import static java.util.Objects.requireNonNull;
 
 import io.netty.buffer.ByteBuf;
-import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.SlicedRpcFrame;
+import io.tollgate.protocols.rpc.RpcError;
 import java.util.Map;
 
 /**
@@ -77,9 +77,7 @@ public final class DubboFrame extends SlicedRpcFrame {
      * @throws IllegalStateException when this is a request
      */
     public int status() {
-        if (kind.isRequest()) {
-            throw new IllegalStateException("status of a " + kind + " (expected: a response or heartbeat ack)");
-        }
+        requireResponse("status");
         return bytes.getUnsignedByte(base + DubboProtocol.STATUS_OFFSET);
     }
 

@@ -1,5 +1,7 @@
 package io.tollgate.protocols.dubbo;
 
+import io.tollgate.protocols.rpc.RpcStatus;
+import io.tollgate.protocols.rpc.RpcStatusTable;
 import java.util.Optional;
 
 /**
@@ -14,7 +16,7 @@ import java.util.Optional;
  * available here, is 503, what the gateway's HTTP listeners answer when they have no route or no
  * healthy host, the two conditions the gateway itself answers with 60.
  */
-public enum DubboStatus {
+public enum DubboStatus implements RpcStatus {
     /** The call completed; the body holds its value or its application exception. */
     OK(20, 200),
     /** The response could not be serialized, e.g. over the payload limit (Dubbo 3). */
@@ -38,16 +40,7 @@ public enum DubboStatus {
     /** The provider's thread pool is full: it is busy. */
     SERVER_THREADPOOL_EXHAUSTED_ERROR(100, 503);
 
-    /** The HTTP meaning of a status code that no constant names. */
-    private static final int UNKNOWN_CODE_HTTP_STATUS = 500;
-
-    private static final DubboStatus[] BY_CODE = new DubboStatus[256];
-
-    static {
-        for (DubboStatus status : values()) {
-            BY_CODE[status.code] = status;
-        }
-    }
+    private static final RpcStatusTable<DubboStatus> TABLE = new RpcStatusTable<>(values());
 
     private final int code;
     private final int httpStatus;
@@ -58,23 +51,24 @@ public enum DubboStatus {
     }
 
     /** The code as written in a response's status byte. */
+    @Override
     public int code() {
         return code;
     }
 
     /** The HTTP status this code means: 200 success, 400 bad request, 502, 503 unavailable or busy, 504 timeout, else 500. */
+    @Override
     public int httpStatus() {
         return httpStatus;
     }
 
     /** The constant for {@code code} (an unsigned byte), or empty for a code Dubbo does not define. */
     public static Optional<DubboStatus> fromCode(int code) {
-        return Optional.ofNullable(code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null);
+        return TABLE.fromCode(code);
     }
 
     /** The HTTP status any status code means, 500 for a code Dubbo does not define. */
     public static int httpStatusOf(int code) {
-        DubboStatus status = code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
-        return status == null ? UNKNOWN_CODE_HTTP_STATUS : status.httpStatus;
+        return TABLE.httpStatusOf(code);
     }
 }

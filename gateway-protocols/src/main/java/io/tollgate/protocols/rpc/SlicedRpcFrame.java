@@ -37,6 +37,19 @@ public abstract class SlicedRpcFrame implements RpcFrame {
         return bytes;
     }
 
+    /**
+     * Throws unless this frame is a response or heartbeat acknowledgement, as reading its status
+     * ({@link #httpStatus()}, {@link #statusError()}, a protocol's own accessor) requires.
+     *
+     * @param what what was asked for, for the message, e.g. {@code "status"}
+     * @throws IllegalStateException when this frame is a request, oneway request or heartbeat
+     */
+    protected final void requireResponse(String what) {
+        if (kind().isRequest()) {
+            throw new IllegalStateException(what + " of a " + kind() + " (expected: a response or heartbeat ack)");
+        }
+    }
+
     @Override
     public final int refCnt() {
         return bytes.refCnt();

@@ -1,8 +1,9 @@
 package io.tollgate.protocols.bolt;
 
 import static io.tollgate.protocols.bolt.BoltVectors.ECHO_REQUEST;
-import static io.tollgate.protocols.bolt.BoltVectors.pooled;
 import static io.tollgate.protocols.bolt.BoltVectors.read;
+import static io.tollgate.protocols.rpc.RpcCodecFixtures.drain;
+import static io.tollgate.protocols.rpc.RpcCodecFixtures.pooled;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -65,7 +66,7 @@ class BoltDecoderMalformedTest {
     void reportsTheDialectAndWhetherTheSenderWaitsForAnAnswer() {
         EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
         try {
-            byte[] heartbeat = BoltVectors.drain(BoltHeartbeats.request(ByteBufAllocator.DEFAULT,
+            byte[] heartbeat = drain(BoltHeartbeats.request(ByteBufAllocator.DEFAULT,
                     BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true), V2_ID));
             heartbeat[heartbeat.length - 1] ^= 1;
             BoltCodecException error = catchThrowableOfType(BoltCodecException.class,
@@ -107,7 +108,7 @@ class BoltDecoderMalformedTest {
      * (negative: from the end) XORed with {@code mask}.
      */
     private static byte[] v2ResponseXor(int offset, int mask) {
-        byte[] bytes = BoltVectors.drain(BoltResponses.response(ByteBufAllocator.DEFAULT,
+        byte[] bytes = drain(BoltResponses.response(ByteBufAllocator.DEFAULT,
                 BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true), V2_ID, BoltStatus.SUCCESS, "demo.Reply",
                 Map.of("k", "v"), Unpooled.wrappedBuffer(new byte[] {1, 2, 3})));
         bytes[offset < 0 ? bytes.length + offset : offset] ^= (byte) mask;

@@ -5,9 +5,10 @@ import static io.tollgate.protocols.bolt.BoltVectors.ECHO_RESPONSE;
 import static io.tollgate.protocols.bolt.BoltVectors.PIPELINED_REQUESTS;
 import static io.tollgate.protocols.bolt.BoltVectors.PIPELINED_RESPONSES;
 import static io.tollgate.protocols.bolt.BoltVectors.decodeChunks;
-import static io.tollgate.protocols.bolt.BoltVectors.pooled;
 import static io.tollgate.protocols.bolt.BoltVectors.read;
 import static io.tollgate.protocols.bolt.BoltVectors.withFrame;
+import static io.tollgate.protocols.rpc.RpcCodecFixtures.drain;
+import static io.tollgate.protocols.rpc.RpcCodecFixtures.pooled;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,12 +17,10 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tollgate.protocols.bolt.BoltVectors.Decoded;
-import java.io.ByteArrayOutputStream;
+import io.tollgate.protocols.rpc.SplitFeeding;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -145,39 +144,20 @@ class BoltDecoderTest {
     @ParameterizedTest
     @MethodSource("io.tollgate.protocols.bolt.BoltVectors#all")
     void consumesEveryByteOfACaptureAsWholeFrames(String vector) {
-        byte[] bytes = read(vector);
-        ByteArrayOutputStream joined = new ByteArrayOutputStream();
-        for (Decoded frame : decodeChunks(List.of(bytes))) {
-            joined.writeBytes(frame.bytes());
-        }
-        assertThat(joined.toByteArray()).isEqualTo(bytes);
+        SplitFeeding.assertConsumedAsWholeFrames(BoltVectors.FIXTURES, read(vector));
     }
 
     @ParameterizedTest
     @MethodSource("io.tollgate.protocols.bolt.BoltVectors#all")
     void decodesTheSameFramesWhenFedOneByteAtATime(String vector) {
-        byte[] bytes = read(vector);
-        List<byte[]> singleBytes = new ArrayList<>();
-        for (byte b : bytes) {
-            singleBytes.add(new byte[] {b});
-        }
-        assertSameFrames(decodeChunks(singleBytes), decodeChunks(List.of(bytes)));
+        SplitFeeding.assertSameFramesFedOneByteAtATime(BoltVectors.FIXTURES, read(vector));
     }
 
-    /**
-     * Single-frame captures are split at every offset. The 30-frame captures are split at every offset
-     * of their first two frames and around every frame boundary: splitting every one of their 23 KB
-     * would decode 700 000 frames under paranoid leak detection and prove nothing more.
-     */
+    /** See {@link SplitFeeding#assertSameFramesSplitInTwoAtEveryOffset} for the offsets of the 30-frame captures. */
     @ParameterizedTest
     @MethodSource("io.tollgate.protocols.bolt.BoltVectors#all")
     void decodesTheSameFramesWhenSplitInTwoAtEveryOffset(String vector) {
-        byte[] bytes = read(vector);
-        List<Decoded> whole = decodeChunks(List.of(bytes));
-        for (int split : splitOffsets(whole)) {
-            List<byte[]> halves = List.of(Arrays.copyOfRange(bytes, 0, split), Arrays.copyOfRange(bytes, split, bytes.length));
-            assertSameFrames(decodeChunks(halves), whole);
-        }
+        SplitFeeding.assertSameFramesSplitInTwoAtEveryOffset(BoltVectors.FIXTURES, read(vector));
     }
 
     @Test
@@ -242,7 +222,7 @@ class BoltDecoderTest {
 
     @Test
     void waitsForTheCrcOfATruncatedV2FrameAndEmitsNothing() {
-        byte[] frame = BoltVectors.drain(BoltHeartbeats.request(ByteBufAllocator.DEFAULT,
+        byte[] frame = drain(BoltHeartbeats.request(ByteBufAllocator.DEFAULT,
                 BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true), 5));
         EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
         channel.writeInbound(pooled(Arrays.copyOf(frame, frame.length - BoltProtocol.CRC_LENGTH)));
@@ -256,32 +236,6 @@ class BoltDecoderTest {
             channel.writeInbound(pooled(bytes));
         } finally {
             channel.finishAndReleaseAll();
-        }
-    }
-
-    private static Set<Integer> splitOffsets(List<Decoded> frames) {
-        Set<Integer> offsets = new TreeSet<>();
-        int boundary = 0;
-        for (int i = 0; i < frames.size(); i++) {
-            int end = boundary + frames.get(i).bytes().length;
-            if (i < 2) {
-                IntStream.range(boundary + 1, end).forEach(offsets::add);
-            }
-            IntStream.rangeClosed(boundary - 1, boundary + 1).forEach(offsets::add);
-            boundary = end;
-        }
-        int length = boundary;
-        offsets.add(length - 1);
-        offsets.removeIf(offset -> offset < 1 || offset >= length);
-        return offsets;
-    }
-
-    private static void assertSameFrames(List<Decoded> actual, List<Decoded> expected) {
-        assertThat(actual).hasSameSizeAs(expected);
-        for (int i = 0; i < expected.size(); i++) {
-            assertThat(actual.get(i).kind()).isEqualTo(expected.get(i).kind());
-            assertThat(actual.get(i).requestId()).isEqualTo(expected.get(i).requestId());
-            assertThat(actual.get(i).bytes()).isEqualTo(expected.get(i).bytes());
         }
     }
 }

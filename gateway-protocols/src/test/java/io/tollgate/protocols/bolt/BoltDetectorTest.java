@@ -4,9 +4,8 @@ import static io.tollgate.protocols.bolt.BoltVectors.read;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.tollgate.core.protocol.Detection;
+import io.tollgate.protocols.rpc.RpcCodecFixtures;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,23 +56,10 @@ class BoltDetectorTest {
 
     @Test
     void peeksWithoutConsumingOrReleasing() {
-        ByteBuf in = Unpooled.buffer().writeBytes(new byte[] {9, 9}).writeBytes(read(BoltVectors.ECHO_REQUEST));
-        in.skipBytes(2);
-        try {
-            assertThat(detector.detect(in)).isEqualTo(Detection.MATCH);
-            assertThat(in.readerIndex()).isEqualTo(2);
-            assertThat(in.refCnt()).isEqualTo(1);
-        } finally {
-            in.release();
-        }
+        RpcCodecFixtures.assertMatchesWithoutConsumingOrReleasing(detector, read(BoltVectors.ECHO_REQUEST));
     }
 
     private Detection detect(byte[] bytes) {
-        ByteBuf in = Unpooled.wrappedBuffer(bytes);
-        try {
-            return detector.detect(in);
-        } finally {
-            in.release();
-        }
+        return RpcCodecFixtures.detect(detector, bytes);
     }
 }

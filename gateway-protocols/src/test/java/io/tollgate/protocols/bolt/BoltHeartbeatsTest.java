@@ -2,9 +2,9 @@ package io.tollgate.protocols.bolt;
 
 import static io.tollgate.protocols.bolt.BoltVectors.ECHO_REQUEST;
 import static io.tollgate.protocols.bolt.BoltVectors.decodeOne;
-import static io.tollgate.protocols.bolt.BoltVectors.pooled;
 import static io.tollgate.protocols.bolt.BoltVectors.read;
 import static io.tollgate.protocols.bolt.BoltVectors.withFrame;
+import static io.tollgate.protocols.rpc.RpcCodecFixtures.pooled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

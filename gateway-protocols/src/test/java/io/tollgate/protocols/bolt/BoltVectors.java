@@ -1,18 +1,16 @@
 package io.tollgate.protocols.bolt;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
+import io.tollgate.protocols.rpc.RpcCodecFixtures;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
-/** The captured SOFARPC frames under {@code vectors/bolt} and small helpers to decode them in tests. */
+/**
+ * The captured SOFARPC frames under {@code vectors/bolt}, and the {@link RpcCodecFixtures} that
+ * decode them with a default {@link BoltDecoder}.
+ */
 final class BoltVectors {
 
     static final String ECHO_REQUEST = "sofarpc-echo.request.bin";
@@ -20,7 +18,10 @@ final class BoltVectors {
     static final String PIPELINED_REQUESTS = "sofarpc-pipelined-30.requests.bin";
     static final String PIPELINED_RESPONSES = "sofarpc-pipelined.responses.bin";
 
-    /** A frame reduced to what must not depend on how the bytes arrived. */
+    /** Reads the captures and decodes with a new default {@link BoltDecoder} each time. */
+    static final RpcCodecFixtures<BoltFrame> FIXTURES = new RpcCodecFixtures<>(BoltProtocol.NAME, BoltDecoder::new);
+
+    /** A frame reduced to what must not depend on how the bytes arrived, its id the int32 Bolt carries. */
     record Decoded(BoltFrame.Kind kind, int requestId, byte[] bytes) {
     }
 
@@ -37,83 +38,32 @@ final class BoltVectors {
                 "sofarpc-oneway.request.bin", PIPELINED_REQUESTS, PIPELINED_RESPONSES);
     }
 
+    /** See {@link RpcCodecFixtures#read}. */
     static byte[] read(String name) {
-        try (InputStream in = BoltVectors.class.getResourceAsStream("/vectors/bolt/" + name)) {
-            if (in == null) {
-                throw new IllegalArgumentException("vector: " + name + " (expected: a file in vectors/bolt)");
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return FIXTURES.read(name);
     }
 
-    /** A leak-tracked pooled buffer holding {@code bytes}, as a socket read would deliver them. */
-    static ByteBuf pooled(byte[] bytes) {
-        return ByteBufAllocator.DEFAULT.buffer(bytes.length).writeBytes(bytes);
-    }
-
-    /** The readable bytes of {@code buf}, which is released. */
-    static byte[] drain(ByteBuf buf) {
-        try {
-            return ByteBufUtil.getBytes(buf);
-        } finally {
-            buf.release();
-        }
-    }
-
-    /** Writes each chunk into a fresh channel with a default decoder and reduces every frame read. */
-    static List<Decoded> decodeChunks(List<byte[]> chunks) {
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
-        try {
-            for (byte[] chunk : chunks) {
-                channel.writeInbound(pooled(chunk));
-            }
-            return reduce(channel);
-        } finally {
-            channel.finishAndReleaseAll();
-        }
-    }
-
-    /** Reads, reduces and releases every frame waiting in {@code channel}'s inbound queue. */
-    static List<Decoded> reduce(EmbeddedChannel channel) {
-        List<Decoded> decoded = new ArrayList<>();
-        for (BoltFrame frame; (frame = channel.readInbound()) != null; ) {
-            try {
-                decoded.add(new Decoded(frame.kind(), (int) frame.requestId(), ByteBufUtil.getBytes(frame.bytes())));
-            } finally {
-                frame.release();
-            }
-        }
-        return decoded;
-    }
-
-    /** Decodes the one frame in {@code buf} (released), checks it, and releases it whatever happens. */
+    /** See {@link RpcCodecFixtures#withFrame}. */
     static void withFrame(ByteBuf buf, Consumer<BoltFrame> check) {
-        BoltFrame frame = decodeOne(buf);
-        try {
-            check.accept(frame);
-        } finally {
-            frame.release();
-        }
+        FIXTURES.withFrame(buf, check);
     }
 
-    /** Decodes one whole frame from {@code buf} (released) with a fresh decoder; the caller releases it. */
+    /** See {@link RpcCodecFixtures#decodeOne}. */
     static BoltFrame decodeOne(ByteBuf buf) {
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
-        try {
-            channel.writeInbound(buf);
-            BoltFrame frame = channel.readInbound();
-            if (frame == null) {
-                throw new AssertionError("no frame decoded");
-            }
-            if (!channel.inboundMessages().isEmpty()) {
-                frame.release();
-                throw new AssertionError("more than one frame decoded");
-            }
-            return frame;
-        } finally {
-            channel.finishAndReleaseAll();
-        }
+        return FIXTURES.decodeOne(buf);
+    }
+
+    /** See {@link RpcCodecFixtures#decodeChunks}. */
+    static List<Decoded> decodeChunks(List<byte[]> chunks) {
+        return narrow(FIXTURES.decodeChunks(chunks));
+    }
+
+    /** See {@link RpcCodecFixtures#reduce}. */
+    static List<Decoded> reduce(EmbeddedChannel channel) {
+        return narrow(RpcCodecFixtures.reduce(channel));
+    }
+
+    private static List<Decoded> narrow(List<RpcCodecFixtures.Decoded> frames) {
+        return frames.stream().map(f -> new Decoded(f.kind(), (int) f.requestId(), f.bytes())).toList();
     }
 }

@@ -3,8 +3,8 @@ package io.tollgate.protocols.dubbo;
 import static io.tollgate.protocols.dubbo.DubboVectors.ECHO_ID;
 import static io.tollgate.protocols.dubbo.DubboVectors.ECHO_REQUEST;
 import static io.tollgate.protocols.dubbo.DubboVectors.frame;
-import static io.tollgate.protocols.dubbo.DubboVectors.pooled;
 import static io.tollgate.protocols.dubbo.DubboVectors.read;
+import static io.tollgate.protocols.rpc.RpcCodecFixtures.pooled;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tollgate.protocols.rpc.RpcCodecException;
+import io.tollgate.protocols.rpc.RpcCodecFixtures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -64,7 +65,7 @@ class DubboDecoderMalformedTest {
             broken.writeInbound(pooled(read(ECHO_REQUEST)));
             assertThat(broken.inboundMessages()).isEmpty();
             healthy.writeInbound(pooled(read(ECHO_REQUEST)));
-            assertThat(DubboVectors.reduce(healthy)).hasSize(1);
+            assertThat(RpcCodecFixtures.reduce(healthy)).hasSize(1);
         } finally {
             broken.finishAndReleaseAll();
             healthy.finishAndReleaseAll();
@@ -80,7 +81,7 @@ class DubboDecoderMalformedTest {
         try {
             assertThat(catchThrowable(() -> channel.writeInbound(pooled(twoFrames))))
                     .isInstanceOf(DubboCodecException.class);
-            assertThat(DubboVectors.reduce(channel)).hasSize(1);
+            assertThat(RpcCodecFixtures.reduce(channel)).hasSize(1);
         } finally {
             channel.finishAndReleaseAll();
         }

@@ -13,28 +13,25 @@ import static io.tollgate.protocols.dubbo.DubboVectors.PIPELINED_REQUESTS;
 import static io.tollgate.protocols.dubbo.DubboVectors.PIPELINED_RESPONSES;
 import static io.tollgate.protocols.dubbo.DubboVectors.assertNoRoutingView;
 import static io.tollgate.protocols.dubbo.DubboVectors.bodyReader;
-import static io.tollgate.protocols.dubbo.DubboVectors.decodeChunks;
 import static io.tollgate.protocols.dubbo.DubboVectors.forEachFrame;
-import static io.tollgate.protocols.dubbo.DubboVectors.pooled;
 import static io.tollgate.protocols.dubbo.DubboVectors.read;
 import static io.tollgate.protocols.dubbo.DubboVectors.withFrame;
+import static io.tollgate.protocols.rpc.RpcCodecFixtures.pooled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.tollgate.protocols.dubbo.DubboVectors.Decoded;
+import io.tollgate.protocols.rpc.RpcCodecFixtures;
+import io.tollgate.protocols.rpc.RpcCodecFixtures.Decoded;
 import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.RpcFrame;
-import java.io.ByteArrayOutputStream;
+import io.tollgate.protocols.rpc.SplitFeeding;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -186,12 +183,7 @@ class DubboDecoderTest {
     @ParameterizedTest
     @MethodSource("io.tollgate.protocols.dubbo.DubboVectors#all")
     void consumesEveryByteOfACaptureAsWholeFrames(String vector) {
-        byte[] bytes = read(vector);
-        ByteArrayOutputStream joined = new ByteArrayOutputStream();
-        for (Decoded frame : decodeChunks(List.of(bytes))) {
-            joined.writeBytes(frame.bytes());
-        }
-        assertThat(joined.toByteArray()).isEqualTo(bytes);
+        SplitFeeding.assertConsumedAsWholeFrames(DubboVectors.FIXTURES, read(vector));
     }
 
     @ParameterizedTest
@@ -209,28 +201,14 @@ class DubboDecoderTest {
     @ParameterizedTest
     @MethodSource("io.tollgate.protocols.dubbo.DubboVectors#all")
     void decodesTheSameFramesWhenFedOneByteAtATime(String vector) {
-        byte[] bytes = read(vector);
-        List<byte[]> singleBytes = new ArrayList<>();
-        for (byte b : bytes) {
-            singleBytes.add(new byte[] {b});
-        }
-        assertSameFrames(decodeChunks(singleBytes), decodeChunks(List.of(bytes)));
+        SplitFeeding.assertSameFramesFedOneByteAtATime(DubboVectors.FIXTURES, read(vector));
     }
 
-    /**
-     * Single-frame captures are split at every offset. The 30-frame captures are split at every offset
-     * of their first two frames and around every frame boundary.
-     */
+    /** See {@link SplitFeeding#assertSameFramesSplitInTwoAtEveryOffset} for the offsets of the 30-frame captures. */
     @ParameterizedTest
     @MethodSource("io.tollgate.protocols.dubbo.DubboVectors#all")
     void decodesTheSameFramesWhenSplitInTwoAtEveryOffset(String vector) {
-        byte[] bytes = read(vector);
-        List<Decoded> whole = decodeChunks(List.of(bytes));
-        for (int split : splitOffsets(whole)) {
-            List<byte[]> halves = List.of(Arrays.copyOfRange(bytes, 0, split),
-                    Arrays.copyOfRange(bytes, split, bytes.length));
-            assertSameFrames(decodeChunks(halves), whole);
-        }
+        SplitFeeding.assertSameFramesSplitInTwoAtEveryOffset(DubboVectors.FIXTURES, read(vector));
     }
 
     @Test
@@ -255,7 +233,7 @@ class DubboDecoderTest {
             channel.writeInbound(pooled(read(ECHO_REQUEST)));
             channel.writeInbound(DubboCodec.DEFAULTS.errorReply(channel.alloc(), 2, 71, RpcError.TIMEOUT));
             channel.writeInbound(DubboHeartbeats.response(channel.alloc(), 72));
-            assertThat(DubboVectors.reduce(channel)).extracting(Decoded::kind, Decoded::requestId).containsExactly(
+            assertThat(RpcCodecFixtures.reduce(channel)).extracting(Decoded::kind, Decoded::requestId).containsExactly(
                     tuple(RpcFrame.Kind.HEARTBEAT, 70L),
                     tuple(RpcFrame.Kind.REQUEST, ECHO_ID),
                     tuple(RpcFrame.Kind.RESPONSE, 71L),
@@ -270,7 +248,7 @@ class DubboDecoderTest {
         EmbeddedChannel channel = DubboVectors.channel(new DubboCodec(151));
         try {
             channel.writeInbound(pooled(read(ECHO_REQUEST)));
-            assertThat(DubboVectors.reduce(channel)).hasSize(1);
+            assertThat(RpcCodecFixtures.reduce(channel)).hasSize(1);
         } finally {
             channel.finishAndReleaseAll();
         }
@@ -293,31 +271,5 @@ class DubboDecoderTest {
         assertThatThrownBy(() -> new DubboCodec(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("payloadLimit: 0 (expected: >= 1)");
         assertThat(DubboCodec.DEFAULTS.payloadLimit()).isEqualTo(8_388_608);
-    }
-
-    private static Set<Integer> splitOffsets(List<Decoded> frames) {
-        Set<Integer> offsets = new TreeSet<>();
-        int boundary = 0;
-        for (int i = 0; i < frames.size(); i++) {
-            int end = boundary + frames.get(i).bytes().length;
-            if (i < 2) {
-                IntStream.range(boundary + 1, end).forEach(offsets::add);
-            }
-            IntStream.rangeClosed(boundary - 1, boundary + 1).forEach(offsets::add);
-            boundary = end;
-        }
-        int length = boundary;
-        offsets.add(length - 1);
-        offsets.removeIf(offset -> offset < 1 || offset >= length);
-        return offsets;
-    }
-
-    private static void assertSameFrames(List<Decoded> actual, List<Decoded> expected) {
-        assertThat(actual).hasSameSizeAs(expected);
-        for (int i = 0; i < expected.size(); i++) {
-            assertThat(actual.get(i).kind()).isEqualTo(expected.get(i).kind());
-            assertThat(actual.get(i).requestId()).isEqualTo(expected.get(i).requestId());
-            assertThat(actual.get(i).bytes()).isEqualTo(expected.get(i).bytes());
-        }
     }
 }

@@ -4,9 +4,9 @@ import static io.tollgate.protocols.dubbo.DubboVectors.ECHO_ID;
 import static io.tollgate.protocols.dubbo.DubboVectors.ECHO_REQUEST;
 import static io.tollgate.protocols.dubbo.DubboVectors.assertNoRoutingView;
 import static io.tollgate.protocols.dubbo.DubboVectors.frame;
-import static io.tollgate.protocols.dubbo.DubboVectors.pooled;
 import static io.tollgate.protocols.dubbo.DubboVectors.read;
 import static io.tollgate.protocols.dubbo.DubboVectors.withFrame;
+import static io.tollgate.protocols.rpc.RpcCodecFixtures.pooled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,22 +1,20 @@
 package io.tollgate.protocols.dubbo;
 
+import static io.tollgate.protocols.rpc.RpcCodecFixtures.drain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.tollgate.protocols.rpc.RpcFrame;
+import io.tollgate.protocols.rpc.RpcCodecFixtures;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
-/** The captured Dubbo 3.3.6 frames under {@code vectors/dubbo} and small helpers to decode them in tests. */
+/**
+ * The captured Dubbo 3.3.6 frames under {@code vectors/dubbo}, the {@link RpcCodecFixtures} that
+ * decode them with {@link DubboCodec#DEFAULTS}, and small Dubbo helpers for tests.
+ */
 final class DubboVectors {
 
     static final String ECHO_REQUEST = "dubbo-echo.request.bin";
@@ -33,9 +31,9 @@ final class DubboVectors {
     /** The id of the echo call in the echo captures. */
     static final long ECHO_ID = 0x1acc461706e22bc3L;
 
-    /** A frame reduced to what must not depend on how the bytes arrived. */
-    record Decoded(RpcFrame.Kind kind, long requestId, byte[] bytes) {
-    }
+    /** Reads the captures and decodes with a new decoder of {@link DubboCodec#DEFAULTS} each time. */
+    static final RpcCodecFixtures<DubboFrame> FIXTURES =
+            new RpcCodecFixtures<>(DubboProtocol.NAME, () -> new RpcFrameDecoder(DubboCodec.DEFAULTS));
 
     private DubboVectors() {
     }
@@ -53,15 +51,9 @@ final class DubboVectors {
                 PIPELINED_REQUESTS);
     }
 
+    /** See {@link RpcCodecFixtures#read}. */
     static byte[] read(String name) {
-        try (InputStream in = DubboVectors.class.getResourceAsStream("/vectors/dubbo/" + name)) {
-            if (in == null) {
-                throw new IllegalArgumentException("vector: " + name + " (expected: a file in vectors/dubbo)");
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return FIXTURES.read(name);
     }
 
     /** A hessian2 reader over {@code frame}'s body. */
@@ -90,98 +82,27 @@ final class DubboVectors {
         return drain(buf);
     }
 
-    /** A leak-tracked pooled buffer holding {@code bytes}, as a socket read would deliver them. */
-    static ByteBuf pooled(byte[] bytes) {
-        return ByteBufAllocator.DEFAULT.buffer(bytes.length).writeBytes(bytes);
-    }
-
-    /** The readable bytes of {@code buf}, which is released. */
-    static byte[] drain(ByteBuf buf) {
-        try {
-            return ByteBufUtil.getBytes(buf);
-        } finally {
-            buf.release();
-        }
-    }
-
     /** A channel that decodes with the default codec. */
     static EmbeddedChannel channel() {
-        return channel(DubboCodec.DEFAULTS);
+        return FIXTURES.channel();
     }
 
     static EmbeddedChannel channel(DubboCodec codec) {
         return new EmbeddedChannel(new RpcFrameDecoder(codec));
     }
 
-    /** Writes each chunk into a fresh channel with the default codec and reduces every frame read. */
-    static List<Decoded> decodeChunks(List<byte[]> chunks) {
-        EmbeddedChannel channel = channel();
-        try {
-            for (byte[] chunk : chunks) {
-                channel.writeInbound(pooled(chunk));
-            }
-            return reduce(channel);
-        } finally {
-            channel.finishAndReleaseAll();
-        }
-    }
-
-    /** Reads, reduces and releases every frame waiting in {@code channel}'s inbound queue. */
-    static List<Decoded> reduce(EmbeddedChannel channel) {
-        List<Decoded> decoded = new ArrayList<>();
-        for (DubboFrame frame; (frame = channel.readInbound()) != null; ) {
-            try {
-                decoded.add(new Decoded(frame.kind(), frame.requestId(), ByteBufUtil.getBytes(frame.bytes())));
-            } finally {
-                frame.release();
-            }
-        }
-        return decoded;
-    }
-
-    /** Decodes every frame of {@code bytes}, checks each in turn, and releases each whatever happens. */
+    /** See {@link RpcCodecFixtures#forEachFrame}. */
     static void forEachFrame(byte[] bytes, Consumer<DubboFrame> check) {
-        EmbeddedChannel channel = channel();
-        try {
-            channel.writeInbound(pooled(bytes));
-            for (DubboFrame frame; (frame = channel.readInbound()) != null; ) {
-                try {
-                    check.accept(frame);
-                } finally {
-                    frame.release();
-                }
-            }
-        } finally {
-            channel.finishAndReleaseAll();
-        }
+        FIXTURES.forEachFrame(bytes, check);
     }
 
-    /** Decodes the one frame in {@code buf} (released), checks it, and releases it whatever happens. */
+    /** See {@link RpcCodecFixtures#withFrame}. */
     static void withFrame(ByteBuf buf, Consumer<DubboFrame> check) {
-        DubboFrame frame = decodeOne(buf);
-        try {
-            check.accept(frame);
-        } finally {
-            frame.release();
-        }
+        FIXTURES.withFrame(buf, check);
     }
 
-    /** Decodes one whole frame from {@code buf} (released) with a fresh decoder; the caller releases it. */
+    /** See {@link RpcCodecFixtures#decodeOne}. */
     static DubboFrame decodeOne(ByteBuf buf) {
-        EmbeddedChannel channel = channel();
-        try {
-            channel.writeInbound(buf);
-            DubboFrame frame = channel.readInbound();
-            if (frame == null) {
-                throw new AssertionError("no frame decoded");
-            }
-            if (!channel.inboundMessages().isEmpty()) {
-                frame.release();
-                throw new AssertionError("more than one frame decoded");
-            }
-            return frame;
-        } finally {
-            channel.finishAndReleaseAll();
-        }
+        return FIXTURES.decodeOne(buf);
     }
 }

@@ -1,5 +1,6 @@
 package io.tollgate.protocols.dubbo;
 
+import static io.tollgate.protocols.rpc.RpcCodecFixtures.pooled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alibaba.com.caucho.hessian.io.Hessian2Input;
@@ -179,7 +180,7 @@ class Hessian2InteropTest {
             }
             out.writeObject(attachments);
         });
-        DubboVectors.withFrame(DubboVectors.pooled(DubboVectors.frame(0xc2, 0, 99, body)), frame -> {
+        DubboVectors.withFrame(pooled(DubboVectors.frame(0xc2, 0, 99, body)), frame -> {
             assertThat(frame.kind()).isEqualTo(RpcFrame.Kind.REQUEST);
             assertThat(frame.service()).isEqualTo("demo.Shapes");
             assertThat(frame.method()).isEqualTo("draw");

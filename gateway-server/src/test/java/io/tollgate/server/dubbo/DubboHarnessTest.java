@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.StartedResources;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class DubboHarnessTest {
 
+    private static final StartedResources started = new StartedResources();
     private static List<FrameworkModel> modelsBefore;
     private static DubboProvider provider;
     private static DubboConsumer consumer;
@@ -32,14 +34,13 @@ class DubboHarnessTest {
     @BeforeAll
     static void start() {
         modelsBefore = FrameworkModel.getAllInstances();
-        provider = DubboProvider.named("main").start();
-        consumer = DubboConsumer.to(provider.port()).connect();
+        provider = started.add(DubboProvider.named("main").start());
+        consumer = started.add(DubboConsumer.to(provider.port()).connect());
     }
 
     @AfterAll
     static void stop() {
-        consumer.close();
-        provider.close();
+        started.close();
         assertThat(FrameworkModel.getAllInstances()).as("Dubbo models left running").isEqualTo(modelsBefore);
     }
 

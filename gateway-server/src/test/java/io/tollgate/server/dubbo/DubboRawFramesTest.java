@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.tollgate.protocols.dubbo.DubboHeartbeats;
+import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -41,28 +42,21 @@ class DubboRawFramesTest {
                 endpoints: [{ address: 127.0.0.1, port: ${MAIN} }]
             """;
 
+    private static final StartedResources started = new StartedResources();
     private static DubboProvider provider;
     private static TestGateway gateway;
     private static DubboConsumer consumer;
 
     @BeforeAll
     static void start() throws Exception {
-        provider = DubboProvider.named("main").start();
-        gateway = TestGateway.start(CONFIG, Map.of("MAIN", provider.port()));
-        consumer = DubboConsumer.to(gateway.port("dubbo")).connect();
+        provider = started.add(DubboProvider.named("main").start());
+        gateway = started.add(TestGateway.start(CONFIG, Map.of("MAIN", provider.port())));
+        consumer = started.add(DubboConsumer.to(gateway.port("dubbo")).connect());
     }
 
     @AfterAll
     static void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        if (gateway != null) {
-            gateway.close();
-        }
-        if (provider != null) {
-            provider.close();
-        }
+        started.close();
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
 import java.time.Duration;
 import java.util.List;
@@ -64,6 +65,7 @@ class DubboThroughGatewayTest {
                 endpoints: [{ address: 127.0.0.1, port: ${MAIN} }]
             """;
 
+    private static final StartedResources started = new StartedResources();
     private static DubboProvider main;
     private static DubboProvider blue;
     private static DubboProvider green;
@@ -72,27 +74,17 @@ class DubboThroughGatewayTest {
 
     @BeforeAll
     static void start() throws Exception {
-        main = DubboProvider.named("main").start();
-        blue = DubboProvider.named("blue").group("blue").version("1.0").start();
-        green = DubboProvider.named("green").group("green").version("2.0").start();
-        gateway = TestGateway.start(CONFIG, Map.of("INTERFACE", INTERFACE, "MAIN", main.port(), "BLUE", blue.port(),
-                "GREEN", green.port()));
-        consumer = DubboConsumer.to(gateway.port("dubbo")).connect();
+        main = started.add(DubboProvider.named("main").start());
+        blue = started.add(DubboProvider.named("blue").group("blue").version("1.0").start());
+        green = started.add(DubboProvider.named("green").group("green").version("2.0").start());
+        gateway = started.add(TestGateway.start(CONFIG, Map.of("INTERFACE", INTERFACE, "MAIN", main.port(),
+                "BLUE", blue.port(), "GREEN", green.port())));
+        consumer = started.add(DubboConsumer.to(gateway.port("dubbo")).connect());
     }
 
     @AfterAll
     static void stop() {
-        if (consumer != null) {
-            consumer.close();
-        }
-        if (gateway != null) {
-            gateway.close();
-        }
-        for (DubboProvider provider : new DubboProvider[] {main, blue, green}) {
-            if (provider != null) {
-                provider.close();
-            }
-        }
+        started.close();
     }
 
     @Test
