@@ -2,6 +2,7 @@ package io.tollgate.protocols.dubbo;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ByteProcessor;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -68,9 +69,7 @@ final class Hessian2Reader {
         if (!isStringTag(tag)) {
             throw unexpected(tag, "a string or null");
         }
-        StringBuilder out = new StringBuilder();
-        string(tag, out);
-        return out.toString();
+        return stringStartingWith(tag);
     }
 
     /**
@@ -281,33 +280,57 @@ final class Hessian2Reader {
 
     private String stringOrSkip() {
         if (isStringTag(peek())) {
-            StringBuilder out = new StringBuilder();
-            string(u8(), out);
-            return out.toString();
+            return stringStartingWith(u8());
         }
         skip(1);
         return null;
     }
 
+    /**
+     * The string that starts with {@code tag}. A string of one chunk whose bytes are all ASCII, as
+     * service names, methods and most attachments are, becomes a {@code String} straight from the
+     * bytes, with no builder in between.
+     */
+    private String stringStartingWith(int tag) {
+        if (tag != 'R') {
+            int length = chunkLength(tag);
+            if (length <= end - index && asciiRun(length) == length) {
+                String ascii = buf.toString(index, length, StandardCharsets.ISO_8859_1);
+                index += length;
+                return ascii;
+            }
+            StringBuilder out = new StringBuilder(length);
+            chars(length, out);
+            return out.toString();
+        }
+        StringBuilder out = new StringBuilder();
+        string(tag, out);
+        return out.toString();
+    }
+
     /** Reads the string that starts with {@code tag}, chunk after chunk, into {@code out} if not null. */
     private void string(int tag, StringBuilder out) {
         while (true) {
-            int length;
-            if (tag <= 0x1f) {
-                length = tag;
-            } else if (tag >= 0x30 && tag <= 0x33) {
-                length = ((tag - 0x30) << 8) | u8();
-            } else if (tag == 'R' || tag == 'S') {
-                length = u16();
-            } else {
-                throw unexpected(tag, "a string chunk");
-            }
-            chars(length, out);
+            chars(chunkLength(tag), out);
             if (tag != 'R') {
                 return;
             }
             tag = u8();
         }
+    }
+
+    /** The length in chars of the string chunk that starts with {@code tag}, read from the bytes after it. */
+    private int chunkLength(int tag) {
+        if (tag <= 0x1f) {
+            return tag;
+        }
+        if (tag >= 0x30 && tag <= 0x33) {
+            return ((tag - 0x30) << 8) | u8();
+        }
+        if (tag == 'R' || tag == 'S') {
+            return u16();
+        }
+        throw unexpected(tag, "a string chunk");
     }
 
     /**
