@@ -26,9 +26,10 @@ import java.util.Map;
 public final class DubboFrame extends SlicedRpcFrame {
 
     private final Kind kind;
+    private DubboCallHead head;
+    private DubboCodecException headError;
+    private boolean headRead;
     private DubboInvocation invocation;
-    private DubboCodecException invocationError;
-    private boolean invocationRead;
 
     /**
      * Wraps the readable bytes of {@code bytes}, one whole frame whose header the codec validated, and
@@ -113,7 +114,7 @@ public final class DubboFrame extends SlicedRpcFrame {
         }
         String timeout;
         try {
-            timeout = invocation().attachments().get(DubboProtocol.ATTACHMENT_TIMEOUT);
+            timeout = head().attachment(DubboProtocol.ATTACHMENT_TIMEOUT);
         } catch (DubboCodecException e) {
             return 0;
         }
@@ -170,33 +171,54 @@ public final class DubboFrame extends SlicedRpcFrame {
      * @throws DubboCodecException when the body is malformed, on this call and every later one
      */
     public DubboInvocation invocation() {
-        if (!invocationRead) {
-            invocationRead = true;
+        if (invocation == null && head() != null) {
+            try {
+                invocation = DubboInvocationReader.read(bytes, base + DubboProtocol.HEADER_LENGTH, bodyLength());
+            } catch (DubboCodecException e) {
+                throw bodyError(e);
+            }
+        }
+        return invocation;
+    }
+
+    /**
+     * What routing reads on every request: the body's leading fields, read on first use and kept,
+     * with the attachments left where they lie for lookups; null when this frame has no routing view.
+     *
+     * @throws DubboCodecException when the body is malformed, on this call and every later one
+     */
+    private DubboCallHead head() {
+        if (!headRead) {
+            headRead = true;
             if (hasRoutingView()) {
                 try {
-                    invocation = DubboInvocationReader.read(bytes, base + DubboProtocol.HEADER_LENGTH, bodyLength());
+                    head = DubboInvocationReader.readHead(bytes, base + DubboProtocol.HEADER_LENGTH, bodyLength());
                 } catch (DubboCodecException e) {
-                    invocationError = new DubboCodecException("request body: " + e.getMessage(), requestId(),
-                            serializationId(), kind.expectsResponse());
+                    headError = bodyError(e);
                 }
             }
         }
-        if (invocationError != null) {
-            throw invocationError;
+        if (headError != null) {
+            throw headError;
         }
-        return invocation;
+        return head;
+    }
+
+    private DubboCodecException bodyError(DubboCodecException e) {
+        return new DubboCodecException("request body: " + e.getMessage(), requestId(), serializationId(),
+                kind.expectsResponse());
     }
 
     /** The {@code interface} attachment, else the service path; see {@link DubboInvocation#service()}. */
     @Override
     public String service() {
-        DubboInvocation call = invocation();
+        DubboCallHead call = head();
         return call == null ? null : call.service();
     }
 
     @Override
     public String method() {
-        DubboInvocation call = invocation();
+        DubboCallHead call = head();
         return call == null ? null : call.method();
     }
 
@@ -207,8 +229,12 @@ public final class DubboFrame extends SlicedRpcFrame {
     @Override
     public String header(String name) {
         requireNonNull(name, "name");
-        DubboInvocation call = invocation();
-        return call == null ? null : call.attachment(name);
+        DubboCallHead call = head();
+        try {
+            return call == null ? null : call.attachment(name);
+        } catch (DubboCodecException e) {
+            throw bodyError(e);
+        }
     }
 
     /**

@@ -36,9 +36,11 @@ public record DubboInvocation(String dubboVersion, String path, String version, 
      */
     public String attachment(String name) {
         String value = attachments.get(name);
-        if (value != null) {
-            return value;
-        }
+        return value != null ? value : bodyField(name, dubboVersion, path, version);
+    }
+
+    /** The body's field that stands in for attachment {@code name} when it is absent, or null. */
+    static String bodyField(String name, String dubboVersion, String path, String version) {
         return switch (name) {
             case DubboProtocol.ATTACHMENT_PATH -> path;
             case DubboProtocol.ATTACHMENT_VERSION -> version;

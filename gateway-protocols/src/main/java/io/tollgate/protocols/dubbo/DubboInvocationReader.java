@@ -10,6 +10,9 @@ import java.util.Map;
  */
 final class DubboInvocationReader {
 
+    /** The attachments every request is routed by, picked out while the map is checked. */
+    private static final String[] PICKED_ATTACHMENTS = {DubboProtocol.ATTACHMENT_INTERFACE, DubboProtocol.ATTACHMENT_TIMEOUT};
+
     private DubboInvocationReader() {
     }
 
@@ -19,6 +22,20 @@ final class DubboInvocationReader {
      * @throws DubboCodecException (without request id) when the body or its descriptor is malformed
      */
     static DubboInvocation read(ByteBuf buf, int index, int length) {
+        DubboCallHead head = readHead(buf, index, length);
+        Map<String, String> attachments = head.attachments() == null ? Map.of()
+                : head.attachments().forkAt(head.attachmentsIndex()).readStringMap();
+        return new DubboInvocation(head.dubboVersion(), head.path(), head.version(), head.method(),
+                head.parameterTypes(), attachments);
+    }
+
+    /**
+     * Reads the leading fields of the body of {@code length} bytes of {@code buf} from absolute
+     * {@code index} and steps over the arguments, leaving the attachments where they lie.
+     *
+     * @throws DubboCodecException (without request id) when the body or its descriptor is malformed
+     */
+    static DubboCallHead readHead(ByteBuf buf, int index, int length) {
         Hessian2Reader in = new Hessian2Reader(buf, index, length, DubboProtocol.MAX_HESSIAN2_DEPTH);
         String dubboVersion = in.readString();
         String path = in.readString();
@@ -29,8 +46,14 @@ final class DubboInvocationReader {
         for (int i = 0; i < arguments; i++) {
             in.skipValue();
         }
-        Map<String, String> attachments = in.isAtEnd() ? Map.of() : in.readStringMap();
-        return new DubboInvocation(dubboVersion, path, version, method, parameterTypes, attachments);
+        if (in.isAtEnd()) {
+            return new DubboCallHead(dubboVersion, path, version, method, parameterTypes, null, 0, null, null);
+        }
+        int attachmentsIndex = in.index();
+        String[] picked = new String[2];
+        in.forkAt(attachmentsIndex).scanStringMap(PICKED_ATTACHMENTS, picked, false);
+        return new DubboCallHead(dubboVersion, path, version, method, parameterTypes, in, attachmentsIndex,
+                picked[0], picked[1]);
     }
 
     /**

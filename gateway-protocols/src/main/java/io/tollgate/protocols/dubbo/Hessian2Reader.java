@@ -1,7 +1,6 @@
 package io.tollgate.protocols.dubbo;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.ByteProcessor;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
@@ -31,7 +30,8 @@ import java.util.Map;
 final class Hessian2Reader {
 
     private static final int[] NO_CLASSES = new int[0];
-    private static final ByteProcessor IS_ASCII = b -> b >= 0;
+    /** The high bit of each of eight bytes: a word without them is eight ASCII bytes. */
+    private static final long HIGH_BITS = 0x8080808080808080L;
 
     private final ByteBuf buf;
     private final int start;
@@ -97,6 +97,108 @@ final class Hessian2Reader {
         }
         index++;
         return Collections.unmodifiableMap(map);
+    }
+
+    /**
+     * A reader of the same region from absolute {@code at}, knowing the class definitions this one
+     * has read so far, so that a value there may use them; this reader is left as it is.
+     */
+    Hessian2Reader forkAt(int at) {
+        Hessian2Reader fork = new Hessian2Reader(buf, start, end - start, maxDepth);
+        fork.index = at;
+        if (classCount > 0) {
+            fork.classFieldCounts = Arrays.copyOf(classFieldCounts, classFieldCounts.length);
+            fork.classCount = classCount;
+        }
+        return fork;
+    }
+
+    /**
+     * Looks {@code key} up in the map at the reader's position without building the map: the value of
+     * the first entry whose key is the string {@code key} and whose value is a string, as
+     * {@link #readStringMap} would keep it, or null. Keys are compared where they lie; only the value
+     * found becomes a {@code String}.
+     */
+    String findInStringMap(String key) {
+        String[] found = new String[1];
+        scanStringMap(new String[] {key}, found, true);
+        return found[0];
+    }
+
+    /**
+     * Steps over the map at the reader's position, checking it is one as {@link #readStringMap} does,
+     * and for each of {@code keys} sets the same index of {@code values} to its value, as
+     * {@link #readStringMap} would keep it (first string-valued entry), or leaves it null. Keys are
+     * compared where they lie; only the values found become {@code String}s.
+     *
+     * @param stopAtFirst stop at the first value found (a lookup) instead of checking the whole map
+     */
+    void scanStringMap(String[] keys, String[] values, boolean stopAtFirst) {
+        int tag = u8();
+        if (tag == 'N') {
+            return;
+        }
+        if (tag == 'M') {
+            skipType();
+        } else if (tag != 'H') {
+            throw unexpected(tag, "a map or null");
+        }
+        while (peek() != 'Z') {
+            int key = nextKeyIndex(keys);
+            if (key >= 0 && values[key] == null && isStringTag(peek())) {
+                values[key] = stringStartingWith(u8());
+                if (stopAtFirst) {
+                    return;
+                }
+            } else {
+                skip(1);
+            }
+        }
+        index++;
+    }
+
+    /** Consumes the next map key; the index of {@code keys} it equals, or -1 when it is none of them or not a string. */
+    private int nextKeyIndex(String[] keys) {
+        int tag = peek();
+        if (!isStringTag(tag)) {
+            skip(1);
+            return -1;
+        }
+        index++;
+        if (tag == 'R') {
+            return indexOf(keys, stringFrom(tag));
+        }
+        int length = chunkLength(tag);
+        if (!isAscii(length)) {
+            return indexOf(keys, chars(length));
+        }
+        int match = -1;
+        for (int i = 0; i < keys.length && match < 0; i++) {
+            if (keys[i].length() == length && asciiEquals(keys[i])) {
+                match = i;
+            }
+        }
+        index += length;
+        return match;
+    }
+
+    private static int indexOf(String[] keys, String key) {
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i].equals(key)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether the next {@code key.length()} bytes, all ASCII, are {@code key}'s chars. */
+    private boolean asciiEquals(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            if (buf.getByte(index + i) != key.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Reads an int in any of its forms. */
@@ -292,17 +394,32 @@ final class Hessian2Reader {
      * bytes, with no builder in between.
      */
     private String stringStartingWith(int tag) {
-        if (tag != 'R') {
-            int length = chunkLength(tag);
-            if (length <= end - index && asciiRun(length) == length) {
-                String ascii = buf.toString(index, length, StandardCharsets.ISO_8859_1);
-                index += length;
-                return ascii;
-            }
-            StringBuilder out = new StringBuilder(length);
-            chars(length, out);
-            return out.toString();
+        if (tag == 'R') {
+            return stringFrom(tag);
         }
+        int length = chunkLength(tag);
+        if (!isAscii(length)) {
+            return chars(length);
+        }
+        String ascii = buf.toString(index, length, StandardCharsets.ISO_8859_1);
+        index += length;
+        return ascii;
+    }
+
+    /** Whether the next {@code length} bytes are in the region and all ASCII: then they are {@code length} chars. */
+    private boolean isAscii(int length) {
+        return length <= end - index && asciiRun(length) == length;
+    }
+
+    /** The next {@code count} chars, decoded from UTF-8. */
+    private String chars(int count) {
+        StringBuilder out = new StringBuilder(count);
+        chars(count, out);
+        return out.toString();
+    }
+
+    /** The string whose first chunk starts with {@code tag}, the tag already consumed, built char by char. */
+    private String stringFrom(int tag) {
         StringBuilder out = new StringBuilder();
         string(tag, out);
         return out.toString();
@@ -391,8 +508,14 @@ final class Hessian2Reader {
 
     /** How many of the next {@code max} bytes, all in the region, are ASCII. */
     private int asciiRun(int max) {
-        int stop = buf.forEachByte(index, max, IS_ASCII);
-        return stop < 0 ? max : stop - index;
+        int run = 0;
+        while (run + Long.BYTES <= max && (buf.getLong(index + run) & HIGH_BITS) == 0) {
+            run += Long.BYTES;
+        }
+        while (run < max && buf.getByte(index + run) >= 0) {
+            run++;
+        }
+        return run;
     }
 
     private int continuation() {

@@ -10,8 +10,6 @@ import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.collection.LongObjectHashMap;
-import io.netty.util.collection.LongObjectMap;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
@@ -50,7 +48,7 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(RpcUpstreamConnection.class);
 
     private final RpcHostPool pool;
-    private final LongObjectMap<RpcAttempt> calls = new LongObjectHashMap<>();
+    private final AttemptsById<RpcAttempt> calls = new AttemptsById<>();
     private final ArrayDeque<RpcFrame> waiting = new ArrayDeque<>();
     private final List<RpcDownstreamHandler> paused = new ArrayList<>();
     private BatchedChannel channel;
@@ -310,9 +308,7 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
             pool.breakers().dequeued();
             frame.release();
         }
-        List<RpcAttempt> lost = new ArrayList<>(calls.values());
-        calls.clear();
-        for (RpcAttempt attempt : lost) {
+        for (RpcAttempt attempt : calls.removeAll()) {
             attempt.fail(flag, failure);
         }
         resumeAll();
@@ -331,7 +327,7 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
         long max = pool.codec().maxRequestId();
         do {
             lastId = lastId >= max ? 1 : lastId + 1;
-        } while (calls.containsKey(lastId));
+        } while (calls.taken(lastId));
         return lastId;
     }
 }
