@@ -74,6 +74,8 @@ class ActiveHealthCheckTest {
         start("{ type: http, interval: 50ms, timeout: 1s, healthy_threshold: 3, unhealthy_threshold: 2,"
                 + " http: { path: /health, expected_statuses: [200-299] } }", a, b, c);
         Host hostB = host(b);
+        // the first probe result decides at once: let b pass one before it starts failing
+        Await.until("b probed once", LIMIT, () -> passesSinceRecovery.get() > 0);
 
         failing.set(true);
         Await.until("b unhealthy", LIMIT, () -> !hostB.healthy());
