@@ -1,7 +1,5 @@
 package io.tollgate.protocols.dubbo;
 
-import io.tollgate.core.config.ConfigNode;
-import io.tollgate.core.config.ProtocolOptions;
 import io.tollgate.core.config.RpcListenerOptions;
 import io.tollgate.core.config.RpcOptions;
 import io.tollgate.protocols.rpc.RpcCodec;
@@ -29,11 +27,6 @@ public final class DubboRpcProtocol implements RpcProtocol {
     @Override
     public RpcOptions defaults() {
         return DEFAULTS;
-    }
-
-    @Override
-    public ProtocolOptions parse(ConfigNode node, ProtocolOptions base) {
-        return RpcOptions.parse(node, (RpcOptions) base);
     }
 
     @Override

@@ -16,7 +16,8 @@ import java.util.EnumSet;
  *
  * <p>An RPC request that matched a forwarding route also counts in {@code tollgate.rpc.rq} under its
  * service and method; one that did not never makes a series there, so that made-up service names
- * cannot grow the registry.
+ * cannot grow the registry. Its access log path, {@code /service/method}, is made only when a line
+ * is written.
  */
 public final class ExchangeRecord {
 
@@ -41,7 +42,7 @@ public final class ExchangeRecord {
     /**
      * @param protocol the downstream protocol as the access log names it, e.g. {@code HTTP/1.1}, {@code BOLT/1}
      * @param method the HTTP method, or the RPC method name; may be null
-     * @param path the request target, or {@code /service/method} for RPC; may be null
+     * @param path the request target; for RPC null, as the record makes {@code /service/method} itself
      * @param authority the Host, or the RPC service; may be null
      * @param rpc whether the request counts per service and method ({@code method} and {@code authority})
      */
@@ -106,9 +107,17 @@ public final class ExchangeRecord {
         }
         AccessLogSink accessLog = sink.accessLog();
         if (accessLog != null) {
-            accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path, authority,
+            accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path(), authority,
                     status, bytesReceived, bytesSent, elapsedNanos() / 1000, upstreamHost,
                     route == null ? null : route.name(), requestId, ResponseFlag.codes(flags), downstreamAddress));
         }
+    }
+
+    /** The access log path: the request target, or for an RPC request naming a service {@code /service/method}. */
+    private String path() {
+        if (!rpc || authority == null) {
+            return path;
+        }
+        return "/" + authority + "/" + (method == null ? "" : method);
     }
 }

@@ -224,8 +224,7 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
         try {
             String service = frame.service();
             String method = frame.method();
-            record = new ExchangeRecord(proxy.records(), frame.protocolName(), method,
-                    service == null ? null : RpcRouteView.pathOf(service, method), service,
+            record = new ExchangeRecord(proxy.records(), frame.protocolName(), method, null, service,
                     String.valueOf(ctx.channel().remoteAddress()), true);
             record.requestId(Long.toString(frame.requestId()));
             record.received(frame.frameLength());

@@ -63,7 +63,7 @@ final class RpcRouteView implements RouteRequest {
     }
 
     /** The path of a call to {@code method} of {@code service}, either of which may be null. */
-    static String pathOf(String service, String method) {
+    private static String pathOf(String service, String method) {
         return "/" + orEmpty(service) + "/" + orEmpty(method);
     }
 

@@ -204,6 +204,45 @@ class DubboThroughGatewayTest {
     }
 
     @Test
+    void dubboHealthCheckKeepsAnsweringProvidersInRotationAndTakesDeadOnesOut() throws Exception {
+        String config = """
+                listeners:
+                  - name: dubbo
+                    port: 0
+                    protocols: [dubbo]
+                    route_config:
+                      virtual_hosts:
+                        - name: all
+                          domains: ["*"]
+                          routes: [{ match: { prefix: / }, route: { cluster: checked } }]
+                clusters:
+                  - name: checked
+                    health_check: { type: dubbo, interval: 100ms, timeout: 500ms, unhealthy_threshold: 1 }
+                    endpoints:
+                      - { address: 127.0.0.1, port: ${LIVE} }
+                      - { address: 127.0.0.1, port: ${DEAD} }
+                """;
+        int dead;
+        try (java.net.ServerSocket closed = new java.net.ServerSocket(0)) {
+            dead = closed.getLocalPort();
+        }
+        try (DubboProvider live = DubboProvider.named("live").start();
+                TestGateway checked = TestGateway.start(config, Map.of("LIVE", live.port(), "DEAD", dead));
+                DubboConsumer client = DubboConsumer.to(checked.port("dubbo")).connect()) {
+            Await.until("the dead host out of rotation", Duration.ofSeconds(5),
+                    () -> !checked.host("checked", dead).healthy());
+            Await.until("two heartbeats answered by the live provider", Duration.ofSeconds(5),
+                    () -> checked.count("tollgate.upstream.health_check.attempt", "cluster", "checked")
+                            - checked.count("tollgate.upstream.health_check.failure", "cluster", "checked") >= 2);
+            assertThat(checked.host("checked", live.port()).healthy()).isTrue();
+            for (int i = 0; i < 10; i++) {
+                assertThat(client.service().tagged("up?")).isEqualTo("live:up?");
+            }
+            assertThat(live.service().calls()).as("heartbeats are not calls").isEqualTo(10);
+        }
+    }
+
+    @Test
     void attachmentsChooseTheSubsetOfHosts() throws Exception {
         String config = """
                 listeners:

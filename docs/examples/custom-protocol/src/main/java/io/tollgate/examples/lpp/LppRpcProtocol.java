@@ -1,7 +1,5 @@
 package io.tollgate.examples.lpp;
 
-import io.tollgate.core.config.ConfigNode;
-import io.tollgate.core.config.ProtocolOptions;
 import io.tollgate.core.config.RpcListenerOptions;
 import io.tollgate.core.config.RpcOptions;
 import io.tollgate.protocols.rpc.RpcCodec;
@@ -28,12 +26,6 @@ public final class LppRpcProtocol implements RpcProtocol {
     @Override
     public RpcOptions defaults() {
         return DEFAULTS;
-    }
-
-    /** Reads the listener's {@code lpp:} block; a key other than the two is an error naming it. */
-    @Override
-    public ProtocolOptions parse(ConfigNode node, ProtocolOptions base) {
-        return RpcOptions.parse(node, (RpcOptions) base);
     }
 
     @Override
