@@ -171,9 +171,10 @@ public final class DubboFrame extends SlicedRpcFrame {
      * @throws DubboCodecException when the body is malformed, on this call and every later one
      */
     public DubboInvocation invocation() {
-        if (invocation == null && head() != null) {
+        DubboCallHead call = head();
+        if (invocation == null && call != null) {
             try {
-                invocation = DubboInvocationReader.read(bytes, base + DubboProtocol.HEADER_LENGTH, bodyLength());
+                invocation = DubboInvocationReader.invocation(call);
             } catch (DubboCodecException e) {
                 throw bodyError(e);
             }

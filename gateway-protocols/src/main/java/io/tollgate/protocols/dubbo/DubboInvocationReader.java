@@ -11,18 +11,19 @@ import java.util.Map;
 final class DubboInvocationReader {
 
     /** The attachments every request is routed by, picked out while the map is checked. */
-    private static final String[] PICKED_ATTACHMENTS = {DubboProtocol.ATTACHMENT_INTERFACE, DubboProtocol.ATTACHMENT_TIMEOUT};
+    private static final String[] PICKED_ATTACHMENTS =
+            {DubboProtocol.ATTACHMENT_INTERFACE, DubboProtocol.ATTACHMENT_TIMEOUT};
 
     private DubboInvocationReader() {
     }
 
     /**
-     * Reads the body of {@code length} bytes of {@code buf} from absolute {@code index}, indices untouched.
+     * The whole invocation of a call whose head was read: the head's fields and every string
+     * attachment, read into a map.
      *
-     * @throws DubboCodecException (without request id) when the body or its descriptor is malformed
+     * @throws DubboCodecException (without request id) when the attachments are malformed
      */
-    static DubboInvocation read(ByteBuf buf, int index, int length) {
-        DubboCallHead head = readHead(buf, index, length);
+    static DubboInvocation invocation(DubboCallHead head) {
         Map<String, String> attachments = head.attachments() == null ? Map.of()
                 : head.attachments().forkAt(head.attachmentsIndex()).readStringMap();
         return new DubboInvocation(head.dubboVersion(), head.path(), head.version(), head.method(),

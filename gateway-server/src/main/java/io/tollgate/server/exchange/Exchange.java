@@ -65,7 +65,7 @@ public abstract class Exchange extends Deadline {
     /** Starts an attempt on {@code host}, or answers overflow when the breakers allow no further request. */
     protected final void startAttempt(Host host) {
         tried.add(host);
-        record.upstream(target.cluster().name(), host.id());
+        record.upstream(target.metrics(), host.id());
         if (!target.breakers().tryStartRequest()) {
             target.metrics().requestOverflow();
             record.flag(ResponseFlag.UPSTREAM_OVERFLOW);

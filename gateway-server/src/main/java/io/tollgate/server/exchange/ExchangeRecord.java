@@ -16,8 +16,7 @@ import java.util.EnumSet;
  *
  * <p>An RPC request that matched a forwarding route also counts in {@code tollgate.rpc.rq} under its
  * service and method; one that did not never makes a series there, so that made-up service names
- * cannot grow the registry. Its access log path, {@code /service/method}, is made only when a line
- * is written.
+ * cannot grow the registry.
  */
 public final class ExchangeRecord {
 
@@ -42,7 +41,7 @@ public final class ExchangeRecord {
     /**
      * @param protocol the downstream protocol as the access log names it, e.g. {@code HTTP/1.1}, {@code BOLT/1}
      * @param method the HTTP method, or the RPC method name; may be null
-     * @param path the request target; for RPC null, as the record makes {@code /service/method} itself
+     * @param path the request target, or {@code /service/method} for RPC; may be null
      * @param authority the Host, or the RPC service; may be null
      * @param rpc whether the request counts per service and method ({@code method} and {@code authority})
      */
@@ -65,9 +64,9 @@ public final class ExchangeRecord {
         this.requestId = requestId;
     }
 
-    /** The attempt now under way goes to {@code host} of cluster {@code clusterName}. */
-    public void upstream(String clusterName, String host) {
-        this.cluster = sink.metrics().cluster(clusterName);
+    /** The attempt now under way goes to {@code host} of the cluster whose meters are {@code cluster}. */
+    public void upstream(ClusterMetrics cluster, String host) {
+        this.cluster = cluster;
         this.upstreamHost = host;
     }
 
@@ -107,17 +106,9 @@ public final class ExchangeRecord {
         }
         AccessLogSink accessLog = sink.accessLog();
         if (accessLog != null) {
-            accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path(), authority,
+            accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path, authority,
                     status, bytesReceived, bytesSent, elapsedNanos() / 1000, upstreamHost,
                     route == null ? null : route.name(), requestId, ResponseFlag.codes(flags), downstreamAddress));
         }
-    }
-
-    /** The access log path: the request target, or for an RPC request naming a service {@code /service/method}. */
-    private String path() {
-        if (!rpc || authority == null) {
-            return path;
-        }
-        return "/" + authority + "/" + (method == null ? "" : method);
     }
 }

@@ -67,6 +67,7 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
     private RpcLoop loop;
     private boolean tooSlow;
     private String clientIp;
+    private String peer;
 
     RpcDownstreamHandler(RpcProxy proxy) {
         this.proxy = proxy;
@@ -224,8 +225,8 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
         try {
             String service = frame.service();
             String method = frame.method();
-            record = new ExchangeRecord(proxy.records(), frame.protocolName(), method, null, service,
-                    String.valueOf(ctx.channel().remoteAddress()), true);
+            record = new ExchangeRecord(proxy.records(), frame.protocolName(), method,
+                    service == null ? null : view.path(), service, peer(), true);
             record.requestId(Long.toString(frame.requestId()));
             record.received(frame.frameLength());
         } catch (RpcCodecException e) {
@@ -254,7 +255,6 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
             refuse(frame, record, RpcError.NO_HEALTHY_UPSTREAM);
             return;
         }
-        record.upstream(clusterName, host.id());
         ExchangeTarget target = new ExchangeTarget(route, cluster, view, cluster.circuitBreakers(route.priority()),
                 snapshot.outliers().outcomes(clusterName), proxy.records().metrics().cluster(clusterName));
         if (frame.kind() == RpcFrame.Kind.ONEWAY) {
@@ -271,6 +271,7 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
 
     /** Sends a oneway request, counted as a request of the breakers for as long as the sending takes. */
     private void forwardOneway(RpcFrame frame, ExchangeRecord record, ExchangeTarget target, Host host) {
+        record.upstream(target.metrics(), host.id());
         if (!target.breakers().tryStartRequest()) {
             target.metrics().requestOverflow();
             overflow(frame, record);
@@ -330,6 +331,14 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
         }
         ctx.writeAndFlush(codec.errorReply(ctx.alloc(), replyForm, requestId, RpcError.MALFORMED))
                 .addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** The caller's address as the access log writes it, formatted once per connection. */
+    private String peer() {
+        if (peer == null) {
+            peer = String.valueOf(ctx.channel().remoteAddress());
+        }
+        return peer;
     }
 
     /** The caller's IP address as text, formatted once per connection. */
