@@ -21,7 +21,6 @@ import java.util.Map;
 public final class BoltFrame extends SlicedRpcFrame {
 
     private final BoltLayout layout;
-    private final Kind kind;
     private Map<String, String> headers;
 
     /**
@@ -29,14 +28,8 @@ public final class BoltFrame extends SlicedRpcFrame {
      * takes over the caller's reference.
      */
     BoltFrame(ByteBuf bytes, BoltLayout layout, Kind kind) {
-        super(bytes);
+        super(bytes, kind, layout.requestIdOffset, Integer.BYTES);
         this.layout = layout;
-        this.kind = kind;
-    }
-
-    @Override
-    public Kind kind() {
-        return kind;
     }
 
     /** {@link BoltProtocol#PROTOCOL_V1} or {@link BoltProtocol#PROTOCOL_V2}. */
@@ -74,21 +67,14 @@ public final class BoltFrame extends SlicedRpcFrame {
         return layout.dialect(bytes, base);
     }
 
-    /** The request id, which correlates a response with its request on one connection; an int32 widened with its sign. */
-    @Override
-    public long requestId() {
-        return bytes.getInt(base + layout.requestIdOffset);
-    }
-
     /**
-     * Rewrites the request id in the frame's own bytes, as forwarding on a multiplexed upstream
-     * connection needs. When the frame ends with a CRC32 the CRC is recomputed, because Bolt peers
-     * verify it and reject the frame otherwise; that costs one pass over the frame. The bytes MUST be
-     * writable, as the buffers of a socket read are.
+     * Rewrites the request id, an int32, in the frame's own bytes. When the frame ends with a CRC32
+     * the CRC is recomputed, because Bolt peers verify it and reject the frame otherwise; that costs
+     * one pass over the frame.
      */
     @Override
     public void requestId(long requestId) {
-        bytes.setInt(base + layout.requestIdOffset, (int) requestId);
+        super.requestId(requestId);
         if (hasCrc()) {
             int crcIndex = base + length - BoltProtocol.CRC_LENGTH;
             bytes.setInt(crcIndex, BoltCrc.compute(bytes, base, length - BoltProtocol.CRC_LENGTH));
@@ -101,8 +87,8 @@ public final class BoltFrame extends SlicedRpcFrame {
      * @throws IllegalStateException when this is a response
      */
     public int timeout() {
-        if (!kind.isRequest()) {
-            throw new IllegalStateException("timeout of a " + kind + " (expected: a request or heartbeat)");
+        if (!kind().isRequest()) {
+            throw new IllegalStateException("timeout of a " + kind() + " (expected: a request or heartbeat)");
         }
         return bytes.getInt(base + layout.timeoutOrStatusOffset);
     }
@@ -126,7 +112,7 @@ public final class BoltFrame extends SlicedRpcFrame {
     /** The HTTP meaning of the response status, see {@link BoltStatus#httpStatusOf}. */
     @Override
     public int httpStatus() {
-        return BoltStatus.httpStatusOf(status());
+        return BoltStatus.CODES.httpStatusOf(status());
     }
 
     /** {@link RpcError#OVERFLOW} for a busy server, {@link RpcError#TIMEOUT} for a timeout, else null. */
@@ -203,9 +189,9 @@ public final class BoltFrame extends SlicedRpcFrame {
     @Override
     public String toString() {
         if (refCnt() == 0) {
-            return "BoltFrame(v" + layout.protocolCode + " " + kind + ", released)";
+            return "BoltFrame(v" + layout.protocolCode + " " + kind() + ", released)";
         }
-        return "BoltFrame(v" + layout.protocolCode + " " + kind + " id=" + requestId() + " length=" + length + ")";
+        return "BoltFrame(v" + layout.protocolCode + " " + kind() + " id=" + requestId() + " length=" + length + ")";
     }
 
     private int classLength() {

@@ -22,14 +22,6 @@ public final class Http2Detector implements ProtocolDetector {
 
     @Override
     public Detection detect(ByteBuf in) {
-        int start = in.readerIndex();
-        int prefaceLength = PREFACE.readableBytes();
-        int compared = Math.min(in.readableBytes(), prefaceLength);
-        for (int i = 0; i < compared; i++) {
-            if (in.getByte(start + i) != PREFACE.getByte(PREFACE.readerIndex() + i)) {
-                return Detection.NO_MATCH;
-            }
-        }
-        return compared == prefaceLength ? Detection.MATCH : Detection.NEED_MORE;
+        return Detection.ofPrefix(in, PREFACE);
     }
 }

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
@@ -52,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * (a late response is dropped and counted), their timers cancelled, and the frames not yet sent
  * dropped.
  */
-final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
+final class RpcDownstreamHandler extends RpcFrameHandler {
 
     private static final Logger log = LoggerFactory.getLogger(RpcDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
@@ -105,25 +104,13 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof RpcFrame)) {
-            ReferenceCountUtil.release(msg);
-            return;
-        }
-        RpcFrame frame = (RpcFrame) msg;
-        switch (frame.kind()) {
-            case REQUEST, ONEWAY -> request(frame);
-            case HEARTBEAT -> {
-                write(codec.heartbeatAck(ctx.alloc(), frame));
-                frame.release();
-            }
-            default -> frame.release();
-        }
+    RpcCodec codec() {
+        return codec;
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        loop.flush();
+    RpcLoop loop() {
+        return loop;
     }
 
     @Override
@@ -153,6 +140,7 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
      *
      * @return false when {@code msg} was dropped: the connection is closed or closing
      */
+    @Override
     boolean write(Object msg) {
         Channel ch = ctx.channel();
         if (tooSlow || (!ch.isWritable() && ch.bytesBeforeWritable() > proxy.maxQueuedBytes())) {
@@ -219,7 +207,8 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
-    private void request(RpcFrame frame) {
+    @Override
+    void request(RpcFrame frame) {
         ExchangeRecord record;
         RpcRouteView view = new RpcRouteView(frame, clientIp());
         try {

@@ -4,13 +4,13 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * here stops reading, and all of them read again once it can (or once it closed). The connection
  * itself always keeps reading: the responses it carries belong to many callers.
  */
-final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
+final class RpcUpstreamConnection extends RpcFrameHandler {
 
     private static final Logger log = LoggerFactory.getLogger(RpcUpstreamConnection.class);
 
@@ -202,38 +202,35 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof RpcFrame)) {
-            ReferenceCountUtil.release(msg);
-            return;
-        }
-        RpcFrame frame = (RpcFrame) msg;
-        switch (frame.kind()) {
-            case RESPONSE -> {
-                RpcAttempt attempt = calls.remove(frame.requestId());
-                if (attempt == null) {
-                    pool.metrics().lateResponse();
-                    frame.release();
-                } else {
-                    attempt.respond(frame);
-                    closeIfDrained();
-                }
-            }
-            case HEARTBEAT_ACK -> {
-                heartbeatUnanswered = false;
-                frame.release();
-            }
-            case HEARTBEAT -> {
-                pool.loop().write(channel, pool.codec().heartbeatAck(ctx.alloc(), frame));
-                frame.release();
-            }
-            default -> frame.release();
+    RpcCodec codec() {
+        return pool.codec();
+    }
+
+    @Override
+    RpcLoop loop() {
+        return pool.loop();
+    }
+
+    @Override
+    boolean write(Object msg) {
+        return pool.loop().write(channel, msg);
+    }
+
+    @Override
+    void response(RpcFrame frame) {
+        RpcAttempt attempt = calls.remove(frame.requestId());
+        if (attempt == null) {
+            pool.metrics().lateResponse();
+            frame.release();
+        } else {
+            attempt.respond(frame);
+            closeIfDrained();
         }
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        pool.loop().flush();
+    void heartbeatAcked(RpcFrame ack) {
+        heartbeatUnanswered = false;
     }
 
     @Override
