@@ -158,7 +158,7 @@ public final class DubboFrame extends SlicedRpcFrame {
         DubboCallHead call = head();
         if (invocation == null && call != null) {
             try {
-                invocation = DubboInvocationReader.invocation(call);
+                invocation = call.invocation();
             } catch (DubboCodecException e) {
                 throw bodyError(e);
             }
