@@ -19,6 +19,7 @@ import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
+import io.tollgate.server.tls.PeerIdentity;
 import io.tollgate.server.transport.ClientAddresses;
 import java.util.ArrayList;
 import java.util.List;
@@ -226,7 +227,7 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
             String service = frame.service();
             String method = frame.method();
             record = new ExchangeRecord(proxy.records(), frame.protocolName(), method,
-                    service == null ? null : view.path(), service, peer(), true);
+                    service == null ? null : view.path(), service, peer(), peerIdentity(), true);
             record.requestId(Long.toString(frame.requestId()));
             record.received(frame.frameLength());
         } catch (RpcCodecException e) {
@@ -334,6 +335,11 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The caller's address as the access log writes it, formatted once per connection. */
+    private String peerIdentity() {
+        PeerIdentity identity = PeerIdentity.of(ctx.channel());
+        return identity == null ? null : identity.principal();
+    }
+
     private String peer() {
         if (peer == null) {
             peer = String.valueOf(ctx.channel().remoteAddress());

@@ -5,18 +5,24 @@ import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Files;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
+import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedKeyManager;
 
 /**
  * The test CA and the certificates it signed, in {@code src/test/resources/tls/pki} (made by its
@@ -39,7 +45,10 @@ public final class TestPki {
         return resource("/tls/pki/" + name + ".key");
     }
 
-    /** A JDK client context trusting {@code ca} and presenting {@code clientName}'s certificate (null: none). */
+    /**
+     * A JDK client context trusting {@code ca} and presenting {@code clientName}'s certificate (null:
+     * none) whatever CAs the server names, so that a server's own verification is what is tested.
+     */
     public static SSLContext clientContext(String ca, String clientName) {
         try {
             KeyStore trusted = KeyStore.getInstance("PKCS12");
@@ -57,10 +66,57 @@ public final class TestPki {
                 keys.init(identity, new char[0]);
             }
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys == null ? null : keys.getKeyManagers(), trust.getTrustManagers(), null);
+            KeyManager[] presented = keys == null ? null
+                    : new KeyManager[] {new AlwaysPresenting((X509ExtendedKeyManager) keys.getKeyManagers()[0])};
+            context.init(presented, trust.getTrustManagers(), null);
             return context;
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot build a client context trusting " + ca, e);
+        }
+    }
+
+    /** Offers its one certificate even to a server that names other CAs. */
+    private static final class AlwaysPresenting extends X509ExtendedKeyManager {
+
+        private final X509ExtendedKeyManager keys;
+
+        AlwaysPresenting(X509ExtendedKeyManager keys) {
+            this.keys = keys;
+        }
+
+        @Override
+        public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
+            return "client";
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+            return "client";
+        }
+
+        @Override
+        public String[] getClientAliases(String keyType, Principal[] issuers) {
+            return new String[] {"client"};
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, Principal[] issuers) {
+            return null;
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+            return null;
+        }
+
+        @Override
+        public X509Certificate[] getCertificateChain(String alias) {
+            return keys.getCertificateChain(alias);
+        }
+
+        @Override
+        public PrivateKey getPrivateKey(String alias) {
+            return keys.getPrivateKey(alias);
         }
     }
 
