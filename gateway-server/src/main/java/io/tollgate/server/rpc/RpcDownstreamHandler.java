@@ -69,6 +69,8 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
     private boolean tooSlow;
     private String clientIp;
     private String peer;
+    private String peerIdentity;
+    private boolean peerIdentityRead;
 
     RpcDownstreamHandler(RpcProxy proxy) {
         this.proxy = proxy;
@@ -335,9 +337,14 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The caller's address as the access log writes it, formatted once per connection. */
+    /** The client certificate's identity, read once: TLS set it before this handler was installed. */
     private String peerIdentity() {
-        PeerIdentity identity = PeerIdentity.of(ctx.channel());
-        return identity == null ? null : identity.principal();
+        if (!peerIdentityRead) {
+            PeerIdentity identity = PeerIdentity.of(ctx.channel());
+            peerIdentity = identity == null ? null : identity.principal();
+            peerIdentityRead = true;
+        }
+        return peerIdentity;
     }
 
     private String peer() {
