@@ -27,7 +27,7 @@ Usage: bench/tls.sh [-d SECS] [-w SECS] [-r ROUNDS] [-p PARALLEL] [-o DIR] [-k '
   -p N         parallel s_time loops for the handshake scenario     (default 4)
   -o DIR       output dir for raw output, configs, results.csv      (default: mktemp -d)
   -k LIST      certificate kinds, any of: rsa ecdsa                 (default 'rsa ecdsa')
-Ports: upstream 18080, haproxy 18190, tollgate 18200.
+Ports: upstream 18480, haproxy 18490, tollgate 18500 (apart from compare.sh's, so both can share a machine).
 USAGE
   exit 2
 }
@@ -53,9 +53,9 @@ need taskset util-linux; need ps procps
 JAR=${TOLLGATE_JAR:-$ROOT/gateway-server/target/tollgate.jar}
 [ -f "$JAR" ] || die "$JAR missing: ./mvnw -B -q -pl gateway-server -am package -DskipTests"
 
-UP=18080
-declare -A PORT=([haproxy]=18190 [tollgate]=18200)
-for p in $UP 18190 18200; do port_open $p && die "port $p is already in use"; done
+UP=18480
+declare -A PORT=([haproxy]=18490 [tollgate]=18500)
+for p in $UP 18490 18500; do port_open $p && die "port $p is already in use"; done
 [ -n "$OUT" ] || OUT=$(mktemp -d /tmp/tollgate-tls.XXXXXX)
 mkdir -p "$OUT/upstream" || die "cannot create $OUT"
 ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)"
@@ -98,11 +98,12 @@ start upstream 0 $UP "nginx -p $OUT/upstream -c $OUT/upstream/nginx.conf"
 
 # --- load ------------------------------------------------------------------------------------
 handshakes() { # PORT SECS: PAR parallel s_time loops; prints the total number of handshakes
-  local i
+  local i pids=()
   for i in $(seq "$PAR"); do
     $LOAD openssl s_time -connect "127.0.0.1:$1" -new -time "$2" > "$OUT/.s_time.$i" 2>&1 &
+    pids+=($!)
   done
-  wait
+  wait "${pids[@]}"
   cat "$OUT"/.s_time.* | awk '/connections in [0-9.]+ real seconds/{s += $1} END{print s + 0}'
 }
 keepalive() { $LOAD wrk -t1 -c50 -d"$2s" --timeout 5s --latency "https://127.0.0.1:$1/"; }

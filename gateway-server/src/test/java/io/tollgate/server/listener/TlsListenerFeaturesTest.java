@@ -7,9 +7,7 @@ import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.TestGateway;
 import io.tollgate.server.testing.TestPki;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.SocketException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -217,17 +215,7 @@ class TlsListenerFeaturesTest {
         OutputStream out = socket.getOutputStream();
         out.write(("GET " + path + " HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();
-        StringBuilder text = new StringBuilder();
-        InputStream in = socket.getInputStream();
-        byte[] chunk = new byte[4096];
-        try {
-            for (int n = in.read(chunk); n >= 0; n = in.read(chunk)) {
-                text.append(new String(chunk, 0, n, StandardCharsets.ISO_8859_1));
-            }
-        } catch (SocketException reset) {
-            return text.toString();
-        }
-        return text.toString();
+        return TlsListenerTest.readToEnd(socket.getInputStream());
     }
 
     private static double errors(String listener, String reason) {

@@ -131,7 +131,8 @@ public final class TestPki {
         return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(text)));
     }
 
-    private static Path resource(String name) {
+    /** The path of a test resource, e.g. {@code /tls/pki/ca.crt}. */
+    static Path resource(String name) {
         URL url = TestPki.class.getResource(name);
         if (url == null) {
             throw new IllegalStateException("missing test resource " + name);
