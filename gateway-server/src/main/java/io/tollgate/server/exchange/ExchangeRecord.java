@@ -28,6 +28,7 @@ public final class ExchangeRecord {
     private final String path;
     private final String authority;
     private final String downstreamAddress;
+    private final String downstreamPeer;
     private final boolean rpc;
     private final EnumSet<ResponseFlag> flags = EnumSet.noneOf(ResponseFlag.class);
     private String requestId;
@@ -43,16 +44,18 @@ public final class ExchangeRecord {
      * @param method the HTTP method, or the RPC method name; may be null
      * @param path the request target, or {@code /service/method} for RPC; may be null
      * @param authority the Host, or the RPC service; may be null
+     * @param downstreamPeer the client certificate's verified identity, or null
      * @param rpc whether the request counts per service and method ({@code method} and {@code authority})
      */
     public ExchangeRecord(ListenerRecords sink, String protocol, String method, String path, String authority,
-            String downstreamAddress, boolean rpc) {
+            String downstreamAddress, String downstreamPeer, boolean rpc) {
         this.sink = sink;
         this.protocol = protocol;
         this.method = method;
         this.path = path;
         this.authority = authority;
         this.downstreamAddress = downstreamAddress;
+        this.downstreamPeer = downstreamPeer;
         this.rpc = rpc;
     }
 
@@ -108,7 +111,8 @@ public final class ExchangeRecord {
         if (accessLog != null) {
             accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path, authority,
                     status, bytesReceived, bytesSent, elapsedNanos() / 1000, upstreamHost,
-                    route == null ? null : route.name(), requestId, ResponseFlag.codes(flags), downstreamAddress));
+                    route == null ? null : route.name(), requestId, ResponseFlag.codes(flags), downstreamAddress,
+                    downstreamPeer));
         }
     }
 }

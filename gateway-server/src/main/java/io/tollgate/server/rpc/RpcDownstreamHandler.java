@@ -18,6 +18,7 @@ import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
+import io.tollgate.server.tls.PeerIdentity;
 import io.tollgate.server.transport.ClientAddresses;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +68,8 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
     private boolean tooSlow;
     private String clientIp;
     private String peer;
+    private String peerIdentity;
+    private boolean peerIdentityRead;
 
     RpcDownstreamHandler(RpcProxy proxy) {
         this.proxy = proxy;
@@ -215,7 +218,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
             String service = frame.service();
             String method = frame.method();
             record = new ExchangeRecord(proxy.records(), frame.protocolName(), method,
-                    service == null ? null : view.path(), service, peer(), true);
+                    service == null ? null : view.path(), service, peer(), peerIdentity(), true);
             record.requestId(Long.toString(frame.requestId()));
             record.received(frame.frameLength());
         } catch (RpcCodecException e) {
@@ -323,6 +326,16 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
     }
 
     /** The caller's address as the access log writes it, formatted once per connection. */
+    /** The client certificate's identity, read once: TLS set it before this handler was installed. */
+    private String peerIdentity() {
+        if (!peerIdentityRead) {
+            PeerIdentity identity = PeerIdentity.of(ctx.channel());
+            peerIdentity = identity == null ? null : identity.principal();
+            peerIdentityRead = true;
+        }
+        return peerIdentity;
+    }
+
     private String peer() {
         if (peer == null) {
             peer = String.valueOf(ctx.channel().remoteAddress());

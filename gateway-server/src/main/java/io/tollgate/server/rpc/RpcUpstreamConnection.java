@@ -1,6 +1,5 @@
 package io.tollgate.server.rpc;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -15,6 +14,7 @@ import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
 import io.tollgate.router.outlier.UpstreamFailure;
+import io.tollgate.server.tls.UpstreamConnector;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -63,10 +63,10 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
     }
 
     /** Starts connecting; the connection accepts frames at once and sends them when connected. */
-    static RpcUpstreamConnection open(RpcHostPool pool, Bootstrap bootstrap) {
+    static RpcUpstreamConnection open(RpcHostPool pool, UpstreamConnector connector) {
         RpcUpstreamConnection connection = new RpcUpstreamConnection(pool);
         long heartbeatMillis = pool.cluster().heartbeatInterval().toMillis();
-        ChannelFuture future = bootstrap.handler(new ChannelInitializer<Channel>() {
+        ChannelFuture future = connector.connect(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
                 ch.pipeline()
@@ -75,7 +75,7 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
                         .addLast("heartbeat", new IdleStateHandler(0, 0, heartbeatMillis, TimeUnit.MILLISECONDS))
                         .addLast("upstream", connection);
             }
-        }).connect();
+        });
         future.addListener(f -> {
             if (!f.isSuccess()) {
                 connection.connectFailedLater(f.cause());
