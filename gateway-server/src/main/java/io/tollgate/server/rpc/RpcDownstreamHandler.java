@@ -219,7 +219,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
             String method = frame.method();
             record = new ExchangeRecord(proxy.records(), frame.protocolName(), method,
                     service == null ? null : view.path(), service, peer(), peerIdentity(), true);
-            record.requestId(Long.toString(frame.requestId()));
+            record.requestId(frame.requestId());
             record.received(frame.frameLength());
         } catch (RpcCodecException e) {
             boolean twoWay = frame.kind() == RpcFrame.Kind.REQUEST;
