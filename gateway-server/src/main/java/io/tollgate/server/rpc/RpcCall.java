@@ -17,8 +17,8 @@ import io.tollgate.server.exchange.ExchangeTarget;
  * attempt's outcome is reported to the cluster's outlier detection.
  *
  * <p>A retry follows the route's retry policy ({@code connect-failure}, {@code reset}, and for a
- * response whose status reports a busy server or a timeout, {@code bolt-busy} and
- * {@code bolt-timeout}, which every RPC protocol honours) and needs a retry of the breakers' budget.
+ * response whose status reports a busy server or a timeout, {@code rpc-busy} and
+ * {@code rpc-timeout}, which every RPC protocol honours) and needs a retry of the breakers' budget.
  * A response that asks for a retry is dropped when the retry is granted and forwarded when it is
  * not, so the caller sees the last attempt's answer.
  *
@@ -147,7 +147,7 @@ final class RpcCall extends Exchange {
             target.outcomes().failed(late.host(), UpstreamFailure.TIMEOUT);
         }
         RetryPolicy policy = retries == null ? null : retries.policy();
-        boolean wanted = policy != null && (policy.retriesReset() || policy.retriesBoltTimeout());
+        boolean wanted = policy != null && (policy.retriesReset() || policy.retriesRpcTimeout());
         if (wanted && (!sent || connection.wroteEverything()) && grantRetry()) {
             scheduleRetry();
             return;
@@ -172,7 +172,7 @@ final class RpcCall extends Exchange {
         if (statusError == RpcError.OVERFLOW) {
             return retries.policy().retriesBusy();
         }
-        return statusError == RpcError.TIMEOUT && retries.policy().retriesBoltTimeout();
+        return statusError == RpcError.TIMEOUT && retries.policy().retriesRpcTimeout();
     }
 
     /** The route timeout passed. */
