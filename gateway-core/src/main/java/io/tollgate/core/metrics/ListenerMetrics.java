@@ -32,6 +32,7 @@ public final class ListenerMetrics {
     private final StatusClassCounters requests;
     private final ConcurrentMap<String, RouteMetrics> routes = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> rejections = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, ConcurrentMap<String, RpcMethodMetrics>> rpcMethods = new ConcurrentHashMap<>();
     private final AtomicInteger rpcMethodCount = new AtomicInteger();
     private final RpcMethodMetrics rpcOther;
@@ -52,6 +53,20 @@ public final class ListenerMetrics {
 
     public void connectionClosed() {
         connections.closed();
+    }
+
+    /**
+     * Counts a connection the gateway closed before or instead of serving it, by reason, e.g.
+     * {@code max_connections} or {@code detection_timeout}. Reasons MUST come from a small fixed set.
+     */
+    public void connectionRejected(String reason) {
+        requireNonNull(reason, "reason");
+        Counter counter = rejections.get(reason);
+        if (counter == null) {
+            counter = rejections.computeIfAbsent(reason, r ->
+                    registry.counter(MetricNames.DOWNSTREAM_CX_REJECTED, tags.and(MetricNames.TAG_REASON, r)));
+        }
+        counter.increment();
     }
 
     /** Returns the meters of a route of this listener, the same instance for the same name. */

@@ -38,6 +38,14 @@ public final class MetricNames {
     public static final String DOWNSTREAM_CX_ACTIVE = "tollgate.downstream.cx.active";
     /** Counter: downstream connections a listener accepted. */
     public static final String DOWNSTREAM_CX_TOTAL = "tollgate.downstream.cx.total";
+    /**
+     * Counter: downstream connections the gateway closed before or instead of serving them, by
+     * listener and reason ({@code max_connections}, {@code process_max_connections},
+     * {@code overload}, {@code detection_timeout}, {@code detection_bytes}, {@code first_frame_timeout}).
+     */
+    public static final String DOWNSTREAM_CX_REJECTED = "tollgate.downstream.cx.rejected";
+    /** Gauge: 1 while the overload guard sheds load (heap or descriptors past their threshold), else 0. */
+    public static final String OVERLOAD_ACTIVE = "tollgate.overload.active";
     /** Counter: downstream requests answered, by listener and status class. */
     public static final String DOWNSTREAM_RQ = "tollgate.downstream.rq";
     /** Counter: downstream requests rejected or failed, by listener and reason. */

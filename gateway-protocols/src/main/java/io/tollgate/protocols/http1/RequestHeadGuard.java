@@ -27,6 +27,9 @@ import java.util.List;
  * decoder passes on what is not a {@code ByteBuf}), so the handler after the codec answers 400 as
  * for any decoding failure.
  *
+ * <p>It also announces the first byte of each request head with {@link RequestHeadEvent#STARTED},
+ * fired before those bytes are forwarded, so that the head's timeout can start then.
+ *
  * <p>The price is a second parse of every request head; body bytes are only sliced, never copied.
  * Folds in chunked trailers are not looked for: Netty replaces them with a space, as RFC 9112
  * allows. Not sharable: it keeps per-connection parser state.
@@ -40,6 +43,8 @@ final class RequestHeadGuard extends HttpRequestDecoder {
     private final List<Object> shadowOutput = new ArrayList<>(4);
     private final HeadScanner scanner = new HeadScanner();
     private boolean inHead = true;
+    /** Whether the current head's first byte was announced with {@link RequestHeadEvent#STARTED}. */
+    private boolean headStarted;
     private boolean refused;
 
     RequestHeadGuard(HttpDecoderConfig config) {
@@ -52,6 +57,10 @@ final class RequestHeadGuard extends HttpRequestDecoder {
             in.skipBytes(in.readableBytes());
             return;
         }
+        if (inHead && !headStarted && in.isReadable()) {
+            headStarted = true;
+            ctx.fireUserEventTriggered(RequestHeadEvent.STARTED);
+        }
         int start = in.readerIndex();
         int seen = runShadow(ctx, in);
         int consumed = in.readerIndex() - start;
@@ -61,6 +70,9 @@ final class RequestHeadGuard extends HttpRequestDecoder {
             in.skipBytes(in.readableBytes());
             out.add(refusal(problem));
             return;
+        }
+        if ((seen & MESSAGE_STARTED) != 0) {
+            headStarted = false;
         }
         if ((seen & MESSAGE_ENDED) != 0) {
             inHead = true;

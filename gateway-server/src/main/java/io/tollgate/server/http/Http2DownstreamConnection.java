@@ -35,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  * <p>It also counts the connection in the listener's metrics, widens the connection's
  * flow-control window so that one paused stream does not stall the others, closes the connection
  * when nothing was read for the idle timeout and no stream is open (watched here rather than by an
- * {@code IdleStateHandler}, which every frame written would pass through), and drains it on
+ * {@code IdleStateHandler}, which every frame written would pass through) or when its preface and
+ * first SETTINGS frame do not arrive within {@code http2.first_frame_timeout}, and drains it on
  * demand (GOAWAY, then close when the last stream ends or the drain timeout passes).
  */
 final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamStream> {
@@ -49,6 +50,7 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
     private ChannelHandlerContext ctx;
     private PeerAddress peer;
     private ScheduledFuture<?> idleTimer;
+    private ScheduledFuture<?> firstFrameTimer;
     private boolean draining;
     private ScheduledFuture<?> drainTimer;
 
@@ -81,6 +83,19 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         if (idleNanos > 0) {
             scheduleIdleCheck(idleNanos);
         }
+        if (!upgraded) {
+            firstFrameTimer = ctx.executor().schedule(this::checkFirstFrame,
+                    proxy.listenerConfig().http2().firstFrameTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Closes a connection whose preface and first SETTINGS frame did not arrive in time. */
+    private void checkFirstFrame() {
+        firstFrameTimer = null;
+        if (!decoder().prefaceReceived() && ctx.channel().isActive()) {
+            proxy.listenerMetrics().connectionRejected("first_frame_timeout");
+            ctx.channel().close();
+        }
     }
 
     /**
@@ -110,6 +125,7 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         proxy.listenerMetrics().connectionClosed();
         drainTimer = cancel(drainTimer);
         idleTimer = cancel(idleTimer);
+        firstFrameTimer = cancel(firstFrameTimer);
         super.channelInactive(ctx);
     }
 

@@ -226,6 +226,13 @@ final class HttpDownstream {
         ExchangeRecord record = newRecord(request, protocol, view.authority());
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         HttpVersion version = request.protocolVersion();
+        if (proxy.overloaded()) {
+            record.flag(ResponseFlag.OVERLOAD_MANAGER);
+            proxy.listenerMetrics().error("overload");
+            respondLocally(record, version, keepAlive && http2Stream, error(HttpResponseStatus.SERVICE_UNAVAILABLE, "overload"));
+            ReferenceCountUtil.release(request);
+            return;
+        }
         Snapshot snapshot = proxy.snapshot();
         Route route = snapshot.routeTable(proxy.listenerConfig().name()).route(view);
         record.route(route);
@@ -297,7 +304,7 @@ final class HttpDownstream {
         long timeoutNanos = route.timeout().toNanos();
         if (grpc) {
             long grpcTimeout = Grpc.timeoutNanos(request.headers().get(Grpc.TIMEOUT));
-            timeoutNanos = grpcTimeout >= 0 ? grpcTimeout : timeoutNanos;
+            timeoutNanos = grpcTimeout >= 0 ? Math.min(grpcTimeout, route.maxGrpcTimeout().toNanos()) : timeoutNanos;
         }
         ForwardedRequest.prepare(request, view, route, peer.ip(), proxy.scheme(),
                 ClusterConfig.H2.equals(cluster.config().protocol()));

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcCodecException;
@@ -66,6 +67,8 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
     private BatchedChannel channel;
     private RpcLoop loop;
     private boolean tooSlow;
+    /** Closes the connection unless its first frame comes first; null once it came. */
+    private ScheduledFuture<?> firstFrameTimer;
     private String clientIp;
     private String peer;
 
@@ -80,11 +83,23 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
         this.channel = new BatchedChannel(ctx.channel());
         this.loop = proxy.upstreams().loop(ctx.channel().eventLoop());
         proxy.records().listenerMetrics().connectionOpened();
+        firstFrameTimer = ctx.executor().schedule(this::firstFrameLate, proxy.firstFrameTimeoutNanos(),
+                TimeUnit.NANOSECONDS);
+    }
+
+    private void firstFrameLate() {
+        if (firstFrameTimer != null && ctx.channel().isActive()) {
+            proxy.records().listenerMetrics().connectionRejected("first_frame_timeout");
+            log.debug("{}: no {} frame within the first frame timeout, closing", ctx.channel().remoteAddress(),
+                    codec.protocol());
+            ctx.close();
+        }
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         proxy.records().listenerMetrics().connectionClosed();
+        cancelFirstFrameTimer();
         RpcCall call;
         while ((call = calls.poll()) != null) {
             call.abandon();
@@ -106,6 +121,9 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (firstFrameTimer != null) {
+            cancelFirstFrameTimer();
+        }
         if (!(msg instanceof RpcFrame)) {
             ReferenceCountUtil.release(msg);
             return;
@@ -200,6 +218,13 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
         updateReading();
     }
 
+    private void cancelFirstFrameTimer() {
+        if (firstFrameTimer != null) {
+            firstFrameTimer.cancel(false);
+            firstFrameTimer = null;
+        }
+    }
+
     /** Reads while every upstream it sent to takes more and its own client keeps up. */
     private void updateReading() {
         Channel ch = ctx.channel();
@@ -235,6 +260,12 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
             long id = frame.requestId();
             frame.release();
             malformed(e, twoWay, replyForm, id);
+            return;
+        }
+        if (proxy.overloaded()) {
+            record.flag(ResponseFlag.OVERLOAD_MANAGER);
+            proxy.records().listenerMetrics().error("overload");
+            refuse(frame, record, RpcError.OVERFLOW);
             return;
         }
         Snapshot snapshot = proxy.snapshot();

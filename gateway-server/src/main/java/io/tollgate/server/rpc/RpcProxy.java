@@ -7,6 +7,7 @@ import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ListenerRecords;
+import io.tollgate.server.overload.OverloadGuard;
 import java.time.Duration;
 import java.util.function.Supplier;
 
@@ -22,9 +23,11 @@ public final class RpcProxy {
     private final RpcCodec codec;
     private final int maxQueuedBytes;
     private final Duration idleTimeout;
+    private final long firstFrameTimeoutNanos;
     private final Supplier<Snapshot> snapshot;
     private final RpcUpstreams upstreams;
     private final ListenerRecords records;
+    private final OverloadGuard overload;
 
     /**
      * @param codec the protocol with the listener's limits, for downstream connections
@@ -32,16 +35,20 @@ public final class RpcProxy {
      *     past the write buffer's low watermark, before it is closed: the listener's largest frame,
      *     so that a client may fall behind by one largest frame at most
      * @param idleTimeout a connection that sends nothing, not even a heartbeat, for this long is closed
+     * @param firstFrameTimeout a new connection whose first frame does not arrive within this time is closed
+     * @param overload while it says so, requests are answered with the protocol's busy status
      */
     public RpcProxy(ListenerConfig listener, RpcCodec codec, int maxQueuedBytes, Duration idleTimeout,
-            Supplier<Snapshot> snapshot, RpcUpstreams upstreams, ListenerRecords records) {
+            Duration firstFrameTimeout, Supplier<Snapshot> snapshot, RpcUpstreams upstreams, ListenerRecords records, OverloadGuard overload) {
         this.listener = listener;
         this.codec = codec;
         this.maxQueuedBytes = maxQueuedBytes;
         this.idleTimeout = idleTimeout;
+        this.firstFrameTimeoutNanos = firstFrameTimeout.toNanos();
         this.snapshot = snapshot;
         this.upstreams = upstreams;
         this.records = records;
+        this.overload = overload;
     }
 
     /** The configuration of the listener this proxy serves. */
@@ -88,6 +95,14 @@ public final class RpcProxy {
 
     RpcUpstreams upstreams() {
         return upstreams;
+    }
+
+    long firstFrameTimeoutNanos() {
+        return firstFrameTimeoutNanos;
+    }
+
+    boolean overloaded() {
+        return overload.overloaded();
     }
 
     int maxQueuedBytes() {
