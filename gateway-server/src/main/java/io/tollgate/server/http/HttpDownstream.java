@@ -188,7 +188,11 @@ final class HttpDownstream {
                 }
                 break;
             case DISCARDING_BODY:
-                if (msg instanceof LastHttpContent) {
+                if (((HttpObject) msg).decoderResult().isFailure()) {
+                    proxy.listenerMetrics().error("bad_request_body");
+                    state = State.CLOSING;
+                    carrier.endAfter(null);
+                } else if (msg instanceof LastHttpContent) {
                     state = State.IDLE;
                 }
                 ReferenceCountUtil.release(msg);
@@ -390,9 +394,13 @@ final class HttpDownstream {
         exchangeDone(exchange, null);
     }
 
-    /** Called by an exchange that sent a 413 for a body that outgrew the limit mid-stream. */
-    void requestBodyRejected() {
+    /**
+     * Called by an exchange that refused the request body mid-stream ({@code reason}: too large,
+     * malformed): the connection closes once the exchange has answered or aborted.
+     */
+    void requestBodyRejected(String reason) {
         state = State.CLOSING;
+        proxy.listenerMetrics().error(reason);
     }
 
     /**
