@@ -27,6 +27,7 @@ public final class ListenerMetrics {
     public static final String RPC_NONE = "-";
 
     private final MeterRegistry registry;
+    private final ConnectionErrorMeters connectionErrors;
     private final Tags tags;
     private final ConnectionMeters connections;
     private final StatusClassCounters requests;
@@ -37,8 +38,9 @@ public final class ListenerMetrics {
     private final AtomicInteger rpcMethodCount = new AtomicInteger();
     private final RpcMethodMetrics rpcOther;
 
-    ListenerMetrics(MeterRegistry registry, String listenerName) {
+    ListenerMetrics(MeterRegistry registry, String listenerName, ConnectionErrorMeters connectionErrors) {
         this.registry = registry;
+        this.connectionErrors = connectionErrors;
         this.tags = Tags.of(MetricNames.TAG_LISTENER, listenerName);
         this.connections = new ConnectionMeters(
                 registry, MetricNames.DOWNSTREAM_CX_ACTIVE, MetricNames.DOWNSTREAM_CX_TOTAL, tags);
@@ -136,5 +138,10 @@ public final class ListenerMetrics {
 
     private Tags rpcTags(String service, String method) {
         return tags.and(MetricNames.TAG_SERVICE, service).and(MetricNames.TAG_METHOD, method);
+    }
+
+    /** The process's counters of errors that ended connections. */
+    public ConnectionErrorMeters connectionErrors() {
+        return connectionErrors;
     }
 }

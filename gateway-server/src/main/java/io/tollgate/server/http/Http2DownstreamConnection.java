@@ -21,6 +21,7 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.handler.codec.http2.InboundHttpToHttp2Adapter;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.server.http2.Http2Multiplexer;
 import io.tollgate.server.http2.Http2StreamFrameListener;
@@ -234,6 +235,11 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
 
     HttpProxy proxy() {
         return proxy;
+    }
+
+    @Override
+    protected ConnectionErrorMeters connectionErrors() {
+        return proxy.listenerMetrics().connectionErrors();
     }
 
     long holdNanos() {

@@ -20,6 +20,7 @@ import io.tollgate.protocols.http1.RequestHeadEvent;
 import io.tollgate.server.exchange.Deadline;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.listener.PipelineNames;
+import io.tollgate.server.transport.HandlerFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,7 +100,7 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implement
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.debug("downstream connection {} failed", ctx.channel().remoteAddress(), cause);
+        HandlerFailures.caught(log, ctx.channel(), cause, proxy.listenerMetrics().connectionErrors(), true);
         ctx.close();
     }
 

@@ -10,6 +10,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.metrics.WarnLimiter;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcCodecException;
 import io.tollgate.protocols.rpc.RpcError;
@@ -21,6 +22,7 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.transport.ClientAddresses;
+import io.tollgate.server.transport.HandlerFailures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -161,7 +163,7 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
             malformed((RpcCodecException) codecError);
             return;
         }
-        log.debug("{}: downstream {} connection failed", ctx.channel().remoteAddress(), codec.protocol(), cause);
+        HandlerFailures.caught(log, ctx.channel(), cause, proxy.records().listenerMetrics().connectionErrors(), true);
         ctx.close();
     }
 
