@@ -69,10 +69,7 @@ class Http2StrictFramingTest {
     void invalidPrefaceOnAPortSharedWithHttp1GetsGoAway() throws Exception {
         try (RawH2 client = new RawH2(gateway.port("mixed"))) {
             client.raw("PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            RawH2.Frame goAway = client.await(f -> f.type() == RawH2.GOAWAY);
-            assertThat(goAway).isNotNull();
-            assertThat(goAway.errorCode()).isEqualTo((int) Http2Error.PROTOCOL_ERROR.code());
-            assertThat(client.closedByServer()).isTrue();
+            assertConnectionError(client, Http2Error.PROTOCOL_ERROR);
         }
     }
 
@@ -93,11 +90,7 @@ class Http2StrictFramingTest {
             client.preface().get(1, "/done");
             assertThat(client.await(f -> f.stream() == 1 && f.endsStream())).isNotNull();
             client.get(1, "/again");
-            RawH2.Frame error = client.await(f -> f.type() == RawH2.RST_STREAM || f.type() == RawH2.GOAWAY);
-            assertThat(error).isNotNull();
-            assertThat(error.type()).isEqualTo(RawH2.GOAWAY);
-            assertThat(error.errorCode()).isEqualTo((int) Http2Error.STREAM_CLOSED.code());
-            assertThat(client.closedByServer()).isTrue();
+            assertConnectionError(client, Http2Error.STREAM_CLOSED);
         }
     }
 
@@ -108,10 +101,7 @@ class Http2StrictFramingTest {
             assertThat(client.await(f -> f.stream() == 5 && f.endsStream())).isNotNull();
             int before = forwarded.get();
             client.get(3, "/three");
-            RawH2.Frame error = client.await(f -> f.type() == RawH2.RST_STREAM || f.type() == RawH2.GOAWAY);
-            assertThat(error).isNotNull();
-            assertThat(error.type()).isEqualTo(RawH2.GOAWAY);
-            assertThat(error.errorCode()).isEqualTo((int) Http2Error.PROTOCOL_ERROR.code());
+            assertConnectionError(client, Http2Error.PROTOCOL_ERROR);
             assertThat(forwarded.get()).isEqualTo(before);
         }
     }
@@ -129,5 +119,14 @@ class Http2StrictFramingTest {
             assertThat(error.errorCode()).isEqualTo((int) Http2Error.PROTOCOL_ERROR.code());
         }
         assertThat(forwarded.get()).isEqualTo(before);
+    }
+
+    /** Fails unless the next error the gateway sends is GOAWAY with {@code expected}, then it closes. */
+    private static void assertConnectionError(RawH2 client, Http2Error expected) throws Exception {
+        RawH2.Frame error = client.await(f -> f.type() == RawH2.RST_STREAM || f.type() == RawH2.GOAWAY);
+        assertThat(error).isNotNull();
+        assertThat(error.type()).as("a connection error, not a stream error").isEqualTo(RawH2.GOAWAY);
+        assertThat(error.errorCode()).isEqualTo((int) expected.code());
+        assertThat(client.closedByServer()).isTrue();
     }
 }

@@ -4,14 +4,12 @@ import static io.tollgate.server.limits.ConnectionTimeoutsTest.assertClosedWithi
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.server.testing.Await;
-import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,21 +32,16 @@ class ConnectionLimitsTest {
               - name: large
                 port: 0
                 route_config: ${ROUTES}
-            clusters:
-              - name: echo
-                endpoints: [ { address: 127.0.0.1, port: ${ECHO} } ]
-            """;
-    private static final String ROUTES =
-            "{ virtual_hosts: [ { name: all, domains: ['*'], routes: [ { match: { prefix: / }, route: { cluster: echo } } ] } ] }";
+            """ + EchoGateway.CLUSTERS;
 
     private final List<AutoCloseable> clients = new ArrayList<>();
-    private HttpUpstream echo;
+    private EchoGateway started;
     private TestGateway gateway;
 
     @BeforeEach
     void start() throws Exception {
-        echo = new HttpUpstream("echo");
-        gateway = TestGateway.start(CONFIG, Map.of("ECHO", echo.port(), "ROUTES", ROUTES));
+        started = EchoGateway.start(CONFIG);
+        gateway = started.gateway();
     }
 
     @AfterEach
@@ -56,8 +49,7 @@ class ConnectionLimitsTest {
         for (AutoCloseable client : clients) {
             client.close();
         }
-        gateway.close();
-        echo.close();
+        started.close();
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.tollgate.server.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.server.testing.Await;
-import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
@@ -13,7 +12,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,48 +48,30 @@ class ConnectionTimeoutsTest {
                 protocols: [dubbo]
                 dubbo: { idle_timeout: 60s, first_frame_timeout: 300ms }
                 route_config: ${ROUTES}
-            clusters:
-              - name: echo
-                endpoints: [ { address: 127.0.0.1, port: ${ECHO} } ]
-            """;
+            """ + EchoGateway.CLUSTERS;
 
-    private static final String ROUTES =
-            "{ virtual_hosts: [ { name: all, domains: ['*'], routes: [ { match: { prefix: / }, route: { cluster: echo } } ] } ] }";
-
-    private static HttpUpstream echo;
+    private static EchoGateway started;
     private static TestGateway gateway;
 
     @BeforeAll
     static void start() throws Exception {
-        echo = new HttpUpstream("echo");
-        gateway = TestGateway.start(CONFIG, Map.of("ECHO", echo.port(), "ROUTES", ROUTES));
+        started = EchoGateway.start(CONFIG);
+        gateway = started.gateway();
     }
 
     @AfterAll
     static void stop() {
-        gateway.close();
-        echo.close();
+        started.close();
     }
 
     @Test
     void silentConnectionIsClosedAtTheDetectionTimeout() throws Exception {
-        try (Socket socket = connect("detecting")) {
-            assertClosedWithin(socket, Duration.ofSeconds(5));
-        }
-        Await.until("detection timeout counted", Duration.ofSeconds(5),
-                () -> rejected("detecting", "detection_timeout") >= 1);
+        assertClosedAndCounted("detecting", new byte[0], "detection_timeout");
     }
 
     @Test
     void connectionSendingOneByteIsClosedAtTheDetectionTimeout() throws Exception {
-        double before = rejected("detecting", "detection_timeout");
-        try (Socket socket = connect("detecting")) {
-            socket.getOutputStream().write('G');
-            socket.getOutputStream().flush();
-            assertClosedWithin(socket, Duration.ofSeconds(5));
-        }
-        Await.until("detection timeout counted", Duration.ofSeconds(5),
-                () -> rejected("detecting", "detection_timeout") > before);
+        assertClosedAndCounted("detecting", new byte[] {'G'}, "detection_timeout");
     }
 
     @Test
@@ -146,30 +126,28 @@ class ConnectionTimeoutsTest {
 
     @Test
     void h2cConnectionWithoutItsPrefaceIsClosedAtTheFirstFrameTimeout() throws Exception {
-        try (Socket socket = connect("h2")) {
-            assertClosedWithin(socket, Duration.ofSeconds(5));
-        }
-        Await.until("first frame timeout counted", Duration.ofSeconds(5),
-                () -> rejected("h2", "first_frame_timeout") >= 1);
+        assertClosedAndCounted("h2", new byte[0], "first_frame_timeout");
     }
 
     @Test
     void boltConnectionWithoutAFrameIsClosedAtTheFirstFrameTimeout() throws Exception {
-        try (Socket socket = connect("bolt")) {
-            socket.getOutputStream().write(new byte[] {1, 1, 0});
-            assertClosedWithin(socket, Duration.ofSeconds(5));
-        }
-        Await.until("first frame timeout counted", Duration.ofSeconds(5),
-                () -> rejected("bolt", "first_frame_timeout") >= 1);
+        assertClosedAndCounted("bolt", new byte[] {1, 1, 0}, "first_frame_timeout");
     }
 
     @Test
     void dubboConnectionWithoutAFrameIsClosedAtTheFirstFrameTimeout() throws Exception {
-        try (Socket socket = connect("dubbo")) {
+        assertClosedAndCounted("dubbo", new byte[0], "first_frame_timeout");
+    }
+
+    /** Connects to {@code listener}, sends {@code first}, and expects the gateway to close and count it. */
+    private static void assertClosedAndCounted(String listener, byte[] first, String reason) throws Exception {
+        double before = rejected(listener, reason);
+        try (Socket socket = connect(listener)) {
+            socket.getOutputStream().write(first);
+            socket.getOutputStream().flush();
             assertClosedWithin(socket, Duration.ofSeconds(5));
         }
-        Await.until("first frame timeout counted", Duration.ofSeconds(5),
-                () -> rejected("dubbo", "first_frame_timeout") >= 1);
+        Await.until(reason + " counted", Duration.ofSeconds(5), () -> rejected(listener, reason) > before);
     }
 
     private static double rejected(String listener, String reason) {

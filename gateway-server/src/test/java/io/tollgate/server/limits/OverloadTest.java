@@ -7,7 +7,6 @@ import com.sun.management.UnixOperatingSystemMXBean;
 import io.netty.buffer.ByteBuf;
 import io.tollgate.server.bolt.BoltFrames;
 import io.tollgate.server.testing.Await;
-import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
 import java.io.DataInputStream;
@@ -42,34 +41,27 @@ class OverloadTest {
                 port: 0
                 protocols: [bolt]
                 route_config: ${ROUTES}
-            clusters:
-              - name: echo
-                endpoints: [ { address: 127.0.0.1, port: ${ECHO} } ]
-            """;
-    private static final String ROUTES =
-            "{ virtual_hosts: [ { name: all, domains: ['*'], routes: [ { match: { prefix: / }, route: { cluster: echo } } ] } ] }";
+            """ + EchoGateway.CLUSTERS;
     private static final int HEADROOM = 200;
 
     private final List<Socket> held = new ArrayList<>();
-    private HttpUpstream echo;
+    private EchoGateway started;
     private TestGateway gateway;
     private ServerSocket sink;
 
     @BeforeEach
     void start() throws Exception {
         UnixOperatingSystemMXBean os = (UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        echo = new HttpUpstream("echo");
         sink = new ServerSocket(0);
         double threshold = (double) (os.getOpenFileDescriptorCount() + HEADROOM) / os.getMaxFileDescriptorCount();
-        gateway = TestGateway.start(CONFIG, Map.of("ECHO", echo.port(), "ROUTES", ROUTES,
-                "THRESHOLD", String.format("%.6f", threshold)));
+        started = EchoGateway.start(CONFIG, "THRESHOLD", String.format("%.6f", threshold));
+        gateway = started.gateway();
     }
 
     @AfterEach
     void stop() throws IOException {
         releaseDescriptors();
-        gateway.close();
-        echo.close();
+        started.close();
         sink.close();
     }
 

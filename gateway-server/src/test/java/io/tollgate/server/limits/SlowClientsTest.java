@@ -2,7 +2,6 @@ package io.tollgate.server.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -15,7 +14,6 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,31 +31,22 @@ class SlowClientsTest {
               - name: http
                 port: 0
                 protocols: [http1, h2c]
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - { match: { prefix: / }, route: { cluster: echo } }
-            clusters:
-              - name: echo
-                endpoints: [ { address: 127.0.0.1, port: ${ECHO} } ]
-            """;
+                route_config: ${ROUTES}
+            """ + EchoGateway.CLUSTERS;
     private static final int SLOW_CLIENTS = 1000;
 
-    private static HttpUpstream echo;
+    private static EchoGateway started;
     private static TestGateway gateway;
 
     @BeforeAll
     static void start() throws Exception {
-        echo = new HttpUpstream("echo");
-        gateway = TestGateway.start(CONFIG, Map.of("ECHO", echo.port()));
+        started = EchoGateway.start(CONFIG);
+        gateway = started.gateway();
     }
 
     @AfterAll
     static void stop() {
-        gateway.close();
-        echo.close();
+        started.close();
     }
 
     @Test
