@@ -2,11 +2,14 @@ package io.tollgate.protocols.http1;
 
 /**
  * What the request head guard ({@link Http1Decoders#headGuard}) tells the handlers after the codec
- * as a user event, so that a request head's timeout can start at its first byte (Envoy's
- * {@code request_headers_timeout}) without a handler of its own parsing the bytes. A constant:
- * firing it allocates nothing.
+ * as a user event, so that a request head's timeout (Envoy's {@code request_headers_timeout}) can
+ * start with its first bytes without a handler of its own parsing them. A constant: firing it
+ * allocates nothing.
  */
 public enum RequestHeadEvent {
-    /** The first byte of a request head arrived; the head itself follows as a request once complete. */
+    /**
+     * A read brought the first bytes of a request head but not all of it; the head follows as a
+     * request once complete. Not fired for a head that arrives whole in one read.
+     */
     STARTED
 }

@@ -27,10 +27,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The last handler of a downstream HTTP/1.x connection: it carries the connection's
  * {@link HttpDownstream}, counts the connection in the listener's metrics, and enforces
- * {@code request_headers_timeout}: a request head not complete that long after its first byte
- * ({@link RequestHeadEvent#STARTED}) is answered 408 and the connection closed. The timeout waits
- * on the loop's {@link Deadlines} in an object made once per connection, so a request costs no
- * allocation for it.
+ * {@code request_headers_timeout}: a request head not complete that long after the read that
+ * brought its first bytes ({@link RequestHeadEvent#STARTED}) is answered 408 and the connection
+ * closed. Only a head split over reads starts the timeout, which waits on the loop's
+ * {@link Deadlines} in an object made once per connection: a head that arrives whole costs
+ * nothing for it.
  */
 final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implements DownstreamCarrier {
 

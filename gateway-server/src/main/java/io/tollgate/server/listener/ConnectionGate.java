@@ -52,12 +52,10 @@ final class ConnectionGate {
         if (overload.overloaded()) {
             return "overload";
         }
-        if (maxConnections > 0 && open.incrementAndGet() > maxConnections) {
+        int nowOpen = open.incrementAndGet();
+        if (maxConnections > 0 && nowOpen > maxConnections) {
             open.decrementAndGet();
             return "max_connections";
-        }
-        if (maxConnections == 0) {
-            open.incrementAndGet();
         }
         if (!overload.tryOpenConnection()) {
             open.decrementAndGet();

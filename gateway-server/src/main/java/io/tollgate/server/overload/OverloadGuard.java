@@ -64,19 +64,12 @@ public final class OverloadGuard implements AutoCloseable {
      * @return false when the limit is reached: the connection was not counted and MUST be closed
      */
     public boolean tryOpenConnection() {
-        if (maxConnections == 0) {
-            connections.incrementAndGet();
-            return true;
+        int open = connections.incrementAndGet();
+        if (maxConnections > 0 && open > maxConnections) {
+            connections.decrementAndGet();
+            return false;
         }
-        while (true) {
-            int open = connections.get();
-            if (open >= maxConnections) {
-                return false;
-            }
-            if (connections.compareAndSet(open, open + 1)) {
-                return true;
-            }
-        }
+        return true;
     }
 
     /** A connection counted by {@link #tryOpenConnection} closed. */
