@@ -9,7 +9,7 @@ package io.tollgate.server.listener;
  *   <li>{@link #SELECT}: TLS listeners only, present until the handshake is done, then installs
  *       the protocol agreed on by ALPN (or {@link #DETECT} when none was);</li>
  *   <li>{@link #DETECT}: present only until the protocol is known, when the listener serves more
- *       than one protocol;</li>
+ *       than one protocol; closes the connection when none is known in time;</li>
  *   <li>{@link #HEAD_GUARD}: HTTP/1 only, refuses request heads the codec would repair;</li>
  *   <li>{@link #CODEC}: the protocol's codec (its decoder, for protocols with separate halves); for
  *       HTTP/2 the connection handler, the only handler, which also watches idleness and proxies
