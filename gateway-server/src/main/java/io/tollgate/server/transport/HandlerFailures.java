@@ -1,14 +1,15 @@
 package io.tollgate.server.transport;
 
 import io.netty.channel.Channel;
+import io.netty.handler.codec.DecoderException;
 import io.tollgate.core.metrics.ConnectionErrorMeters;
 import java.io.IOException;
 import org.slf4j.Logger;
 
 /**
  * What a connection handler does with an exception that reaches it, before closing: an I/O error
- * is the peer resetting or closing the socket, routine, counted as {@code peer_reset} and logged
- * at debug; anything else is a failure of our own handlers, counted as {@code unexpected} and
+ * (also one a decoder wraps, such as a TLS record the peer broke) is the peer resetting or closing
+ * the socket or sending garbage, routine, counted as {@code peer_reset} and logged at debug; anything else is a failure of our own handlers, counted as {@code unexpected} and
  * logged at WARN with its stack trace as often as {@link ConnectionErrorMeters#mayWarn} allows (the
  * others at debug), so that a bug cannot hide among resets nor flood the log.
  */
@@ -25,7 +26,8 @@ public final class HandlerFailures {
      */
     public static void caught(Logger log, Channel channel, Throwable cause, ConnectionErrorMeters meters,
             boolean downstream) {
-        boolean peerReset = cause instanceof IOException;
+        boolean peerReset = cause instanceof IOException
+                || cause instanceof DecoderException && cause.getCause() instanceof IOException;
         meters.count(downstream, peerReset);
         String side = downstream ? "downstream" : "upstream";
         if (peerReset) {
