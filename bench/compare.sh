@@ -26,6 +26,7 @@
 # US/REQ = proxy CPU microseconds per request; ERRORS = wrk socket errors + non-2xx replies,
 # ab failed + non-2xx.
 . "$(dirname "$0")/haproxy-defaults.sh"
+. "$(dirname "$0")/lib.sh"
 set -u
 
 usage() {
@@ -82,7 +83,6 @@ UP_H2=18081
 declare -A PORT=([direct]=$UP [haproxy]=18090 [nginx]=18092 [tollgate]=18100 [tollgate-b]=18101)
 # h2c prior knowledge: HAProxy and Tollgate detect it on their HTTP port, nginx needs its own
 declare -A H2PORT=([direct]=$UP_H2 [haproxy]=18090 [nginx]=18093 [tollgate]=18100 [tollgate-b]=18101)
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for p in $UP $UP_H2 18090 18092 18093 18100 18101; do port_open $p && die "port $p is already in use"; done
 
 [ -n "$OUT" ] || OUT=$(mktemp -d /tmp/tollgate-bench.XXXXXX)
@@ -90,84 +90,6 @@ mkdir -p "$OUT/upstream" "$OUT/nginx" || die "cannot create $OUT"
 ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 HZ=$(getconf CLK_TCK)
 LOAD="taskset -c 0"
-
-# --- process handling: everything started here is stopped by PID on exit --------------------
-
-STARTED=()
-tree_pids() { # PID and all its descendants
-  local all=$1 kids=$1 p
-  while [ -n "$kids" ]; do
-    kids=$(for p in $kids; do ps -o pid= --ppid "$p"; done | tr -s ' \n' ' ')
-    all="$all $kids"
-  done
-  echo $all
-}
-stop_tree() { # TERM to the PID and its descendants, KILL what is left after 5 s
-  local pids p alive
-  pids=$(tree_pids "$1")
-  kill -TERM $pids 2>/dev/null
-  for _ in $(seq 20); do
-    alive=0; for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
-    [ $alive = 0 ] && break
-    sleep 0.25
-  done
-  [ $alive = 0 ] || kill -KILL $pids 2>/dev/null
-  local left=()
-  for p in "${STARTED[@]}"; do [ "$p" = "$1" ] || left+=("$p"); done
-  STARTED=("${left[@]}")
-}
-cleanup() {
-  [ -n "$LOAD_PID" ] && stop_tree "$LOAD_PID"
-  while [ ${#STARTED[@]} -gt 0 ]; do stop_tree "${STARTED[0]}"; done
-}
-# load tools run in the background so that Ctrl-C or TERM stops the script at once
-LOAD_PID=""
-load() { "$@" & LOAD_PID=$!; wait "$LOAD_PID"; LOAD_PID=""; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# start NAME CPU PORT CMD: runs CMD pinned to CPU in the foreground of a background job, waits for PORT
-start() {
-  local name=$1 cpu=$2 port=$3 cmd=$4 i=0
-  taskset -c "$cpu" bash -c "exec $cmd" > "$OUT/$name.log" 2>&1 &
-  PID=$!
-  STARTED+=("$PID")
-  until port_open "$port"; do
-    kill -0 "$PID" 2>/dev/null || { tail -20 "$OUT/$name.log" >&2; die "$name exited during start-up"; }
-    i=$((i + 1)); [ $i -gt 600 ] && die "$name is not listening on $port after 60 s"
-    sleep 0.1
-  done
-  [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port/")" = 200 ] \
-    || die "GET http://127.0.0.1:$port/ through $name did not return 200"
-}
-
-# --- measuring -------------------------------------------------------------------------------
-
-cpu_ticks() { # utime+stime summed over the tree (fields 14 and 15 of /proc/PID/stat)
-  local p t=0 v
-  for p in $(tree_pids "$1"); do
-    v=$(awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$p/stat" 2>/dev/null) && t=$((t + ${v:-0}))
-  done
-  echo $t
-}
-rss_kb() {
-  local p t=0 v
-  for p in $(tree_pids "$1"); do
-    v=$(awk '/^VmRSS:/{print $2}' "/proc/$p/status" 2>/dev/null) && t=$((t + ${v:-0}))
-  done
-  echo $t
-}
-busy_pct() { # whole-machine non-idle CPU over 2 s, 100 = one core
-  local a b
-  a=$(awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat); sleep 2
-  b=$(awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat)
-  echo $(( (b - a) * 100 / HZ / 2 ))
-}
-to_ms() { # wrk latency (512.00us, 1.23ms, 1.05s, 2.00m) -> ms
-  awk -v v="$1" 'BEGIN{ n = v + 0; u = v; sub(/^[0-9.]+/, "", u)
-    if (u == "us") n /= 1000; else if (u == "s") n *= 1000; else if (u == "m") n *= 60000
-    printf "%.2f", n }'
-}
 
 BODY="$OUT/post-1k.bin"
 head -c 1024 /dev/zero | tr '\0' a > "$BODY"

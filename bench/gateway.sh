@@ -11,6 +11,7 @@
 #   JVM_OPTS         replaces the JVM flags below
 #   JVM_EXTRA        added to them, e.g. -XX:StartFlightRecording=duration=30s,filename=/tmp/gw.jfr
 #   CONF_DIR         where the generated YAML goes                 (default $TMPDIR or /tmp)
+#   TLS_CERT, TLS_KEY  PEM certificate chain and PKCS#8 key: the listener terminates TLS (default: cleartext)
 #
 # JVM flags, chosen for a proxy that owns exactly one core:
 #   -Xms512m -Xmx512m   fixed heap, the size the reference JVM peer gets: no resizing under load.
@@ -47,6 +48,7 @@ listeners:
     address: 127.0.0.1
     port: $PROXY_PORT
     protocols: [http1, h2c]
+${TLS_CERT:+    tls: { cert_chain_file: $TLS_CERT, private_key_file: ${TLS_KEY:?TLS_KEY is not set} \}}
     route_config:
       virtual_hosts:
         - name: all

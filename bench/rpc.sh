@@ -2,7 +2,10 @@
 # bench/rpc.sh - whole-process benchmark of the multiplexed RPC protocols (SOFA Bolt, Dubbo): the
 # protocol's load generator straight at its upstream ('direct'), through Tollgate, through a second
 # Tollgate build for A/B runs ('tollgate-b'), and for Dubbo through Envoy's dubbo_proxy ('envoy'),
-# each proxy pinned to its own core; 1 KB requests and answers.
+# each proxy pinned to its own core; 1 KB requests and answers. Each protocol's requests are a real
+# client's frame (SOFARPC's for Bolt, Apache Dubbo 3.3's for Dubbo), so that the gateway reads
+# what it reads in production; BOLT_SERVICE=NAME sends instead the minimal Bolt frame of earlier
+# runs (one 'service' header, 1 KiB of zeros).
 #
 # Needs: the benchmarks jar and the gateway jar: ./mvnw -B -q -pl gateway-server,benchmarks -am package -DskipTests
 # Optional: TOLLGATE_B_JAR (a second gateway jar for 'tollgate-b'), Envoy for 'envoy' (ENVOY_BIN,
@@ -31,7 +34,7 @@ Usage: bench/rpc.sh [-p 'PROTOCOLS'] [-r ROUNDS] [-d SECS] [-w SECS] [--only 'TA
   -d SECS        length of every measured run                          (default 10)
   -w SECS        untimed warm-up of each Tollgate per protocol (C2)    (default 60)
   --only LIST    targets, any of: direct tollgate tollgate-b envoy     (default 'direct tollgate envoy')
-Environment: CONNS (50), TOLLGATE_JAR, TOLLGATE_B_JAR, ENVOY_BIN.
+Environment: CONNS (50), TOLLGATE_JAR, TOLLGATE_B_JAR, ENVOY_BIN, BOLT_SERVICE (minimal Bolt frames).
 Ports: Bolt upstream 12301, Dubbo upstream 20301; tollgate +10, tollgate-b +20, envoy +30 (Bolt 12311..).
 USAGE
   exit 2
@@ -88,7 +91,9 @@ start() { # NAME PORT CPU CMD...: CMD pinned to CPU in the background; true once
   done
 }
 load() { # PROTOCOL PORT IN_FLIGHT SECONDS
-  taskset -c 0 java $JVM -cp "$BENCH_JAR" "io.tollgate.benchmarks.$1.${CLASS[$1]}LoadGenerator" 127.0.0.1 "$2" "$CONNS" "$3" "$4"
+  local extra=(); [ "$1" = bolt ] && [ -n "${BOLT_SERVICE:-}" ] && extra=("$BOLT_SERVICE")
+  taskset -c 0 java $JVM -cp "$BENCH_JAR" "io.tollgate.benchmarks.$1.${CLASS[$1]}LoadGenerator" 127.0.0.1 "$2" "$CONNS" "$3" "$4" \
+    "${extra[@]}"
 }
 ticks() { awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$1/stat"; }
 

@@ -9,27 +9,37 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Answers one admin request at a time on a connection: finds the endpoint by path, checks the
- * method (405 with {@code Allow} when wrong), runs it and writes its response.
+ * method (405 with {@code Allow} when wrong) and, for an endpoint that changes the process (POST)
+ * when a token is configured, the bearer token (401 when missing or wrong), runs it and writes
+ * its response.
  */
 final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static final Logger log = LoggerFactory.getLogger(AdminHandler.class);
 
-    private final AdminEndpoints endpoints;
+    private static final String BEARER = "Bearer ";
 
-    AdminHandler(AdminEndpoints endpoints) {
+    private final AdminEndpoints endpoints;
+    private final byte[] token;
+
+    /** @param token the bearer token mutating endpoints require, or empty when none is required */
+    AdminHandler(AdminEndpoints endpoints, Optional<String> token) {
         this.endpoints = endpoints;
+        this.token = token.map(t -> t.getBytes(StandardCharsets.UTF_8)).orElse(null);
     }
 
     @Override
@@ -51,12 +61,28 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     + " (expected: " + endpoint.method() + ")"), endpoint.method().name(), keepAlive);
             return;
         }
+        if (token != null && HttpMethod.POST.equals(endpoint.method()) && !authorized(request)) {
+            AdminResponse refusal = AdminResponse.text(HttpResponseStatus.UNAUTHORIZED, request.method() + " " + uri.path()
+                    + " needs the header Authorization: Bearer <admin token>");
+            write(ctx, refusal, null, keepAlive, true);
+            return;
+        }
         if (endpoint.loopbackOnly() && !fromLoopback(ctx)) {
             write(ctx, AdminResponse.text(HttpResponseStatus.FORBIDDEN, request.method() + " " + uri.path()
                     + " is answered on the loopback interface only"), null, keepAlive);
             return;
         }
         write(ctx, run(endpoint, uri), null, keepAlive);
+    }
+
+    /** Compares in constant time, so that the answer's timing says nothing of the token. */
+    private boolean authorized(FullHttpRequest request) {
+        String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return false;
+        }
+        byte[] presented = header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
+        return MessageDigest.isEqual(presented, token);
     }
 
     private static boolean fromLoopback(ChannelHandlerContext ctx) {
@@ -80,6 +106,11 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private static void write(ChannelHandlerContext ctx, AdminResponse response, String allow, boolean keepAlive) {
+        write(ctx, response, allow, keepAlive, false);
+    }
+
+    private static void write(ChannelHandlerContext ctx, AdminResponse response, String allow, boolean keepAlive,
+            boolean challenge) {
         FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                 response.status(), Unpooled.copiedBuffer(response.body(), StandardCharsets.UTF_8));
         http.headers()
@@ -88,6 +119,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
         if (allow != null) {
             http.headers().set(HttpHeaderNames.ALLOW, allow);
+        }
+        if (challenge) {
+            http.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"tollgate-admin\"");
         }
         if (!keepAlive) {
             http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

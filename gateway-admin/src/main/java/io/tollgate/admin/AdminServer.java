@@ -56,7 +56,7 @@ public final class AdminServer implements AutoCloseable {
                             ch.pipeline().addLast(
                                     new HttpServerCodec(),
                                     new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                                    new AdminHandler(endpoints));
+                                    new AdminHandler(endpoints, config.token()));
                         }
                     })
                     .bind(config.address(), config.port())

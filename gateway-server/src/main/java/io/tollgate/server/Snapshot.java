@@ -1,6 +1,7 @@
 package io.tollgate.server;
 
 import io.tollgate.admin.ServedConfig;
+import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.RouteConfig;
@@ -10,6 +11,7 @@ import io.tollgate.router.outlier.OutlierDetectors;
 import io.tollgate.router.outlier.OutlierListener;
 import io.tollgate.router.route.RouteTable;
 import io.tollgate.server.health.ClusterOutlierEvents;
+import io.tollgate.server.tls.UpstreamTls;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,9 +43,20 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
      */
     public static Snapshot compile(GatewayConfig config, GatewayMetrics metrics) {
         ClusterManager clusters = ClusterManager.build(config.clusters());
+        config.clusters().forEach(Snapshot::prepareTls);
         countSubsets(clusters, metrics);
         return new Snapshot(config, clusters, routeTables(config),
                 OutlierDetectors.build(clusters, outlierEvents(metrics), System::nanoTime), 1);
+    }
+
+    /**
+     * Builds a cluster's client TLS context here, on the control thread, so that event loops
+     * opening its connections only look it up.
+     *
+     * @throws IllegalArgumentException when the cluster's certificate files cannot be used
+     */
+    static void prepareTls(ClusterConfig cluster) {
+        cluster.tls().ifPresent(tls -> UpstreamTls.of(cluster.name(), tls));
     }
 
     static Map<String, RouteTable> routeTables(GatewayConfig config) {

@@ -78,6 +78,7 @@ final class SnapshotUpdate {
                 continue;
             }
             try {
+                Snapshot.prepareTls(cluster);
                 clusters.add(new Cluster(cluster));
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("clusters[" + i + "]." + e.getMessage(), e);

@@ -3,13 +3,19 @@ package io.tollgate.benchmarks.bolt;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.tollgate.benchmarks.rpc.RpcLoadGenerator;
+import io.tollgate.benchmarks.rpc.RpcWire;
 import io.tollgate.protocols.bolt.BoltFrame;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A Bolt load generator: keeps N connections with M requests in flight each (1 KiB body, routed by
- * the {@code service} header), for a fixed time, then prints QPS, p50/p99 latency and errors; see
- * {@link RpcLoadGenerator}. Usage: {@code BoltLoadGenerator host port connections inFlight seconds [service]}.
+ * A Bolt load generator: keeps N connections with M requests in flight each, for a fixed time, then
+ * prints QPS, p50/p99 latency and errors; see {@link RpcLoadGenerator}. Every request is the frame a
+ * real SOFARPC 5.x consumer sent for {@code demo.EchoService:1.0} {@code echo(<1 KB string>)}
+ * (1,782 bytes: its class name, ten headers such as service, method and trace context, and the
+ * hessian2 body), with the generator's request id written into it, so that the gateway reads what
+ * it reads in production, as the Dubbo generator's captured frame makes it do for Dubbo. With a service
+ * argument it sends instead a minimal frame: one {@code service} header and 1 KiB of zeros.
+ * Usage: {@code BoltLoadGenerator host port connections inFlight seconds [service]}.
  */
 public final class BoltLoadGenerator implements RpcLoadGenerator.Calls<BoltFrame> {
 
@@ -17,13 +23,14 @@ public final class BoltLoadGenerator implements RpcLoadGenerator.Calls<BoltFrame
 
     private final ByteBuf template;
 
-    private BoltLoadGenerator(String service) {
-        this.template = request(service);
+    private BoltLoadGenerator(ByteBuf template) {
+        this.template = template;
     }
 
     public static void main(String[] args) throws InterruptedException {
         RpcLoadGenerator.run("BoltLoadGenerator host port connections inFlight seconds [service]", args,
-                BoltWire.FRAMES, a -> new BoltLoadGenerator(a.length > 5 ? a[5] : "bench.EchoService:1.0"));
+                BoltWire.FRAMES, a -> new BoltLoadGenerator(a.length > 5 ? minimalRequest(a[5])
+                        : RpcWire.captured("/bolt/sofarpc-echo-1kb.request.bin")));
     }
 
     @Override
@@ -57,7 +64,7 @@ public final class BoltLoadGenerator implements RpcLoadGenerator.Calls<BoltFrame
         return response.status() != 0;
     }
 
-    private static ByteBuf request(String service) {
+    private static ByteBuf minimalRequest(String service) {
         byte[] className = "com.alipay.sofa.rpc.core.request.SofaRequest".getBytes(StandardCharsets.US_ASCII);
         byte[] key = "service".getBytes(StandardCharsets.US_ASCII);
         byte[] value = service.getBytes(StandardCharsets.UTF_8);

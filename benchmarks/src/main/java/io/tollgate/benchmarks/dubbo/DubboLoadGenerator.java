@@ -1,6 +1,7 @@
 package io.tollgate.benchmarks.dubbo;
 
 import io.netty.buffer.ByteBuf;
+import io.tollgate.benchmarks.rpc.RpcWire;
 import io.tollgate.benchmarks.rpc.RpcLoadGenerator;
 
 /**
@@ -12,7 +13,7 @@ import io.tollgate.benchmarks.rpc.RpcLoadGenerator;
  */
 public final class DubboLoadGenerator implements RpcLoadGenerator.Calls<ByteBuf> {
 
-    private final ByteBuf template = DubboWire.captured("dubbo-echo-1kb.request.bin");
+    private final ByteBuf template = RpcWire.captured("/dubbo/dubbo-echo-1kb.request.bin");
 
     private DubboLoadGenerator() {
     }

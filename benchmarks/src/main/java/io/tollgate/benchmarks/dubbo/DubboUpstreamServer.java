@@ -1,6 +1,7 @@
 package io.tollgate.benchmarks.dubbo;
 
 import io.netty.buffer.ByteBuf;
+import io.tollgate.benchmarks.rpc.RpcWire;
 import io.netty.channel.ChannelHandlerContext;
 import io.tollgate.benchmarks.rpc.RpcUpstreamServer;
 
@@ -12,7 +13,7 @@ import io.tollgate.benchmarks.rpc.RpcUpstreamServer;
  */
 public final class DubboUpstreamServer {
 
-    private static final ByteBuf RESPONSE = DubboWire.captured("dubbo-echo-1kb.response.bin");
+    private static final ByteBuf RESPONSE = RpcWire.captured("/dubbo/dubbo-echo-1kb.response.bin");
     private static final ByteBuf BODY = RESPONSE.slice(DubboWire.HEADER_LENGTH,
             RESPONSE.readableBytes() - DubboWire.HEADER_LENGTH);
     /** A heartbeat answer's body: hessian2 null. */

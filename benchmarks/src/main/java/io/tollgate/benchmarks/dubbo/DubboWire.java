@@ -1,12 +1,8 @@
 package io.tollgate.benchmarks.dubbo;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.tollgate.benchmarks.rpc.RpcWire;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 
 /**
  * The little of the Dubbo wire format the load generator and its upstream need: where the header
@@ -34,18 +30,5 @@ final class DubboWire {
     /** Splits the stream into whole frames, header included; 8 MB is Dubbo's own default limit. */
     static LengthFieldBasedFrameDecoder frames() {
         return new LengthFieldBasedFrameDecoder(8 * 1024 * 1024, 12, 4, 0, 0);
-    }
-
-    /** A frame captured from real Dubbo, from this module's resources, as a buffer nobody frees. */
-    static ByteBuf captured(String name) {
-        try (InputStream in = DubboWire.class.getResourceAsStream("/dubbo/" + name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource /dubbo/" + name);
-            }
-            byte[] bytes = in.readAllBytes();
-            return Unpooled.unreleasableBuffer(Unpooled.directBuffer(bytes.length).writeBytes(bytes));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

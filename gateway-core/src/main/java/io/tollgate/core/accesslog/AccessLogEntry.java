@@ -22,6 +22,8 @@ import static java.util.Objects.requireNonNull;
  * @param responseFlags {@link ResponseFlag#NONE} or codes joined with commas, see
  *     {@link ResponseFlag#codes}
  * @param downstreamAddress the client's {@code address:port}
+ * @param downstreamPeer the verified identity of the client's TLS certificate (its first URI SAN,
+ *     else its first other SAN, else its subject), or null when it presented none
  */
 public record AccessLogEntry(
         long startEpochMillis,
@@ -38,7 +40,8 @@ public record AccessLogEntry(
         String route,
         String requestId,
         String responseFlags,
-        String downstreamAddress) {
+        String downstreamAddress,
+        String downstreamPeer) {
 
     public AccessLogEntry {
         requireNonNull(listener, "listener");

@@ -10,7 +10,7 @@ import java.time.format.DateTimeFormatter;
  *
  * <pre>
  * [START_TIME] "METHOD PATH PROTOCOL" STATUS FLAGS BYTES_RECEIVED BYTES_SENT DURATION_MS
- *     "REQUEST_ID" "AUTHORITY" "UPSTREAM_HOST" LISTENER ROUTE DOWNSTREAM_ADDRESS
+ *     "REQUEST_ID" "AUTHORITY" "UPSTREAM_HOST" LISTENER ROUTE DOWNSTREAM_ADDRESS DOWNSTREAM_PEER
  * </pre>
  *
  * Quoted fields come from the client and are escaped, so a request cannot forge a log line.
@@ -52,6 +52,8 @@ final class AccessLogFormat {
         escaped(e.route(), out);
         out.append(' ');
         escaped(e.downstreamAddress(), out);
+        out.append(' ');
+        escaped(e.downstreamPeer(), out);
         out.append('\n');
     }
 

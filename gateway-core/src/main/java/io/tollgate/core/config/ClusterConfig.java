@@ -33,6 +33,7 @@ import java.util.Optional;
  * @param circuitBreakers limits on the connections, pending requests, requests and retries of
  *     the whole cluster, across event loops
  * @param loadBalancing the load balancer's settings: hash policy, ring and table sizes, slow start
+ * @param tls when present, connections to the hosts (requests and health checks) are encrypted
  */
 public record ClusterConfig(
         String name,
@@ -50,7 +51,8 @@ public record ClusterConfig(
         Optional<SubsetLbConfig> subsetLbConfig,
         String protocol,
         CircuitBreakersConfig circuitBreakers,
-        LoadBalancingConfig loadBalancing) {
+        LoadBalancingConfig loadBalancing,
+        Optional<UpstreamTlsConfig> tls) {
 
     /** Upstream HTTP/1.1, one request at a time per pooled connection. */
     public static final String HTTP1 = "http1";
@@ -74,6 +76,7 @@ public record ClusterConfig(
             throw new IllegalArgumentException("protocol: " + protocol + " (expected: " + HTTP1 + " or " + H2 + ")");
         }
         Objects.requireNonNull(circuitBreakers, "circuitBreakers");
+        requireNonNull(tls, "tls");
     }
 
     /** A cluster with every optional setting at its default. */
@@ -82,27 +85,34 @@ public record ClusterConfig(
         this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
                 DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL, Optional.empty(), Optional.empty(),
                 DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1, CircuitBreakersConfig.DEFAULTS,
-                LoadBalancingConfig.DEFAULTS);
+                LoadBalancingConfig.DEFAULTS, Optional.empty());
     }
 
     /** This cluster with other endpoints; reloads compare clusters with their endpoints set aside. */
     public ClusterConfig withEndpoints(List<EndpointConfig> otherEndpoints) {
         return new ClusterConfig(name, lbPolicy, otherEndpoints, connectTimeout, maxConnectionsPerHost,
                 maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
-                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing);
+                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls);
     }
 
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsets, protocol, circuitBreakers, loadBalancing);
+                subsets, protocol, circuitBreakers, loadBalancing, tls);
+    }
+
+    /** This cluster connecting to its hosts with the TLS settings {@code settings} (or in cleartext). */
+    public ClusterConfig withTls(Optional<UpstreamTlsConfig> settings) {
+        return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
+                idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
+                subsetLbConfig, protocol, circuitBreakers, loadBalancing, settings);
     }
 
     /** This cluster with the load balancer settings {@code settings}. */
     public ClusterConfig withLoadBalancing(LoadBalancingConfig settings) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsetLbConfig, protocol, circuitBreakers, settings);
+                subsetLbConfig, protocol, circuitBreakers, settings, tls);
     }
 }

@@ -16,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.cert.Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +50,7 @@ public final class ConfigLoader {
     private static final Set<String> CLUSTER_KEYS = Set.of("name", "lb_policy", "endpoints", "connect_timeout",
             "max_connections_per_host", "max_pending_requests", "idle_timeout", "connections_per_host",
             "heartbeat_interval", "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config",
-            "protocol", "circuit_breakers");
+            "protocol", "circuit_breakers", "tls");
     /** The keys of a health check beside those its checker reads. */
     private static final Set<String> HEALTH_CHECK_KEYS = Set.of("type", "interval", "timeout", "jitter",
             "healthy_threshold", "unhealthy_threshold");
@@ -114,7 +113,7 @@ public final class ConfigLoader {
 
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
         root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload"));
-        AdminConfig admin = root.optional("admin").map(ConfigLoader::admin)
+        AdminConfig admin = root.optional("admin").map(TlsConfigLoader::admin)
                 .orElse(new AdminConfig("127.0.0.1", 9901));
         List<ListenerConfig> listeners = root.list("listeners", n -> listener(n, extensions));
         List<ClusterConfig> clusters = root.list("clusters", n -> cluster(n, extensions));
@@ -147,11 +146,6 @@ public final class ConfigLoader {
             }
             return share;
         }).orElse(defaultValue);
-    }
-
-    private static AdminConfig admin(ConfigNode n) {
-        n.allowOnly(Set.of("address", "port"));
-        return new AdminConfig(n.string("address", "127.0.0.1"), n.integer("port", 9901, 0, 65535));
     }
 
     private static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {
@@ -194,41 +188,10 @@ public final class ConfigLoader {
                 accessLog,
                 protocolOptions,
                 n.optional("http2").map(ConfigLoader::http2Options).orElse(Http2Options.DEFAULTS),
-                tls(n, protocols),
+                TlsConfigLoader.listener(n, protocols),
                 new ConnectionLimits(
                         positive(n, "protocol_detection_timeout", ConnectionLimits.DEFAULT_PROTOCOL_DETECTION_TIMEOUT),
                         n.integer("max_connections", 0, 0, Integer.MAX_VALUE)));
-    }
-
-    /** The listener's TLS settings; the ALPN names default to those its protocols serve, h2 first. */
-    private static Optional<TlsConfig> tls(ConfigNode listener, List<String> protocols) {
-        Optional<ConfigNode> tls = listener.optional("tls");
-        if (tls.isEmpty()) {
-            return Optional.empty();
-        }
-        ConfigNode n = tls.get().allowOnly(Set.of("cert_chain_file", "private_key_file", "alpn", "handshake_timeout"));
-        Path certChain = Path.of(n.string("cert_chain_file"));
-        Path privateKey = Path.of(n.string("private_key_file"));
-        List<Certificate> chain = PemFiles.certificateChain(n.child("cert_chain_file"), certChain);
-        PemFiles.privateKeyOf(n.child("private_key_file"), privateKey, chain.get(0));
-        List<String> served = new ArrayList<>();
-        if (protocols.contains("h2c")) {
-            served.add(TlsConfig.H2);
-        }
-        if (protocols.contains("http1")) {
-            served.add(TlsConfig.HTTP_1_1);
-        }
-        List<String> alpn = n.has("alpn") ? n.list("alpn", a -> {
-            String name = a.asString();
-            if (!served.contains(name)) {
-                throw a.error("'" + name + "' is not served by protocols " + protocols + " (expected one of " + served
-                        + ": h2 needs h2c, http/1.1 needs http1)");
-            }
-            return name;
-        }) : served;
-        unique(n.child("alpn"), alpn, "protocol");
-        return Optional.of(new TlsConfig(certChain, privateKey, alpn,
-                positive(n, "handshake_timeout", TlsConfig.DEFAULT_HANDSHAKE_TIMEOUT)));
     }
 
     private static Http2Options http2Options(ConfigNode n) {
@@ -548,7 +511,8 @@ public final class ConfigLoader {
                 n.optional("subset_lb_config").map(ConfigLoader::subsetLbConfig),
                 protocol,
                 n.optional("circuit_breakers").map(ConfigLoader::circuitBreakers).orElse(CircuitBreakersConfig.DEFAULTS),
-                loadBalancing(n, lb, extensions));
+                loadBalancing(n, lb, extensions),
+                TlsConfigLoader.upstream(n, protocol));
     }
 
     /** The settings {@code lb_policy} reads; a setting only another policy reads is an error, not silently ignored. */
@@ -710,7 +674,7 @@ public final class ConfigLoader {
     }
 
     /** Fails on the first element of {@code list} whose key repeats an earlier one; empty keys are not compared. */
-    private static void unique(ConfigNode list, List<String> keys, String keyName) {
+    static void unique(ConfigNode list, List<String> keys, String keyName) {
         Map<String, Integer> first = new HashMap<>();
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);

@@ -12,22 +12,23 @@ class AccessLogFormatTest {
 
     static AccessLogEntry entry(String path, int status) {
         return new AccessLogEntry(START, "http", "HTTP/1.1", "GET", path, "example.com", status,
-                12, 345, 6_789, "10.0.0.1:8081", "api", "req-1", "-", "127.0.0.1:50000");
+                12, 345, 6_789, "10.0.0.1:8081", "api", "req-1", "-", "127.0.0.1:50000",
+                "spiffe://tollgate/client");
     }
 
     @Test
     void writesEveryFieldInTheDocumentedOrder() {
         assertThat(format(entry("/a/b?c=d", 200))).isEqualTo("[2023-11-14T22:13:20.123Z] \"GET /a/b?c=d HTTP/1.1\" 200 - "
-                + "12 345 6.789 \"req-1\" \"example.com\" \"10.0.0.1:8081\" http api 127.0.0.1:50000\n");
+                + "12 345 6.789 \"req-1\" \"example.com\" \"10.0.0.1:8081\" http api 127.0.0.1:50000 spiffe://tollgate/client\n");
     }
 
     @Test
     void writesMissingValuesAsDash() {
         AccessLogEntry e = new AccessLogEntry(START, "http", "HTTP/1.1", null, null, "", 400,
-                0, 11, 42, null, null, null, "DPE", "127.0.0.1:50000");
+                0, 11, 42, null, null, null, "DPE", "127.0.0.1:50000", null);
 
         assertThat(format(e)).isEqualTo("[2023-11-14T22:13:20.123Z] \"- - HTTP/1.1\" 400 DPE 0 11 0.042 \"-\" \"-\" \"-\" "
-                + "http - 127.0.0.1:50000\n");
+                + "http - 127.0.0.1:50000 -\n");
     }
 
     @Test

@@ -73,6 +73,19 @@ class ConfigLoaderExamplesTest {
     }
 
     @Test
+    void readsTheTlsExample() {
+        GatewayConfig config = ConfigLoader.load(EXAMPLES.resolve("tls.yaml"));
+
+        assertThat(config.admin().token()).isPresent();
+        TlsConfig tls = config.listeners().get(0).tls().orElseThrow();
+        assertThat(tls.sniCertificates()).singleElement()
+                .satisfies(s -> assertThat(s.serverNames()).containsExactly("a.test", "*.a.test"));
+        assertThat(tls.clientAuth().orElseThrow().required()).isFalse();
+        assertThat(config.cluster("web-backend").orElseThrow().tls().orElseThrow().verifies()).isTrue();
+        assertThat(config.cluster("grpc-backend").orElseThrow().tls().orElseThrow().alpn()).containsExactly("h2");
+    }
+
+    @Test
     void readsEveryFieldOfTheHttpProxyExample() {
         GatewayConfig config = ConfigLoader.load(EXAMPLES.resolve("http-proxy.yaml"));
 

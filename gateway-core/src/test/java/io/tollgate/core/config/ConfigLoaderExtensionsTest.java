@@ -114,7 +114,7 @@ class ConfigLoaderExtensionsTest {
                 + " (expected one of [circuit_breakers, connect_timeout, connections_per_host, endpoints, hash_policy,"
                 + " health_check, heartbeat_interval, idle_timeout, lb_policy, max_connections_per_host,"
                 + " max_pending_requests, name, outlier_detection, panic_threshold_percent, protocol, subset_lb_config,"
-                + " table_lb_config])");
+                + " table_lb_config, tls])");
     }
 
     @Test

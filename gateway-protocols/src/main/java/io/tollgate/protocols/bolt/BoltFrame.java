@@ -1,8 +1,10 @@
 package io.tollgate.protocols.bolt;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.tollgate.protocols.rpc.SlicedRpcFrame;
 import io.tollgate.protocols.rpc.RpcError;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -20,23 +22,24 @@ import java.util.Map;
  */
 public final class BoltFrame extends SlicedRpcFrame {
 
+    private static final ByteBuf SERVICE_KEY = utf8Key(BoltProtocol.HEADER_SERVICE);
+    private static final ByteBuf METHOD_KEY = utf8Key(BoltProtocol.HEADER_METHOD_NAME);
+
     private final BoltLayout layout;
-    private final Kind kind;
     private Map<String, String> headers;
+    private boolean headersChecked;
+    private String service;
+    private boolean serviceRead;
+    private String method;
+    private boolean methodRead;
 
     /**
      * Wraps the readable bytes of {@code bytes}, one whole frame already validated by the decoder, and
      * takes over the caller's reference.
      */
     BoltFrame(ByteBuf bytes, BoltLayout layout, Kind kind) {
-        super(bytes);
+        super(bytes, kind, layout.requestIdOffset, Integer.BYTES);
         this.layout = layout;
-        this.kind = kind;
-    }
-
-    @Override
-    public Kind kind() {
-        return kind;
     }
 
     /** {@link BoltProtocol#PROTOCOL_V1} or {@link BoltProtocol#PROTOCOL_V2}. */
@@ -74,21 +77,14 @@ public final class BoltFrame extends SlicedRpcFrame {
         return layout.dialect(bytes, base);
     }
 
-    /** The request id, which correlates a response with its request on one connection; an int32 widened with its sign. */
-    @Override
-    public long requestId() {
-        return bytes.getInt(base + layout.requestIdOffset);
-    }
-
     /**
-     * Rewrites the request id in the frame's own bytes, as forwarding on a multiplexed upstream
-     * connection needs. When the frame ends with a CRC32 the CRC is recomputed, because Bolt peers
-     * verify it and reject the frame otherwise; that costs one pass over the frame. The bytes MUST be
-     * writable, as the buffers of a socket read are.
+     * Rewrites the request id, an int32, in the frame's own bytes. When the frame ends with a CRC32
+     * the CRC is recomputed, because Bolt peers verify it and reject the frame otherwise; that costs
+     * one pass over the frame.
      */
     @Override
     public void requestId(long requestId) {
-        bytes.setInt(base + layout.requestIdOffset, (int) requestId);
+        super.requestId(requestId);
         if (hasCrc()) {
             int crcIndex = base + length - BoltProtocol.CRC_LENGTH;
             bytes.setInt(crcIndex, BoltCrc.compute(bytes, base, length - BoltProtocol.CRC_LENGTH));
@@ -101,8 +97,8 @@ public final class BoltFrame extends SlicedRpcFrame {
      * @throws IllegalStateException when this is a response
      */
     public int timeout() {
-        if (!kind.isRequest()) {
-            throw new IllegalStateException("timeout of a " + kind + " (expected: a request or heartbeat)");
+        if (!kind().isRequest()) {
+            throw new IllegalStateException("timeout of a " + kind() + " (expected: a request or heartbeat)");
         }
         return bytes.getInt(base + layout.timeoutOrStatusOffset);
     }
@@ -126,7 +122,7 @@ public final class BoltFrame extends SlicedRpcFrame {
     /** The HTTP meaning of the response status, see {@link BoltStatus#httpStatusOf}. */
     @Override
     public int httpStatus() {
-        return BoltStatus.httpStatusOf(status());
+        return BoltStatus.CODES.httpStatusOf(status());
     }
 
     /** {@link RpcError#OVERFLOW} for a busy server, {@link RpcError#TIMEOUT} for a timeout, else null. */
@@ -167,13 +163,26 @@ public final class BoltFrame extends SlicedRpcFrame {
     }
 
     /**
-     * The first value of a header, or {@code null}. The header map is parsed on the first call and kept.
+     * The first value of a header, or {@code null}, found where it lies (the header map is checked
+     * on the first lookup); from the parsed map once {@link #headers()} built it.
      *
      * @throws BoltCodecException when the header map is malformed
      */
     @Override
     public String header(String key) {
-        return headers().get(key);
+        return find(Unpooled.wrappedBuffer(key.getBytes(StandardCharsets.UTF_8)), key);
+    }
+
+    private String find(ByteBuf keyBytes, String key) {
+        if (headers != null) {
+            return headers.get(key);
+        }
+        int headerOffset = base + headerOffset();
+        if (!headersChecked) {
+            BoltHeaderMap.check(bytes, headerOffset, headerLength(), this);
+            headersChecked = true;
+        }
+        return BoltHeaderMap.find(bytes, headerOffset, headerLength(), keyBytes);
     }
 
     /**
@@ -188,24 +197,39 @@ public final class BoltFrame extends SlicedRpcFrame {
         return headers;
     }
 
-    /** The {@code service} header, {@code interface:version[:uniqueId]}, SOFARPC's routing key; or {@code null}. */
+    /**
+     * The {@code service} header, {@code interface:version[:uniqueId]}, SOFARPC's routing key; or
+     * {@code null}. Found on the first call and kept.
+     */
     @Override
     public String service() {
-        return header(BoltProtocol.HEADER_SERVICE);
+        if (!serviceRead) {
+            service = find(SERVICE_KEY, BoltProtocol.HEADER_SERVICE);
+            serviceRead = true;
+        }
+        return service;
     }
 
-    /** The {@code sofa_head_method_name} header, or {@code null}. */
+    /** The {@code sofa_head_method_name} header, or {@code null}. Found on the first call and kept. */
     @Override
     public String method() {
-        return header(BoltProtocol.HEADER_METHOD_NAME);
+        if (!methodRead) {
+            method = find(METHOD_KEY, BoltProtocol.HEADER_METHOD_NAME);
+            methodRead = true;
+        }
+        return method;
     }
 
     @Override
     public String toString() {
         if (refCnt() == 0) {
-            return "BoltFrame(v" + layout.protocolCode + " " + kind + ", released)";
+            return "BoltFrame(v" + layout.protocolCode + " " + kind() + ", released)";
         }
-        return "BoltFrame(v" + layout.protocolCode + " " + kind + " id=" + requestId() + " length=" + length + ")";
+        return "BoltFrame(v" + layout.protocolCode + " " + kind() + " id=" + requestId() + " length=" + length + ")";
+    }
+
+    private static ByteBuf utf8Key(String key) {
+        return Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(key.getBytes(StandardCharsets.UTF_8)).asReadOnly());
     }
 
     private int classLength() {

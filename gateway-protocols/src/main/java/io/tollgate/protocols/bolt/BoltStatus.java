@@ -2,7 +2,6 @@ package io.tollgate.protocols.bolt;
 
 import io.tollgate.protocols.rpc.RpcStatus;
 import io.tollgate.protocols.rpc.RpcStatusTable;
-import java.util.Optional;
 
 /**
  * Bolt response status codes and the HTTP status each means to metrics, retries and the access log
@@ -23,7 +22,8 @@ public enum BoltStatus implements RpcStatus {
     SERVER_SERIAL_EXCEPTION(0x11, 500),
     SERVER_DESERIAL_EXCEPTION(0x12, 500);
 
-    private static final RpcStatusTable<BoltStatus> TABLE = new RpcStatusTable<>(values());
+    /** Every status by code, and what a code no status names means. */
+    public static final RpcStatusTable<BoltStatus> CODES = new RpcStatusTable<>(values());
 
     private final int code;
     private final int httpStatus;
@@ -43,15 +43,5 @@ public enum BoltStatus implements RpcStatus {
     @Override
     public int httpStatus() {
         return httpStatus;
-    }
-
-    /** The constant for {@code code}, or empty for a code Bolt does not define. */
-    public static Optional<BoltStatus> fromCode(int code) {
-        return TABLE.fromCode(code);
-    }
-
-    /** The HTTP status any response code means, 500 for a code Bolt does not define. */
-    public static int httpStatusOf(int code) {
-        return TABLE.httpStatusOf(code);
     }
 }

@@ -1,6 +1,7 @@
 package io.tollgate.protocols.dubbo;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.tollgate.core.protocol.Detection;
 import io.tollgate.core.protocol.ProtocolDetector;
 
@@ -15,6 +16,9 @@ import io.tollgate.core.protocol.ProtocolDetector;
  */
 public final class DubboDetector implements ProtocolDetector {
 
+    private static final ByteBuf MAGIC = Unpooled.unreleasableBuffer(
+            Unpooled.wrappedBuffer(new byte[] {DubboProtocol.MAGIC_HIGH, DubboProtocol.MAGIC_LOW}).asReadOnly());
+
     @Override
     public String protocol() {
         return DubboProtocol.NAME;
@@ -22,17 +26,6 @@ public final class DubboDetector implements ProtocolDetector {
 
     @Override
     public Detection detect(ByteBuf in) {
-        int start = in.readerIndex();
-        int readable = in.readableBytes();
-        if (readable == 0) {
-            return Detection.NEED_MORE;
-        }
-        if (in.getByte(start) != DubboProtocol.MAGIC_HIGH) {
-            return Detection.NO_MATCH;
-        }
-        if (readable == 1) {
-            return Detection.NEED_MORE;
-        }
-        return in.getByte(start + 1) == DubboProtocol.MAGIC_LOW ? Detection.MATCH : Detection.NO_MATCH;
+        return Detection.ofPrefix(in, MAGIC);
     }
 }

@@ -25,7 +25,6 @@ import java.util.Map;
  */
 public final class DubboFrame extends SlicedRpcFrame {
 
-    private final Kind kind;
     private DubboCallHead head;
     private DubboCodecException headError;
     private boolean headRead;
@@ -36,11 +35,11 @@ public final class DubboFrame extends SlicedRpcFrame {
      * takes over the caller's reference.
      */
     DubboFrame(ByteBuf bytes) {
-        super(bytes);
-        this.kind = kindOf(bytes.getByte(base + DubboProtocol.FLAG_OFFSET));
+        super(bytes, kindOf(bytes.getByte(bytes.readerIndex() + DubboProtocol.FLAG_OFFSET)),
+                DubboProtocol.REQUEST_ID_OFFSET, Long.BYTES);
     }
 
-    /** The kind a frame with {@code flag} is; see the table in {@link DubboProtocol}. */
+    /** The kind() a frame with {@code flag} is; see the table in {@link DubboProtocol}. */
     static Kind kindOf(int flag) {
         boolean event = (flag & DubboProtocol.FLAG_EVENT) != 0;
         if ((flag & DubboProtocol.FLAG_REQUEST) == 0) {
@@ -50,11 +49,6 @@ public final class DubboFrame extends SlicedRpcFrame {
             return Kind.ONEWAY;
         }
         return event ? Kind.HEARTBEAT : Kind.REQUEST;
-    }
-
-    @Override
-    public Kind kind() {
-        return kind;
     }
 
     /** The flag byte: request, two-way and event bits and the serialization id. */
@@ -80,16 +74,6 @@ public final class DubboFrame extends SlicedRpcFrame {
     public int status() {
         requireResponse("status");
         return bytes.getUnsignedByte(base + DubboProtocol.STATUS_OFFSET);
-    }
-
-    @Override
-    public long requestId() {
-        return bytes.getLong(base + DubboProtocol.REQUEST_ID_OFFSET);
-    }
-
-    @Override
-    public void requestId(long requestId) {
-        bytes.setLong(base + DubboProtocol.REQUEST_ID_OFFSET, requestId);
     }
 
     /** The body's length in bytes, as the header declares it. */
@@ -131,7 +115,7 @@ public final class DubboFrame extends SlicedRpcFrame {
     /** @throws IllegalStateException when this is a request */
     @Override
     public int httpStatus() {
-        return DubboStatus.httpStatusOf(status());
+        return DubboStatus.CODES.httpStatusOf(status());
     }
 
     /**
@@ -174,7 +158,7 @@ public final class DubboFrame extends SlicedRpcFrame {
         DubboCallHead call = head();
         if (invocation == null && call != null) {
             try {
-                invocation = DubboInvocationReader.invocation(call);
+                invocation = call.invocation();
             } catch (DubboCodecException e) {
                 throw bodyError(e);
             }
@@ -207,7 +191,7 @@ public final class DubboFrame extends SlicedRpcFrame {
 
     private DubboCodecException bodyError(DubboCodecException e) {
         return new DubboCodecException("request body: " + e.getMessage(), requestId(), serializationId(),
-                kind.expectsResponse());
+                kind().expectsResponse());
     }
 
     /** The {@code interface} attachment, else the service path; see {@link DubboInvocation#service()}. */
@@ -249,16 +233,16 @@ public final class DubboFrame extends SlicedRpcFrame {
     }
 
     private boolean hasRoutingView() {
-        return (kind == Kind.REQUEST || kind == Kind.ONEWAY) && !isEvent()
+        return (kind() == Kind.REQUEST || kind() == Kind.ONEWAY) && !isEvent()
                 && serializationId() == DubboProtocol.SERIALIZATION_HESSIAN2;
     }
 
     @Override
     public String toString() {
         if (refCnt() == 0) {
-            return "DubboFrame(" + kind + ", released)";
+            return "DubboFrame(" + kind() + ", released)";
         }
-        return "DubboFrame(" + kind + " id=" + requestId() + " flag=0x" + Integer.toHexString(flag() & 0xff)
+        return "DubboFrame(" + kind() + " id=" + requestId() + " flag=0x" + Integer.toHexString(flag() & 0xff)
                 + " length=" + length + ")";
     }
 }

@@ -39,6 +39,12 @@ public record DubboInvocation(String dubboVersion, String path, String version, 
         return value != null ? value : bodyField(name, dubboVersion, path, version);
     }
 
+    /** Whether a field of the body stands in for attachment {@code name} when it is absent. */
+    static boolean isBodyField(String name) {
+        return name.equals(DubboProtocol.ATTACHMENT_PATH) || name.equals(DubboProtocol.ATTACHMENT_VERSION)
+                || name.equals(DubboProtocol.ATTACHMENT_DUBBO_VERSION);
+    }
+
     /** The body's field that stands in for attachment {@code name} when it is absent, or null. */
     static String bodyField(String name, String dubboVersion, String path, String version) {
         return switch (name) {

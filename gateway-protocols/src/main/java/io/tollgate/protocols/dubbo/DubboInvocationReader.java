@@ -1,7 +1,6 @@
 package io.tollgate.protocols.dubbo;
 
 import io.netty.buffer.ByteBuf;
-import java.util.Map;
 
 /**
  * Reads the routing fields of a hessian2 Dubbo request body: five strings, then as many argument
@@ -18,19 +17,6 @@ final class DubboInvocationReader {
     }
 
     /**
-     * The whole invocation of a call whose head was read: the head's fields and every string
-     * attachment, read into a map.
-     *
-     * @throws DubboCodecException (without request id) when the attachments are malformed
-     */
-    static DubboInvocation invocation(DubboCallHead head) {
-        Map<String, String> attachments = head.attachments() == null ? Map.of()
-                : head.attachments().forkAt(head.attachmentsIndex()).readStringMap();
-        return new DubboInvocation(head.dubboVersion(), head.path(), head.version(), head.method(),
-                head.parameterTypes(), attachments);
-    }
-
-    /**
      * Reads the leading fields of the body of {@code length} bytes of {@code buf} from absolute
      * {@code index} and steps over the arguments, leaving the attachments where they lie.
      *
@@ -38,9 +24,11 @@ final class DubboInvocationReader {
      */
     static DubboCallHead readHead(ByteBuf buf, int index, int length) {
         Hessian2Reader in = new Hessian2Reader(buf, index, length, DubboProtocol.MAX_HESSIAN2_DEPTH);
-        String dubboVersion = in.readString();
+        int dubboVersionAt = in.index();
+        in.skipStringOrNull();
         String path = in.readString();
-        String version = in.readString();
+        int versionAt = in.index();
+        in.skipStringOrNull();
         String method = in.readString();
         String parameterTypes = in.readString();
         int arguments = argumentCount(parameterTypes);
@@ -48,12 +36,12 @@ final class DubboInvocationReader {
             in.skipValue();
         }
         if (in.isAtEnd()) {
-            return new DubboCallHead(dubboVersion, path, version, method, parameterTypes, null, 0, null, null);
+            return new DubboCallHead(in, dubboVersionAt, path, versionAt, method, parameterTypes, -1, null, null);
         }
-        int attachmentsIndex = in.index();
+        int attachmentsAt = in.index();
         String[] picked = new String[2];
-        in.forkAt(attachmentsIndex).scanStringMap(PICKED_ATTACHMENTS, picked, false);
-        return new DubboCallHead(dubboVersion, path, version, method, parameterTypes, in, attachmentsIndex,
+        in.scanStringMap(PICKED_ATTACHMENTS, picked, false);
+        return new DubboCallHead(in, dubboVersionAt, path, versionAt, method, parameterTypes, attachmentsAt,
                 picked[0], picked[1]);
     }
 

@@ -2,7 +2,6 @@ package io.tollgate.protocols.dubbo;
 
 import io.tollgate.protocols.rpc.RpcStatus;
 import io.tollgate.protocols.rpc.RpcStatusTable;
-import java.util.Optional;
 
 /**
  * Dubbo response status codes (the byte at offset 3 of a response) and the HTTP status each means to
@@ -40,7 +39,8 @@ public enum DubboStatus implements RpcStatus {
     /** The provider's thread pool is full: it is busy. */
     SERVER_THREADPOOL_EXHAUSTED_ERROR(100, 503);
 
-    private static final RpcStatusTable<DubboStatus> TABLE = new RpcStatusTable<>(values());
+    /** Every status by code, and what a code no status names means. */
+    public static final RpcStatusTable<DubboStatus> CODES = new RpcStatusTable<>(values());
 
     private final int code;
     private final int httpStatus;
@@ -60,15 +60,5 @@ public enum DubboStatus implements RpcStatus {
     @Override
     public int httpStatus() {
         return httpStatus;
-    }
-
-    /** The constant for {@code code} (an unsigned byte), or empty for a code Dubbo does not define. */
-    public static Optional<DubboStatus> fromCode(int code) {
-        return TABLE.fromCode(code);
-    }
-
-    /** The HTTP status any status code means, 500 for a code Dubbo does not define. */
-    public static int httpStatusOf(int code) {
-        return TABLE.httpStatusOf(code);
     }
 }

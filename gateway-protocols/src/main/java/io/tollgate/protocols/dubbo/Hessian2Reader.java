@@ -1,7 +1,9 @@
 package io.tollgate.protocols.dubbo;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
@@ -19,10 +21,15 @@ import java.util.Map;
  * fixed or variable length), maps (typed or not), class definitions and the objects that use them,
  * and refs. Refs are never followed, so a class-definition table per body is the only state.
  *
+ * <p>The body is read through one NIO view of its bytes (a copy only when they lie in several
+ * buffers): a view's absolute reads have none of a {@code ByteBuf}'s per-access reference-count and
+ * index checks, which otherwise cost more than the reading itself on every request.
+ *
  * <p>Everything is bounded by the region it was given: a value that runs past it, an unknown or
  * misplaced code, a negative length, a count larger than the bytes left, nesting deeper than
  * {@code maxDepth} or broken UTF-8 raise a {@link DubboCodecException}, never an index error or a
- * loop, and every step consumes at least one byte. Indices of the buffer are untouched.
+ * loop, and every step consumes at least one byte. Indices of the buffer are untouched, and the
+ * buffer MUST stay unreleased while the reader is used.
  *
  * <p>Strings follow hessian's Java writer: lengths count UTF-16 chars, and a supplementary character
  * is two 3-byte surrogates; a 4-byte UTF-8 sequence, which another writer may produce, is read as the
@@ -33,29 +40,46 @@ final class Hessian2Reader {
     private static final int[] NO_CLASSES = new int[0];
     /** The high bit of each of eight bytes: a word without them is eight ASCII bytes. */
     private static final long HIGH_BITS = 0x8080808080808080L;
-    /** From this many bytes on, an ASCII run is checked through one NIO view of the region. */
-    private static final int LONG_RUN = 64;
 
-    private final ByteBuf buf;
+    /** The region, read with absolute indices from 0. */
+    private final ByteBuffer in;
+    /** The absolute index in the caller's buffer where the region starts. */
     private final int start;
     private final int end;
     private final int maxDepth;
+    /** The next byte, counted from the region's start. */
     private int index;
     private int[] classFieldCounts = NO_CLASSES;
     private int classCount;
 
     /** A reader of {@code length} bytes of {@code buf} from absolute {@code index}. */
     Hessian2Reader(ByteBuf buf, int index, int length, int maxDepth) {
-        this.buf = buf;
-        this.start = index;
-        this.index = index;
-        this.end = index + length;
+        this(regionOf(buf, index, length), index, maxDepth);
+    }
+
+    private Hessian2Reader(ByteBuffer in, int start, int maxDepth) {
+        this.in = in;
+        this.start = start;
+        this.end = in.limit();
         this.maxDepth = maxDepth;
     }
 
-    /** The absolute index of the next value. */
+    /**
+     * The region as a view from position 0 to its length, in the machine's byte order, so that
+     * {@link #asciiRun} reads words without swapping their bytes; numbers are put together from
+     * single bytes, hessian's big-endian order.
+     */
+    private static ByteBuffer regionOf(ByteBuf buf, int index, int length) {
+        if (buf.nioBufferCount() != 1) {
+            return ByteBuffer.wrap(ByteBufUtil.getBytes(buf, index, length, false)).order(ByteOrder.nativeOrder());
+        }
+        ByteBuffer view = buf.nioBuffer(index, length);
+        return (view.position() == 0 ? view : view.slice()).order(ByteOrder.nativeOrder());
+    }
+
+    /** The absolute index of the next value in the caller's buffer. */
     int index() {
-        return index;
+        return start + index;
     }
 
     /** Whether every byte of the region was read. */
@@ -73,6 +97,18 @@ final class Hessian2Reader {
             throw unexpected(tag, "a string or null");
         }
         return stringStartingWith(tag);
+    }
+
+    /** Steps over a string or a hessian2 null, checking it is one. */
+    void skipStringOrNull() {
+        int tag = u8();
+        if (tag == 'N') {
+            return;
+        }
+        if (!isStringTag(tag)) {
+            throw unexpected(tag, "a string or null");
+        }
+        string(tag, null);
     }
 
     /**
@@ -107,8 +143,8 @@ final class Hessian2Reader {
      * has read so far, so that a value there may use them; this reader is left as it is.
      */
     Hessian2Reader forkAt(int at) {
-        Hessian2Reader fork = new Hessian2Reader(buf, start, end - start, maxDepth);
-        fork.index = at;
+        Hessian2Reader fork = new Hessian2Reader(in, start, maxDepth);
+        fork.index = at - start;
         if (classCount > 0) {
             fork.classFieldCounts = Arrays.copyOf(classFieldCounts, classFieldCounts.length);
             fork.classCount = classCount;
@@ -197,7 +233,7 @@ final class Hessian2Reader {
     /** Whether the next {@code key.length()} bytes, all ASCII, are {@code key}'s chars. */
     private boolean asciiEquals(String key) {
         for (int i = 0; i < key.length(); i++) {
-            if (buf.getByte(index + i) != key.charAt(i)) {
+            if (in.get(index + i) != key.charAt(i)) {
                 return false;
             }
         }
@@ -217,9 +253,7 @@ final class Hessian2Reader {
             return ((tag - 0xd4) << 16) | u16();
         }
         if (tag == 'I') {
-            int value = buf.getInt(need(4));
-            index += 4;
-            return value;
+            return (u16() << 16) | u16();
         }
         throw unexpected(tag, "an int");
     }
@@ -404,9 +438,10 @@ final class Hessian2Reader {
         if (!isAscii(length)) {
             return chars(length);
         }
-        String ascii = buf.toString(index, length, StandardCharsets.ISO_8859_1);
+        byte[] ascii = new byte[length];
+        in.get(index, ascii);
         index += length;
-        return ascii;
+        return new String(ascii, StandardCharsets.ISO_8859_1);
     }
 
     /** Whether the next {@code length} bytes are in the region and all ASCII: then they are {@code length} chars. */
@@ -509,21 +544,17 @@ final class Hessian2Reader {
         }
     }
 
-    /** How many of the next {@code max} bytes, all in the region, are ASCII. */
+    /** How many of the next {@code max} bytes, all in the region, are ASCII: sixteen at a time while they can be. */
     private int asciiRun(int max) {
         int run = 0;
-        if (max >= LONG_RUN && buf.nioBufferCount() == 1) {
-            // one view of the region, read without the buffer's per-access checks (a call's arguments
-            // are mostly long ASCII strings, stepped over on every request)
-            ByteBuffer region = buf.nioBuffer(index, max);
-            while (run + Long.BYTES <= max && (region.getLong(run) & HIGH_BITS) == 0) {
-                run += Long.BYTES;
-            }
+        while (run + 2 * Long.BYTES <= max
+                && ((in.getLong(index + run) | in.getLong(index + run + Long.BYTES)) & HIGH_BITS) == 0) {
+            run += 2 * Long.BYTES;
         }
-        while (run + Long.BYTES <= max && (buf.getLong(index + run) & HIGH_BITS) == 0) {
+        while (run + Long.BYTES <= max && (in.getLong(index + run) & HIGH_BITS) == 0) {
             run += Long.BYTES;
         }
-        while (run < max && buf.getByte(index + run) >= 0) {
+        while (run < max && in.get(index + run) >= 0) {
             run++;
         }
         return run;
@@ -551,19 +582,19 @@ final class Hessian2Reader {
     }
 
     private int peek() {
-        return buf.getUnsignedByte(need(1));
+        return in.get(need(1)) & 0xff;
     }
 
     private int u8() {
-        int b = buf.getUnsignedByte(need(1));
+        int b = in.get(need(1)) & 0xff;
         index++;
         return b;
     }
 
     private int u16() {
-        int value = buf.getUnsignedShort(need(2));
+        int at = need(2);
         index += 2;
-        return value;
+        return (in.get(at) & 0xff) << 8 | in.get(at + 1) & 0xff;
     }
 
     private void skipBytes(int count) {
@@ -585,6 +616,6 @@ final class Hessian2Reader {
     }
 
     private DubboCodecException malformed(String message) {
-        return new DubboCodecException("hessian2 at body offset " + (index - start) + ": " + message);
+        return new DubboCodecException("hessian2 at body offset " + index + ": " + message);
     }
 }

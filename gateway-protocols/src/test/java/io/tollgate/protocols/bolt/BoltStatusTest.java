@@ -12,13 +12,13 @@ class BoltStatusTest {
     @CsvSource({"0, 200", "1, 500", "2, 500", "3, 500", "4, 503", "5, 500", "6, 500", "7, 504", "8, 500", "9, 500",
             "16, 502", "17, 500", "18, 500", "10, 500", "-1, 500"})
     void mapsEveryCodeToItsHttpMeaning(int code, int httpStatus) {
-        assertThat(BoltStatus.httpStatusOf(code)).isEqualTo(httpStatus);
+        assertThat(BoltStatus.CODES.httpStatusOf(code)).isEqualTo(httpStatus);
     }
 
     @Test
     void findsTheConstantForADefinedCodeOnly() {
-        assertThat(BoltStatus.fromCode(0x10)).contains(BoltStatus.CONNECTION_CLOSED);
-        assertThat(BoltStatus.fromCode(9)).contains(BoltStatus.CODEC_EXCEPTION);
-        assertThat(BoltStatus.fromCode(0x0a)).isEmpty();
+        assertThat(BoltStatus.CODES.fromCode(0x10)).contains(BoltStatus.CONNECTION_CLOSED);
+        assertThat(BoltStatus.CODES.fromCode(9)).contains(BoltStatus.CODEC_EXCEPTION);
+        assertThat(BoltStatus.CODES.fromCode(0x0a)).isEmpty();
     }
 }

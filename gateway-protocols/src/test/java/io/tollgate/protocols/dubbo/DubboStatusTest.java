@@ -17,15 +17,15 @@ class DubboStatusTest {
     void carriesDubbosCodeAndItsHttpMeaning(DubboStatus status, int code, int httpStatus) {
         assertThat(status.code()).isEqualTo(code);
         assertThat(status.httpStatus()).isEqualTo(httpStatus);
-        assertThat(DubboStatus.fromCode(code)).contains(status);
-        assertThat(DubboStatus.httpStatusOf(code)).isEqualTo(httpStatus);
+        assertThat(DubboStatus.CODES.fromCode(code)).contains(status);
+        assertThat(DubboStatus.CODES.httpStatusOf(code)).isEqualTo(httpStatus);
     }
 
     @ParameterizedTest
     @ValueSource(ints = {-1, 0, 21, 35, 101, 255, 256})
     void meansAServerErrorForACodeDubboDoesNotDefine(int code) {
-        assertThat(DubboStatus.fromCode(code)).isEmpty();
-        assertThat(DubboStatus.httpStatusOf(code)).isEqualTo(500);
+        assertThat(DubboStatus.CODES.fromCode(code)).isEmpty();
+        assertThat(DubboStatus.CODES.httpStatusOf(code)).isEqualTo(500);
     }
 
     @Test

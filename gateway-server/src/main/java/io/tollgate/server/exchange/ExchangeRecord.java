@@ -22,15 +22,17 @@ public final class ExchangeRecord {
 
     private final ListenerRecords sink;
     private final long startNanos = System.nanoTime();
-    private final long startMillis = System.currentTimeMillis();
     private final String protocol;
     private final String method;
     private final String path;
     private final String authority;
     private final String downstreamAddress;
+    private final String downstreamPeer;
     private final boolean rpc;
     private final EnumSet<ResponseFlag> flags = EnumSet.noneOf(ResponseFlag.class);
     private String requestId;
+    private long rpcRequestId;
+    private boolean hasRpcRequestId;
     private Route route;
     private ClusterMetrics cluster;
     private String upstreamHost;
@@ -43,16 +45,18 @@ public final class ExchangeRecord {
      * @param method the HTTP method, or the RPC method name; may be null
      * @param path the request target, or {@code /service/method} for RPC; may be null
      * @param authority the Host, or the RPC service; may be null
+     * @param downstreamPeer the client certificate's verified identity, or null
      * @param rpc whether the request counts per service and method ({@code method} and {@code authority})
      */
     public ExchangeRecord(ListenerRecords sink, String protocol, String method, String path, String authority,
-            String downstreamAddress, boolean rpc) {
+            String downstreamAddress, String downstreamPeer, boolean rpc) {
         this.sink = sink;
         this.protocol = protocol;
         this.method = method;
         this.path = path;
         this.authority = authority;
         this.downstreamAddress = downstreamAddress;
+        this.downstreamPeer = downstreamPeer;
         this.rpc = rpc;
     }
 
@@ -62,6 +66,12 @@ public final class ExchangeRecord {
 
     public void requestId(String requestId) {
         this.requestId = requestId;
+    }
+
+    /** An RPC request's id, made text only when the access log writes it. */
+    public void requestId(long requestId) {
+        this.rpcRequestId = requestId;
+        this.hasRpcRequestId = true;
     }
 
     /** The attempt now under way goes to {@code host} of the cluster whose meters are {@code cluster}. */
@@ -106,9 +116,13 @@ public final class ExchangeRecord {
         }
         AccessLogSink accessLog = sink.accessLog();
         if (accessLog != null) {
+            long elapsedNanos = elapsedNanos();
+            long startMillis = System.currentTimeMillis() - elapsedNanos / 1_000_000;
+            String id = requestId != null || !hasRpcRequestId ? requestId : Long.toString(rpcRequestId);
             accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path, authority,
-                    status, bytesReceived, bytesSent, elapsedNanos() / 1000, upstreamHost,
-                    route == null ? null : route.name(), requestId, ResponseFlag.codes(flags), downstreamAddress));
+                    status, bytesReceived, bytesSent, elapsedNanos / 1000, upstreamHost,
+                    route == null ? null : route.name(), id, ResponseFlag.codes(flags), downstreamAddress,
+                    downstreamPeer));
         }
     }
 }

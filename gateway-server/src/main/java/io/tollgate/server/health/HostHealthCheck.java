@@ -1,17 +1,18 @@
 package io.tollgate.server.health;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.HealthCheckConfig;
 import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.health.HealthCheckState;
 import io.tollgate.router.health.ProbeDelays;
+import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.Transport;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -34,16 +35,16 @@ final class HostHealthCheck {
     private final HealthChecker checker;
     private final EventLoop loop;
     private final ClusterMetrics metrics;
-    private final Bootstrap bootstrap;
+    private final UpstreamConnector connector;
     private final HealthCheckState state;
     private final ProbeDelays delays;
     private ScheduledFuture<?> next;
     private Channel probe;
     private boolean stopped;
 
-    HostHealthCheck(String cluster, Host host, HealthCheckConfig config, HealthChecker checker, EventLoop loop,
+    HostHealthCheck(ClusterConfig cluster, Host host, HealthCheckConfig config, HealthChecker checker, EventLoop loop,
             Transport transport, ClusterMetrics metrics) {
-        this.cluster = cluster;
+        this.cluster = cluster.name();
         this.host = host;
         this.config = config;
         this.checker = checker;
@@ -51,7 +52,7 @@ final class HostHealthCheck {
         this.metrics = metrics;
         this.state = new HealthCheckState(config.healthyThreshold(), config.unhealthyThreshold());
         this.delays = new ProbeDelays(config.interval(), config.jitter(), ThreadLocalRandom.current());
-        this.bootstrap = transport.clientTo(loop, host.address(), config.timeout());
+        this.connector = UpstreamConnector.of(transport, loop, host.address(), config.timeout(), cluster);
     }
 
     /** Sends the first probe at once; may be called from any thread. */
@@ -77,12 +78,12 @@ final class HostHealthCheck {
             return;
         }
         Promise<Boolean> verdict = loop.newPromise();
-        ChannelFuture connect = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
+        ChannelFuture connect = connector.connect(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
                 checker.initProbe(ch.pipeline(), host, verdict);
             }
-        }).connect();
+        });
         probe = connect.channel();
         connect.addListener(f -> {
             if (!f.isSuccess()) {

@@ -59,7 +59,7 @@ public final class UpstreamHealth implements AutoCloseable {
                 CheckKey key = new CheckKey(cluster, host.id());
                 HostHealthCheck check = checks.remove(key);
                 if (check == null) {
-                    check = new HostHealthCheck(cluster.name(), host, config, checker, loops.next(), transport,
+                    check = new HostHealthCheck(cluster.config(), host, config, checker, loops.next(), transport,
                             metrics.cluster(cluster.name()));
                     check.start();
                 }

@@ -266,7 +266,7 @@ final class HttpDownstream {
 
     private ExchangeRecord newRecord(HttpRequest request, String protocol, String authority) {
         return new ExchangeRecord(proxy.records(), protocol, request.method().name(), request.uri(), authority,
-                peer.text(), false);
+                peer.text(), peer.identity(), false);
     }
 
     private void forward(HttpRequest request, HttpRouteRequest view, ExchangeRecord record, Route route,

@@ -1,17 +1,21 @@
 package io.tollgate.server.http;
 
 import io.netty.channel.Channel;
+import io.tollgate.server.tls.PeerIdentity;
 import io.tollgate.server.transport.ClientAddresses;
 
 /**
- * The client's address of one downstream connection as text, formatted on first use and then
- * kept, so that a connection (and every stream of an HTTP/2 connection) pays for it once.
+ * The client's address of one downstream connection as text, and the identity of its verified
+ * TLS client certificate, formatted on first use and then kept, so that a connection (and every
+ * stream of an HTTP/2 connection) pays for them once.
  */
 final class PeerAddress {
 
     private final Channel connection;
     private String ip;
     private String text;
+    private String identity;
+    private boolean identityRead;
 
     PeerAddress(Channel connection) {
         this.connection = connection;
@@ -23,6 +27,16 @@ final class PeerAddress {
             ip = ClientAddresses.ip(connection);
         }
         return ip;
+    }
+
+    /** The principal of the client's verified certificate, or null when it presented none. */
+    String identity() {
+        if (!identityRead) {
+            PeerIdentity peer = PeerIdentity.of(connection);
+            identity = peer == null ? null : peer.principal();
+            identityRead = true;
+        }
+        return identity;
     }
 
     /** The client's address and port, as the access log shows it. */

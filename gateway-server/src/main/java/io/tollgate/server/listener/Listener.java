@@ -7,14 +7,12 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollChannelOption;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.accesslog.AccessLogs;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.server.tls.ListenerTls;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
 import org.slf4j.Logger;
@@ -33,9 +31,9 @@ public final class Listener implements AutoCloseable {
     private final ListenerConfig config;
     private final Channel channel;
     private final AccessLogSink accessLog;
-    private final SslContext tls;
+    private final ListenerTls tls;
 
-    private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog, SslContext tls) {
+    private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog, ListenerTls tls) {
         this.config = config;
         this.channel = channel;
         this.accessLog = accessLog;
@@ -45,7 +43,7 @@ public final class Listener implements AutoCloseable {
     /** Binds the listener's socket; fails when the address cannot be bound or its certificate cannot be used. */
     public static Listener bind(ListenerConfig config, EventLoopGroup group, Transport transport,
             DownstreamProtocols registry) throws InterruptedException {
-        SslContext tls = config.tls().map(t -> TlsContexts.forServer(config.name(), t)).orElse(null);
+        ListenerTls tls = config.tls().map(t -> ListenerTls.start(config.name(), t)).orElse(null);
         AccessLogSink accessLog = null;
         Channel channel;
         try {
@@ -73,7 +71,9 @@ public final class Listener implements AutoCloseable {
             if (accessLog != null) {
                 accessLog.close();
             }
-            ReferenceCountUtil.release(tls);
+            if (tls != null) {
+                tls.close();
+            }
             throw e;
         }
         Listener listener = new Listener(config, channel, accessLog, tls);
@@ -94,8 +94,7 @@ public final class Listener implements AutoCloseable {
     }
 
     private static ChannelInitializer<Channel> decrypted(ConnectionGate gate, ListenerProtocols protocols,
-            SslContext tls, TlsConfig config, ListenerMetrics metrics) {
-        long handshakeTimeoutMillis = config.handshakeTimeout().toMillis();
+            ListenerTls tls, TlsConfig config, ListenerMetrics metrics) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -105,10 +104,8 @@ public final class Listener implements AutoCloseable {
                 if (!config.alpn().isEmpty()) {
                     ch.pipeline().addLast(PipelineNames.ALPN_CHECK, new AlpnOfferCheck(config.alpn(), metrics));
                 }
-                SslHandler handler = tls.newHandler(ch.alloc());
-                handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
-                ch.pipeline().addLast(PipelineNames.TLS, handler)
-                        .addLast(PipelineNames.SELECT, new TlsProtocolSelector(protocols, metrics));
+                ch.pipeline().addLast(PipelineNames.TLS, tls.newHandler(ch))
+                        .addLast(PipelineNames.SELECT, new TlsProtocolSelector(protocols, tls, metrics));
             }
         };
     }
@@ -128,6 +125,8 @@ public final class Listener implements AutoCloseable {
         if (accessLog != null) {
             accessLog.close();
         }
-        ReferenceCountUtil.release(tls);
+        if (tls != null) {
+            tls.close();
+        }
     }
 }

@@ -18,6 +18,8 @@ package io.tollgate.server.listener;
  *       request into an HTTP/2 connection (removing {@link #HEAD_GUARD} and the HTTP/1 codec);</li>
  *   <li>{@link #ENCODER}: the encoder of protocols whose codec comes in two halves (Bolt);</li>
  *   <li>{@link #IDLE}: closes connections idle too long;</li>
+ *   <li>{@link #FIRST_FRAME}: RPC protocols only, present until the first frame is decoded, closes
+ *       a connection that sends none in time;</li>
  *   <li>{@link #PROXY}: the protocol's proxy handler, always last (none for HTTP/2).</li>
  * </ol>
  * HTTP/2 streams have no channel of their own: the connection's {@link #CODEC} serves them all.
@@ -33,6 +35,7 @@ public final class PipelineNames {
     public static final String UPGRADE = "upgrade";
     public static final String ENCODER = "encoder";
     public static final String IDLE = "idle";
+    public static final String FIRST_FRAME = "first-frame";
     public static final String PROXY = "proxy";
 
     private PipelineNames() {

@@ -2,10 +2,12 @@ package io.tollgate.server.listener;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SniCompletionEvent;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.server.tls.ListenerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,31 +23,42 @@ final class TlsProtocolSelector extends ChannelInboundHandlerAdapter {
     static final String HANDSHAKE_FAILED = "tls_handshake_failed";
     /** The error reason counted when a client does not finish its handshake in time. */
     static final String HANDSHAKE_TIMEOUT = "tls_handshake_timeout";
+    /** The error reason counted when a client certificate is missing or not in the SAN allow-list. */
+    static final String CLIENT_CERTIFICATE_REFUSED = "tls_client_certificate_refused";
 
     private static final Logger log = LoggerFactory.getLogger(TlsProtocolSelector.class);
 
     private final ListenerProtocols protocols;
+    private final ListenerTls tls;
     private final ListenerMetrics metrics;
 
-    TlsProtocolSelector(ListenerProtocols protocols, ListenerMetrics metrics) {
+    TlsProtocolSelector(ListenerProtocols protocols, ListenerTls tls, ListenerMetrics metrics) {
         this.protocols = protocols;
+        this.tls = tls;
         this.metrics = metrics;
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof SniCompletionEvent sni && !sni.isSuccess()) {
+            failed(ctx, sni.cause());
+            return;
+        }
         if (!(evt instanceof SslHandshakeCompletionEvent handshake)) {
             ctx.fireUserEventTriggered(evt);
             return;
         }
         if (!handshake.isSuccess()) {
-            Throwable cause = handshake.cause();
-            metrics.error(cause instanceof SslHandshakeTimeoutException ? HANDSHAKE_TIMEOUT : HANDSHAKE_FAILED);
-            log.debug("{}: TLS handshake failed, closing: {}", ctx.channel().remoteAddress(), cause.toString());
+            failed(ctx, handshake.cause());
+            return;
+        }
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        if (tls.verifyPeer(ctx.channel(), ssl) == ListenerTls.PeerVerdict.REFUSED) {
+            metrics.error(CLIENT_CERTIFICATE_REFUSED);
             ctx.close();
             return;
         }
-        String alpn = ctx.pipeline().get(SslHandler.class).applicationProtocol();
+        String alpn = ssl.applicationProtocol();
         if (alpn == null) {
             protocols.installByFirstBytes(ctx.pipeline());
         } else {
@@ -59,6 +72,12 @@ final class TlsProtocolSelector extends ChannelInboundHandlerAdapter {
             protocol.configure(ctx.pipeline());
         }
         ctx.pipeline().remove(this);
+    }
+
+    private void failed(ChannelHandlerContext ctx, Throwable cause) {
+        metrics.error(cause instanceof SslHandshakeTimeoutException ? HANDSHAKE_TIMEOUT : HANDSHAKE_FAILED);
+        log.debug("{}: TLS handshake failed, closing: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
     }
 
     /**

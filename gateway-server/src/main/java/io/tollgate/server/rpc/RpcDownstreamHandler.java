@@ -4,11 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.metrics.WarnLimiter;
 import io.tollgate.protocols.rpc.RpcCodec;
@@ -21,6 +19,7 @@ import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
+import io.tollgate.server.tls.PeerIdentity;
 import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.transport.HandlerFailures;
 import java.util.ArrayList;
@@ -55,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * (a late response is dropped and counted), their timers cancelled, and the frames not yet sent
  * dropped.
  */
-final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
+final class RpcDownstreamHandler extends RpcFrameHandler {
 
     private static final Logger log = LoggerFactory.getLogger(RpcDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
@@ -69,10 +68,10 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
     private BatchedChannel channel;
     private RpcLoop loop;
     private boolean tooSlow;
-    /** Closes the connection unless its first frame comes first; null once it came. */
-    private ScheduledFuture<?> firstFrameTimer;
     private String clientIp;
     private String peer;
+    private String peerIdentity;
+    private boolean peerIdentityRead;
 
     RpcDownstreamHandler(RpcProxy proxy) {
         this.proxy = proxy;
@@ -85,23 +84,11 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
         this.channel = new BatchedChannel(ctx.channel());
         this.loop = proxy.upstreams().loop(ctx.channel().eventLoop());
         proxy.records().listenerMetrics().connectionOpened();
-        firstFrameTimer = ctx.executor().schedule(this::firstFrameLate, proxy.firstFrameTimeoutNanos(),
-                TimeUnit.NANOSECONDS);
-    }
-
-    private void firstFrameLate() {
-        if (firstFrameTimer != null && ctx.channel().isActive()) {
-            proxy.records().listenerMetrics().connectionRejected("first_frame_timeout");
-            log.debug("{}: no {} frame within the first frame timeout, closing", ctx.channel().remoteAddress(),
-                    codec.protocol());
-            ctx.close();
-        }
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         proxy.records().listenerMetrics().connectionClosed();
-        cancelFirstFrameTimer();
         RpcCall call;
         while ((call = calls.poll()) != null) {
             call.abandon();
@@ -122,28 +109,13 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (firstFrameTimer != null) {
-            cancelFirstFrameTimer();
-        }
-        if (!(msg instanceof RpcFrame)) {
-            ReferenceCountUtil.release(msg);
-            return;
-        }
-        RpcFrame frame = (RpcFrame) msg;
-        switch (frame.kind()) {
-            case REQUEST, ONEWAY -> request(frame);
-            case HEARTBEAT -> {
-                write(codec.heartbeatAck(ctx.alloc(), frame));
-                frame.release();
-            }
-            default -> frame.release();
-        }
+    RpcCodec codec() {
+        return codec;
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        loop.flush();
+    RpcLoop loop() {
+        return loop;
     }
 
     @Override
@@ -173,6 +145,7 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
      *
      * @return false when {@code msg} was dropped: the connection is closed or closing
      */
+    @Override
     boolean write(Object msg) {
         Channel ch = ctx.channel();
         if (tooSlow || (!ch.isWritable() && ch.bytesBeforeWritable() > proxy.maxQueuedBytes())) {
@@ -220,13 +193,6 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
         updateReading();
     }
 
-    private void cancelFirstFrameTimer() {
-        if (firstFrameTimer != null) {
-            firstFrameTimer.cancel(false);
-            firstFrameTimer = null;
-        }
-    }
-
     /** Reads while every upstream it sent to takes more and its own client keeps up. */
     private void updateReading() {
         Channel ch = ctx.channel();
@@ -246,15 +212,16 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
-    private void request(RpcFrame frame) {
+    @Override
+    void request(RpcFrame frame) {
         ExchangeRecord record;
         RpcRouteView view = new RpcRouteView(frame, clientIp());
         try {
             String service = frame.service();
             String method = frame.method();
             record = new ExchangeRecord(proxy.records(), frame.protocolName(), method,
-                    service == null ? null : view.path(), service, peer(), true);
-            record.requestId(Long.toString(frame.requestId()));
+                    service == null ? null : view.path(), service, peer(), peerIdentity(), true);
+            record.requestId(frame.requestId());
             record.received(frame.frameLength());
         } catch (RpcCodecException e) {
             boolean twoWay = frame.kind() == RpcFrame.Kind.REQUEST;
@@ -367,6 +334,16 @@ final class RpcDownstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The caller's address as the access log writes it, formatted once per connection. */
+    /** The client certificate's identity, read once: TLS set it before this handler was installed. */
+    private String peerIdentity() {
+        if (!peerIdentityRead) {
+            PeerIdentity identity = PeerIdentity.of(ctx.channel());
+            peerIdentity = identity == null ? null : identity.principal();
+            peerIdentityRead = true;
+        }
+        return peerIdentity;
+    }
+
     private String peer() {
         if (peer == null) {
             peer = String.valueOf(ctx.channel().remoteAddress());

@@ -1,11 +1,11 @@
 package io.tollgate.server.rpc;
 
-import io.netty.bootstrap.Bootstrap;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
+import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ final class RpcHostPool {
     private final ClusterConfig cluster;
     private final ClusterMetrics metrics;
     private final CircuitBreakers breakers;
-    private final Bootstrap bootstrap;
+    private final UpstreamConnector connector;
     private final List<RpcUpstreamConnection> connections = new ArrayList<>();
     private int next;
 
@@ -37,7 +37,8 @@ final class RpcHostPool {
         this.cluster = cluster;
         this.metrics = metrics;
         this.breakers = breakers;
-        this.bootstrap = transport.clientTo(loop.eventLoop(), host.address(), cluster.connectTimeout());
+        this.connector = UpstreamConnector.of(transport, loop.eventLoop(), host.address(), cluster.connectTimeout(),
+                cluster);
     }
 
     Host host() {
@@ -72,7 +73,7 @@ final class RpcHostPool {
     RpcUpstreamConnection connection() {
         if (connections.size() < cluster.connectionsPerHost()) {
             if (breakers.tryOpenConnection(connections.isEmpty())) {
-                RpcUpstreamConnection connection = RpcUpstreamConnection.open(this, bootstrap.clone());
+                RpcUpstreamConnection connection = RpcUpstreamConnection.open(this, connector);
                 connections.add(connection);
                 return connection;
             }

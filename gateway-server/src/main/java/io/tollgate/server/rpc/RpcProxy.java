@@ -2,6 +2,7 @@ package io.tollgate.server.rpc;
 
 import io.netty.channel.ChannelHandler;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
@@ -23,7 +24,7 @@ public final class RpcProxy {
     private final RpcCodec codec;
     private final int maxQueuedBytes;
     private final Duration idleTimeout;
-    private final long firstFrameTimeoutNanos;
+    private final Duration firstFrameTimeout;
     private final Supplier<Snapshot> snapshot;
     private final RpcUpstreams upstreams;
     private final ListenerRecords records;
@@ -44,7 +45,7 @@ public final class RpcProxy {
         this.codec = codec;
         this.maxQueuedBytes = maxQueuedBytes;
         this.idleTimeout = idleTimeout;
-        this.firstFrameTimeoutNanos = firstFrameTimeout.toNanos();
+        this.firstFrameTimeout = firstFrameTimeout;
         this.snapshot = snapshot;
         this.upstreams = upstreams;
         this.records = records;
@@ -64,6 +65,16 @@ public final class RpcProxy {
     /** How long a downstream connection may stay silent. */
     public Duration idleTimeout() {
         return idleTimeout;
+    }
+
+    /** How long a new downstream connection may take to send its first frame. */
+    public Duration firstFrameTimeout() {
+        return firstFrameTimeout;
+    }
+
+    /** The meters of the listener this proxy serves. */
+    public ListenerMetrics listenerMetrics() {
+        return records.listenerMetrics();
     }
 
     /** A new decoder for one downstream connection. */
@@ -97,9 +108,6 @@ public final class RpcProxy {
         return upstreams;
     }
 
-    long firstFrameTimeoutNanos() {
-        return firstFrameTimeoutNanos;
-    }
 
     boolean overloaded() {
         return overload.overloaded();

@@ -1,20 +1,20 @@
 package io.tollgate.server.rpc;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
 import io.tollgate.router.outlier.UpstreamFailure;
+import io.tollgate.server.tls.UpstreamConnector;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * here stops reading, and all of them read again once it can (or once it closed). The connection
  * itself always keeps reading: the responses it carries belong to many callers.
  */
-final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
+final class RpcUpstreamConnection extends RpcFrameHandler {
 
     private static final Logger log = LoggerFactory.getLogger(RpcUpstreamConnection.class);
 
@@ -64,10 +64,10 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** Starts connecting; the connection accepts frames at once and sends them when connected. */
-    static RpcUpstreamConnection open(RpcHostPool pool, Bootstrap bootstrap) {
+    static RpcUpstreamConnection open(RpcHostPool pool, UpstreamConnector connector) {
         RpcUpstreamConnection connection = new RpcUpstreamConnection(pool);
         long heartbeatMillis = pool.cluster().heartbeatInterval().toMillis();
-        ChannelFuture future = bootstrap.handler(new ChannelInitializer<Channel>() {
+        ChannelFuture future = connector.connect(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
                 ch.pipeline()
@@ -76,7 +76,7 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
                         .addLast("heartbeat", new IdleStateHandler(0, 0, heartbeatMillis, TimeUnit.MILLISECONDS))
                         .addLast("upstream", connection);
             }
-        }).connect();
+        });
         future.addListener(f -> {
             if (!f.isSuccess()) {
                 connection.connectFailedLater(f.cause());
@@ -203,38 +203,35 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof RpcFrame)) {
-            ReferenceCountUtil.release(msg);
-            return;
-        }
-        RpcFrame frame = (RpcFrame) msg;
-        switch (frame.kind()) {
-            case RESPONSE -> {
-                RpcAttempt attempt = calls.remove(frame.requestId());
-                if (attempt == null) {
-                    pool.metrics().lateResponse();
-                    frame.release();
-                } else {
-                    attempt.respond(frame);
-                    closeIfDrained();
-                }
-            }
-            case HEARTBEAT_ACK -> {
-                heartbeatUnanswered = false;
-                frame.release();
-            }
-            case HEARTBEAT -> {
-                pool.loop().write(channel, pool.codec().heartbeatAck(ctx.alloc(), frame));
-                frame.release();
-            }
-            default -> frame.release();
+    RpcCodec codec() {
+        return pool.codec();
+    }
+
+    @Override
+    RpcLoop loop() {
+        return pool.loop();
+    }
+
+    @Override
+    boolean write(Object msg) {
+        return pool.loop().write(channel, msg);
+    }
+
+    @Override
+    void response(RpcFrame frame) {
+        RpcAttempt attempt = calls.remove(frame.requestId());
+        if (attempt == null) {
+            pool.metrics().lateResponse();
+            frame.release();
+        } else {
+            attempt.respond(frame);
+            closeIfDrained();
         }
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        pool.loop().flush();
+    void heartbeatAcked(RpcFrame ack) {
+        heartbeatUnanswered = false;
     }
 
     @Override

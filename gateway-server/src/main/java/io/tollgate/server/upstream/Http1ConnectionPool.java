@@ -1,6 +1,5 @@
 package io.tollgate.server.upstream;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -11,6 +10,7 @@ import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.protocols.http1.Http1Decoders;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
+import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +29,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
     private final Host host;
     private final ClusterConfig cluster;
     private final PoolEvents events;
-    private final Bootstrap bootstrap;
+    private final UpstreamConnector connector;
     private final ArrayDeque<Http1UpstreamConnection> idle = new ArrayDeque<>();
     private final CircuitBreakers breakers;
     private final Waiters waiters;
@@ -44,7 +44,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
         this.breakers = breakers;
         this.waiters = new Waiters(cluster.maxPendingRequests(), breakers, events);
         this.events = events;
-        this.bootstrap = transport.clientTo(loop, host.address(), cluster.connectTimeout());
+        this.connector = UpstreamConnector.of(transport, loop, host.address(), cluster.connectTimeout(), cluster);
     }
 
     @Override
@@ -147,7 +147,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
 
     private void connect() {
         Http1UpstreamConnection connection = new Http1UpstreamConnection(this);
-        ChannelFuture future = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
+        ChannelFuture future = connector.connect(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
                 ch.pipeline()
@@ -155,7 +155,7 @@ public final class Http1ConnectionPool implements UpstreamPool {
                         .addLast("idle", new IdleStateHandler(cluster.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                         .addLast("upstream", connection);
             }
-        }).connect();
+        });
         future.addListener(f -> {
             if (f.isSuccess()) {
                 events.connectionOpened();

@@ -1,6 +1,5 @@
 package io.tollgate.server.upstream;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ClusterConfig;
@@ -9,6 +8,7 @@ import io.tollgate.core.config.Http2Options;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
+import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,7 @@ public final class Http2ConnectionPool implements UpstreamPool {
     private final ClusterConfig cluster;
     private final Http2Options options;
     private final PoolEvents events;
-    private final Bootstrap bootstrap;
+    private final UpstreamConnector connector;
     private final List<Http2UpstreamConnection> connections = new ArrayList<>();
     private final CircuitBreakers breakers;
     private final Waiters waiters;
@@ -41,7 +41,7 @@ public final class Http2ConnectionPool implements UpstreamPool {
         this.waiters = new Waiters(cluster.maxPendingRequests(), breakers, events);
         this.options = Http2Options.DEFAULTS;
         this.events = events;
-        this.bootstrap = transport.clientTo(loop, host.address(), cluster.connectTimeout());
+        this.connector = UpstreamConnector.of(transport, loop, host.address(), cluster.connectTimeout(), cluster);
     }
 
     @Override
@@ -167,7 +167,7 @@ public final class Http2ConnectionPool implements UpstreamPool {
         Http2UpstreamConnection connection = Http2Codecs.client(options, (decoder, encoder, settings) ->
                 new Http2UpstreamConnection(decoder, encoder, settings, this, options, cluster.heartbeatInterval()));
         connections.add(connection);
-        ChannelFuture future = bootstrap.clone().handler(connection).connect();
+        ChannelFuture future = connector.connect(connection);
         future.addListener(f -> {
             if (f.isSuccess()) {
                 events.connectionOpened();

@@ -173,7 +173,7 @@ class TlsListenerTest {
     }
 
     /** Reads until the peer closes; a reset counts as the end too. */
-    private static String readToEnd(InputStream in) throws IOException {
+    static String readToEnd(InputStream in) throws IOException {
         StringBuilder text = new StringBuilder();
         byte[] chunk = new byte[4096];
         try {

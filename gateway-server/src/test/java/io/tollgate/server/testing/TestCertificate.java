@@ -2,8 +2,6 @@ package io.tollgate.server.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URISyntaxException;
-import java.net.URL;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -24,12 +22,12 @@ public final class TestCertificate {
 
     /** The PEM file of the certificate, for a listener's {@code cert_chain_file}. */
     public static Path certChainFile() {
-        return resource("/tls/localhost.crt");
+        return TestPki.resource("/tls/localhost.crt");
     }
 
     /** The PEM file of its PKCS#8 private key, for a listener's {@code private_key_file}. */
     public static Path privateKeyFile() {
-        return resource("/tls/localhost.key");
+        return TestPki.resource("/tls/localhost.key");
     }
 
     /** A listener's {@code tls} block presenting this certificate, with the given extra fields (may be empty). */
@@ -51,18 +49,6 @@ public final class TestCertificate {
             return context;
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot build a client context trusting the test certificate", e);
-        }
-    }
-
-    private static Path resource(String name) {
-        URL url = TestCertificate.class.getResource(name);
-        if (url == null) {
-            throw new IllegalStateException("missing test resource " + name);
-        }
-        try {
-            return Path.of(url.toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(name + ": " + e.getMessage(), e);
         }
     }
 }

@@ -20,7 +20,6 @@ import io.tollgate.protocols.rpc.SlicedRpcFrame;
  */
 public final class LppFrame extends SlicedRpcFrame {
 
-    private final Kind kind;
     private String service;
     private String method;
 
@@ -29,23 +28,7 @@ public final class LppFrame extends SlicedRpcFrame {
      * takes over the caller's reference.
      */
     LppFrame(ByteBuf bytes, Kind kind) {
-        super(bytes);
-        this.kind = kind;
-    }
-
-    @Override
-    public Kind kind() {
-        return kind;
-    }
-
-    @Override
-    public long requestId() {
-        return bytes.getLong(base + LppProtocol.REQUEST_ID_OFFSET);
-    }
-
-    @Override
-    public void requestId(long requestId) {
-        bytes.setLong(base + LppProtocol.REQUEST_ID_OFFSET, requestId);
+        super(bytes, kind, LppProtocol.REQUEST_ID_OFFSET, Long.BYTES);
     }
 
     /** The body, a slice that is not retained. */
@@ -60,9 +43,7 @@ public final class LppFrame extends SlicedRpcFrame {
      * @throws IllegalStateException when this is a request or heartbeat, whose status means nothing
      */
     public int status() {
-        if (kind.isRequest()) {
-            throw new IllegalStateException("status of a " + kind + " (expected: a response or heartbeat ack)");
-        }
+        requireResponse("status");
         return bytes.getUnsignedByte(base + LppProtocol.STATUS_OFFSET);
     }
 
@@ -132,8 +113,8 @@ public final class LppFrame extends SlicedRpcFrame {
     @Override
     public String toString() {
         if (refCnt() == 0) {
-            return "LppFrame(" + kind + ", released)";
+            return "LppFrame(" + kind() + ", released)";
         }
-        return "LppFrame(" + kind + " id=" + requestId() + " length=" + length + ")";
+        return "LppFrame(" + kind() + " id=" + requestId() + " length=" + length + ")";
     }
 }

@@ -1,0 +1,185 @@
+package io.tollgate.core.config;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.Certificate;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the TLS blocks of the configuration (a listener's {@code tls}, a cluster's {@code tls})
+ * and the admin API's access settings, checking every file they name when the configuration is
+ * loaded so that a bad file is reported with the field that names it.
+ */
+final class TlsConfigLoader {
+
+    private static final Pattern SERVER_NAME = Pattern.compile("(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*");
+    private static final Set<String> UPSTREAM_ALPN = Set.of(TlsConfig.H2, TlsConfig.HTTP_1_1);
+
+    private TlsConfigLoader() {
+    }
+
+    /** The listener's TLS settings; the ALPN names default to those its protocols serve, h2 first. */
+    static Optional<TlsConfig> listener(ConfigNode listener, List<String> protocols) {
+        Optional<ConfigNode> tls = listener.optional("tls");
+        if (tls.isEmpty()) {
+            return Optional.empty();
+        }
+        ConfigNode n = tls.get().allowOnly(Set.of("cert_chain_file", "private_key_file", "alpn", "handshake_timeout",
+                "sni_certificates", "client_auth", "reload_interval", "session_timeout"));
+        CertificateFiles certificate = certificate(n);
+        List<String> served = new ArrayList<>();
+        if (protocols.contains("h2c")) {
+            served.add(TlsConfig.H2);
+        }
+        if (protocols.contains("http1")) {
+            served.add(TlsConfig.HTTP_1_1);
+        }
+        List<String> alpn = n.has("alpn") ? n.list("alpn", a -> {
+            String name = a.asString();
+            if (!served.contains(name)) {
+                throw a.error("'" + name + "' is not served by protocols " + protocols + " (expected one of " + served
+                        + ": h2 needs h2c, http/1.1 needs http1)");
+            }
+            return name;
+        }) : served;
+        ConfigLoader.unique(n.child("alpn"), alpn, "protocol");
+        List<SniCertificateConfig> sni = n.list("sni_certificates", s -> {
+            s.allowOnly(Set.of("server_names", "cert_chain_file", "private_key_file"));
+            List<String> names = s.list("server_names", TlsConfigLoader::serverName);
+            if (names.isEmpty()) {
+                throw s.child("server_names").error("must list at least one name");
+            }
+            return new SniCertificateConfig(names, certificate(s));
+        });
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < sni.size(); i++) {
+            for (String name : sni.get(i).serverNames()) {
+                if (!names.add(name)) {
+                    throw n.child("sni_certificates").element(i).error("server name '" + name
+                            + "' is already listed by an earlier entry (expected each name once)");
+                }
+            }
+        }
+        return Optional.of(new TlsConfig(certificate.certChainFile(), certificate.privateKeyFile(), alpn,
+                n.positiveDuration("handshake_timeout", TlsConfig.DEFAULT_HANDSHAKE_TIMEOUT),
+                sni,
+                n.optional("client_auth").map(TlsConfigLoader::clientAuth),
+                n.positiveDuration("reload_interval", TlsConfig.DEFAULT_RELOAD_INTERVAL),
+                n.positiveDuration("session_timeout", TlsConfig.DEFAULT_SESSION_TIMEOUT)));
+    }
+
+    /** A cluster's TLS settings; the ALPN name offered defaults to the cluster's protocol. */
+    static Optional<UpstreamTlsConfig> upstream(ConfigNode cluster, String protocol) {
+        Optional<ConfigNode> tls = cluster.optional("tls");
+        if (tls.isEmpty()) {
+            return Optional.empty();
+        }
+        ConfigNode n = tls.get().allowOnly(Set.of("sni", "ca_file", "insecure_skip_verify", "cert_chain_file",
+                "private_key_file", "alpn"));
+        Optional<Path> ca = n.optionalString("ca_file").map(Path::of);
+        ca.ifPresent(file -> PemFiles.certificateChain(n.child("ca_file"), file));
+        boolean insecure = n.bool("insecure_skip_verify", false);
+        if (ca.isPresent() == insecure) {
+            throw n.error(ca.isPresent()
+                    ? "ca_file and insecure_skip_verify: true exclude each other (expected one of them)"
+                    : "needs ca_file to verify the hosts' certificates, or insecure_skip_verify: true to accept any"
+                            + " certificate (expected one of them)");
+        }
+        Optional<CertificateFiles> client = n.has("cert_chain_file") || n.has("private_key_file")
+                ? Optional.of(certificate(n)) : Optional.empty();
+        String defaultAlpn = ClusterConfig.H2.equals(protocol) ? TlsConfig.H2 : TlsConfig.HTTP_1_1;
+        List<String> alpn = n.has("alpn") ? n.list("alpn", a -> {
+            String name = a.asString();
+            if (!UPSTREAM_ALPN.contains(name)) {
+                throw a.error("'" + name + "' is not an ALPN name the gateway speaks (expected one of "
+                        + List.of(TlsConfig.H2, TlsConfig.HTTP_1_1) + ")");
+            }
+            return name;
+        }) : List.of(defaultAlpn);
+        ConfigLoader.unique(n.child("alpn"), alpn, "protocol");
+        return Optional.of(new UpstreamTlsConfig(n.optionalString("sni").map(s -> serverName(n.child("sni"))), ca,
+                client, alpn));
+    }
+
+    /**
+     * The admin API's settings: a token (inline or from a file) makes mutating endpoints require
+     * it; an address other than loopback requires one.
+     */
+    static AdminConfig admin(ConfigNode n) {
+        n.allowOnly(Set.of("address", "port", "token", "token_file"));
+        String address = n.string("address", "127.0.0.1");
+        if (n.has("token") && n.has("token_file")) {
+            throw n.error("token and token_file exclude each other (expected one of them)");
+        }
+        Optional<String> token = n.optionalString("token").or(() -> n.optionalString("token_file")
+                .map(file -> readToken(n.child("token_file"), Path.of(file))));
+        token.ifPresent(t -> {
+            String field = n.has("token") ? "token" : "token_file";
+            if (t.length() < 16 || t.chars().anyMatch(c -> c <= ' ' || c > '~')) {
+                throw n.child(field).error("the token must be at least 16 printable ASCII characters without spaces"
+                        + " (was " + t.length() + " characters)");
+            }
+        });
+        if (token.isEmpty() && !isLoopback(n.child("address"), address)) {
+            throw n.child("address").error("'" + address + "' is not a loopback address: set admin.token or"
+                    + " admin.token_file so that mutating endpoints require a bearer token (expected a token, or"
+                    + " address 127.0.0.1)");
+        }
+        return new AdminConfig(address, n.integer("port", 9901, 0, 65535), token);
+    }
+
+    private static boolean isLoopback(ConfigNode field, String address) {
+        try {
+            return InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            throw field.error("'" + address + "' cannot be resolved (expected an IP address or a resolvable name)");
+        }
+    }
+
+    private static String readToken(ConfigNode field, Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw field.error(file + ": cannot be read (expected a file holding the token): " + e);
+        }
+    }
+
+    private static CertificateFiles certificate(ConfigNode n) {
+        Path certChain = Path.of(n.string("cert_chain_file"));
+        Path privateKey = Path.of(n.string("private_key_file"));
+        List<Certificate> chain = PemFiles.certificateChain(n.child("cert_chain_file"), certChain);
+        PemFiles.privateKeyOf(n.child("private_key_file"), privateKey, chain.get(0));
+        return new CertificateFiles(certChain, privateKey);
+    }
+
+    private static ClientAuthConfig clientAuth(ConfigNode n) {
+        n.allowOnly(Set.of("mode", "ca_file", "allowed_sans"));
+        String mode = n.string("mode", "required");
+        if (!mode.equals("required") && !mode.equals("optional")) {
+            throw n.child("mode").error("'" + mode + "' (expected required or optional)");
+        }
+        Path ca = Path.of(n.string("ca_file"));
+        PemFiles.certificateChain(n.child("ca_file"), ca);
+        List<String> sans = n.list("allowed_sans", ConfigNode::asString);
+        ConfigLoader.unique(n.child("allowed_sans"), sans, "name");
+        return new ClientAuthConfig(mode.equals("required"), ca, sans);
+    }
+
+    private static String serverName(ConfigNode n) {
+        String name = n.asString().toLowerCase(Locale.ROOT);
+        if (!SERVER_NAME.matcher(name).matches()) {
+            throw n.error("'" + n.asString() + "' is not a server name (expected a DNS name or *.suffix)");
+        }
+        return name;
+    }
+}

@@ -1,0 +1,84 @@
+package io.tollgate.server.tls;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslHandler;
+import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.server.transport.Transport;
+import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+
+/**
+ * Opens the connections of one event loop to one host of a cluster: plain TCP, or TLS when the
+ * cluster has a {@code tls} block. Over TLS a connection counts as connected only once its
+ * handshake succeeded: the returned future fails on a refused certificate as on a refused connect,
+ * and the caller's handlers see {@code channelActive} only after the handshake, which must end
+ * within the connect timeout too.
+ */
+public final class UpstreamConnector {
+
+    private final Bootstrap bootstrap;
+    private final InetSocketAddress address;
+    private final UpstreamTls tls;
+    private final long handshakeTimeoutMillis;
+
+    private UpstreamConnector(Bootstrap bootstrap, InetSocketAddress address, UpstreamTls tls, Duration connectTimeout) {
+        this.bootstrap = bootstrap;
+        this.address = address;
+        this.tls = tls;
+        this.handshakeTimeoutMillis = connectTimeout.toMillis();
+    }
+
+    /** Connections from {@code loop} to {@code address} of {@code cluster}, abandoned after {@code connectTimeout}. */
+    public static UpstreamConnector of(Transport transport, EventLoop loop, InetSocketAddress address,
+            Duration connectTimeout, ClusterConfig cluster) {
+        return new UpstreamConnector(transport.clientTo(loop, address, connectTimeout), address,
+                cluster.tls().map(t -> UpstreamTls.of(cluster.name(), t)).orElse(null), connectTimeout);
+    }
+
+    /**
+     * Connects a new channel whose pipeline {@code handler} sets up (after the TLS handlers when
+     * there are any). The future completes when the connection is usable.
+     */
+    public ChannelFuture connect(ChannelHandler handler) {
+        if (tls == null) {
+            return bootstrap.clone().handler(handler).connect();
+        }
+        ChannelFuture connect = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                SslHandler ssl = tls.newHandler(ch.alloc(), address);
+                ssl.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
+                ch.pipeline().addLast("tls", ssl)
+                        .addLast("tls-gate", new HandshakeGate())
+                        .addLast(handler);
+            }
+        }).connect();
+        ChannelPromise ready = connect.channel().newPromise();
+        connect.addListener(f -> {
+            if (!f.isSuccess()) {
+                ready.tryFailure(f.cause());
+                return;
+            }
+            SslHandler ssl = connect.channel().pipeline().get(SslHandler.class);
+            if (ssl == null) {
+                ready.tryFailure(new ClosedChannelException());
+                return;
+            }
+            ssl.handshakeFuture().addListener(h -> {
+                if (h.isSuccess()) {
+                    ready.trySuccess();
+                } else {
+                    ready.tryFailure(h.cause());
+                }
+            });
+        });
+        return ready;
+    }
+}

@@ -1,0 +1,63 @@
+package io.tollgate.server.tls;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.tollgate.core.config.UpstreamTlsConfig;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The client TLS context of the clusters sharing one {@link UpstreamTlsConfig}, rebuilt on the
+ * certificate control thread when its files change; connections read the current one. Contexts
+ * are kept by configuration for the life of the process (one per distinct {@code tls} block), so
+ * every event loop and every health check of a cluster shares one.
+ */
+public final class UpstreamTls {
+
+    /** How often a cluster's CA and client certificate files are looked at. */
+    static final Duration RELOAD_INTERVAL = Duration.ofSeconds(5);
+    private static final Map<UpstreamTlsConfig, UpstreamTls> BY_CONFIG = new ConcurrentHashMap<>();
+
+    private final UpstreamTlsConfig config;
+    private volatile SslContext context;
+
+    private UpstreamTls(String clusterName, UpstreamTlsConfig config) {
+        this.config = config;
+        this.context = TlsContexts.forUpstream(clusterName, config);
+        List<Path> files = new ArrayList<>();
+        config.caFile().ifPresent(files::add);
+        config.clientCertificate().ifPresent(c -> {
+            files.add(c.certChainFile());
+            files.add(c.privateKeyFile());
+        });
+        if (!files.isEmpty()) {
+            CertificateFileWatcher.watch("cluster " + clusterName, files, RELOAD_INTERVAL,
+                    () -> context = TlsContexts.forUpstream(clusterName, config));
+        }
+    }
+
+    /**
+     * The shared TLS of {@code config}, built on first use: call it once when a cluster is
+     * prepared (on a control thread) so that event loops only find it.
+     *
+     * @throws IllegalArgumentException when its files cannot be used
+     */
+    public static UpstreamTls of(String clusterName, UpstreamTlsConfig config) {
+        return BY_CONFIG.computeIfAbsent(config, c -> new UpstreamTls(clusterName, c));
+    }
+
+    /**
+     * A new client handler for a connection to {@code address}: it sends the configured SNI (none
+     * for an address without it) and expects the certificate to name the SNI, else the address.
+     */
+    SslHandler newHandler(ByteBufAllocator alloc, InetSocketAddress address) {
+        String peer = config.sni().orElseGet(() -> address.getAddress().getHostAddress());
+        return context.newHandler(alloc, peer, address.getPort());
+    }
+}
