@@ -2,11 +2,7 @@ package io.tollgate.server.listener;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.metrics.ListenerMetrics;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Closes a connection whose decoder produced no first frame within the timeout, counted in
@@ -16,11 +12,9 @@ import org.slf4j.LoggerFactory;
  */
 final class FirstFrameTimeout extends ChannelInboundHandlerAdapter {
 
-    private static final Logger log = LoggerFactory.getLogger(FirstFrameTimeout.class);
-
     private final long timeoutNanos;
     private final ListenerMetrics metrics;
-    private ScheduledFuture<?> timer;
+    private HandlerTimeout timeout;
 
     FirstFrameTimeout(long timeoutNanos, ListenerMetrics metrics) {
         this.timeoutNanos = timeoutNanos;
@@ -29,12 +23,12 @@ final class FirstFrameTimeout extends ChannelInboundHandlerAdapter {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        timer = ctx.executor().schedule(() -> expired(ctx), timeoutNanos, TimeUnit.NANOSECONDS);
+        timeout = HandlerTimeout.start(ctx, timeoutNanos, metrics, "first_frame_timeout");
     }
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        timer.cancel(false);
+        timeout.cancel();
     }
 
     @Override
@@ -47,16 +41,7 @@ final class FirstFrameTimeout extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        timer.cancel(false);
+        timeout.cancel();
         ctx.fireChannelInactive();
-    }
-
-    private void expired(ChannelHandlerContext ctx) {
-        if (ctx.isRemoved() || !ctx.channel().isActive()) {
-            return;
-        }
-        log.debug("{}: no frame within the first frame timeout, closing", ctx.channel().remoteAddress());
-        metrics.connectionRejected("first_frame_timeout");
-        ctx.close();
     }
 }

@@ -3,11 +3,9 @@ package io.tollgate.server.listener;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.core.protocol.Detection;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +29,7 @@ final class ProtocolDetectionHandler extends ByteToMessageDecoder {
     private final List<DownstreamProtocol> protocols;
     private final long timeoutNanos;
     private final ListenerMetrics metrics;
-    private ScheduledFuture<?> timer;
+    private HandlerTimeout timeout;
 
     ProtocolDetectionHandler(List<DownstreamProtocol> protocols, long timeoutNanos, ListenerMetrics metrics) {
         this.protocols = protocols;
@@ -41,12 +39,12 @@ final class ProtocolDetectionHandler extends ByteToMessageDecoder {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        timer = ctx.executor().schedule(() -> timedOut(ctx), timeoutNanos, TimeUnit.NANOSECONDS);
+        timeout = HandlerTimeout.start(ctx, timeoutNanos, metrics, "detection_timeout");
     }
 
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
-        timer.cancel(false);
+        timeout.cancel();
     }
 
     @Override
@@ -72,14 +70,5 @@ final class ProtocolDetectionHandler extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes());
             ctx.close();
         }
-    }
-
-    private void timedOut(ChannelHandlerContext ctx) {
-        if (ctx.isRemoved() || !ctx.channel().isActive()) {
-            return;
-        }
-        log.debug("{}: no protocol recognised within the detection timeout, closing", ctx.channel().remoteAddress());
-        metrics.connectionRejected("detection_timeout");
-        ctx.close();
     }
 }
