@@ -35,12 +35,14 @@ public final class ClusterMetrics {
     private final Counter healthChecks;
     private final Counter healthCheckFailures;
     private final MeterRegistry registry;
+    private final ConnectionErrorMeters connectionErrors;
     private final Tags tags;
     /** Created with the first subset source: clusters without subsets publish no subset counters. */
     private SubsetMeters subsets;
 
-    ClusterMetrics(MeterRegistry registry, String clusterName) {
+    ClusterMetrics(MeterRegistry registry, String clusterName, ConnectionErrorMeters connectionErrors) {
         this.registry = registry;
+        this.connectionErrors = connectionErrors;
         this.tags = Tags.of(MetricNames.TAG_CLUSTER, clusterName);
         this.connections = new ConnectionMeters(
                 registry, MetricNames.UPSTREAM_CX_ACTIVE, MetricNames.UPSTREAM_CX_TOTAL, tags);
@@ -165,5 +167,10 @@ public final class ClusterMetrics {
         if (!passed) {
             healthCheckFailures.increment();
         }
+    }
+
+    /** The process's counters of errors that ended connections. */
+    public ConnectionErrorMeters connectionErrors() {
+        return connectionErrors;
     }
 }

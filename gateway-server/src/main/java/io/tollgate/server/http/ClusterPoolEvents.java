@@ -1,6 +1,7 @@
 package io.tollgate.server.http;
 
 import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.server.upstream.PoolEvents;
 
 /** Counts a cluster's connection pool events in its metrics. */
@@ -35,5 +36,10 @@ final class ClusterPoolEvents implements PoolEvents {
     @Override
     public void connectionOverflow() {
         metrics.connectionOverflow();
+    }
+
+    @Override
+    public ConnectionErrorMeters connectionErrors() {
+        return metrics.connectionErrors();
     }
 }

@@ -204,6 +204,12 @@ final class HttpExchange extends Exchange {
             ReferenceCountUtil.release(content);
             return;
         }
+        if (content.decoderResult().isFailure()) {
+            ReferenceCountUtil.release(content);
+            record.flag(ResponseFlag.DOWNSTREAM_PROTOCOL_ERROR);
+            refuseBody("bad_request_body", HttpResponseStatus.BAD_REQUEST, Http2Error.PROTOCOL_ERROR);
+            return;
+        }
         int bytes = content.content().readableBytes();
         requestBytes += bytes;
         record.received(bytes);
@@ -213,8 +219,7 @@ final class HttpExchange extends Exchange {
         if (requestBytes > maxRequestBody) {
             ReferenceCountUtil.release(content);
             record.flag(ResponseFlag.REQUEST_TOO_LARGE);
-            downstream.requestBodyRejected();
-            fail(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large");
+            refuseBody("body_too_large", HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, Http2Error.CANCEL);
             return;
         }
         if (replay != null) {
@@ -235,6 +240,24 @@ final class HttpExchange extends Exchange {
         upstreamNeedsFlush = true;
         if (!connection.isWritable()) {
             downstream.pause(HttpDownstream.PAUSE_UPSTREAM_FULL);
+        }
+    }
+
+    /**
+     * Refuses a request body that cannot be forwarded (malformed framing, over the limit): the
+     * attempt ends unusable, so that the upstream never sees the request complete, and the client
+     * is answered {@code status} when nothing of the response went downstream yet; otherwise
+     * there is no second answer to give, and the response is aborted (an HTTP/2 stream reset
+     * with {@code resetError}). An HTTP/1 connection closes either way: its framing cannot be
+     * trusted or its body is not wanted.
+     */
+    private void refuseBody(String reason, HttpResponseStatus status, Http2Error resetError) {
+        downstream.requestBodyRejected(reason);
+        closeDownstreamAfter = true;
+        if (responseStarted) {
+            abort(resetError);
+        } else {
+            fail(status, reason);
         }
     }
 
@@ -453,6 +476,9 @@ final class HttpExchange extends Exchange {
     private void fail(HttpResponseStatus status, String reason) {
         cleanUp(false);
         FullHttpResponse response = downstream.error(status, reason);
+        if (closeDownstreamAfter && !downstream.isHttp2Stream()) {
+            HopByHopHeaders.setKeepAlive(response, downstreamVersion, false);
+        }
         record.sent(response.content().readableBytes());
         record.finish(response.status().code());
         downstream.exchangeDone(this, downstream.writeAndFlush(response));

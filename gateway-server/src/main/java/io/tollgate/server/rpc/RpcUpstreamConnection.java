@@ -21,6 +21,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import io.tollgate.server.transport.HandlerFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -267,7 +268,7 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.debug("{}: upstream {} connection failed", pool.host(), pool.codec().protocol(), cause);
+        HandlerFailures.caught(log, ctx.channel(), cause, pool.metrics().connectionErrors(), false);
         ctx.close();
     }
 

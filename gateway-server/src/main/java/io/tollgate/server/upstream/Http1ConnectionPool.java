@@ -6,6 +6,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.protocols.http1.Http1Decoders;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
@@ -169,5 +170,10 @@ public final class Http1ConnectionPool implements UpstreamPool {
             boolean established = open > waiters.connecting() - 1;
             waiters.connectEnded(established, f.cause());
         });
+    }
+
+    /** Where errors that end this pool's connections are counted. */
+    ConnectionErrorMeters connectionErrors() {
+        return events.connectionErrors();
     }
 }

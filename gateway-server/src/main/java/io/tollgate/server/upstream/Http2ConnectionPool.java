@@ -3,6 +3,7 @@ package io.tollgate.server.upstream;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.core.config.Http2Options;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.router.breaker.CircuitBreakers;
@@ -177,5 +178,10 @@ public final class Http2ConnectionPool implements UpstreamPool {
             events.connectFailure();
             waiters.connectEnded(othersServe(), f.cause());
         });
+    }
+
+    /** Where errors that end this pool's connections are counted. */
+    ConnectionErrorMeters connectionErrors() {
+        return events.connectionErrors();
     }
 }

@@ -16,6 +16,7 @@ import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.server.http2.Http2Multiplexer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,6 +88,11 @@ final class Http2UpstreamConnection extends Http2Multiplexer<Http2UpstreamStream
         if (open == 0) {
             ctx.channel().close();
         }
+    }
+
+    @Override
+    protected ConnectionErrorMeters connectionErrors() {
+        return pool.connectionErrors();
     }
 
     Http2ConnectionPool pool() {

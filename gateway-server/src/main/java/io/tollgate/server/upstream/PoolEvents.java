@@ -1,5 +1,7 @@
 package io.tollgate.server.upstream;
 
+import io.tollgate.core.metrics.ConnectionErrorMeters;
+
 /** What a connection pool reports, so that metrics stay out of the pool's logic. */
 public interface PoolEvents {
 
@@ -14,4 +16,7 @@ public interface PoolEvents {
 
     /** A connection was not opened because the cluster's connection breaker was reached. */
     void connectionOverflow();
+
+    /** Where errors that end the pool's connections are counted. */
+    ConnectionErrorMeters connectionErrors();
 }

@@ -3,6 +3,7 @@ package io.tollgate.server.upstream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.core.config.CircuitBreakerThresholdsConfig;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.router.breaker.CircuitBreakers;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -134,6 +135,11 @@ class WaitersTest {
 
             @Override
             public void connectionOverflow() {
+            }
+
+            @Override
+            public ConnectionErrorMeters connectionErrors() {
+                return null;
             }
         });
     }
