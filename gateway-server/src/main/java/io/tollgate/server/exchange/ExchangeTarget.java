@@ -8,6 +8,7 @@ import io.tollgate.router.cluster.Host;
 import io.tollgate.router.outlier.UpstreamOutcomes;
 import io.tollgate.router.route.Route;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Where the attempts of one exchange go, whatever its protocol: the route and cluster chosen for
@@ -24,5 +25,15 @@ public record ExchangeTarget(Route route, Cluster cluster, RouteRequest view, Ci
     public Host retryHost(List<Host> tried) {
         return cluster.chooseExcluding(view, route.metadataMatch(),
                 host -> tried.stream().anyMatch(t -> t.id().equals(host.id())));
+    }
+
+    /**
+     * A host neither {@code tried} nor {@code avoided} (known down on this event loop), for a
+     * request that may go anywhere else; null when the cluster has none.
+     */
+    public Host otherHost(List<Host> tried, Predicate<Host> avoided) {
+        Predicate<Host> excluded = host -> avoided.test(host) || tried.stream().anyMatch(t -> t.id().equals(host.id()));
+        Host other = cluster.chooseExcluding(view, route.metadataMatch(), excluded);
+        return other == null || excluded.test(other) ? null : other;
     }
 }

@@ -383,6 +383,25 @@ final class HttpDownstream {
         exchangeDone(exchange, null);
     }
 
+    /**
+     * Called by an exchange that answers with a gateway error before any of its response went
+     * out: counted by {@code reason}; an HTTP/1 connection stays open for the next request when
+     * {@code keepAlive} (the client wants it and its request was read whole), so that an upstream
+     * failure costs the client one answer, never its connection.
+     */
+    void answerFailure(HttpExchange exchange, FullHttpResponse response, String reason, HttpVersion version,
+            boolean keepAlive) {
+        proxy.listenerMetrics().error(reason);
+        if (http2Stream) {
+            exchangeDone(exchange, writeAndFlush(response));
+            return;
+        }
+        boolean keep = keepAlive && state != State.CLOSING;
+        HopByHopHeaders.setKeepAlive(response, version, keep);
+        ChannelFuture written = writeAndFlush(response);
+        exchangeDone(exchange, keep ? null : written);
+    }
+
     /** Called by an exchange that sent a 413 for a body that outgrew the limit mid-stream. */
     void requestBodyRejected() {
         state = State.CLOSING;

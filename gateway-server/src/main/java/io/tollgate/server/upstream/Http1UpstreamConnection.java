@@ -1,11 +1,13 @@
 package io.tollgate.server.upstream;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,6 +16,10 @@ import org.slf4j.LoggerFactory;
  * serves one exchange at a time: while an {@link UpstreamListener} is bound, responses, read-batch
  * ends, writability changes and the close go to it; while idle in the pool it closes on anything
  * unexpected.
+ *
+ * <p>It tells apart what its close means: a request none of whose bytes left (its write failed on
+ * a connection whose death was not yet read) is refused, safe to send elsewhere; a reset (not a
+ * plain close) while idle or before any answer byte tells the pool the host died.
  */
 final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter implements UpstreamConnection {
 
@@ -21,7 +27,18 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
 
     private final Http1ConnectionPool pool;
     private Channel channel;
+    private final ChannelFutureListener requestLeft = f -> {
+        if (f.isSuccess()) {
+            requestSent = true;
+        }
+    };
     private UpstreamListener listener;
+    /** Whether a byte of the bound exchange's request reached the socket. */
+    private boolean requestSent;
+    /** Whether a byte of the bound exchange's response arrived. */
+    private boolean responseStarted;
+    /** Whether the connection failed with an I/O error (a reset), rather than closing cleanly. */
+    private boolean reset;
 
     Http1UpstreamConnection(Http1ConnectionPool pool) {
         this.pool = pool;
@@ -33,7 +50,11 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void write(HttpObject msg) {
-        channel.write(msg);
+        if (requestSent) {
+            channel.write(msg);
+        } else {
+            channel.write(msg).addListener(requestLeft);
+        }
     }
 
     @Override
@@ -54,11 +75,14 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void bind(UpstreamListener listener) {
         this.listener = listener;
+        requestSent = false;
+        responseStarted = false;
     }
 
     /** Forgets the bound exchange and reads again, so that a close while idle is noticed. */
     void unbind() {
         listener = null;
+        responseStarted = false;
         if (!channel.config().isAutoRead()) {
             channel.config().setAutoRead(true);
         }
@@ -77,6 +101,7 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         UpstreamListener current = listener;
         if (current != null && msg instanceof HttpObject) {
+            responseStarted = true;
             current.onResponse((HttpObject) msg);
             return;
         }
@@ -103,11 +128,16 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        pool.closed(this);
         UpstreamListener current = listener;
         listener = null;
-        if (current != null) {
+        pool.closed(this, reset && !responseStarted || current != null && !requestSent);
+        if (current == null) {
+            return;
+        }
+        if (requestSent) {
             current.onUpstreamClosed();
+        } else {
+            current.onUpstreamRefused();
         }
     }
 
@@ -123,6 +153,7 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         log.debug("{}: upstream connection failed", pool.host(), cause);
+        reset = cause instanceof IOException;
         ctx.close();
     }
 }

@@ -128,6 +128,10 @@ class WaitersTest {
             }
 
             @Override
+            public void hostDown() {
+            }
+
+            @Override
             public void overflow() {
                 overflows.add("overflow");
             }

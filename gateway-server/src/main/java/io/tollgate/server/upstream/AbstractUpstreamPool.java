@@ -1,0 +1,170 @@
+package io.tollgate.server.upstream;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.EventLoop;
+import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.HealthCheckConfig;
+import io.tollgate.router.breaker.CircuitBreakers;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.server.transport.Transport;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What the HTTP/1.1 and HTTP/2 pools of one event loop to one host share: requests that find no
+ * ready connection wait in one {@link Waiters} queue, connects are reserved within the per-loop
+ * limit and the cluster's connection breaker, and a host's death is learned once for the whole
+ * pool. On a connect failure, or a reset of a connection that was idle or had no answer started,
+ * the pool closes its idle connections (they went with the host), moves its waiting requests to
+ * another host at once ({@link Failure#HOST_DOWN}: nothing was sent for them) and reports itself
+ * {@link #hostDown()} for the cluster's health-check interval (one second without a health
+ * check), so that the load balancer's choices avoid the host until the health check or outlier
+ * detection has decided, or a new connection to it opened. Confined to its event loop.
+ */
+abstract class AbstractUpstreamPool implements UpstreamPool {
+
+    /** How long a host stays avoided after its death was learned, when its cluster has no health check. */
+    private static final long DOWN_WITHOUT_HEALTH_CHECK_NANOS = Duration.ofSeconds(1).toNanos();
+
+    protected final EventLoop loop;
+    protected final Host host;
+    protected final ClusterConfig cluster;
+    protected final CircuitBreakers breakers;
+    protected final PoolEvents events;
+    protected final Bootstrap bootstrap;
+    protected final Waiters waiters;
+    private final long downNanos;
+    /** While not zero: until when the host counts as down, on {@link System#nanoTime()}. */
+    private long downUntilNanos;
+
+    AbstractUpstreamPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, CircuitBreakers breakers,
+            PoolEvents events) {
+        this.loop = loop;
+        this.host = host;
+        this.cluster = cluster;
+        this.breakers = breakers;
+        this.events = events;
+        this.waiters = new Waiters(cluster.maxPendingRequests(), breakers, events);
+        this.bootstrap = transport.clientTo(loop, host.address(), cluster.connectTimeout());
+        this.downNanos = cluster.healthCheck().map(HealthCheckConfig::interval).map(Duration::toNanos)
+                .orElse(DOWN_WITHOUT_HEALTH_CHECK_NANOS);
+    }
+
+    @Override
+    public final Host host() {
+        return host;
+    }
+
+    @Override
+    public final boolean hostDown() {
+        if (downUntilNanos == 0) {
+            return false;
+        }
+        if (System.nanoTime() - downUntilNanos < 0) {
+            return true;
+        }
+        downUntilNanos = 0;
+        return false;
+    }
+
+    /**
+     * A ready connection (or stream) at once, else the request waits, with a new connect started
+     * for it when every waiter before it already has one.
+     */
+    @Override
+    public final void acquire(Acquirer acquirer) {
+        assert loop.inEventLoop();
+        if (serveAtOnce(acquirer)) {
+            return;
+        }
+        boolean connect = waiters.wantsConnect() && reserveConnect();
+        waiters.add(acquirer);
+        if (connect) {
+            connect();
+        }
+    }
+
+    @Override
+    public final void cancel(Acquirer acquirer) {
+        waiters.remove(acquirer);
+    }
+
+    /** Hands {@code acquirer} a ready connection or stream and returns true, or returns false when none is. */
+    protected abstract boolean serveAtOnce(Acquirer acquirer);
+
+    /** Connections open or being opened. */
+    protected abstract int connections();
+
+    /** Whether this pool opens another connection now, before the per-loop limit is looked at. */
+    protected boolean connectsNow() {
+        return true;
+    }
+
+    /** Opens a connection reserved by {@link #reserveConnect()}. */
+    protected abstract void connect();
+
+    /** Closes the connections that serve nobody now: after the host's death they are as dead. */
+    protected abstract void closeIdle();
+
+    /**
+     * Whether another connection may be opened: below the per-loop limit, and within the
+     * cluster's connection breaker, which a pool without any connection may pass (its waiters
+     * would otherwise have nothing to wait for). When it says yes it takes the breaker's
+     * connection and counts the connect as in flight, so that the caller MUST call
+     * {@link #connect()}; reserving first lets a waiter queue before a connect that fails at once.
+     */
+    protected final boolean reserveConnect() {
+        int open = connections();
+        if (!connectsNow() || open >= cluster.maxConnectionsPerHost()) {
+            return false;
+        }
+        if (!breakers.tryOpenConnection(open == 0)) {
+            events.connectionOverflow();
+            return false;
+        }
+        connectStarted();
+        waiters.connectStarted();
+        return true;
+    }
+
+    /** Called by {@link #reserveConnect()} once a connect is reserved, before it starts. */
+    protected void connectStarted() {
+    }
+
+    /** A connection to the host opened: whatever killed it before, the host is back. */
+    protected final void hostAlive() {
+        downUntilNanos = 0;
+    }
+
+    /**
+     * A connect failed: counted, its breaker's connection given back, its waiter (and, since the
+     * host died, every other) moved away.
+     */
+    protected final void connectFailed(Throwable cause) {
+        breakers.connectionClosed();
+        events.connectFailure();
+        hostDied();
+        waiters.connectEnded(true, cause);
+    }
+
+    /**
+     * Learns that the host died: idle connections close, waiting requests move to another host at
+     * once, and the host counts as down for a while. A death learned again while the pool counts
+     * its host down only extends that.
+     */
+    protected final void hostDied() {
+        boolean known = hostDown();
+        downUntilNanos = (System.nanoTime() + downNanos) | 1;
+        if (known && waiters.isEmpty()) {
+            return;
+        }
+        if (!known) {
+            events.hostDown();
+        }
+        closeIdle();
+        List<Acquirer> moved = waiters.takeAll();
+        for (Acquirer acquirer : moved) {
+            acquirer.failed(Failure.HOST_DOWN, null);
+        }
+    }
+}
