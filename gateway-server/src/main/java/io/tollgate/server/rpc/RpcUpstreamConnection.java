@@ -15,6 +15,7 @@ import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
 import io.tollgate.router.outlier.UpstreamFailure;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -57,6 +58,8 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
     private boolean closed;
     private boolean heartbeatUnanswered;
     private boolean draining;
+    /** Whether the connection failed with an I/O error (a reset), rather than closing cleanly. */
+    private boolean reset;
 
     private RpcUpstreamConnection(RpcHostPool pool) {
         this.pool = pool;
@@ -176,6 +179,13 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
         closeIfDrained();
     }
 
+    /** Closes the connection when it is up and carries no call: its host died. */
+    void closeIfIdle() {
+        if (connected && calls.isEmpty()) {
+            channel.channel().close();
+        }
+    }
+
     private void closeIfDrained() {
         if (draining && connected && calls.isEmpty()) {
             channel.channel().close();
@@ -191,6 +201,7 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         connected = true;
         pool.metrics().connectionOpened();
+        pool.hostAlive();
         RpcFrame frame;
         while ((frame = waiting.pollFirst()) != null) {
             pool.breakers().dequeued();
@@ -265,12 +276,16 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
         if (connected) {
             pool.metrics().connectionClosed();
         }
+        if (reset) {
+            pool.hostDied();
+        }
         failAll(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION, UpstreamFailure.RESET);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         log.debug("{}: upstream {} connection failed", pool.host(), pool.codec().protocol(), cause);
+        reset = cause instanceof IOException;
         ctx.close();
     }
 
@@ -290,12 +305,15 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
     private void connectFailed(Throwable cause) {
         log.debug("{}: cannot connect", pool.host(), cause);
         pool.metrics().connectFailure();
+        pool.hostDied();
         failAll(ResponseFlag.UPSTREAM_CONNECTION_FAILURE, UpstreamFailure.CONNECT_FAILURE);
     }
 
     /**
-     * Ends the connection's life once: every waiting frame dropped, every attempt failed (its
-     * call answers connection-closed or retries), every paused downstream connection reading again.
+     * Ends the connection's life once: every waiting frame handed back to its attempt when the
+     * connect failed (nothing of it was sent, so its call may send it elsewhere) or else dropped,
+     * every other attempt failed (its call answers connection-closed or retries), every paused
+     * downstream connection reading again.
      */
     private void failAll(ResponseFlag flag, UpstreamFailure failure) {
         if (closed) {
@@ -303,10 +321,16 @@ final class RpcUpstreamConnection extends ChannelInboundHandlerAdapter {
         }
         closed = true;
         pool.removed(this);
+        boolean unsent = failure == UpstreamFailure.CONNECT_FAILURE;
         RpcFrame frame;
         while ((frame = waiting.pollFirst()) != null) {
             pool.breakers().dequeued();
-            frame.release();
+            RpcAttempt attempt = unsent && frame.kind() == RpcFrame.Kind.REQUEST ? calls.remove(frame.requestId()) : null;
+            if (attempt == null) {
+                frame.release();
+            } else {
+                attempt.unsent(frame);
+            }
         }
         for (RpcAttempt attempt : calls.removeAll()) {
             attempt.fail(flag, failure);

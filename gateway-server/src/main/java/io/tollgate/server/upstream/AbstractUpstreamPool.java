@@ -3,11 +3,9 @@ package io.tollgate.server.upstream;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ClusterConfig;
-import io.tollgate.core.config.HealthCheckConfig;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.Transport;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -17,14 +15,10 @@ import java.util.List;
  * pool. On a connect failure, or a reset of a connection that was idle or had no answer started,
  * the pool closes its idle connections (they went with the host), moves its waiting requests to
  * another host at once ({@link Failure#HOST_DOWN}: nothing was sent for them) and reports itself
- * {@link #hostDown()} for the cluster's health-check interval (one second without a health
- * check), so that the load balancer's choices avoid the host until the health check or outlier
- * detection has decided, or a new connection to it opened. Confined to its event loop.
+ * {@link #hostDown()} as its {@link HostDownMark} says, so that the load balancer's choices avoid
+ * the host meanwhile. Confined to its event loop.
  */
 abstract class AbstractUpstreamPool implements UpstreamPool {
-
-    /** How long a host stays avoided after its death was learned, when its cluster has no health check. */
-    private static final long DOWN_WITHOUT_HEALTH_CHECK_NANOS = Duration.ofSeconds(1).toNanos();
 
     protected final EventLoop loop;
     protected final Host host;
@@ -33,9 +27,7 @@ abstract class AbstractUpstreamPool implements UpstreamPool {
     protected final PoolEvents events;
     protected final Bootstrap bootstrap;
     protected final Waiters waiters;
-    private final long downNanos;
-    /** While not zero: until when the host counts as down, on {@link System#nanoTime()}. */
-    private long downUntilNanos;
+    private final HostDownMark down;
 
     AbstractUpstreamPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, CircuitBreakers breakers,
             PoolEvents events) {
@@ -46,8 +38,7 @@ abstract class AbstractUpstreamPool implements UpstreamPool {
         this.events = events;
         this.waiters = new Waiters(cluster.maxPendingRequests(), breakers, events);
         this.bootstrap = transport.clientTo(loop, host.address(), cluster.connectTimeout());
-        this.downNanos = cluster.healthCheck().map(HealthCheckConfig::interval).map(Duration::toNanos)
-                .orElse(DOWN_WITHOUT_HEALTH_CHECK_NANOS);
+        this.down = new HostDownMark(cluster);
     }
 
     @Override
@@ -57,14 +48,7 @@ abstract class AbstractUpstreamPool implements UpstreamPool {
 
     @Override
     public final boolean hostDown() {
-        if (downUntilNanos == 0) {
-            return false;
-        }
-        if (System.nanoTime() - downUntilNanos < 0) {
-            return true;
-        }
-        downUntilNanos = 0;
-        return false;
+        return down.isDown();
     }
 
     /**
@@ -133,18 +117,22 @@ abstract class AbstractUpstreamPool implements UpstreamPool {
 
     /** A connection to the host opened: whatever killed it before, the host is back. */
     protected final void hostAlive() {
-        downUntilNanos = 0;
+        down.alive();
     }
 
     /**
-     * A connect failed: counted, its breaker's connection given back, its waiter (and, since the
-     * host died, every other) moved away.
+     * A connect failed: counted and its breaker's connection given back. With {@code othersServe}
+     * (established connections that will serve the waiters) the host is alive and its waiter keeps
+     * waiting; without, the waiters it covered fail as connect failures and the host died, so that
+     * those still covered by other connects move away too.
      */
-    protected final void connectFailed(Throwable cause) {
+    protected final void connectFailed(Throwable cause, boolean othersServe) {
         breakers.connectionClosed();
         events.connectFailure();
-        hostDied();
-        waiters.connectEnded(true, cause);
+        waiters.connectEnded(othersServe, cause);
+        if (!othersServe) {
+            hostDied();
+        }
     }
 
     /**
@@ -153,13 +141,10 @@ abstract class AbstractUpstreamPool implements UpstreamPool {
      * its host down only extends that.
      */
     protected final void hostDied() {
-        boolean known = hostDown();
-        downUntilNanos = (System.nanoTime() + downNanos) | 1;
-        if (known && waiters.isEmpty()) {
-            return;
-        }
-        if (!known) {
+        if (down.died()) {
             events.hostDown();
+        } else if (waiters.isEmpty()) {
+            return;
         }
         closeIdle();
         List<Acquirer> moved = waiters.takeAll();

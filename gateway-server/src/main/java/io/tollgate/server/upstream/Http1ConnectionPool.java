@@ -134,7 +134,8 @@ public final class Http1ConnectionPool extends AbstractUpstreamPool {
                 return;
             }
             open--;
-            connectFailed(f.cause());
+            // open no longer counts this connect; waiters.connecting() still does
+            connectFailed(f.cause(), open > waiters.connecting() - 1);
         });
     }
 }

@@ -154,7 +154,7 @@ public final class Http2ConnectionPool extends AbstractUpstreamPool {
                 return;
             }
             connections.remove(connection);
-            connectFailed(f.cause());
+            connectFailed(f.cause(), othersServe());
         });
     }
 }

@@ -3,6 +3,7 @@ package io.tollgate.server.testing;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -104,7 +105,18 @@ public final class KillableUpstream implements AutoCloseable {
         int port = port();
         server.close().syncUninterruptibly();
         stale.addAll(accepted);
-        server = bootstrap.bind("127.0.0.1", port).sync().channel();
+        server = bindAgain(port);
+    }
+
+    /** Binds {@code port} again, waiting out the moment the old listening socket takes to go. */
+    private Channel bindAgain(int port) throws InterruptedException {
+        for (int tries = 1; ; tries++) {
+            ChannelFuture bound = bootstrap.bind("127.0.0.1", port).await();
+            if (bound.isSuccess() || tries == 50) {
+                return bound.sync().channel();
+            }
+            Thread.sleep(20);
+        }
     }
 
     /** Dies at once: no new connection is accepted, every open one is reset, nothing more is answered. */
