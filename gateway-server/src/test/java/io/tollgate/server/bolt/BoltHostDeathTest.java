@@ -9,6 +9,7 @@ import com.alipay.remoting.rpc.RpcServer;
 import com.alipay.remoting.rpc.exception.InvokeTimeoutException;
 import com.alipay.remoting.rpc.protocol.SyncUserProcessor;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -34,26 +35,21 @@ import org.junit.jupiter.api.Test;
  */
 class BoltHostDeathTest {
 
-    private static final String CONFIG = """
-            listeners:
-              - name: bolt
-                port: 0
-                protocols: [bolt]
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - match: { prefix: / }
-                          route:
-                            cluster: providers
-                            timeout: 5s
-                            retry_policy: { retry_on: [connect-failure, reset], num_retries: 2 }
+    private static final String CONFIG = GatewayYaml.gateway(1, """
+            name: bolt
+            protocols: [bolt]
+            """, """
+            - match: { prefix: / }
+              route:
+                cluster: providers
+                timeout: 5s
+                retry_policy: { retry_on: [connect-failure, reset], num_retries: 2 }
+            """, """
             clusters:
               - name: providers
                 endpoints: [{ address: 127.0.0.1, port: ${A} }, { address: 127.0.0.1, port: ${B} }]
                 health_check: { type: tcp, interval: 500ms, timeout: 200ms }
-            """;
+            """);
     private static final int CALLERS = 8;
 
     private final List<RpcServer> servers = new ArrayList<>();
