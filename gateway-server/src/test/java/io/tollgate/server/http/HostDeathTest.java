@@ -199,7 +199,8 @@ class HostDeathTest {
         assertThat(failures).as("failed requests: at most those in flight to the dead host, each answered")
                 .hasSizeLessThanOrEqualTo(CLIENTS)
                 .allSatisfy(f -> assertThat(f).matches("50[234] upstream_.*"));
-        assertThat(gateway.count("tollgate.upstream.rq.redispatch", "cluster", "backend") + ok.get()).isPositive();
+        assertThat(gateway.count("tollgate.upstream.cx.host_down", "cluster", "backend"))
+                .as("the death learned by the pool").isPositive();
     }
 
     /** Waits until both hosts served, kills {@code a}, and lets the load run on the survivor for a while. */
