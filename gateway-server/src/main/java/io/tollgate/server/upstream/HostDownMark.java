@@ -6,8 +6,8 @@ import java.time.Duration;
 
 /**
  * What one event loop's pool knows of its host's death: after a connect failure or a reset the
- * host counts as down until the health check could decide (its interval), or until a new
- * connection to it opens. A cluster without a health check whose outlier detection counts connect
+ * host counts as down until a new connection to it opens, tried once per health-check interval
+ * (the time the health check takes to decide). A cluster without a health check whose outlier detection counts connect
  * failures leaves the decision to it: every attempt's connect failure counts there, and the host
  * never counts as down here. A cluster with neither counts it down for one second. While the host
  * is alive, asking costs one field read. Confined to the pool's event loop.
@@ -26,25 +26,31 @@ public final class HostDownMark {
                         .isPresent() ? 0 : WITHOUT_HEALTH_CHECK_NANOS);
     }
 
-    /** Whether the host counts as down now. */
+    /**
+     * Whether the host counts as down now. Once the interval passed, one caller hears no and is
+     * the interval's trial (its connect tells whether the host is back), while the others still
+     * hear yes for another interval: a dead host costs one failed connect per interval, not one
+     * per request.
+     */
     public boolean isDown() {
         if (downUntilNanos == 0) {
             return false;
         }
-        if (System.nanoTime() - downUntilNanos < 0) {
+        long now = System.nanoTime();
+        if (now - downUntilNanos < 0) {
             return true;
         }
-        downUntilNanos = 0;
+        downUntilNanos = (now + downNanos) | 1;
         return false;
     }
 
     /**
-     * The host died (again): it counts as down from now.
+     * The host died (again): it counts as down for an interval from now.
      *
-     * @return true when this is news, false when it counted as down already
+     * @return true when this is news, false when it was not known alive since its last death
      */
     public boolean died() {
-        boolean known = isDown();
+        boolean known = downUntilNanos != 0;
         if (downNanos > 0) {
             downUntilNanos = (System.nanoTime() + downNanos) | 1;
         }

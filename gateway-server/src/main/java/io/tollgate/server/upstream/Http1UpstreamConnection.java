@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * unexpected.
  *
  * <p>It tells apart what its close means: a request none of whose bytes left (its write failed on
- * a connection whose death was not yet read) is refused, safe to send elsewhere; a reset (not a
- * plain close) while idle or before any answer byte tells the pool the host died.
+ * a connection whose death was not yet read) is refused, safe to send elsewhere. A close while a
+ * request waits for its answer and no byte of it came, or a reset (not a plain close) while idle,
+ * tells the pool the host died; a plain close while idle is a host's keep-alive timeout.
  */
 final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter implements UpstreamConnection {
 
@@ -130,7 +131,7 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
     public void channelInactive(ChannelHandlerContext ctx) {
         UpstreamListener current = listener;
         listener = null;
-        pool.closed(this, reset && !responseStarted || current != null && !requestSent);
+        pool.closed(this, !responseStarted && (reset || current != null));
         if (current == null) {
             return;
         }

@@ -3,11 +3,14 @@ package io.tollgate.server.bolt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alipay.remoting.BizContext;
+import com.alipay.remoting.Connection;
 import com.alipay.remoting.exception.RemotingException;
 import com.alipay.remoting.rpc.RpcClient;
+import com.alipay.remoting.rpc.RpcResponseFuture;
 import com.alipay.remoting.rpc.RpcServer;
 import com.alipay.remoting.rpc.exception.InvokeTimeoutException;
 import com.alipay.remoting.rpc.protocol.SyncUserProcessor;
+import io.netty.channel.ChannelOption;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.TestGateway;
@@ -29,9 +32,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * One of two SOFA Bolt providers dies under the load of eight callers: the calls it held may
- * fail, each answered at once with a Bolt status (never left to the caller's timeout); every
- * other call is served by the survivor, calls that find the dead host's connect refused included.
+ * One of two SOFA Bolt providers dies: under the load of eight callers, the calls it held may
+ * fail, each answered at once with a Bolt status (never left to the caller's timeout), and every
+ * other call is served by the survivor; calls that find the dead provider's connect refused were
+ * never sent, and go to the survivor without taking a retry.
  */
 class BoltHostDeathTest {
 
@@ -106,8 +110,7 @@ class BoltHostDeathTest {
         }
         Duration limit = Duration.ofSeconds(10);
         Await.until("both providers serving", limit, () -> served.get("a").get() > 20 && served.get("b").get() > 20);
-        servers.remove(a);
-        a.shutdown();
+        kill(a);
         int okAtKill = ok.get();
         Await.until("the survivor serving the load", limit, () -> ok.get() > okAtKill + 200);
         running.set(false);
@@ -119,12 +122,61 @@ class BoltHostDeathTest {
                 .hasSizeLessThanOrEqualTo(CALLERS);
     }
 
+    @Test
+    void callsNeverSentToADeadProviderAreServedByTheOtherWithoutRetries() throws Exception {
+        RpcServer a = provider("a");
+        provider("b");
+        gateway = TestGateway.start(CONFIG, Map.of("A", a.port(), "B", servers.get(1).port()));
+        client = new RpcClient();
+        client.startup();
+        String address = "127.0.0.1:" + gateway.port("bolt");
+        Duration limit = Duration.ofSeconds(10);
+        for (int i = 0; served.get("a").get() == 0 || served.get("b").get() == 0; i++) {
+            assertThat(i).as("both providers reached").isLessThan(100);
+            client.invokeSync(address, "warm", 3000);
+        }
+        kill(a);
+        Await.until("the gateway saw the dead provider's connection close", limit, () -> openConnections() == 1);
+
+        List<RpcResponseFuture> calls = new ArrayList<>();
+        for (int i = 0; i < 4 * CALLERS; i++) {
+            calls.add(client.invokeWithFuture(address, "burst", 3000));
+        }
+        List<Object> answers = new ArrayList<>();
+        for (RpcResponseFuture call : calls) {
+            answers.add(call.get(3000));
+        }
+
+        assertThat(answers).as("every call, whichever host it was sent to first").containsOnly("b");
+        assertThat(gateway.count("tollgate.upstream.rq.retry", "cluster", "providers")).isZero();
+    }
+
+    /** Kills {@code provider} as a crash would: no new connection accepted, every open one reset. */
+    private void kill(RpcServer provider) {
+        List<Connection> open = new ArrayList<>();
+        provider.getConnectionManager().getAll().values().forEach(open::addAll);
+        assertThat(open).as("the gateway's connections to the provider").isNotEmpty();
+        for (Connection connection : open) {
+            connection.getChannel().config().setOption(ChannelOption.SO_LINGER, 0);
+        }
+        servers.remove(provider);
+        provider.shutdown();
+        for (Connection connection : open) {
+            connection.getChannel().close().syncUninterruptibly();
+        }
+    }
+
+    private double openConnections() {
+        return gateway.gateway().metrics().registry().find("tollgate.upstream.cx.active").tag("cluster", "providers")
+                .gauge().value();
+    }
+
     private RpcServer provider(String name) throws IOException {
         int port;
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        RpcServer server = new RpcServer("127.0.0.1", port, false);
+        RpcServer server = new RpcServer("127.0.0.1", port, true);
         server.registerUserProcessor(new SyncUserProcessor<String>() {
             @Override
             public Object handleRequest(BizContext context, String request) throws InterruptedException {

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -125,6 +126,31 @@ class HostDeathTest {
     }
 
     @Test
+    void requestsNeverSentToADeadHostAreServedByTheOtherWithoutRetries() throws Exception {
+        KillableUpstream a = upstream("a", false);
+        KillableUpstream b = upstream("b", false);
+        start("http1", a.port(), b.port());
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (int i = 0; a.answered() == 0 || b.answered() == 0; i++) {
+            assertThat(i).as("both hosts reached").isLessThan(100);
+            client.send(HttpRequest.newBuilder(gateway.uri("http", "/warm")).build(), HttpResponse.BodyHandlers.ofString());
+        }
+        a.kill();
+        Await.until("the gateway saw the dead host's connections close", LIMIT,
+                () -> openConnections() == b.openConnections());
+
+        List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
+        for (int i = 0; i < 4 * CLIENTS; i++) {
+            burst.add(client.sendAsync(HttpRequest.newBuilder(gateway.uri("http", "/burst/" + i)).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+
+        assertThat(burst).extracting(r -> r.join().statusCode()).as("every request, wherever it was sent first")
+                .containsOnly(200);
+        assertThat(gateway.count("tollgate.upstream.rq.retry", "cluster", "backend")).isZero();
+    }
+
+    @Test
     void idleConnectionsToARestartedHostAreNotUsedOnceItsDeathIsLearned() throws Exception {
         KillableUpstream only = upstream("only", false);
         start("http1", only.port());
@@ -201,6 +227,11 @@ class HostDeathTest {
                 .allSatisfy(f -> assertThat(f).matches("50[234] upstream_.*"));
         assertThat(gateway.count("tollgate.upstream.cx.host_down", "cluster", "backend"))
                 .as("the death learned by the pool").isPositive();
+    }
+
+    private double openConnections() {
+        return gateway.gateway().metrics().registry().find("tollgate.upstream.cx.active").tag("cluster", "backend")
+                .gauge().value();
     }
 
     /** Waits until both hosts served, kills {@code a}, and lets the load run on the survivor for a while. */
