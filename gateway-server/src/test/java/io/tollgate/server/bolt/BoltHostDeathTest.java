@@ -76,12 +76,8 @@ class BoltHostDeathTest {
 
     @Test
     void callersLoseAtMostTheCallsTheDeadProviderHeldAndEachIsAnswered() throws Exception {
-        RpcServer a = provider("a");
-        provider("b");
-        gateway = TestGateway.start(CONFIG, Map.of("A", a.port(), "B", servers.get(1).port()));
-        client = new RpcClient();
-        client.startup();
-        String address = "127.0.0.1:" + gateway.port("bolt");
+        String address = start();
+        RpcServer a = servers.get(0);
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicInteger ok = new AtomicInteger();
         Queue<String> failures = new ConcurrentLinkedQueue<>();
@@ -124,12 +120,8 @@ class BoltHostDeathTest {
 
     @Test
     void callsNeverSentToADeadProviderAreServedByTheOtherWithoutRetries() throws Exception {
-        RpcServer a = provider("a");
-        provider("b");
-        gateway = TestGateway.start(CONFIG, Map.of("A", a.port(), "B", servers.get(1).port()));
-        client = new RpcClient();
-        client.startup();
-        String address = "127.0.0.1:" + gateway.port("bolt");
+        String address = start();
+        RpcServer a = servers.get(0);
         Duration limit = Duration.ofSeconds(10);
         for (int i = 0; served.get("a").get() == 0 || served.get("b").get() == 0; i++) {
             assertThat(i).as("both providers reached").isLessThan(100);
@@ -149,6 +141,16 @@ class BoltHostDeathTest {
 
         assertThat(answers).as("every call, whichever host it was sent to first").containsOnly("b");
         assertThat(gateway.count("tollgate.upstream.rq.retry", "cluster", "providers")).isZero();
+    }
+
+    /** Starts providers {@code a} and {@code b}, the gateway and the client; returns the gateway's address. */
+    private String start() throws Exception {
+        RpcServer a = provider("a");
+        RpcServer b = provider("b");
+        gateway = TestGateway.start(CONFIG, Map.of("A", a.port(), "B", b.port()));
+        client = new RpcClient();
+        client.startup();
+        return "127.0.0.1:" + gateway.port("bolt");
     }
 
     /** Kills {@code provider} as a crash would: no new connection accepted, every open one reset. */
