@@ -6,7 +6,8 @@
 # kill: requests, non-2xx answers and wrk's socket errors (a connection closed or reset without
 # an answer counts as a read error). The killed upstream comes back between runs.
 #
-# Needs: nginx, wrk, java 17, and the gateway jar (./mvnw -B -q -pl gateway-server -am package -DskipTests)
+# Pinned as bench/compare.sh pins: core 0 runs wrk and the upstreams, core 1 only the gateway.
+# Needs: nginx, wrk, taskset, java 17, and the gateway jar (./mvnw -B -q -pl gateway-server -am package -DskipTests)
 # Usage: bench/host-kill.sh [-k KILLS] [-c CONNS] [-d SECS] [-w WARMUP_SECS]
 #   TOLLGATE_JAR   the jar under test (default gateway-server/target/tollgate.jar), e.g. an older build for a before/after
 # After the runs it prints the gateway's counters that explain the failures (errors by reason,
@@ -46,7 +47,7 @@ http {
   server { listen 127.0.0.1:$2 reuseport backlog=4096; location / { return 200 "$(head -c 1024 /dev/zero | tr '\0' x)"; } }
 }
 CFG
-  setsid nginx -p "$dir" -c "$dir/nginx.conf" >/dev/null 2>&1 &
+  setsid taskset -c 0 nginx -p "$dir" -c "$dir/nginx.conf" >/dev/null 2>&1 &
   PGID[$1]=$!
 }
 
@@ -84,16 +85,16 @@ clusters:
     health_check: { type: tcp, interval: 500ms, timeout: 200ms }
 YAML
 # shellcheck disable=SC2086 # the flag list is meant to split into words
-setsid java -Xms512m -Xmx512m -XX:+UseSerialGC -Dio.netty.leakDetection.level=disabled \
+setsid taskset -c 1 java -Xms512m -Xmx512m -XX:+UseSerialGC -Dio.netty.leakDetection.level=disabled \
   -jar "$JAR" run -c "$OUT/tollgate.yaml" > "$OUT/gateway.log" 2>&1 &
 PGID[gateway]=$!
 wait_port 18181 && wait_port 18182 && wait_port 18190 || { echo "host-kill.sh: a process did not start, see $OUT" >&2; exit 1; }
-wrk -t1 -c"$CONNS" -d"${WARMUP}s" http://127.0.0.1:18190/ > "$OUT/warmup.txt"
+taskset -c 0 wrk -t1 -c"$CONNS" -d"${WARMUP}s" http://127.0.0.1:18190/ > "$OUT/warmup.txt"
 
 echo "| jar | kill | requests | non-2xx | socket errors (connect/read/write/timeout) |"
 echo "|---|---|---|---|---|"
 for k in $(seq "$KILLS"); do
-  wrk -t1 -c"$CONNS" -d"${DUR}s" http://127.0.0.1:18190/ > "$OUT/run$k.txt" &
+  taskset -c 0 wrk -t1 -c"$CONNS" -d"${DUR}s" http://127.0.0.1:18190/ > "$OUT/run$k.txt" &
   WRK=$!
   sleep "$KILL_AT"
   stop_group b

@@ -69,9 +69,9 @@ public final class MetricNames {
      */
     public static final String UPSTREAM_RQ_REDISPATCH = "tollgate.upstream.rq.redispatch";
     /**
-     * Counter: times an event loop's pool learned that its host died (a connect failure, or a reset
-     * of a connection that was idle or had no answer started), closed its other idle connections
-     * and moved its waiting requests to another host.
+     * Counter: times an event loop's pool learned that its host died (a connect failure, or a
+     * connection lost before any answer started), closed its other idle connections and moved its
+     * waiting requests to another host.
      */
     public static final String UPSTREAM_CX_HOST_DOWN = "tollgate.upstream.cx.host_down";
     /** Counter: retries not made because the retry budget or the max_retries breaker was reached. */

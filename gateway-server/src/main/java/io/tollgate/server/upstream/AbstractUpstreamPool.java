@@ -12,8 +12,8 @@ import java.util.List;
  * What the HTTP/1.1 and HTTP/2 pools of one event loop to one host share: requests that find no
  * ready connection wait in one {@link Waiters} queue, connects are reserved within the per-loop
  * limit and the cluster's connection breaker, and a host's death is learned once for the whole
- * pool. On a connect failure, or a reset of a connection that was idle or had no answer started,
- * the pool closes its idle connections (they went with the host), moves its waiting requests to
+ * pool. On a connect failure while no other connection is up, or a connection lost while it had
+ * no answer started (see the connections for what counts), the pool closes its idle connections (they went with the host), moves its waiting requests to
  * another host at once ({@link Failure#HOST_DOWN}: nothing was sent for them) and reports itself
  * {@link #hostDown()} as its {@link HostDownMark} says, so that the load balancer's choices avoid
  * the host meanwhile. Confined to its event loop.

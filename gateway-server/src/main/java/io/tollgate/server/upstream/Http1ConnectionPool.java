@@ -18,9 +18,9 @@ import java.util.concurrent.TimeUnit;
  * newest first; requests that find none wait in one queue ({@link Waiters}) for whichever
  * connection becomes ready first, a released one or a new one; new ones are opened to cover the
  * waiters, up to the cluster's per-loop limit and its connection breaker; past them requests
- * wait as pending, within the cluster's pending bounds, else overflow. A reset of a connection
- * that was idle or had no answer started tells the pool its host died. Confined to its event
- * loop, so it takes no locks.
+ * wait as pending, within the cluster's pending bounds, else overflow. A connection lost before
+ * any answer to its request, or reset while idle, tells the pool its host died. Confined to its
+ * event loop, so it takes no locks.
  */
 public final class Http1ConnectionPool extends AbstractUpstreamPool {
 
