@@ -6,6 +6,7 @@ import io.tollgate.core.config.CircuitBreakerThresholdsConfig;
 import io.tollgate.router.breaker.CircuitBreakers;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -111,6 +112,29 @@ class WaitersTest {
 
         assertThat(breakers.pendingRequests()).isZero();
         assertThat(waiters.isEmpty()).isTrue();
+    }
+
+    @Test
+    void takingEveryWaiterAwayGivesBackTheirPendingPlacesAndKeepsTheConnectsInFlight() {
+        Waiters waiters = waiters(2);
+        Recorder first = new Recorder();
+        Recorder second = new Recorder();
+        Recorder third = new Recorder();
+        waiters.connectStarted();
+        waiters.add(first);
+        waiters.add(second);
+        waiters.add(third);
+        assertThat(breakers.pendingRequests()).isEqualTo(2);
+
+        assertThat(waiters.takeAll()).as("in arrival order").containsExactly(first, second, third);
+
+        assertThat(breakers.pendingRequests()).isZero();
+        assertThat(waiters.isEmpty()).isTrue();
+        assertThat(waiters.connecting()).as("the connect still runs; its end is still reported").isEqualTo(1);
+        waiters.connectEnded(false, new IOException("refused"));
+        assertThat(waiters.connecting()).isZero();
+        assertThat(Arrays.asList(first.outcome, second.outcome, third.outcome)).as("nobody told twice")
+                .containsOnlyNulls();
     }
 
     private Waiters waiters(int limit) {
