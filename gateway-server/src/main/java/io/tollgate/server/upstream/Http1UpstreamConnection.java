@@ -1,7 +1,7 @@
 package io.tollgate.server.upstream;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpObject;
@@ -28,14 +28,13 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
 
     private final Http1ConnectionPool pool;
     private Channel channel;
-    private final ChannelFutureListener requestLeft = f -> {
-        if (f.isSuccess()) {
-            requestSent = true;
-        }
-    };
     private UpstreamListener listener;
-    /** Whether a byte of the bound exchange's request reached the socket. */
-    private boolean requestSent;
+    /**
+     * The write of the bound exchange's request head, null before it: once the connection closed,
+     * its outcome says whether the request left (Netty fails every write still queued before it
+     * reports the close).
+     */
+    private ChannelFuture headWrite;
     /** Whether a byte of the bound exchange's response arrived. */
     private boolean responseStarted;
     /** Whether the connection failed with an I/O error (a reset), rather than closing cleanly. */
@@ -51,10 +50,10 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void write(HttpObject msg) {
-        if (requestSent) {
-            channel.write(msg);
+        if (headWrite == null) {
+            headWrite = channel.write(msg);
         } else {
-            channel.write(msg).addListener(requestLeft);
+            channel.write(msg);
         }
     }
 
@@ -76,13 +75,12 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void bind(UpstreamListener listener) {
         this.listener = listener;
-        requestSent = false;
-        responseStarted = false;
     }
 
     /** Forgets the bound exchange and reads again, so that a close while idle is noticed. */
     void unbind() {
         listener = null;
+        headWrite = null;
         responseStarted = false;
         if (!channel.config().isAutoRead()) {
             channel.config().setAutoRead(true);
@@ -135,7 +133,7 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
         if (current == null) {
             return;
         }
-        if (requestSent) {
+        if (headWrite != null && headWrite.isSuccess()) {
             current.onUpstreamClosed();
         } else {
             current.onUpstreamRefused();
