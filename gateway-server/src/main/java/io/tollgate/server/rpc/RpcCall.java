@@ -249,7 +249,19 @@ final class RpcCall extends Exchange {
             record.flag(flag);
         }
         end();
+        downstream.failed(reason(error));
         downstream.reply(record, replyForm, callerId, error);
+    }
+
+    /** The reason a call's failure is counted under, as HTTP names the same failures. */
+    private static String reason(RpcError error) {
+        return switch (error) {
+            case OVERFLOW -> "upstream_overflow";
+            case TIMEOUT -> "upstream_timeout";
+            case CONNECTION_CLOSED -> "upstream_connection_closed";
+            case NO_HEALTHY_UPSTREAM -> "no_healthy_upstream";
+            case NO_ROUTE, MALFORMED -> throw new IllegalStateException(error + " is answered before a call starts");
+        };
     }
 
     private void endAttempt() {

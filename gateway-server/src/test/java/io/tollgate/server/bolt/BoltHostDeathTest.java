@@ -116,6 +116,8 @@ class BoltHostDeathTest {
         assertThat(unanswered).as("calls left to the caller's timeout").isEmpty();
         assertThat(failures).as("failed calls: at most those in flight to the dead provider")
                 .hasSizeLessThanOrEqualTo(CALLERS);
+        assertThat(gateway.count("tollgate.downstream.rq.error", "reason", "upstream_connection_closed"))
+                .as("each failed call answered by the gateway with a status, counted").isEqualTo(failures.size());
     }
 
     @Test

@@ -194,6 +194,9 @@ class HostDeathTest {
                 .allSatisfy(f -> assertThat(f).matches("50[234] upstream_.*"));
         assertThat(gateway.count("tollgate.upstream.cx.host_down", "cluster", "backend"))
                 .as("the death learned by the pool").isPositive();
+        failures.stream().map(f -> f.substring(4)).distinct().forEach(reason -> assertThat(
+                gateway.count("tollgate.downstream.rq.error", "reason", reason)).as("failures counted as %s", reason)
+                .isEqualTo(failures.stream().filter(f -> f.endsWith(" " + reason)).count()));
     }
 
     /** Counts an answer: a success, or a failure with its status and reason. */
