@@ -242,7 +242,7 @@ class HostDeathTest {
     }
 
     private KillableUpstream upstream(String name, boolean h2) throws InterruptedException {
-        KillableUpstream upstream = new KillableUpstream(name, 0, h2, 2);
+        KillableUpstream upstream = new KillableUpstream(name, h2, 2);
         resources.add(upstream);
         return upstream;
     }

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -26,8 +27,11 @@ import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -35,7 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An HTTP/1.1 or h2c (prior knowledge) upstream on Netty that a test can kill as a crashing
  * process would die: its listening socket closes and every accepted connection is reset at once
  * (SO_LINGER 0), whatever it was doing. It answers every request 200 after a delay, naming itself
- * in {@code x-upstream}, so that requests are in flight when it dies.
+ * in {@code x-upstream}, so that requests are in flight when it dies. It can also come back on
+ * its port as a restarted process would, with connections of the old one still open on the
+ * gateway's side.
  */
 public final class KillableUpstream implements AutoCloseable {
 
@@ -44,13 +50,13 @@ public final class KillableUpstream implements AutoCloseable {
     private final AtomicInteger answered = new AtomicInteger();
     private final String name;
     private final long delayMillis;
-    private final java.util.Set<Channel> stale = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Channel> stale = ConcurrentHashMap.newKeySet();
     private final AtomicInteger staleHits = new AtomicInteger();
     private final ServerBootstrap bootstrap;
     private volatile Channel server;
 
-    /** Starts on {@code port} (0 for any), speaking h2c when {@code h2}, else HTTP/1.1. */
-    public KillableUpstream(String name, int port, boolean h2, long delayMillis) throws InterruptedException {
+    /** Starts on a free port, speaking h2c when {@code h2}, else HTTP/1.1. */
+    public KillableUpstream(String name, boolean h2, long delayMillis) throws InterruptedException {
         this.name = name;
         this.delayMillis = delayMillis;
         this.bootstrap = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
@@ -74,7 +80,7 @@ public final class KillableUpstream implements AutoCloseable {
                         }
                     }
                 });
-        this.server = bootstrap.bind("127.0.0.1", port).sync().channel();
+        this.server = bootstrap.bind("127.0.0.1", 0).sync().channel();
     }
 
     public int port() {
@@ -135,14 +141,14 @@ public final class KillableUpstream implements AutoCloseable {
     }
 
     /** Resets a connection of the process before its restart as soon as anything arrives on it. */
-    private final class StaleGuard extends io.netty.channel.ChannelInboundHandlerAdapter {
+    private final class StaleGuard extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (!stale.contains(ctx.channel())) {
                 ctx.fireChannelRead(msg);
                 return;
             }
-            io.netty.util.ReferenceCountUtil.release(msg);
+            ReferenceCountUtil.release(msg);
             staleHits.incrementAndGet();
             ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
             ctx.close();
