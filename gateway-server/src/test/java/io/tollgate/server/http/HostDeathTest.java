@@ -6,6 +6,7 @@ import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.KillableUpstream;
 import io.tollgate.server.testing.RawHttp;
+import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.net.URI;
@@ -59,7 +60,7 @@ class HostDeathTest {
         void run(int id) throws Exception;
     }
 
-    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final StartedResources started = new StartedResources();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicInteger ok = new AtomicInteger();
     private final Queue<String> failures = new ConcurrentLinkedQueue<>();
@@ -67,13 +68,8 @@ class HostDeathTest {
     private TestGateway gateway;
 
     @AfterEach
-    void stop() throws Exception {
-        if (gateway != null) {
-            gateway.close();
-        }
-        for (AutoCloseable resource : resources) {
-            resource.close();
-        }
+    void stop() {
+        started.close();
     }
 
     @Test
@@ -146,7 +142,7 @@ class HostDeathTest {
         List<RawHttp> clients = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             RawHttp client = new RawHttp(gateway.port("http"));
-            resources.add(client);
+            started.add(client);
             clients.add(client);
             client.send("GET /warm/" + i + " HTTP/1.1\r\nHost: x\r\n\r\n");
         }
@@ -243,7 +239,7 @@ class HostDeathTest {
 
     private KillableUpstream upstream(String name, boolean h2) throws InterruptedException {
         KillableUpstream upstream = new KillableUpstream(name, h2, 2);
-        resources.add(upstream);
+        started.add(upstream);
         return upstream;
     }
 
@@ -252,6 +248,6 @@ class HostDeathTest {
         for (int port : ports) {
             endpoints.append(endpoints.length() > 1 ? ", " : "").append("{ address: 127.0.0.1, port: ").append(port).append(" }");
         }
-        gateway = TestGateway.start(CONFIG, Map.of("PROTOCOL", protocol, "ENDPOINTS", endpoints.append("]")));
+        gateway = started.add(TestGateway.start(CONFIG, Map.of("PROTOCOL", protocol, "ENDPOINTS", endpoints.append("]"))));
     }
 }

@@ -43,11 +43,7 @@ class WaitersTest {
         Recorder first = new Recorder();
         Recorder second = new Recorder();
         Recorder third = new Recorder();
-        waiters.connectStarted();
-        waiters.add(first);
-        waiters.add(second);
-        waiters.add(third);
-        assertThat(breakers.pendingRequests()).isEqualTo(2);
+        queueBehindOneConnect(waiters, first, second, third);
 
         assertThat(waiters.poll()).as("served by a released connection").isSameAs(first);
         assertThat(breakers.pendingRequests()).isEqualTo(1);
@@ -120,11 +116,7 @@ class WaitersTest {
         Recorder first = new Recorder();
         Recorder second = new Recorder();
         Recorder third = new Recorder();
-        waiters.connectStarted();
-        waiters.add(first);
-        waiters.add(second);
-        waiters.add(third);
-        assertThat(breakers.pendingRequests()).isEqualTo(2);
+        queueBehindOneConnect(waiters, first, second, third);
 
         assertThat(waiters.takeAll()).as("in arrival order").containsExactly(first, second, third);
 
@@ -135,6 +127,15 @@ class WaitersTest {
         assertThat(waiters.connecting()).isZero();
         assertThat(Arrays.asList(first.outcome, second.outcome, third.outcome)).as("nobody told twice")
                 .containsOnlyNulls();
+    }
+
+    /** Starts one connect and queues {@code recorders} behind it: the first is covered, the others pending. */
+    private void queueBehindOneConnect(Waiters waiters, Recorder... recorders) {
+        waiters.connectStarted();
+        for (Recorder recorder : recorders) {
+            waiters.add(recorder);
+        }
+        assertThat(breakers.pendingRequests()).isEqualTo(recorders.length - 1);
     }
 
     private Waiters waiters(int limit) {
