@@ -81,6 +81,17 @@ public final class MetricNames {
     public static final String UPSTREAM_RQ_OVERFLOW = "tollgate.upstream.rq.overflow";
     /** Counter: retries made (each attempt after the first). */
     public static final String UPSTREAM_RQ_RETRY = "tollgate.upstream.rq.retry";
+    /**
+     * Counter: requests moved to another host with nothing sent (their connection never opened,
+     * their write failed, or their host's death was learned while they waited); not retries.
+     */
+    public static final String UPSTREAM_RQ_REDISPATCH = "tollgate.upstream.rq.redispatch";
+    /**
+     * Counter: times an event loop's pool learned that its host died (a connect failure, or a
+     * connection lost before any answer started), closed its other idle connections and moved its
+     * waiting requests to another host.
+     */
+    public static final String UPSTREAM_CX_HOST_DOWN = "tollgate.upstream.cx.host_down";
     /** Counter: retries not made because the retry budget or the max_retries breaker was reached. */
     public static final String UPSTREAM_RQ_RETRY_OVERFLOW = "tollgate.upstream.rq.retry_overflow";
     /** Counter: retries whose answer was good enough not to be retried again. */

@@ -29,6 +29,11 @@ final class ClusterPoolEvents implements PoolEvents {
     }
 
     @Override
+    public void hostDown() {
+        metrics.hostDown();
+    }
+
+    @Override
     public void overflow() {
         metrics.poolOverflow();
     }

@@ -395,12 +395,34 @@ final class HttpDownstream {
     }
 
     /**
-     * Called by an exchange that refused the request body mid-stream ({@code reason}: too large,
-     * malformed): the connection closes once the exchange has answered or aborted.
+     * Called by an exchange that answers with a gateway error before any of its response went
+     * out: counted by {@code reason}; an HTTP/1 connection stays open for the next request when
+     * {@code keepAlive} (the client wants it and its request was read whole), so that an upstream
+     * failure costs the client one answer, never its connection.
      */
-    void requestBodyRejected(String reason) {
-        state = State.CLOSING;
+    void answerFailure(HttpExchange exchange, FullHttpResponse response, String reason, HttpVersion version,
+            boolean keepAlive) {
         proxy.listenerMetrics().error(reason);
+        if (http2Stream) {
+            exchangeDone(exchange, writeAndFlush(response));
+            return;
+        }
+        boolean keep = keepAlive && state != State.CLOSING;
+        HopByHopHeaders.setKeepAlive(response, version, keep);
+        ChannelFuture written = writeAndFlush(response);
+        exchangeDone(exchange, keep ? null : written);
+    }
+
+    /**
+     * Called by an exchange that refused the request body mid-stream ({@code reason}: too large,
+     * malformed): the connection closes once the exchange has answered or aborted. The reason is
+     * counted here when no answer will carry it ({@link #answerFailure} counts the ones that do).
+     */
+    void requestBodyRejected(String reason, boolean answering) {
+        state = State.CLOSING;
+        if (!answering) {
+            proxy.listenerMetrics().error(reason);
+        }
     }
 
     /**

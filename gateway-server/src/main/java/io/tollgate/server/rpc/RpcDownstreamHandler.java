@@ -168,6 +168,11 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         record.finish(codec.httpStatus(error));
     }
 
+    /** Counts a call the gateway answers with an error, by {@code reason}. */
+    void failed(String reason) {
+        proxy.records().listenerMetrics().error(reason);
+    }
+
     /** A call of this connection ended, whichever way. */
     void ended(RpcCall call) {
         calls.remove(call);

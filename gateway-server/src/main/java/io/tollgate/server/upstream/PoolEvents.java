@@ -11,6 +11,9 @@ public interface PoolEvents {
 
     void connectFailure();
 
+    /** The pool learned that its host died: its idle connections closed, its waiters moved away. */
+    void hostDown();
+
     /** A request found the pending queue (or the cluster's pending breaker) full. */
     void overflow();
 
