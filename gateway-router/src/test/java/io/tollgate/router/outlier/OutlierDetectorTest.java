@@ -206,7 +206,7 @@ class OutlierDetectorTest {
     }
 
     private OutlierDetector detector(OutlierDetectionConfig config, List<Host> hosts) {
-        return new OutlierDetector(config, hosts, listener, clock::get);
+        return new OutlierDetector(config, hosts, listener, clock::get, Runnable::run);
     }
 
     private static OutlierDetectionConfig config(int consecutive5xx, int gateway, int connect, int maxPercent) {
