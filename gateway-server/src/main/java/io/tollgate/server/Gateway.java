@@ -171,7 +171,7 @@ public final class Gateway implements AutoCloseable {
         List<Listener> bound = new ArrayList<>();
         SnapshotUpdate update;
         try {
-            update = SnapshotUpdate.prepare(current, config);
+            update = SnapshotUpdate.prepare(current, config, control);
             for (ListenerConfig added : update.addedListeners()) {
                 bound.add(bindForReload(added));
             }

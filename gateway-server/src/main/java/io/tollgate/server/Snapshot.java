@@ -40,11 +40,11 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
 
     /**
      * Compiles a validated configuration; outlier ejections and subset load balancing outcomes
-     * are counted in {@code metrics}, and ejections are decided on {@code control} (the control
-     * thread).
+     * are counted in {@code metrics}; ejections are decided and health changes republished on
+     * {@code control} (the control thread).
      */
     public static Snapshot compile(GatewayConfig config, GatewayMetrics metrics, Executor control) {
-        ClusterManager clusters = ClusterManager.build(config.clusters());
+        ClusterManager clusters = ClusterManager.build(config.clusters(), control);
         config.clusters().forEach(Snapshot::prepareTls);
         countSubsets(clusters, metrics);
         return new Snapshot(config, clusters, routeTables(config),

@@ -47,12 +47,13 @@ final class SnapshotUpdate {
     }
 
     /**
-     * Prepares the step from {@code previous} to the validated {@code config}.
+     * Prepares the step from {@code previous} to the validated {@code config}; new clusters
+     * republish their health changes on {@code control}.
      *
      * @throws ConfigException naming the field when {@code config} changes what only a restart
      *     can change, or a cluster cannot be built
      */
-    static SnapshotUpdate prepare(Snapshot previous, GatewayConfig config) {
+    static SnapshotUpdate prepare(Snapshot previous, GatewayConfig config, Executor control) {
         Objects.requireNonNull(previous, "previous");
         Objects.requireNonNull(config, "config");
         GatewayConfig current = previous.config();
@@ -81,7 +82,7 @@ final class SnapshotUpdate {
             }
             try {
                 Snapshot.prepareTls(cluster);
-                clusters.add(before == null ? new Cluster(cluster) : new Cluster(cluster, before));
+                clusters.add(new Cluster(cluster, before, control));
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("clusters[" + i + "]." + e.getMessage(), e);
             }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -61,6 +62,12 @@ public final class Cluster {
 
     /** Whether new hosts wait for their first health check before taking traffic. */
     private final boolean healthChecked;
+    /** Where health changes are republished: the writer's own thread, later (or at once). */
+    private final Executor republisher;
+    /** The slots whose host changed health since the last republication; only the writer uses it. */
+    private final RoaringBitmap changedHealth = new RoaringBitmap();
+    /** Whether a republication is queued on {@link #republisher}; only the writer uses it. */
+    private boolean republishQueued;
     private volatile Version version;
 
     /**
@@ -76,26 +83,30 @@ public final class Cluster {
         }
     }
 
+    /** A cluster that republishes each health change at once, on the thread that made it. */
     public Cluster(ClusterConfig config) {
-        this(config, System::nanoTime, null);
+        this(config, System::nanoTime, null, Runnable::run);
     }
 
     /**
-     * The cluster that replaces {@code previous} (same name, other settings) on a reload: its
-     * hosts already known to {@code previous} keep their health verdict rather than waiting for a
-     * first check again. Called on the control thread.
+     * A cluster whose health changes are republished by a task given to {@code republisher},
+     * which MUST run it on the writer's thread (the control thread), so that a burst of verdicts
+     * queued there before it costs one rebuild. When {@code previous} is not null, this cluster
+     * replaces it on a reload (same name, other settings): its hosts already known to {@code
+     * previous} keep their health verdict rather than waiting for a first check again.
      */
-    public Cluster(ClusterConfig config, Cluster previous) {
-        this(config, System::nanoTime, Objects.requireNonNull(previous, "previous"));
+    public Cluster(ClusterConfig config, Cluster previous, Executor republisher) {
+        this(config, System::nanoTime, previous, republisher);
     }
 
     /** A cluster whose slow start reads {@code nanoClock} (a fake one in tests). */
     public Cluster(ClusterConfig config, LongSupplier nanoClock) {
-        this(config, nanoClock, null);
+        this(config, nanoClock, null, Runnable::run);
     }
 
-    private Cluster(ClusterConfig config, LongSupplier nanoClock, Cluster previous) {
+    private Cluster(ClusterConfig config, LongSupplier nanoClock, Cluster previous, Executor republisher) {
         Objects.requireNonNull(config, "config");
+        this.republisher = Objects.requireNonNull(republisher, "republisher");
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.loadBalancer = LoadBalancers.create(config.lbPolicy(), config.loadBalancing(), nanoClock);
         this.subsetPolicy = config.subsetLbConfig().map(SubsetPolicy::new).orElse(null);
@@ -359,34 +370,51 @@ public final class Cluster {
     }
 
     /**
-     * Republishes the available hosts after {@code host} changed health or ejection, or had its
-     * first health verdict; runs on the writer's thread, where the change was made.
+     * Notes that {@code host} changed health or ejection, or had its first health verdict, and
+     * queues a republication unless one is queued already; on the writer's thread.
      */
     private void healthChanged(Host host) {
-        Version current = version;
         int slot = registry.slotOf(host.id());
-        if (slot < 0 || !current.hosts().slots()[slot].sharesStateWith(host)) {
+        if (slot < 0 || !version.hosts().slots()[slot].sharesStateWith(host)) {
             return;
         }
-        RoaringBitmap pending = current.pending();
-        if (!host.pendingFirstCheck() && pending.contains(slot)) {
-            pending = pending.clone();
-            pending.remove(slot);
+        changedHealth.add(slot);
+        if (!republishQueued) {
+            republishQueued = true;
+            republisher.execute(this::republishHealth);
         }
-        RoaringBitmap healthy = current.hosts().healthyIndices();
-        if (host.available() != healthy.contains(slot)) {
-            healthy = healthy.clone();
-            if (host.available()) {
+    }
+
+    /** Republishes the available and pending hosts after the health changes noted since the last time. */
+    private void republishHealth() {
+        republishQueued = false;
+        Version current = version;
+        Host[] slots = current.hosts().slots();
+        RoaringBitmap healthy = current.hosts().healthyIndices().clone();
+        RoaringBitmap pending = current.pending().clone();
+        List<SlotChange> changes = new ArrayList<>();
+        changedHealth.forEach((int slot) -> {
+            Host now = slot < slots.length ? slots[slot] : null;
+            if (now == null) {
+                return;
+            }
+            boolean endedWait = !now.pendingFirstCheck() && pending.checkedRemove(slot);
+            boolean flipped = now.available() != healthy.contains(slot);
+            if (flipped && now.available()) {
                 healthy.add(slot);
-            } else {
+            } else if (flipped) {
                 healthy.remove(slot);
             }
-        } else if (pending == current.pending()) {
+            if (endedWait || flipped) {
+                changes.add(new SlotChange(slot, now, now));
+            }
+        });
+        changedHealth.clear();
+        if (changes.isEmpty()) {
             return;
         }
-        Host now = current.hosts().slots()[slot];
-        publish(current, current.config(), new HostSet(current.hosts().slots(), loads, current.hosts().occupied(),
-                healthy, current.hosts().uniformWeights()), pending, List.of(new SlotChange(slot, now, now)));
+        publish(current, current.config(), new HostSet(slots, loads, current.hosts().occupied(), healthy,
+                current.hosts().uniformWeights()), pending, changes);
     }
 
     /** Host {@code id} at {@code slot}, counting its requests in that slot's cell of {@link #loads}. */

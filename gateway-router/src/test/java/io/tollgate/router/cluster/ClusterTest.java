@@ -179,10 +179,27 @@ class ClusterTest {
         List<EndpointConfig> endpoints = new ArrayList<>(before.config().endpoints());
         endpoints.add(new EndpointConfig("127.0.0.1", 9100, 1, Map.of()));
 
-        Cluster after = new Cluster(before.config().withEndpoints(endpoints), before);
+        Cluster after = new Cluster(before.config().withEndpoints(endpoints), before, Runnable::run);
 
         assertThat(after.hosts()).extracting(h -> h.pendingFirstCheck() + "/" + h.healthy())
                 .containsExactly("false/true", "false/false", "true/false");
+    }
+
+    @Test
+    void healthChangesQueuedTogetherAreRepublishedByOneRebuild() {
+        List<Runnable> control = new ArrayList<>();
+        Cluster cluster = new Cluster(cluster("maglev", 4).config(), null, control::add);
+        Host first = cluster.hosts().get(0);
+        Host second = cluster.hosts().get(1);
+        HostSet before = cluster.hostSet();
+
+        first.healthy(false);
+        second.ejected(true);
+
+        assertThat(control).hasSize(1);
+        assertThat(cluster.hostSet()).isSameAs(before);
+        control.forEach(Runnable::run);
+        assertThat(chosen(cluster, 200)).containsExactlyInAnyOrder(cluster.hosts().get(2), cluster.hosts().get(3));
     }
 
     @Test
