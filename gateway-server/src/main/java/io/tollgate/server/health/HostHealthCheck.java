@@ -69,8 +69,8 @@ final class HostHealthCheck {
     }
 
     /**
-     * Completes once the host's first verdict is applied on the control thread, or the check was
-     * stopped before it.
+     * Completes once the host's first verdict is applied and published on the control thread, or
+     * the check was stopped before it.
      */
     CompletableFuture<Void> firstVerdict() {
         return firstVerdict;
@@ -128,7 +128,8 @@ final class HostHealthCheck {
             boolean healthy = state.healthy();
             control.execute(() -> {
                 host.healthy(healthy);
-                firstVerdict.complete(null);
+                // queued behind the cluster's republication, so the verdict is published when it completes
+                control.execute(() -> firstVerdict.complete(null));
             });
             if (flipped && healthy) {
                 log.info("cluster {}: host {} passed its health checks, back in rotation", cluster, host);

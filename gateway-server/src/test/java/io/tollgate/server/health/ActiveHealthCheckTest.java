@@ -200,6 +200,27 @@ class ActiveHealthCheckTest {
     }
 
     @Test
+    void startUpWaitsForEveryHostsFirstVerdictBeforeServing() throws Exception {
+        HttpUpstream a = upstream("a");
+        HttpUpstream slow = upstream("slow");
+        a.answer("/health", () -> 200);
+        slow.answer("/health", () -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return 200;
+        });
+
+        gateway = TestGateway.start(checkedCluster("{ type: http, interval: 10s, timeout: 2s, http: { path: /health } }",
+                "round_robin", a, slow), Map.of());
+
+        assertThat(host(slow).pendingFirstCheck()).isFalse();
+        assertThat(servedBy(20)).containsExactlyInAnyOrder("a", "slow");
+    }
+
+    @Test
     void flippingVerdictsRebuildTheClusterOnTheControlThreadWhileRequestsAreServed() throws Exception {
         List<HttpUpstream> upstreams = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
