@@ -35,9 +35,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running gateway: its event loops, control thread, listeners, admin API, optional demo
- * upstream, metrics, upstream health checking, overload guard and the current configuration snapshot. {@link #start} returns once
- * every socket is bound and the gateway reports ready; {@link #reload} swaps the configuration
- * without a restart; {@link #close} stops everything.
+ * upstream, metrics, upstream health checking, overload guard and the current configuration
+ * snapshot. {@link #start} returns once every socket is bound and the gateway reports ready;
+ * {@link #reload} swaps the configuration without a restart; {@link #close} stops everything.
  */
 public final class Gateway implements AutoCloseable {
 
