@@ -16,9 +16,13 @@ import java.util.regex.Pattern;
  */
 class ConfigLoaderFuzzTest {
 
-    /** {@code <root>}, or a dotted path of field names each with optional list indices, then ": ". */
-    private static final Pattern PATH_NAMED =
-            Pattern.compile("^(<root>|[A-Za-z0-9_]+(\\[\\d+])*(\\.[A-Za-z0-9_]+(\\[\\d+])*)*): \\S.*", Pattern.DOTALL);
+    /**
+     * {@code <root>: }, or a path from a top-level field ({@code listeners[0].http.idle_timeout: }),
+     * or an unknown field named as written, which may be any text, then the reason.
+     */
+    private static final Pattern PATH_NAMED = Pattern.compile(
+            "(<root>|(admin|event_loops|listeners|clusters|demo_upstream)([.\\[].*?)?): \\S.*"
+                    + "|.+: unknown field \\(expected one of \\[.*", Pattern.DOTALL);
 
     @FuzzTest(maxDuration = "2m")
     void loadsOrRefusesAnyTextNamingTheField(byte[] input) {

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
@@ -73,6 +74,11 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
                 return;
             }
             requestStarted = true;
+            if (lacksRequestPseudoHeaders(headers)) {
+                connection.proxy().listenerMetrics().error("bad_request");
+                reset(Http2Error.PROTOCOL_ERROR);
+                return;
+            }
             // Not validated again: the frame codec refuses bad names and values (a stream error),
             // and HttpDownstream checks every field of every request once more. A Host header
             // repeating :authority is dropped here, and one contradicting it is a stream error.
@@ -88,6 +94,20 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
         } catch (Http2Exception e) {
             reset(Http2Error.PROTOCOL_ERROR);
         }
+    }
+
+    /**
+     * Whether a request head misses {@code :method}, or {@code :path} ({@code :authority} for
+     * CONNECT), without which it cannot be read as a request: malformed (RFC 9113 section 8.3.1), a
+     * stream error PROTOCOL_ERROR.
+     */
+    private static boolean lacksRequestPseudoHeaders(Http2Headers headers) {
+        CharSequence method = headers.method();
+        if (method == null) {
+            return true;
+        }
+        boolean connect = HttpMethod.CONNECT.asciiName().contentEquals(method);
+        return connect ? headers.authority() == null : headers.path() == null;
     }
 
     /**

@@ -18,22 +18,9 @@ import org.junit.jupiter.api.Test;
  */
 class ForwardedRequestTest {
 
-    private static final RouteTable ROUTES = RouteTable.compile(ConfigLoader.parse("""
-            listeners:
-              - name: http
-                port: 8080
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes:
-                        - match: { prefix: / }
-                          route: { cluster: backend }
-            clusters:
-              - name: backend
-                endpoints:
-                  - { address: 127.0.0.1, port: 9000 }
-            """).listeners().get(0).routeConfig());
+    /** The built-in configuration's HTTP listener: every request goes to the demo cluster. */
+    private static final RouteTable ROUTES =
+            RouteTable.compile(ConfigLoader.defaults().listeners().get(0).routeConfig());
 
     @Test
     void appendsTheClientAddressToXForwardedFor() {

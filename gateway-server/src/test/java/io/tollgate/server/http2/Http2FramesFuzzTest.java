@@ -66,13 +66,15 @@ class Http2FramesFuzzTest {
     private static final GatewayConfig GATEWAY = ConfigLoader.parse(CONFIG);
     private static final GatewayMetrics METRICS = new GatewayMetrics(new SimpleMeterRegistry());
     private static final Snapshot SNAPSHOT = Snapshot.compile(GATEWAY, METRICS);
-    private static final HttpProxy PROXY = new HttpProxy(GATEWAY.listeners().get(0), () -> SNAPSHOT, Transport.NIO,
-            HttpProxy.newPoolMap(), new LoopDeadlines(), METRICS, null);
     private static final int FRAME_HEADER_BYTES = 9;
 
     @FuzzTest(maxDuration = "2m")
     void servesOrRefusesAnyFramesAfterThePreface(byte[] input) {
-        EmbeddedChannel channel = new EmbeddedChannel(PROXY.newHttp2ConnectionHandler(false));
+        // Upstream pools and deadlines are kept per event loop, and each channel has its own: a
+        // proxy per input, so that millions of inputs do not pile them up.
+        HttpProxy proxy = new HttpProxy(GATEWAY.listeners().get(0), () -> SNAPSHOT, Transport.NIO,
+                HttpProxy.newPoolMap(), new LoopDeadlines(), METRICS, null);
+        EmbeddedChannel channel = new EmbeddedChannel(proxy.newHttp2ConnectionHandler(false));
         List<ByteBuf> reads = new ArrayList<>();
         try {
             reads.add(ByteBufAllocator.DEFAULT.buffer().writeBytes(Http2CodecUtil.connectionPrefaceBuf()));
