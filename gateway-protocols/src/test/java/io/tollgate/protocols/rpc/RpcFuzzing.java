@@ -79,7 +79,9 @@ public final class RpcFuzzing<F extends RpcFrame> {
         List<byte[]> frames = new ArrayList<>();
         Class<?> errorType = null;
         try {
-            for (byte[] part : List.of(Arrays.copyOfRange(input, 0, split), Arrays.copyOfRange(input, split, input.length))) {
+            List<byte[]> parts = List.of(Arrays.copyOfRange(input, 0, split),
+                    Arrays.copyOfRange(input, split, input.length));
+            for (byte[] part : parts) {
                 ByteBuf read = ByteBufAllocator.DEFAULT.buffer(Math.max(1, part.length)).writeBytes(part);
                 made.add(read);
                 boolean failedBefore = errorType != null;

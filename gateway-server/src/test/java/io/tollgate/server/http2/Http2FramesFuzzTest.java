@@ -108,7 +108,8 @@ class Http2FramesFuzzTest {
                 out.release();
             }
             while (written.isReadable()) {
-                assertThat(written.readableBytes()).as("a whole frame header").isGreaterThanOrEqualTo(FRAME_HEADER_BYTES);
+                assertThat(written.readableBytes()).as("a whole frame header")
+                        .isGreaterThanOrEqualTo(FRAME_HEADER_BYTES);
                 int length = written.readUnsignedMedium();
                 byte type = written.readByte();
                 written.skipBytes(1);

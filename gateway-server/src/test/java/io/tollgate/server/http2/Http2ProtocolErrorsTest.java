@@ -261,7 +261,8 @@ class Http2ProtocolErrorsTest {
         Http2Headers withoutPath = new DefaultHttp2Headers().method("GET").scheme("http").authority("test");
         for (Http2Headers head : List.of(withoutMethod, withoutPath)) {
             try (RawH2 client = new RawH2(gateway.port("h2"))) {
-                client.preface().frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1, client.headerBlock(head));
+                client.preface()
+                        .frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1, client.headerBlock(head));
                 RawH2.Frame error = client.await(f -> f.stream() == 1 || f.type() == RawH2.GOAWAY);
                 assertThat(error).as(head.toString()).isNotNull();
                 assertThat(error.type()).isEqualTo(RawH2.RST_STREAM);
