@@ -74,15 +74,15 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
                 return;
             }
             requestStarted = true;
-            if (lacksRequestPseudoHeaders(headers)) {
+            // Not validated again: the frame codec refuses bad names and values (a stream error),
+            // and HttpDownstream checks every field of every request once more. A Host header
+            // repeating :authority is dropped here, and one contradicting it is a stream error.
+            HttpRequest request = toHttpRequest(headers);
+            if (request == null) {
                 connection.proxy().listenerMetrics().error("bad_request");
                 reset(Http2Error.PROTOCOL_ERROR);
                 return;
             }
-            // Not validated again: the frame codec refuses bad names and values (a stream error),
-            // and HttpDownstream checks every field of every request once more. A Host header
-            // repeating :authority is dropped here, and one contradicting it is a stream error.
-            HttpRequest request = HttpConversionUtil.toHttpRequest(id, headers, false);
             if (endStream) {
                 // a request never gains trailers once complete: no map of its own for them
                 request = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
@@ -97,17 +97,29 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
     }
 
     /**
-     * Whether a request head misses {@code :method}, or {@code :path} ({@code :authority} for
-     * CONNECT), without which it cannot be read as a request: malformed (RFC 9113 section 8.3.1), a
-     * stream error PROTOCOL_ERROR.
+     * The request head as HTTP/1 reads it, or null when it is malformed (RFC 9113 section 8.3.1, a
+     * stream error PROTOCOL_ERROR): {@code :method} missing, {@code :path} missing
+     * ({@code :authority} for CONNECT), or a method or path that no request line can carry (a
+     * space, a control character), which the conversion refuses with an
+     * {@link IllegalArgumentException}.
+     *
+     * @throws Http2Exception when the conversion finds another stream error (a Host contradicting
+     *     {@code :authority})
      */
-    private static boolean lacksRequestPseudoHeaders(Http2Headers headers) {
+    private HttpRequest toHttpRequest(Http2Headers headers) throws Http2Exception {
         CharSequence method = headers.method();
         if (method == null) {
-            return true;
+            return null;
         }
         boolean connect = HttpMethod.CONNECT.asciiName().contentEquals(method);
-        return connect ? headers.authority() == null : headers.path() == null;
+        if (connect ? headers.authority() == null : headers.path() == null) {
+            return null;
+        }
+        try {
+            return HttpConversionUtil.toHttpRequest(stream.id(), headers, false);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /**

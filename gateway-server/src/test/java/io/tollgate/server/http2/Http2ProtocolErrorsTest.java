@@ -253,13 +253,14 @@ class Http2ProtocolErrorsTest {
         return client;
     }
 
-    /** Found by {@code Http2FramesFuzzTest}: the connection ended with GOAWAY INTERNAL_ERROR. */
+    /** Found by {@code Http2FramesFuzzTest}: each ended the connection with GOAWAY INTERNAL_ERROR. */
     @Test
-    void aRequestWithoutMethodOrPathIsAStreamErrorAndTheConnectionServesOn() throws Exception {
+    void aRequestWithoutMethodOrPathOrWithASpaceInItsPathIsAStreamErrorAndTheConnectionServesOn() throws Exception {
         int before = bigRequests.get();
         Http2Headers withoutMethod = new DefaultHttp2Headers().path("/big").scheme("http").authority("test");
         Http2Headers withoutPath = new DefaultHttp2Headers().method("GET").scheme("http").authority("test");
-        for (Http2Headers head : List.of(withoutMethod, withoutPath)) {
+        Http2Headers spaceInPath = RawH2.request("GET", "/big rect");
+        for (Http2Headers head : List.of(withoutMethod, withoutPath, spaceInPath)) {
             try (RawH2 client = new RawH2(gateway.port("h2"))) {
                 client.preface()
                         .frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1, client.headerBlock(head));
