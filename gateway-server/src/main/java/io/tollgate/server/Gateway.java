@@ -11,12 +11,14 @@ import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.server.demo.DemoUpstream;
 import io.tollgate.server.health.UpstreamHealth;
 import io.tollgate.server.listener.DownstreamProtocols;
 import io.tollgate.server.listener.Listener;
+import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.transport.Transport;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +31,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running gateway: its event loops, listeners, admin API, optional demo upstream, metrics,
- * upstream health checking and the current configuration snapshot. {@link #start} returns once
+ * upstream health checking, overload guard and the current configuration snapshot. {@link #start} returns once
  * every socket is bound and the gateway reports ready; {@link #reload} swaps the configuration
  * without a restart; {@link #close} stops everything.
  */
@@ -50,6 +52,7 @@ public final class Gateway implements AutoCloseable {
     private AdminServer admin;
     private UpstreamHealth health;
     private DownstreamProtocols protocols;
+    private OverloadGuard overload;
 
     private Gateway(GatewayConfig config, Path configFile) {
         this.snapshot = new AtomicReference<>(Snapshot.compile(config, metrics));
@@ -85,7 +88,8 @@ public final class Gateway implements AutoCloseable {
             demo = DemoUpstream.start(config.demoUpstream().get(), workers, transport);
         }
         health = UpstreamHealth.start(snapshot.get(), workers, transport, metrics);
-        protocols = new DownstreamProtocols(snapshot::get, transport, metrics);
+        overload = OverloadGuard.start(config.overload(), registry);
+        protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload);
         for (ListenerConfig listenerConfig : config.listeners()) {
             listeners.add(Listener.bind(listenerConfig, workers, transport, protocols));
         }
@@ -209,6 +213,9 @@ public final class Gateway implements AutoCloseable {
         }
         if (health != null) {
             health.close();
+        }
+        if (overload != null) {
+            overload.close();
         }
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         registry.close();

@@ -118,7 +118,7 @@ final class SnapshotUpdate {
     private static ListenerConfig withoutRoutes(ListenerConfig listener) {
         return new ListenerConfig(listener.name(), listener.address(), listener.port(), listener.protocols(),
                 new RouteConfig(List.of()), listener.http(), listener.accessLog(), listener.protocolOptions(), listener.http2(),
-                listener.tls());
+                listener.tls(), listener.limits());
     }
 
     private static void requireUnchanged(String field, Object before, Object after) {

@@ -23,7 +23,9 @@ public enum ResponseFlag {
     /** Retries were wanted but none was left, or the retry budget or breaker refused one. */
     UPSTREAM_RETRY_LIMIT_EXCEEDED("URX"),
     /** Tollgate's own: the request line, headers or body passed a configured limit. Envoy has no code for it. */
-    REQUEST_TOO_LARGE("RTL");
+    REQUEST_TOO_LARGE("RTL"),
+    /** The overload guard shed the request: heap or descriptors were past their threshold. */
+    OVERLOAD_MANAGER("OM");
 
     /** What {@link AccessLogEntry#responseFlags()} holds when no flag applies. */
     public static final String NONE = "-";

@@ -112,7 +112,7 @@ public final class ConfigLoader {
     }
 
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
-        root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream"));
+        root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload"));
         AdminConfig admin = root.optional("admin").map(TlsConfigLoader::admin)
                 .orElse(new AdminConfig("127.0.0.1", 9901));
         List<ListenerConfig> listeners = root.list("listeners", n -> listener(n, extensions));
@@ -123,12 +123,34 @@ public final class ConfigLoader {
             n.allowOnly(Set.of("address", "port"));
             return new DemoUpstreamConfig(n.string("address", "127.0.0.1"), n.integer("port", 8081, 0, 65535));
         });
-        return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo);
+        OverloadConfig overload = root.optional("overload").map(ConfigLoader::overload).orElse(OverloadConfig.DEFAULTS);
+        return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo, overload);
+    }
+
+    private static OverloadConfig overload(ConfigNode n) {
+        n.allowOnly(Set.of("max_connections", "heap_threshold", "fd_threshold", "check_interval"));
+        OverloadConfig d = OverloadConfig.DEFAULTS;
+        return new OverloadConfig(
+                n.integer("max_connections", d.maxConnections(), 0, Integer.MAX_VALUE),
+                share(n, "heap_threshold", d.heapThreshold()),
+                share(n, "fd_threshold", d.fdThreshold()),
+                positive(n, "check_interval", d.checkInterval()));
+    }
+
+    /** A share at {@code key}: a number greater than 0 and at most 1. */
+    private static double share(ConfigNode n, String key, double defaultValue) {
+        return n.optional(key).map(v -> {
+            double share = v.asDouble();
+            if (!(share > 0 && share <= 1)) {
+                throw v.error(share + " (expected: > 0 and <= 1)");
+            }
+            return share;
+        }).orElse(defaultValue);
     }
 
     private static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {
         Set<String> keys = new HashSet<>(Set.of("name", "address", "port", "protocols", "route_config", "http",
-                "http2", "access_log", "tls"));
+                "http2", "access_log", "tls", "protocol_detection_timeout", "max_connections"));
         keys.addAll(extensions.names(ProtocolOptions.class));
         n.allowOnly(keys);
         Map<String, ProtocolOptions> protocolOptions = new LinkedHashMap<>();
@@ -166,13 +188,16 @@ public final class ConfigLoader {
                 accessLog,
                 protocolOptions,
                 n.optional("http2").map(ConfigLoader::http2Options).orElse(Http2Options.DEFAULTS),
-                TlsConfigLoader.listener(n, protocols));
+                TlsConfigLoader.listener(n, protocols),
+                new ConnectionLimits(
+                        positive(n, "protocol_detection_timeout", ConnectionLimits.DEFAULT_PROTOCOL_DETECTION_TIMEOUT),
+                        n.integer("max_connections", 0, 0, Integer.MAX_VALUE)));
     }
 
     private static Http2Options http2Options(ConfigNode n) {
         n.allowOnly(Set.of("max_concurrent_streams", "initial_window_bytes", "max_frame_bytes", "max_header_list_bytes",
                 "max_resets_per_window", "reset_window", "max_queued_control_frames", "max_small_continuation_frames",
-                "window_hold_timeout"));
+                "window_hold_timeout", "first_frame_timeout"));
         Http2Options d = Http2Options.DEFAULTS;
         return new Http2Options(
                 n.integer("max_concurrent_streams", d.maxConcurrentStreams(), 1, 1_000_000),
@@ -183,7 +208,8 @@ public final class ConfigLoader {
                 positive(n, "reset_window", d.resetWindow()),
                 n.integer("max_queued_control_frames", d.maxQueuedControlFrames(), 1, 1_000_000),
                 n.integer("max_small_continuation_frames", d.maxSmallContinuationFrames(), 1, 1_000_000),
-                positive(n, "window_hold_timeout", d.windowHoldTimeout()));
+                positive(n, "window_hold_timeout", d.windowHoldTimeout()),
+                positive(n, "first_frame_timeout", d.firstFrameTimeout()));
     }
 
     private static HttpOptions httpOptions(ConfigNode n) {
@@ -307,7 +333,8 @@ public final class ConfigLoader {
 
     private static ForwardActionConfig forward(ConfigNode n) {
         n.allowOnly(Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite", "timeout",
-                "metadata_match", "retry_policy", "per_request_buffer_limit_bytes", "hash_policy", "priority"));
+                "metadata_match", "retry_policy", "per_request_buffer_limit_bytes", "hash_policy", "priority",
+                "max_grpc_timeout"));
         Optional<String> cluster = n.optionalString("cluster");
         List<WeightedClusterConfig> weighted = n.list("weighted_clusters", w -> {
             w.allowOnly(Set.of("name", "weight"));
@@ -318,12 +345,14 @@ public final class ConfigLoader {
         }
         unique(n.child("weighted_clusters"), weighted.stream().map(WeightedClusterConfig::name).toList());
         n.optionalString("prefix_rewrite").ifPresent(p -> absolutePath(n.child("prefix_rewrite"), p));
+        Duration timeout = positive(n, "timeout", ForwardActionConfig.DEFAULT_TIMEOUT);
         return new ForwardActionConfig(cluster, weighted, n.optionalString("prefix_rewrite"),
-                n.optionalString("host_rewrite"), positive(n, "timeout", ForwardActionConfig.DEFAULT_TIMEOUT),
+                n.optionalString("host_rewrite"), timeout,
                 n.stringMap("metadata_match"), n.optional("retry_policy").map(ConfigLoader::retryPolicy),
                 n.integer("per_request_buffer_limit_bytes", ForwardActionConfig.DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES,
                         0, Integer.MAX_VALUE),
-                n.list("hash_policy", HashPolicyConfig::parse), priority(n, "priority"));
+                n.list("hash_policy", HashPolicyConfig::parse), priority(n, "priority"),
+                positive(n, "max_grpc_timeout", timeout));
     }
 
     private static RetryPolicyConfig retryPolicy(ConfigNode n) {

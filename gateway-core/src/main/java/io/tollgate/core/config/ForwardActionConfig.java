@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param hashPolicy for a cluster balanced by {@code ring_hash} or {@code maglev}: what of the
  *     request is hashed, instead of the cluster's own hash policy; empty means the cluster's
  * @param priority whose circuit breakers of the cluster the route's requests count against
+ * @param maxGrpcTimeout the longest deadline a gRPC client's {@code grpc-timeout} may set (Envoy's
+ *     {@code max_grpc_timeout}); a longer one is cut to it; defaults to {@code timeout}
  */
 public record ForwardActionConfig(
         Optional<String> cluster,
@@ -30,7 +32,8 @@ public record ForwardActionConfig(
         Optional<RetryPolicyConfig> retryPolicy,
         int perRequestBufferLimitBytes,
         List<HashPolicyConfig> hashPolicy,
-        RoutingPriority priority) {
+        RoutingPriority priority,
+        Duration maxGrpcTimeout) {
 
     /** Envoy's default route timeout. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(15);
@@ -47,16 +50,19 @@ public record ForwardActionConfig(
         }
         hashPolicy = List.copyOf(hashPolicy);
         requireNonNull(priority, "priority");
+        if (maxGrpcTimeout.isNegative() || maxGrpcTimeout.isZero()) {
+            throw new IllegalArgumentException("maxGrpcTimeout: " + maxGrpcTimeout + " (expected: > 0)");
+        }
     }
 
     /**
-     * A forward action with no retries, the default retry buffer, the cluster's hashing and the
-     * default priority.
+     * A forward action with no retries, the default retry buffer, the cluster's hashing, the
+     * default priority and gRPC deadlines no longer than {@code timeout}.
      */
     public ForwardActionConfig(Optional<String> cluster, List<WeightedClusterConfig> weightedClusters,
             Optional<String> prefixRewrite, Optional<String> hostRewrite, Duration timeout,
             Map<String, String> metadataMatch) {
         this(cluster, weightedClusters, prefixRewrite, hostRewrite, timeout, metadataMatch, Optional.empty(),
-                DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES, List.of(), RoutingPriority.DEFAULT);
+                DEFAULT_PER_REQUEST_BUFFER_LIMIT_BYTES, List.of(), RoutingPriority.DEFAULT, timeout);
     }
 }

@@ -13,17 +13,25 @@ import java.util.Optional;
  * @param listeners the downstream listeners, names unique
  * @param clusters the upstream clusters, names unique
  * @param demoUpstream an in-process demo upstream server started beside the gateway, if any
+ * @param overload the process-wide connection limit and the resource thresholds of load shedding
  */
 public record GatewayConfig(
         AdminConfig admin,
         int eventLoops,
         List<ListenerConfig> listeners,
         List<ClusterConfig> clusters,
-        Optional<DemoUpstreamConfig> demoUpstream) {
+        Optional<DemoUpstreamConfig> demoUpstream,
+        OverloadConfig overload) {
 
     public GatewayConfig {
         listeners = List.copyOf(listeners);
         clusters = List.copyOf(clusters);
+    }
+
+    /** A configuration with the default overload protection. */
+    public GatewayConfig(AdminConfig admin, int eventLoops, List<ListenerConfig> listeners, List<ClusterConfig> clusters,
+            Optional<DemoUpstreamConfig> demoUpstream) {
+        this(admin, eventLoops, listeners, clusters, demoUpstream, OverloadConfig.DEFAULTS);
     }
 
     /** Returns the cluster with this name, if configured. */

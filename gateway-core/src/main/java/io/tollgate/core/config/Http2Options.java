@@ -22,6 +22,8 @@ import java.time.Duration;
  *     header block (CONTINUATION flood)
  * @param windowHoldTimeout a stream the gateway cannot write to because the client keeps its
  *     window closed is reset after this long (zero-window hold)
+ * @param firstFrameTimeout a connection whose preface and first SETTINGS frame do not arrive
+ *     within this time is closed
  */
 public record Http2Options(
         int maxConcurrentStreams,
@@ -32,11 +34,13 @@ public record Http2Options(
         Duration resetWindow,
         int maxQueuedControlFrames,
         int maxSmallContinuationFrames,
-        Duration windowHoldTimeout) {
+        Duration windowHoldTimeout,
+        Duration firstFrameTimeout) {
 
     /** The defaults, used when the listener says nothing. */
     public static final Http2Options DEFAULTS = new Http2Options(
-            100, 1024 * 1024, 16 * 1024, 64 * 1024, 200, Duration.ofSeconds(30), 10_000, 16, Duration.ofSeconds(30));
+            100, 1024 * 1024, 16 * 1024, 64 * 1024, 200, Duration.ofSeconds(30), 10_000, 16, Duration.ofSeconds(30),
+            Duration.ofSeconds(10));
 
     public Http2Options {
         if (maxConcurrentStreams < 1) {

@@ -10,7 +10,8 @@ import java.time.Duration;
  * @param maxRequestBodyBytes largest request body accepted (413 past it); bodies stream through
  *     the gateway, so this is a policy limit, not a buffer size
  * @param idleTimeout a keep-alive connection with no request for this long is closed
- * @param requestHeadersTimeout a request whose head does not arrive within this time is closed
+ * @param requestHeadersTimeout a request head not complete this long after its first byte is
+ *     answered 408 and its connection closed
  */
 public record HttpOptions(
         int maxInitialLineBytes,
@@ -21,5 +22,5 @@ public record HttpOptions(
 
     /** The defaults, used when the listener says nothing. */
     public static final HttpOptions DEFAULTS = new HttpOptions(
-            8192, 65536, 100L * 1024 * 1024, Duration.ofSeconds(60), Duration.ofSeconds(30));
+            8192, 65536, 100L * 1024 * 1024, Duration.ofSeconds(60), Duration.ofSeconds(10));
 }

@@ -19,6 +19,7 @@ import java.util.Optional;
  *     {@link ProtocolFactory} read them from the listener's block named after it
  * @param http2 settings and protections of HTTP/2 connections
  * @param tls how connections are decrypted, or empty for plaintext connections
+ * @param limits the protocol detection timeout and the connection limit
  */
 public record ListenerConfig(
         String name,
@@ -30,7 +31,8 @@ public record ListenerConfig(
         AccessLogConfig accessLog,
         Map<String, ProtocolOptions> protocolOptions,
         Http2Options http2,
-        Optional<TlsConfig> tls) {
+        Optional<TlsConfig> tls,
+        ConnectionLimits limits) {
 
     public ListenerConfig {
         protocols = List.copyOf(protocols);
@@ -46,6 +48,6 @@ public record ListenerConfig(
     public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
             HttpOptions http, AccessLogConfig accessLog) {
         this(name, address, port, protocols, routeConfig, http, accessLog, Map.of(), Http2Options.DEFAULTS,
-                Optional.empty());
+                Optional.empty(), ConnectionLimits.DEFAULTS);
     }
 }

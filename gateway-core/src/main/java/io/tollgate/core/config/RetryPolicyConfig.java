@@ -49,15 +49,28 @@ public record RetryPolicyConfig(
         RETRIABLE_STATUS_CODES("retriable-status-codes"),
         /** A gRPC trailers-only answer with status UNAVAILABLE (14). */
         UNAVAILABLE("unavailable"),
-        /** A Bolt answer with status SERVER_THREADPOOL_BUSY (4): the host refused the request unprocessed. */
-        BOLT_BUSY("bolt-busy"),
-        /** A Bolt answer with status TIMEOUT (7), or a Bolt attempt past its per-try timeout. */
-        BOLT_TIMEOUT("bolt-timeout");
+        /**
+         * An RPC answer that reports a busy host (Bolt SERVER_THREADPOOL_BUSY, Dubbo thread pool
+         * exhausted): the host refused the request unprocessed. Also called {@code bolt-busy}, its
+         * name before other RPC protocols came.
+         */
+        RPC_BUSY("rpc-busy", "bolt-busy"),
+        /**
+         * An RPC answer that reports a timeout (Bolt TIMEOUT, Dubbo client or server timeout), or an
+         * RPC attempt past its per-try timeout. Also called {@code bolt-timeout}.
+         */
+        RPC_TIMEOUT("rpc-timeout", "bolt-timeout");
 
         private final String configName;
+        private final String alias;
 
         Condition(String configName) {
+            this(configName, null);
+        }
+
+        Condition(String configName, String alias) {
             this.configName = configName;
+            this.alias = alias;
         }
 
         /** The name used in the configuration file. */
@@ -65,9 +78,9 @@ public record RetryPolicyConfig(
             return configName;
         }
 
-        /** The condition called {@code name} in the configuration file, or empty. */
+        /** The condition called {@code name} (or its older alias) in the configuration file, or empty. */
         public static Optional<Condition> named(String name) {
-            return Arrays.stream(values()).filter(c -> c.configName.equals(name)).findFirst();
+            return Arrays.stream(values()).filter(c -> c.configName.equals(name) || name.equals(c.alias)).findFirst();
         }
     }
 

@@ -22,6 +22,8 @@ public final class ClusterMetrics {
     private final Counter requestOverflows;
     private final Counter retries;
     private final Counter retryOverflows;
+    private final Counter redispatches;
+    private final Counter hostsDown;
     private final Counter retrySuccesses;
     private final Counter retryLimitsExceeded;
     private final Counter timeouts;
@@ -35,12 +37,14 @@ public final class ClusterMetrics {
     private final Counter healthChecks;
     private final Counter healthCheckFailures;
     private final MeterRegistry registry;
+    private final ConnectionErrorMeters connectionErrors;
     private final Tags tags;
     /** Created with the first subset source: clusters without subsets publish no subset counters. */
     private SubsetMeters subsets;
 
-    ClusterMetrics(MeterRegistry registry, String clusterName) {
+    ClusterMetrics(MeterRegistry registry, String clusterName, ConnectionErrorMeters connectionErrors) {
         this.registry = registry;
+        this.connectionErrors = connectionErrors;
         this.tags = Tags.of(MetricNames.TAG_CLUSTER, clusterName);
         this.connections = new ConnectionMeters(
                 registry, MetricNames.UPSTREAM_CX_ACTIVE, MetricNames.UPSTREAM_CX_TOTAL, tags);
@@ -51,6 +55,8 @@ public final class ClusterMetrics {
         this.requestOverflows = registry.counter(MetricNames.UPSTREAM_RQ_OVERFLOW, tags);
         this.retries = registry.counter(MetricNames.UPSTREAM_RQ_RETRY, tags);
         this.retryOverflows = registry.counter(MetricNames.UPSTREAM_RQ_RETRY_OVERFLOW, tags);
+        this.redispatches = registry.counter(MetricNames.UPSTREAM_RQ_REDISPATCH, tags);
+        this.hostsDown = registry.counter(MetricNames.UPSTREAM_CX_HOST_DOWN, tags);
         this.retrySuccesses = registry.counter(MetricNames.UPSTREAM_RQ_RETRY_SUCCESS, tags);
         this.retryLimitsExceeded = registry.counter(MetricNames.UPSTREAM_RQ_RETRY_LIMIT_EXCEEDED, tags);
         this.timeouts = registry.counter(MetricNames.UPSTREAM_RQ_TIMEOUT, tags);
@@ -96,6 +102,16 @@ public final class ClusterMetrics {
 
     public void retry() {
         retries.increment();
+    }
+
+    /** Counts a request moved to another host with nothing sent; not a retry. */
+    public void redispatch() {
+        redispatches.increment();
+    }
+
+    /** Counts a pool that learned its host died. */
+    public void hostDown() {
+        hostsDown.increment();
     }
 
     public void retryOverflow() {
@@ -165,5 +181,10 @@ public final class ClusterMetrics {
         if (!passed) {
             healthCheckFailures.increment();
         }
+    }
+
+    /** The process's counters of errors that ended connections. */
+    public ConnectionErrorMeters connectionErrors() {
+        return connectionErrors;
     }
 }

@@ -15,9 +15,11 @@ public final class GatewayMetrics {
     private final MeterRegistry registry;
     private final ConcurrentMap<String, ListenerMetrics> listeners = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, ClusterMetrics> clusters = new ConcurrentHashMap<>();
+    private final ConnectionErrorMeters connectionErrors;
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = requireNonNull(registry, "registry");
+        this.connectionErrors = new ConnectionErrorMeters(registry);
     }
 
     public MeterRegistry registry() {
@@ -27,12 +29,12 @@ public final class GatewayMetrics {
     /** Returns the meters of a listener, the same instance for the same name. */
     public ListenerMetrics listener(String listenerName) {
         requireNonNull(listenerName, "listenerName");
-        return listeners.computeIfAbsent(listenerName, name -> new ListenerMetrics(registry, name));
+        return listeners.computeIfAbsent(listenerName, name -> new ListenerMetrics(registry, name, connectionErrors));
     }
 
     /** Returns the meters of a cluster, the same instance for the same name. */
     public ClusterMetrics cluster(String clusterName) {
         requireNonNull(clusterName, "clusterName");
-        return clusters.computeIfAbsent(clusterName, name -> new ClusterMetrics(registry, name));
+        return clusters.computeIfAbsent(clusterName, name -> new ClusterMetrics(registry, name, connectionErrors));
     }
 }

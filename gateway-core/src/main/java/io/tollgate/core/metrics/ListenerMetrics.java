@@ -27,17 +27,20 @@ public final class ListenerMetrics {
     public static final String RPC_NONE = "-";
 
     private final MeterRegistry registry;
+    private final ConnectionErrorMeters connectionErrors;
     private final Tags tags;
     private final ConnectionMeters connections;
     private final StatusClassCounters requests;
     private final ConcurrentMap<String, RouteMetrics> routes = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> rejections = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, ConcurrentMap<String, RpcMethodMetrics>> rpcMethods = new ConcurrentHashMap<>();
     private final AtomicInteger rpcMethodCount = new AtomicInteger();
     private final RpcMethodMetrics rpcOther;
 
-    ListenerMetrics(MeterRegistry registry, String listenerName) {
+    ListenerMetrics(MeterRegistry registry, String listenerName, ConnectionErrorMeters connectionErrors) {
         this.registry = registry;
+        this.connectionErrors = connectionErrors;
         this.tags = Tags.of(MetricNames.TAG_LISTENER, listenerName);
         this.connections = new ConnectionMeters(
                 registry, MetricNames.DOWNSTREAM_CX_ACTIVE, MetricNames.DOWNSTREAM_CX_TOTAL, tags);
@@ -52,6 +55,20 @@ public final class ListenerMetrics {
 
     public void connectionClosed() {
         connections.closed();
+    }
+
+    /**
+     * Counts a connection the gateway closed before or instead of serving it, by reason, e.g.
+     * {@code max_connections} or {@code detection_timeout}. Reasons MUST come from a small fixed set.
+     */
+    public void connectionRejected(String reason) {
+        requireNonNull(reason, "reason");
+        Counter counter = rejections.get(reason);
+        if (counter == null) {
+            counter = rejections.computeIfAbsent(reason, r ->
+                    registry.counter(MetricNames.DOWNSTREAM_CX_REJECTED, tags.and(MetricNames.TAG_REASON, r)));
+        }
+        counter.increment();
     }
 
     /** Returns the meters of a route of this listener, the same instance for the same name. */
@@ -121,5 +138,10 @@ public final class ListenerMetrics {
 
     private Tags rpcTags(String service, String method) {
         return tags.and(MetricNames.TAG_SERVICE, service).and(MetricNames.TAG_METHOD, method);
+    }
+
+    /** The process's counters of errors that ended connections. */
+    public ConnectionErrorMeters connectionErrors() {
+        return connectionErrors;
     }
 }

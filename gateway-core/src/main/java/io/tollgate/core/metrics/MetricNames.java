@@ -26,6 +26,10 @@ public final class MetricNames {
     /** Tag: why a downstream request failed, e.g. {@code bad_request}. */
     public static final String TAG_REASON = "reason";
 
+    /** Tag: which side of the gateway a connection is on, {@code downstream} or {@code upstream}. */
+    public static final String TAG_SIDE = "side";
+    /** Tag: what kind of error, e.g. {@code peer_reset} or {@code unexpected}. */
+    public static final String TAG_KIND = "kind";
     /** Tag: how an operation ended, e.g. {@code success} or {@code failure}. */
     public static final String TAG_RESULT = "result";
 
@@ -38,6 +42,20 @@ public final class MetricNames {
     public static final String DOWNSTREAM_CX_ACTIVE = "tollgate.downstream.cx.active";
     /** Counter: downstream connections a listener accepted. */
     public static final String DOWNSTREAM_CX_TOTAL = "tollgate.downstream.cx.total";
+    /**
+     * Counter: downstream connections the gateway closed before or instead of serving them, by
+     * listener and reason ({@code max_connections}, {@code process_max_connections},
+     * {@code overload}, {@code detection_timeout}, {@code detection_bytes}, {@code first_frame_timeout}).
+     */
+    public static final String DOWNSTREAM_CX_REJECTED = "tollgate.downstream.cx.rejected";
+    /**
+     * Counter: errors that ended a connection, by side and kind: {@code peer_reset} (an I/O error:
+     * the peer reset or closed the socket) or {@code unexpected} (a failure in the gateway's own
+     * handlers, logged at WARN).
+     */
+    public static final String CONNECTION_ERROR = "tollgate.connection.error";
+    /** Gauge: 1 while the overload guard sheds load (heap or descriptors past their threshold), else 0. */
+    public static final String OVERLOAD_ACTIVE = "tollgate.overload.active";
     /** Counter: downstream requests answered, by listener and status class. */
     public static final String DOWNSTREAM_RQ = "tollgate.downstream.rq";
     /** Counter: downstream requests rejected or failed, by listener and reason. */
@@ -63,6 +81,17 @@ public final class MetricNames {
     public static final String UPSTREAM_RQ_OVERFLOW = "tollgate.upstream.rq.overflow";
     /** Counter: retries made (each attempt after the first). */
     public static final String UPSTREAM_RQ_RETRY = "tollgate.upstream.rq.retry";
+    /**
+     * Counter: requests moved to another host with nothing sent (their connection never opened,
+     * their write failed, or their host's death was learned while they waited); not retries.
+     */
+    public static final String UPSTREAM_RQ_REDISPATCH = "tollgate.upstream.rq.redispatch";
+    /**
+     * Counter: times an event loop's pool learned that its host died (a connect failure, or a
+     * connection lost before any answer started), closed its other idle connections and moved its
+     * waiting requests to another host.
+     */
+    public static final String UPSTREAM_CX_HOST_DOWN = "tollgate.upstream.cx.host_down";
     /** Counter: retries not made because the retry budget or the max_retries breaker was reached. */
     public static final String UPSTREAM_RQ_RETRY_OVERFLOW = "tollgate.upstream.rq.retry_overflow";
     /** Counter: retries whose answer was good enough not to be retried again. */

@@ -37,7 +37,7 @@ class ConfigLoaderHttp2Test {
         ListenerConfig listener = config.listeners().get(0);
         assertThat(listener.protocols()).isEqualTo(List.of("http1", "h2c"));
         assertThat(listener.http2()).isEqualTo(new Http2Options(50, 131072, 32768, 8192, 20, Duration.ofSeconds(10),
-                500, 4, Duration.ofSeconds(5)));
+                500, 4, Duration.ofSeconds(5), Duration.ofSeconds(10)));
         assertThat(config.cluster("grpc").orElseThrow().protocol()).isEqualTo(ClusterConfig.H2);
     }
 

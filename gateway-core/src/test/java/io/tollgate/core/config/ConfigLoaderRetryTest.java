@@ -54,6 +54,16 @@ class ConfigLoaderRetryTest {
     }
 
     @Test
+    void rpcConditionsKeepTheirBoltNames() {
+        Set<Condition> current = route(parse("retry_policy: { retry_on: [rpc-busy, rpc-timeout] }", ""))
+                .retryPolicy().orElseThrow().retryOn();
+        Set<Condition> older = route(parse("retry_policy: { retry_on: [bolt-busy, bolt-timeout] }", ""))
+                .retryPolicy().orElseThrow().retryOn();
+
+        assertThat(current).containsExactlyInAnyOrder(Condition.RPC_BUSY, Condition.RPC_TIMEOUT).isEqualTo(older);
+    }
+
+    @Test
     void defaultsFollowEnvoy() {
         ForwardActionConfig route = route(parse("retry_policy: { retry_on: [5xx] }", ""));
 

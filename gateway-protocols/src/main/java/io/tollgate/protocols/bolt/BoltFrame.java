@@ -1,8 +1,10 @@
 package io.tollgate.protocols.bolt;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.tollgate.protocols.rpc.SlicedRpcFrame;
 import io.tollgate.protocols.rpc.RpcError;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -20,8 +22,16 @@ import java.util.Map;
  */
 public final class BoltFrame extends SlicedRpcFrame {
 
+    private static final ByteBuf SERVICE_KEY = utf8Key(BoltProtocol.HEADER_SERVICE);
+    private static final ByteBuf METHOD_KEY = utf8Key(BoltProtocol.HEADER_METHOD_NAME);
+
     private final BoltLayout layout;
     private Map<String, String> headers;
+    private boolean headersChecked;
+    private String service;
+    private boolean serviceRead;
+    private String method;
+    private boolean methodRead;
 
     /**
      * Wraps the readable bytes of {@code bytes}, one whole frame already validated by the decoder, and
@@ -153,13 +163,26 @@ public final class BoltFrame extends SlicedRpcFrame {
     }
 
     /**
-     * The first value of a header, or {@code null}. The header map is parsed on the first call and kept.
+     * The first value of a header, or {@code null}, found where it lies (the header map is checked
+     * on the first lookup); from the parsed map once {@link #headers()} built it.
      *
      * @throws BoltCodecException when the header map is malformed
      */
     @Override
     public String header(String key) {
-        return headers().get(key);
+        return find(Unpooled.wrappedBuffer(key.getBytes(StandardCharsets.UTF_8)), key);
+    }
+
+    private String find(ByteBuf keyBytes, String key) {
+        if (headers != null) {
+            return headers.get(key);
+        }
+        int headerOffset = base + headerOffset();
+        if (!headersChecked) {
+            BoltHeaderMap.check(bytes, headerOffset, headerLength(), this);
+            headersChecked = true;
+        }
+        return BoltHeaderMap.find(bytes, headerOffset, headerLength(), keyBytes);
     }
 
     /**
@@ -174,16 +197,27 @@ public final class BoltFrame extends SlicedRpcFrame {
         return headers;
     }
 
-    /** The {@code service} header, {@code interface:version[:uniqueId]}, SOFARPC's routing key; or {@code null}. */
+    /**
+     * The {@code service} header, {@code interface:version[:uniqueId]}, SOFARPC's routing key; or
+     * {@code null}. Found on the first call and kept.
+     */
     @Override
     public String service() {
-        return header(BoltProtocol.HEADER_SERVICE);
+        if (!serviceRead) {
+            service = find(SERVICE_KEY, BoltProtocol.HEADER_SERVICE);
+            serviceRead = true;
+        }
+        return service;
     }
 
-    /** The {@code sofa_head_method_name} header, or {@code null}. */
+    /** The {@code sofa_head_method_name} header, or {@code null}. Found on the first call and kept. */
     @Override
     public String method() {
-        return header(BoltProtocol.HEADER_METHOD_NAME);
+        if (!methodRead) {
+            method = find(METHOD_KEY, BoltProtocol.HEADER_METHOD_NAME);
+            methodRead = true;
+        }
+        return method;
     }
 
     @Override
@@ -192,6 +226,10 @@ public final class BoltFrame extends SlicedRpcFrame {
             return "BoltFrame(v" + layout.protocolCode + " " + kind() + ", released)";
         }
         return "BoltFrame(v" + layout.protocolCode + " " + kind() + " id=" + requestId() + " length=" + length + ")";
+    }
+
+    private static ByteBuf utf8Key(String key) {
+        return Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(key.getBytes(StandardCharsets.UTF_8)).asReadOnly());
     }
 
     private int classLength() {

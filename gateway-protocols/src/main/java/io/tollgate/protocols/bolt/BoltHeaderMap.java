@@ -9,7 +9,9 @@ import java.util.Map;
 
 /**
  * Reads and writes the Bolt header map: {@code [int32 keyLen][key][int32 valueLen][value]} repeated,
- * UTF-8, length -1 for {@code null}.
+ * UTF-8, length -1 for {@code null}. Routing looks a few keys up on every request, so a lookup
+ * compares keys where they lie and makes only the value found a {@code String}; the whole map is
+ * built only when asked for.
  */
 final class BoltHeaderMap {
 
@@ -43,6 +45,42 @@ final class BoltHeaderMap {
         return Collections.unmodifiableMap(headers);
     }
 
+    /**
+     * Checks that the {@code length} bytes of {@code buf} from absolute {@code index} are a header
+     * map, as {@link #parse} would: every length within it.
+     *
+     * @throws BoltCodecException when a length is below -1 or runs past the header map
+     */
+    static void check(ByteBuf buf, int index, int length, BoltFrame frame) {
+        int end = index + length;
+        int at = index;
+        while (at < end) {
+            at += checkedStringLength(buf, at, end, frame);
+        }
+    }
+
+    /**
+     * The first value that is not {@code null} of the entries whose key's UTF-8 bytes are
+     * {@code key}'s readable bytes, as {@link #parse} keeps it, or {@code null}; in a header map
+     * {@link #check} accepted.
+     */
+    static String find(ByteBuf buf, int index, int length, ByteBuf key) {
+        int keyLength = key.readableBytes();
+        int end = index + length;
+        int at = index;
+        while (at < end) {
+            int found = buf.getInt(at);
+            boolean match = found == keyLength && ByteBufUtil.equals(buf, at + 4, key, key.readerIndex(), keyLength);
+            at += 4 + Math.max(found, 0);
+            int valueLength = buf.getInt(at);
+            if (match && valueLength >= 0) {
+                return buf.toString(at + 4, valueLength, StandardCharsets.UTF_8);
+            }
+            at += 4 + Math.max(valueLength, 0);
+        }
+        return null;
+    }
+
     /** How many bytes {@link #write} takes for {@code headers}. */
     static int encodedLength(Map<String, String> headers) {
         int length = 0;
@@ -61,17 +99,21 @@ final class BoltHeaderMap {
     }
 
     private static String readString(ByteBuf buf, int at, int end, BoltFrame frame) {
+        checkedStringLength(buf, at, end, frame);
+        int length = buf.getInt(at);
+        return length == NULL_LENGTH ? null : buf.toString(at + 4, length, StandardCharsets.UTF_8);
+    }
+
+    /** The bytes taken by the string whose length field is at {@code at}, after checking they fit before {@code end}. */
+    private static int checkedStringLength(ByteBuf buf, int at, int end, BoltFrame frame) {
         if (end - at < 4) {
             throw malformed(frame, "header map: " + (end - at) + " bytes left for a length (expected: >= 4)");
         }
         int length = buf.getInt(at);
-        if (length == NULL_LENGTH) {
-            return null;
-        }
-        if (length < 0 || length > end - at - 4) {
+        if (length < NULL_LENGTH || length > end - at - 4) {
             throw malformed(frame, "header map: string length " + length + " (expected: -1.." + (end - at - 4) + ")");
         }
-        return buf.toString(at + 4, length, StandardCharsets.UTF_8);
+        return 4 + Math.max(length, 0);
     }
 
     /** The bytes taken by the string whose length field is at {@code at}; valid after {@link #readString}. */

@@ -27,6 +27,10 @@ import java.util.List;
  * decoder passes on what is not a {@code ByteBuf}), so the handler after the codec answers 400 as
  * for any decoding failure.
  *
+ * <p>It also announces a request head that a read left incomplete with {@link RequestHeadEvent#STARTED}
+ * (once per head, in the read that brought its first bytes), so that the head's timeout starts
+ * then; a head that arrives whole in one read, the usual case, costs no event and no timer.
+ *
  * <p>The price is a second parse of every request head; body bytes are only sliced, never copied.
  * Folds in chunked trailers are not looked for: Netty replaces them with a space, as RFC 9112
  * allows. Not sharable: it keeps per-connection parser state.
@@ -40,6 +44,8 @@ final class RequestHeadGuard extends HttpRequestDecoder {
     private final List<Object> shadowOutput = new ArrayList<>(4);
     private final HeadScanner scanner = new HeadScanner();
     private boolean inHead = true;
+    /** Whether the current head was announced incomplete with {@link RequestHeadEvent#STARTED}. */
+    private boolean headStarted;
     private boolean refused;
 
     RequestHeadGuard(HttpDecoderConfig config) {
@@ -61,6 +67,12 @@ final class RequestHeadGuard extends HttpRequestDecoder {
             in.skipBytes(in.readableBytes());
             out.add(refusal(problem));
             return;
+        }
+        if ((seen & MESSAGE_STARTED) != 0) {
+            headStarted = false;
+        } else if (inHead && !headStarted && (consumed > 0 || in.isReadable())) {
+            headStarted = true;
+            ctx.fireUserEventTriggered(RequestHeadEvent.STARTED);
         }
         if ((seen & MESSAGE_ENDED) != 0) {
             inHead = true;

@@ -17,6 +17,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -100,6 +101,29 @@ class BoltFrameTest {
             assertThat(frame.headers()).hasSize(2).containsEntry("nothing", null);
             assertThat(frame.method()).isNull();
         });
+    }
+
+    @Test
+    void findsInPlaceWhatTheParsedMapHolds() {
+        ByteBuf header = Unpooled.buffer();
+        writeString(header, "group");
+        writeString(header, null);
+        writeString(header, "group");
+        writeString(header, "blue");
+        writeString(header, "zoné");
+        writeString(header, "ünïcode value");
+        writeString(header, "sofa_head_method_name");
+        writeString(header, "echo");
+        writeString(header, "empty");
+        writeString(header, "");
+        ByteBuf bytes = v1ResponseWithHeader(header);
+        withFrame(bytes.copy(), found -> withFrame(bytes, parsed -> {
+            for (String key : List.of("group", "zoné", "sofa_head_method_name", "empty", "absent", "grou")) {
+                assertThat(found.header(key)).as(key).isEqualTo(parsed.headers().get(key));
+            }
+            assertThat(found.header("group")).isEqualTo("blue");
+            assertThat(found.method()).isEqualTo("echo");
+        }));
     }
 
     @Test

@@ -23,9 +23,16 @@ class Http2DetectorTest {
     }
 
     @Test
-    void refusesHttp1AndABrokenPreface() {
+    void refusesHttp1AndMethodsThatOnlyBeginLikeThePreface() {
         assertThat(detect("GET / HTTP/1.1\r\n")).isEqualTo(Detection.NO_MATCH);
-        assertThat(detect("PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n")).isEqualTo(Detection.NO_MATCH);
+        assertThat(detect("PRIX / HTTP/1.1\r\n")).isEqualTo(Detection.NO_MATCH);
+    }
+
+    /** The HTTP/2 codec then answers it with GOAWAY PROTOCOL_ERROR, as RFC 9113 section 3.4 asks. */
+    @Test
+    void claimsABrokenPrefaceOnceItBeganWithPri() {
+        assertThat(detect("PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n")).isEqualTo(Detection.MATCH);
+        assertThat(detect("PRI / HTTP/1.1\r\n")).isEqualTo(Detection.MATCH);
     }
 
     @Test

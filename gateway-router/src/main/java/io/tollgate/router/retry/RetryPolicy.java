@@ -88,15 +88,15 @@ public final class RetryPolicy {
 
     /** Whether an answer saying the host is too busy to take the request (Bolt status 4) is retried. */
     public boolean retriesBusy() {
-        return retryOn.contains(Condition.BOLT_BUSY);
+        return retryOn.contains(Condition.RPC_BUSY);
     }
 
     /**
      * Whether a Bolt attempt that timed out is retried: answered with status TIMEOUT (7) by the
      * host, or past its per-try timeout.
      */
-    public boolean retriesBoltTimeout() {
-        return retryOn.contains(Condition.BOLT_TIMEOUT);
+    public boolean retriesRpcTimeout() {
+        return retryOn.contains(Condition.RPC_TIMEOUT);
     }
 
     /**

@@ -187,6 +187,11 @@ public final class Route {
         return config.forward().orElseThrow().timeout();
     }
 
+    /** The longest deadline a gRPC client may set with {@code grpc-timeout}. MUST only be called on a FORWARD route. */
+    public Duration maxGrpcTimeout() {
+        return config.forward().orElseThrow().maxGrpcTimeout();
+    }
+
     /** Whose circuit breakers of the cluster the route's requests count against. MUST only be called on a FORWARD route. */
     public RoutingPriority priority() {
         return config.forward().orElseThrow().priority();

@@ -84,12 +84,12 @@ class RetryPolicyTest {
 
     @Test
     void boltConditionsAreNamedOnlyByThemselves() {
-        assertThat(policy(Set.of(Condition.BOLT_BUSY), Set.of(), false).retriesBusy()).isTrue();
-        assertThat(policy(Set.of(Condition.BOLT_TIMEOUT), Set.of(), false).retriesBoltTimeout()).isTrue();
-        assertThat(policy(Set.of(Condition.BOLT_BUSY), Set.of(), false).retriesBoltTimeout()).isFalse();
+        assertThat(policy(Set.of(Condition.RPC_BUSY), Set.of(), false).retriesBusy()).isTrue();
+        assertThat(policy(Set.of(Condition.RPC_TIMEOUT), Set.of(), false).retriesRpcTimeout()).isTrue();
+        assertThat(policy(Set.of(Condition.RPC_BUSY), Set.of(), false).retriesRpcTimeout()).isFalse();
         assertThat(policy(Set.of(Condition.SERVER_ERROR), Set.of(), false).retriesBusy()).isFalse();
-        assertThat(policy(Set.of(Condition.GATEWAY_ERROR), Set.of(), false).retriesBoltTimeout()).isFalse();
-        assertThat(policy(Set.of(Condition.BOLT_BUSY, Condition.BOLT_TIMEOUT), Set.of(), false).retriesReset())
+        assertThat(policy(Set.of(Condition.GATEWAY_ERROR), Set.of(), false).retriesRpcTimeout()).isFalse();
+        assertThat(policy(Set.of(Condition.RPC_BUSY, Condition.RPC_TIMEOUT), Set.of(), false).retriesReset())
                 .isFalse();
     }
 

@@ -16,12 +16,23 @@ import java.util.concurrent.TimeUnit;
  * for the next one (about once per timeout length under steady traffic).
  *
  * <p>A timeout never expires early; it expires late by at most {@link #GRANULARITY_NANOS} plus the
- * event loop's own delay in running the task. Confined to its event loop.
+ * event loop's own delay in running the task, or, once {@link #MAX_EXACT_LANES} lengths are in
+ * use, by up to a quarter of its length. Confined to its event loop.
  */
 public final class Deadlines implements Runnable {
 
     /** Timeout lengths are rounded up to this, so that lanes stay few and each stays in order. */
     static final long GRANULARITY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /**
+     * Lanes kept for exact lengths; past them a new length waits in a coarse lane, at most a
+     * quarter later than asked. Lanes are therefore at most this many plus
+     * {@value #COARSE_STEPS_PER_DOUBLING} per power of two of nanoseconds (a few hundred in all,
+     * a few dozen for timeouts between a millisecond and a minute), whatever lengths clients ask for.
+     */
+    static final int MAX_EXACT_LANES = 32;
+    /** Coarse lengths per doubling; a power of two. */
+    static final int COARSE_STEPS_PER_DOUBLING = 4;
 
     /** Longer timeouts are cut to this (about 36 years), which keeps due times free of overflow. */
     private static final long MAX_LENGTH_NANOS = Long.MAX_VALUE / 8;
@@ -51,8 +62,9 @@ public final class Deadlines implements Runnable {
         long length = roundUp(timeoutNanos);
         Lane lane = lastLane;
         if (lane == null || lane.lengthNanos != length) {
-            lane = lanes.computeIfAbsent(length, Lane::new);
+            lane = laneFor(length);
             lastLane = lane;
+            length = lane.lengthNanos;
         }
         deadline.dueNanos = System.nanoTime() + length;
         lane.append(deadline);
@@ -86,6 +98,36 @@ public final class Deadlines implements Runnable {
         } finally {
             armForEarliest();
         }
+    }
+
+    /**
+     * The lane of {@code length}: its own while fewer than {@link #MAX_EXACT_LANES} lanes exist,
+     * else the coarse lane at or above it, so that clients choosing their own timeouts (gRPC)
+     * cannot make every expiry scan more lanes.
+     */
+    private Lane laneFor(long length) {
+        Lane lane = lanes.get(length);
+        if (lane != null) {
+            return lane;
+        }
+        long chosen = lanes.size() < MAX_EXACT_LANES ? length : coarse(length);
+        return lanes.computeIfAbsent(chosen, Lane::new);
+    }
+
+    /**
+     * {@code length} rounded up to a grid of {@value #COARSE_STEPS_PER_DOUBLING} steps per
+     * doubling of length (at most a quarter longer), which has at most that many lengths per power
+     * of two.
+     */
+    static long coarse(long length) {
+        int highestBit = 63 - Long.numberOfLeadingZeros(length);
+        long step = 1L << Math.max(0, highestBit - Integer.numberOfTrailingZeros(COARSE_STEPS_PER_DOUBLING));
+        return (length + step - 1) / step * step;
+    }
+
+    /** How many lanes exist, empty ones not yet dropped included; for tests. */
+    int laneCount() {
+        return lanes.size();
     }
 
     /** How many timeouts are pending; for tests. */

@@ -84,6 +84,45 @@ public abstract class Exchange extends Deadline {
         return retries != null && retryPossible() && retries.grant(record);
     }
 
+    /**
+     * Sends the request, nothing of which left for its last attempt (its connection never opened,
+     * its write failed, or its host died while it waited), to a host not tried yet, at once and
+     * without taking a retry: it is the same request's first delivery. Returns false when the
+     * cluster has no such host, so that the caller falls back on the retry policy.
+     */
+    protected final boolean redispatch() {
+        if (done) {
+            return false;
+        }
+        Host host = target.otherHost(tried, this::avoided);
+        if (host == null) {
+            return false;
+        }
+        target.metrics().redispatch();
+        startAttempt(host);
+        return true;
+    }
+
+    /**
+     * The host for the attempt being started on {@code down}, which is known down on this event
+     * loop: another not tried yet, which replaces it as tried, or {@code down} itself when the
+     * cluster has no other (a connect then tells whether it is back).
+     */
+    protected final Host insteadOfDown(Host down) {
+        Host other = target.otherHost(tried, this::avoided);
+        if (other == null) {
+            return down;
+        }
+        tried.set(tried.size() - 1, other);
+        record.upstream(target.metrics(), other.id());
+        return other;
+    }
+
+    /** Whether {@code host} is known down on this event loop; by default no host is. */
+    protected boolean avoided(Host host) {
+        return false;
+    }
+
     /** Waits a jittered backoff on the event loop, then retries on another host when there is one. */
     protected final void scheduleRetry() {
         long delay = retries.nextBackoffNanos();

@@ -22,7 +22,6 @@ public final class ExchangeRecord {
 
     private final ListenerRecords sink;
     private final long startNanos = System.nanoTime();
-    private final long startMillis = System.currentTimeMillis();
     private final String protocol;
     private final String method;
     private final String path;
@@ -32,6 +31,8 @@ public final class ExchangeRecord {
     private final boolean rpc;
     private final EnumSet<ResponseFlag> flags = EnumSet.noneOf(ResponseFlag.class);
     private String requestId;
+    private long rpcRequestId;
+    private boolean hasRpcRequestId;
     private Route route;
     private ClusterMetrics cluster;
     private String upstreamHost;
@@ -65,6 +66,12 @@ public final class ExchangeRecord {
 
     public void requestId(String requestId) {
         this.requestId = requestId;
+    }
+
+    /** An RPC request's id, made text only when the access log writes it. */
+    public void requestId(long requestId) {
+        this.rpcRequestId = requestId;
+        this.hasRpcRequestId = true;
     }
 
     /** The attempt now under way goes to {@code host} of the cluster whose meters are {@code cluster}. */
@@ -109,9 +116,12 @@ public final class ExchangeRecord {
         }
         AccessLogSink accessLog = sink.accessLog();
         if (accessLog != null) {
+            long elapsedNanos = elapsedNanos();
+            long startMillis = System.currentTimeMillis() - elapsedNanos / 1_000_000;
+            String id = requestId != null || !hasRpcRequestId ? requestId : Long.toString(rpcRequestId);
             accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path, authority,
-                    status, bytesReceived, bytesSent, elapsedNanos() / 1000, upstreamHost,
-                    route == null ? null : route.name(), requestId, ResponseFlag.codes(flags), downstreamAddress,
+                    status, bytesReceived, bytesSent, elapsedNanos / 1000, upstreamHost,
+                    route == null ? null : route.name(), id, ResponseFlag.codes(flags), downstreamAddress,
                     downstreamPeer));
         }
     }

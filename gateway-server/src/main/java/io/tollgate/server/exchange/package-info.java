@@ -1,7 +1,8 @@
 /**
  * The exchange core: what every protocol's request shares on its way through the proxy, written
  * once. An {@link io.tollgate.server.exchange.Exchange} is one request's life (route timeout,
- * attempts, retries under the policy and the breakers' budget, backoff, the host for a retry); an
+ * attempts, retries under the policy and the breakers' budget, backoff, the host for a retry, and
+ * the re-dispatch of a request nothing of which was sent, to a host not tried, without a retry); an
  * {@link io.tollgate.server.exchange.Attempt} is one try on one host (breaker request, active-request
  * count, per-try timeout); {@link io.tollgate.server.exchange.Retries},
  * {@link io.tollgate.server.exchange.ExchangeTarget} and {@link io.tollgate.server.exchange.ExchangeRecord}

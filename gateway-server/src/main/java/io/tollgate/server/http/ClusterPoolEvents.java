@@ -1,6 +1,7 @@
 package io.tollgate.server.http;
 
 import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.server.upstream.PoolEvents;
 
 /** Counts a cluster's connection pool events in its metrics. */
@@ -28,6 +29,11 @@ final class ClusterPoolEvents implements PoolEvents {
     }
 
     @Override
+    public void hostDown() {
+        metrics.hostDown();
+    }
+
+    @Override
     public void overflow() {
         metrics.poolOverflow();
     }
@@ -35,5 +41,10 @@ final class ClusterPoolEvents implements PoolEvents {
     @Override
     public void connectionOverflow() {
         metrics.connectionOverflow();
+    }
+
+    @Override
+    public ConnectionErrorMeters connectionErrors() {
+        return metrics.connectionErrors();
     }
 }

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
@@ -13,16 +14,19 @@ import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.handler.codec.http2.InboundHttpToHttp2Adapter;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.server.http2.Http2Multiplexer;
 import io.tollgate.server.http2.Http2StreamFrameListener;
 import java.nio.channels.ClosedChannelException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,8 +39,11 @@ import java.util.concurrent.TimeUnit;
  * <p>It also counts the connection in the listener's metrics, widens the connection's
  * flow-control window so that one paused stream does not stall the others, closes the connection
  * when nothing was read for the idle timeout and no stream is open (watched here rather than by an
- * {@code IdleStateHandler}, which every frame written would pass through), and drains it on
- * demand (GOAWAY, then close when the last stream ends or the drain timeout passes).
+ * {@code IdleStateHandler}, which every frame written would pass through) or when its preface and
+ * first SETTINGS frame do not arrive within {@code http2.first_frame_timeout}, and drains it on
+ * demand (GOAWAY, then close when the last stream ends or the drain timeout passes). It keeps the
+ * stream states of RFC 9113 where Netty's decoder is lenient ({@link Http2ClientStreamIds}) and
+ * refuses a request head without the pseudo-headers a request needs ({@link Http2RequestHeads}).
  */
 final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamStream> {
 
@@ -46,9 +53,11 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
     private final long idleNanos;
     private final Http2StreamFrameListener frames = new Http2StreamFrameListener(this);
     private final Runnable idleCheck = this::checkIdle;
+    private final Http2ClientStreamIds streamIds;
     private ChannelHandlerContext ctx;
     private PeerAddress peer;
     private ScheduledFuture<?> idleTimer;
+    private ScheduledFuture<?> firstFrameTimer;
     private boolean draining;
     private ScheduledFuture<?> drainTimer;
 
@@ -60,6 +69,7 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         this.upgraded = upgraded;
         this.holdNanos = proxy.listenerConfig().http2().windowHoldTimeout().toNanos();
         this.idleNanos = proxy.listenerConfig().http().idleTimeout().toNanos();
+        this.streamIds = new Http2ClientStreamIds(connection(), upgraded);
         decoder.frameListener(frames);
         connection().addListener(new Http2ConnectionAdapter() {
             @Override
@@ -80,6 +90,19 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         widenConnectionWindow(Http2Codecs.connectionWindowIncrement(proxy.listenerConfig().http2()));
         if (idleNanos > 0) {
             scheduleIdleCheck(idleNanos);
+        }
+        if (!upgraded) {
+            firstFrameTimer = ctx.executor().schedule(this::checkFirstFrame,
+                    proxy.listenerConfig().http2().firstFrameTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Closes a connection whose preface and first SETTINGS frame did not arrive in time. */
+    private void checkFirstFrame() {
+        firstFrameTimer = null;
+        if (!decoder().prefaceReceived() && ctx.channel().isActive()) {
+            proxy.listenerMetrics().connectionRejected("first_frame_timeout");
+            ctx.channel().close();
         }
     }
 
@@ -110,6 +133,7 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         proxy.listenerMetrics().connectionClosed();
         drainTimer = cancel(drainTimer);
         idleTimer = cancel(idleTimer);
+        firstFrameTimer = cancel(firstFrameTimer);
         super.channelInactive(ctx);
     }
 
@@ -130,12 +154,64 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         closeIfDrained();
     }
 
+    /**
+     * Reads the client's frames, first through {@link Http2ClientStreamIds}: when it finds a
+     * HEADERS frame that is a connection error, the frames before it are decoded, then the
+     * connection ends with that error.
+     */
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws Exception {
+        int start = in.readerIndex();
+        int stop = streamIds.scan(in);
+        if (stop < 0) {
+            super.decode(ctx, in, out);
+            streamIds.consumed(in.readerIndex() - start);
+            return;
+        }
+        int end = in.writerIndex();
+        in.writerIndex(start + stop);
+        try {
+            super.decode(ctx, in, out);
+        } finally {
+            in.writerIndex(end);
+        }
+        in.skipBytes(in.readableBytes());
+        proxy.listenerMetrics().error("h2_stream_id");
+        onError(ctx, false, Http2Exception.connectionError(streamIds.error(), "HEADERS on stream %d: %s",
+                streamIds.errorStream(), streamIds.error() == Http2Error.PROTOCOL_ERROR
+                        ? "lower than a stream opened before (RFC 9113 5.1.1)" : "the stream is closed (RFC 9113 5.1)"));
+    }
+
+    /** Remembers the streams reset here, on which the client's frames in flight are no error. */
+    @Override
+    public ChannelFuture resetStream(ChannelHandlerContext ctx, int streamId, long errorCode, ChannelPromise promise) {
+        streamIds.resetSent(streamId);
+        return super.resetStream(ctx, streamId, errorCode, promise);
+    }
+
+    /** HEADERS on a half-closed (remote) stream is STREAM_CLOSED (RFC 9113 5.1), where Netty says PROTOCOL_ERROR. */
+    @Override
+    protected void onStreamError(ChannelHandlerContext ctx, boolean outbound, Throwable cause,
+            Http2Exception.StreamException http2Ex) {
+        Http2Exception.StreamException error = http2Ex;
+        if (!outbound && http2Ex.error() == Http2Error.PROTOCOL_ERROR && streamIds.halfClosedHeaders(http2Ex.streamId())) {
+            error = (Http2Exception.StreamException) Http2Exception.streamError(http2Ex.streamId(),
+                    Http2Error.STREAM_CLOSED, cause, "HEADERS on half-closed (remote) stream %d", http2Ex.streamId());
+        }
+        super.onStreamError(ctx, outbound, cause, error);
+    }
+
     /** HEADERS from the client on {@code streamId}: the request head (opening the stream), or its trailers. */
     @Override
     protected void headersRead(int streamId, Http2Headers headers, boolean endStream) {
         Http2Stream stream = connection().stream(streamId);
         Http2DownstreamStream downstream = streamOf(stream);
         if (downstream == null) {
+            if (!Http2RequestHeads.complete(headers)) {
+                proxy.listenerMetrics().error("h2_malformed_request");
+                resetStream(ctx, streamId, Http2Error.PROTOCOL_ERROR.code(), ctx.newPromise());
+                return;
+            }
             downstream = new Http2DownstreamStream(this, stream);
             attach(stream, downstream);
         }
@@ -159,6 +235,11 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
 
     HttpProxy proxy() {
         return proxy;
+    }
+
+    @Override
+    protected ConnectionErrorMeters connectionErrors() {
+        return proxy.listenerMetrics().connectionErrors();
     }
 
     long holdNanos() {

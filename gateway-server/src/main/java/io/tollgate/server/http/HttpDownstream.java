@@ -188,7 +188,11 @@ final class HttpDownstream {
                 }
                 break;
             case DISCARDING_BODY:
-                if (msg instanceof LastHttpContent) {
+                if (((HttpObject) msg).decoderResult().isFailure()) {
+                    proxy.listenerMetrics().error("bad_request_body");
+                    state = State.CLOSING;
+                    carrier.endAfter(null);
+                } else if (msg instanceof LastHttpContent) {
                     state = State.IDLE;
                 }
                 ReferenceCountUtil.release(msg);
@@ -226,6 +230,13 @@ final class HttpDownstream {
         ExchangeRecord record = newRecord(request, protocol, view.authority());
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         HttpVersion version = request.protocolVersion();
+        if (proxy.overloaded()) {
+            record.flag(ResponseFlag.OVERLOAD_MANAGER);
+            proxy.listenerMetrics().error("overload");
+            respondLocally(record, version, keepAlive && http2Stream, error(HttpResponseStatus.SERVICE_UNAVAILABLE, "overload"));
+            ReferenceCountUtil.release(request);
+            return;
+        }
         Snapshot snapshot = proxy.snapshot();
         Route route = snapshot.routeTable(proxy.listenerConfig().name()).route(view);
         record.route(route);
@@ -297,7 +308,7 @@ final class HttpDownstream {
         long timeoutNanos = route.timeout().toNanos();
         if (grpc) {
             long grpcTimeout = Grpc.timeoutNanos(request.headers().get(Grpc.TIMEOUT));
-            timeoutNanos = grpcTimeout >= 0 ? grpcTimeout : timeoutNanos;
+            timeoutNanos = grpcTimeout >= 0 ? Math.min(grpcTimeout, route.maxGrpcTimeout().toNanos()) : timeoutNanos;
         }
         ForwardedRequest.prepare(request, view, route, peer.ip(), proxy.scheme(),
                 ClusterConfig.H2.equals(cluster.config().protocol()));
@@ -383,9 +394,35 @@ final class HttpDownstream {
         exchangeDone(exchange, null);
     }
 
-    /** Called by an exchange that sent a 413 for a body that outgrew the limit mid-stream. */
-    void requestBodyRejected() {
+    /**
+     * Called by an exchange that answers with a gateway error before any of its response went
+     * out: counted by {@code reason}; an HTTP/1 connection stays open for the next request when
+     * {@code keepAlive} (the client wants it and its request was read whole), so that an upstream
+     * failure costs the client one answer, never its connection.
+     */
+    void answerFailure(HttpExchange exchange, FullHttpResponse response, String reason, HttpVersion version,
+            boolean keepAlive) {
+        proxy.listenerMetrics().error(reason);
+        if (http2Stream) {
+            exchangeDone(exchange, writeAndFlush(response));
+            return;
+        }
+        boolean keep = keepAlive && state != State.CLOSING;
+        HopByHopHeaders.setKeepAlive(response, version, keep);
+        ChannelFuture written = writeAndFlush(response);
+        exchangeDone(exchange, keep ? null : written);
+    }
+
+    /**
+     * Called by an exchange that refused the request body mid-stream ({@code reason}: too large,
+     * malformed): the connection closes once the exchange has answered or aborted. The reason is
+     * counted here when no answer will carry it ({@link #answerFailure} counts the ones that do).
+     */
+    void requestBodyRejected(String reason, boolean answering) {
         state = State.CLOSING;
+        if (!answering) {
+            proxy.listenerMetrics().error(reason);
+        }
     }
 
     /**

@@ -7,17 +7,31 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.tollgate.protocols.http1.HopByHopHeaders;
+import io.tollgate.protocols.http1.RequestHeadEvent;
+import io.tollgate.server.exchange.Deadline;
+import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.listener.PipelineNames;
+import io.tollgate.server.transport.HandlerFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The last handler of a downstream HTTP/1.x connection: it carries the connection's
- * {@link HttpDownstream} and counts the connection in the listener's metrics.
+ * {@link HttpDownstream}, counts the connection in the listener's metrics, and enforces
+ * {@code request_headers_timeout}: a request head not complete that long after the read that
+ * brought its first bytes ({@link RequestHeadEvent#STARTED}) is answered 408 and the connection
+ * closed. Only a head split over reads starts the timeout, which waits on the loop's
+ * {@link Deadlines} in an object made once per connection: a head that arrives whole costs
+ * nothing for it.
  */
 final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implements DownstreamCarrier {
 
@@ -27,9 +41,13 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implement
     private ChannelHandlerContext ctx;
     private PeerAddress peer;
     private HttpDownstream downstream;
+    private Deadlines deadlines;
+    private final HeadTimeout headTimeout = new HeadTimeout();
+    private final long headTimeoutNanos;
 
     HttpDownstreamHandler(HttpProxy proxy) {
         this.proxy = proxy;
+        this.headTimeoutNanos = proxy.listenerConfig().http().requestHeadersTimeout().toNanos();
     }
 
     @Override
@@ -37,11 +55,15 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implement
         this.ctx = ctx;
         this.peer = new PeerAddress(ctx.channel());
         this.downstream = new HttpDownstream(proxy, this);
+        this.deadlines = downstream.deadlines();
         proxy.listenerMetrics().connectionOpened();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof HttpRequest && headTimeout.pending()) {
+            deadlines.cancel(headTimeout);
+        }
         downstream.read(msg);
     }
 
@@ -58,11 +80,18 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implement
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         proxy.listenerMetrics().connectionClosed();
+        deadlines.cancel(headTimeout);
         downstream.closed();
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt == RequestHeadEvent.STARTED) {
+            if (!headTimeout.pending()) {
+                deadlines.start(headTimeout, headTimeoutNanos);
+            }
+            return;
+        }
         if (evt instanceof IdleStateEvent && downstream.isIdle()) {
             ctx.close();
             return;
@@ -72,8 +101,35 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implement
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.debug("downstream connection {} failed", ctx.channel().remoteAddress(), cause);
+        HandlerFailures.caught(log, ctx.channel(), cause, proxy.listenerMetrics().connectionErrors(), true);
         ctx.close();
+    }
+
+    /**
+     * A request head is late: 408 and close, unless the head waits because this connection stopped
+     * reading for a request still in progress, whose client is not to blame.
+     */
+    private void headTimedOut() {
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        if (!downstream.isIdle()) {
+            deadlines.start(headTimeout, headTimeoutNanos);
+            return;
+        }
+        proxy.listenerMetrics().error("request_headers_timeout");
+        FullHttpResponse response = LocalResponses.error(ctx.alloc(), HttpResponseStatus.REQUEST_TIMEOUT,
+                "request_headers_timeout");
+        HopByHopHeaders.setKeepAlive(response, HttpVersion.HTTP_1_1, false);
+        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** The timeout of the request head being read, started at its first byte. */
+    private final class HeadTimeout extends Deadline {
+        @Override
+        protected void expired() {
+            headTimedOut();
+        }
     }
 
     @Override

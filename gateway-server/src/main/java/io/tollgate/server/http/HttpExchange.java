@@ -125,13 +125,22 @@ final class HttpExchange extends Exchange {
      */
     @Override
     protected void attempt(Host host, boolean retry) {
-        UpstreamAttempt started = new UpstreamAttempt(this, pools.pool(target.cluster(), host), target.breakers(),
-                retry);
+        UpstreamPool pool = pools.pool(target.cluster(), host);
+        if (pool.hostDown()) {
+            Host instead = insteadOfDown(host);
+            pool = instead == host ? pool : pools.pool(target.cluster(), instead);
+        }
+        UpstreamAttempt started = new UpstreamAttempt(this, pool, target.breakers(), retry);
         attempt = started;
         started.start(deadlines(), perTryTimeoutNanos);
         if (attempt == started && started.connection() == null && !done()) {
             downstream.pause(HttpDownstream.PAUSE_CONNECTING);
         }
+    }
+
+    @Override
+    protected boolean avoided(Host host) {
+        return pools.hostDown(target.cluster(), host);
     }
 
     @Override
@@ -181,15 +190,24 @@ final class HttpExchange extends Exchange {
         }
     }
 
-    /** The current attempt got no connection: it could not connect, or the pool overflowed. */
+    /**
+     * The current attempt got no connection: it could not connect, its host died while it waited,
+     * or the pool overflowed. Nothing was sent, so another host takes it without a retry when
+     * there is one.
+     */
     void attemptNotConnected(UpstreamAttempt failed, UpstreamPool.Failure failure) {
         if (failure == UpstreamPool.Failure.OVERFLOW) {
             record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
             fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_overflow");
             return;
         }
-        target.outcomes().failed(failed.host(), UpstreamFailure.CONNECT_FAILURE);
+        if (failure == UpstreamPool.Failure.CONNECT_FAILED) {
+            target.outcomes().failed(failed.host(), UpstreamFailure.CONNECT_FAILURE);
+        }
         endAttempt(false);
+        if (redispatch()) {
+            return;
+        }
         if (retryPolicy != null && retryPolicy.retriesConnectFailure() && grantRetry()) {
             scheduleRetry();
             return;
@@ -204,6 +222,12 @@ final class HttpExchange extends Exchange {
             ReferenceCountUtil.release(content);
             return;
         }
+        if (content.decoderResult().isFailure()) {
+            ReferenceCountUtil.release(content);
+            record.flag(ResponseFlag.DOWNSTREAM_PROTOCOL_ERROR);
+            refuseBody("bad_request_body", HttpResponseStatus.BAD_REQUEST, Http2Error.PROTOCOL_ERROR);
+            return;
+        }
         int bytes = content.content().readableBytes();
         requestBytes += bytes;
         record.received(bytes);
@@ -213,8 +237,7 @@ final class HttpExchange extends Exchange {
         if (requestBytes > maxRequestBody) {
             ReferenceCountUtil.release(content);
             record.flag(ResponseFlag.REQUEST_TOO_LARGE);
-            downstream.requestBodyRejected();
-            fail(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large");
+            refuseBody("body_too_large", HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, Http2Error.CANCEL);
             return;
         }
         if (replay != null) {
@@ -235,6 +258,24 @@ final class HttpExchange extends Exchange {
         upstreamNeedsFlush = true;
         if (!connection.isWritable()) {
             downstream.pause(HttpDownstream.PAUSE_UPSTREAM_FULL);
+        }
+    }
+
+    /**
+     * Refuses a request body that cannot be forwarded (malformed framing, over the limit): the
+     * attempt ends unusable, so that the upstream never sees the request complete, and the client
+     * is answered {@code status} when nothing of the response went downstream yet; otherwise
+     * there is no second answer to give, and the response is aborted (an HTTP/2 stream reset
+     * with {@code resetError}). An HTTP/1 connection closes either way: its framing cannot be
+     * trusted or its body is not wanted.
+     */
+    private void refuseBody(String reason, HttpResponseStatus status, Http2Error resetError) {
+        downstream.requestBodyRejected(reason, !responseStarted);
+        closeDownstreamAfter = true;
+        if (responseStarted) {
+            abort(resetError);
+        } else {
+            fail(status, reason);
         }
     }
 
@@ -363,8 +404,9 @@ final class HttpExchange extends Exchange {
     }
 
     /**
-     * The host refused the current attempt's request unprocessed (HTTP/2 GOAWAY or REFUSED_STREAM):
-     * sending it again is safe, so it is retried as a connect failure would be.
+     * The host refused the current attempt's request unprocessed (HTTP/2 GOAWAY or REFUSED_STREAM),
+     * or none of it left (its write failed): sending it again is safe, so it goes to another host
+     * at once without a retry, or when there is none is retried as a connect failure would be.
      */
     void attemptRefused(UpstreamAttempt refused) {
         if (responseStarted) {
@@ -373,6 +415,9 @@ final class HttpExchange extends Exchange {
         }
         record.cluster().reset();
         endAttempt(false);
+        if (redispatch()) {
+            return;
+        }
         if (retryPolicy != null && retryPolicy.retriesConnectFailure() && grantRetry()) {
             scheduleRetry();
             return;
@@ -453,9 +498,12 @@ final class HttpExchange extends Exchange {
     private void fail(HttpResponseStatus status, String reason) {
         cleanUp(false);
         FullHttpResponse response = downstream.error(status, reason);
+        if (closeDownstreamAfter && !downstream.isHttp2Stream()) {
+            HopByHopHeaders.setKeepAlive(response, downstreamVersion, false);
+        }
         record.sent(response.content().readableBytes());
         record.finish(response.status().code());
-        downstream.exchangeDone(this, downstream.writeAndFlush(response));
+        downstream.answerFailure(this, response, reason, downstreamVersion, !closeDownstreamAfter && requestComplete);
     }
 
     /**

@@ -13,6 +13,7 @@ import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.exchange.LoopDeadlines;
+import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,14 +34,17 @@ public final class HttpProxy {
     private final GatewayMetrics metrics;
     private final ListenerRecords records;
     private final String scheme;
+    private final OverloadGuard overload;
 
     /**
      * @param accessLog the listener's access log, or null for none
      * @param pools shared between the listeners of a process, so one event loop keeps one set of
      *     upstream connections whichever listener a request came in on
+     * @param overload while it says so, new requests are answered 503
      */
     public HttpProxy(ListenerConfig listener, Supplier<Snapshot> snapshot, Transport transport,
-            Map<EventLoop, UpstreamPools> pools, LoopDeadlines deadlines, GatewayMetrics metrics, AccessLogSink accessLog) {
+            Map<EventLoop, UpstreamPools> pools, LoopDeadlines deadlines, GatewayMetrics metrics, AccessLogSink accessLog,
+            OverloadGuard overload) {
         this.listener = listener;
         this.snapshot = snapshot;
         this.transport = transport;
@@ -49,6 +53,7 @@ public final class HttpProxy {
         this.metrics = metrics;
         this.records = ListenerRecords.of(listener.name(), metrics, accessLog);
         this.scheme = listener.tls().isPresent() ? "https" : "http";
+        this.overload = overload;
     }
 
     /** Creates the map to share between listeners. */
@@ -79,6 +84,10 @@ public final class HttpProxy {
 
     Snapshot snapshot() {
         return snapshot.get();
+    }
+
+    boolean overloaded() {
+        return overload.overloaded();
     }
 
     GatewayMetrics metrics() {

@@ -15,6 +15,8 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
+import io.tollgate.server.transport.HandlerFailures;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -89,7 +91,8 @@ public abstract class Http2Multiplexer<S extends Http2Multiplexer.Stream> extend
 
     /**
      * An {@link Http2Exception} is Netty's to answer with the right RST_STREAM or GOAWAY code; any
-     * other failure (the socket's, or a bug) closes the connection.
+     * other failure (the socket's, or a bug) closes the connection, counted and logged by
+     * {@link HandlerFailures}.
      */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
@@ -97,9 +100,12 @@ public abstract class Http2Multiplexer<S extends Http2Multiplexer.Stream> extend
             super.exceptionCaught(ctx, cause);
             return;
         }
-        log.debug("HTTP/2 connection {} failed", ctx.channel(), cause);
+        HandlerFailures.caught(log, ctx.channel(), cause, connectionErrors(), connection().isServer());
         ctx.channel().close();
     }
+
+    /** Where the errors that end this connection are counted. */
+    protected abstract ConnectionErrorMeters connectionErrors();
 
     @Override
     protected void onConnectionError(ChannelHandlerContext ctx, boolean outbound, Throwable cause,

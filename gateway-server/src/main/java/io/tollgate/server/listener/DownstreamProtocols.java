@@ -14,6 +14,7 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.exchange.LoopDeadlines;
 import io.tollgate.server.http.HttpProxy;
+import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.rpc.RpcProxy;
 import io.tollgate.server.rpc.RpcUpstreams;
 import io.tollgate.server.transport.Transport;
@@ -40,18 +41,24 @@ public final class DownstreamProtocols {
     private final Map<EventLoop, UpstreamPools> pools = HttpProxy.newPoolMap();
     private final LoopDeadlines deadlines = new LoopDeadlines();
     private final Map<String, RpcUpstreams> rpcUpstreams = new ConcurrentHashMap<>();
+    private final OverloadGuard overload;
 
+    /** Protocols with no overload protection and no process-wide connection limit. */
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics) {
-        this(snapshot, transport, metrics, ExtensionRegistry.defaults());
+        this(snapshot, transport, metrics, ExtensionRegistry.defaults(), OverloadGuard.none());
     }
 
-    /** @param extensions where RPC protocols are found by name */
+    /**
+     * @param extensions where RPC protocols are found by name
+     * @param overload the process's overload state and connection count, read by every listener
+     */
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics,
-            ExtensionRegistry extensions) {
+            ExtensionRegistry extensions, OverloadGuard overload) {
         this.snapshot = snapshot;
         this.transport = transport;
         this.metrics = metrics;
         this.extensions = extensions;
+        this.overload = overload;
     }
 
     /**
@@ -61,6 +68,11 @@ public final class DownstreamProtocols {
     public void retireUpstreams(ClusterManager clusters) {
         pools.forEach((loop, loopPools) -> loop.execute(() -> loopPools.retire(new ServedHosts(clusters))));
         rpcUpstreams.values().forEach(upstreams -> upstreams.retire(clusters));
+    }
+
+    /** The process's overload state, which every listener and request reads. */
+    OverloadGuard overload() {
+        return overload;
     }
 
     /** The meters of a listener, for the rejections counted before a protocol is known. */
@@ -75,7 +87,7 @@ public final class DownstreamProtocols {
      */
     List<DownstreamProtocol> forListener(ListenerConfig listener, AccessLogSink accessLog) {
         List<DownstreamProtocol> protocols = new ArrayList<>();
-        HttpProxy http = new HttpProxy(listener, snapshot, transport, pools, deadlines, metrics, accessLog);
+        HttpProxy http = new HttpProxy(listener, snapshot, transport, pools, deadlines, metrics, accessLog, overload);
         Http2DownstreamProtocol h2c = listener.protocols().contains("h2c") ? new Http2DownstreamProtocol(http) : null;
         // the Upgrade to h2c is for cleartext only; over TLS a client asks for h2 by ALPN
         boolean upgradeToH2c = h2c != null && listener.tls().isEmpty();
@@ -100,6 +112,6 @@ public final class DownstreamProtocols {
         RpcUpstreams upstreams = rpcUpstreams.computeIfAbsent(name,
                 n -> new RpcUpstreams(protocol.upstreamCodec(), deadlines, transport, metrics));
         return new RpcProxy(listener, protocol.codec(options), options.maxFrameBytes(), options.idleTimeout(),
-                snapshot, upstreams, ListenerRecords.of(listener.name(), metrics, accessLog));
+                options.firstFrameTimeout(), snapshot, upstreams, ListenerRecords.of(listener.name(), metrics, accessLog), overload);
     }
 }

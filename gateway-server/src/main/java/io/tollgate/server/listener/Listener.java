@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
  * One bound downstream socket. A connection is handed to its protocol directly when the listener
  * serves one protocol, or after {@link ProtocolDetectionHandler} looked at its first bytes; on a
  * TLS listener, once the handshake is done, by the ALPN name agreed on (see {@link TlsProtocolSelector}).
+ * Every new connection first passes the listener's {@link ConnectionGate}.
  */
 public final class Listener implements AutoCloseable {
 
@@ -47,9 +48,12 @@ public final class Listener implements AutoCloseable {
         Channel channel;
         try {
             accessLog = config.accessLog().enabled() ? AccessLogs.open(config.accessLog()) : null;
-            ListenerProtocols protocols = new ListenerProtocols(config.protocols(), registry.forListener(config, accessLog));
-            ChannelInitializer<Channel> connections = tls == null ? plaintext(protocols)
-                    : decrypted(protocols, tls, config.tls().get(), registry.listenerMetrics(config));
+            ListenerMetrics metrics = registry.listenerMetrics(config);
+            ListenerProtocols protocols = new ListenerProtocols(config.protocols(), registry.forListener(config, accessLog),
+                    config.limits().protocolDetectionTimeout().toNanos(), metrics);
+            ConnectionGate gate = new ConnectionGate(config.limits().maxConnections(), registry.overload(), metrics);
+            ChannelInitializer<Channel> connections = tls == null ? plaintext(gate, protocols)
+                    : decrypted(gate, protocols, tls, config.tls().get(), metrics);
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .channel(transport.serverChannel())
@@ -78,20 +82,25 @@ public final class Listener implements AutoCloseable {
         return listener;
     }
 
-    private static ChannelInitializer<Channel> plaintext(ListenerProtocols protocols) {
+    private static ChannelInitializer<Channel> plaintext(ConnectionGate gate, ListenerProtocols protocols) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
-                protocols.installByFirstBytes(ch.pipeline());
+                if (gate.admit(ch)) {
+                    protocols.installByFirstBytes(ch.pipeline());
+                }
             }
         };
     }
 
-    private static ChannelInitializer<Channel> decrypted(ListenerProtocols protocols, ListenerTls tls,
-            TlsConfig config, ListenerMetrics metrics) {
+    private static ChannelInitializer<Channel> decrypted(ConnectionGate gate, ListenerProtocols protocols,
+            ListenerTls tls, TlsConfig config, ListenerMetrics metrics) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
+                if (!gate.admit(ch)) {
+                    return;
+                }
                 if (!config.alpn().isEmpty()) {
                     ch.pipeline().addLast(PipelineNames.ALPN_CHECK, new AlpnOfferCheck(config.alpn(), metrics));
                 }

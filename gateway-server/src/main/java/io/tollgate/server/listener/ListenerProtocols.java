@@ -2,6 +2,7 @@ package io.tollgate.server.listener;
 
 import io.netty.channel.ChannelPipeline;
 import io.tollgate.core.config.TlsConfig;
+import io.tollgate.core.metrics.ListenerMetrics;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,12 +16,19 @@ final class ListenerProtocols {
 
     private final List<DownstreamProtocol> inOrder;
     private final Map<String, DownstreamProtocol> byAlpn = new HashMap<>();
+    private final long detectionTimeoutNanos;
+    private final ListenerMetrics metrics;
 
     /**
      * @param names the configured protocol names, in the listener's order
      * @param protocols the protocol of each name, in the same order
+     * @param detectionTimeoutNanos how long detection among several protocols may take
+     * @param metrics where connections closed by detection are counted
      */
-    ListenerProtocols(List<String> names, List<DownstreamProtocol> protocols) {
+    ListenerProtocols(List<String> names, List<DownstreamProtocol> protocols, long detectionTimeoutNanos,
+            ListenerMetrics metrics) {
+        this.detectionTimeoutNanos = detectionTimeoutNanos;
+        this.metrics = metrics;
         if (names.size() != protocols.size()) {
             throw new IllegalArgumentException("protocols: " + protocols.size() + " (expected one per name of " + names + ")");
         }
@@ -40,7 +48,7 @@ final class ListenerProtocols {
             inOrder.get(0).configure(pipeline);
             return;
         }
-        pipeline.addLast(PipelineNames.DETECT, new ProtocolDetectionHandler(inOrder));
+        pipeline.addLast(PipelineNames.DETECT, new ProtocolDetectionHandler(inOrder, detectionTimeoutNanos, metrics));
     }
 
     /** The protocol serving an ALPN name, or null when this listener serves none under it. */

@@ -9,7 +9,7 @@ package io.tollgate.server.listener;
  *   <li>{@link #SELECT}: TLS listeners only, present until the handshake is done, then installs
  *       the protocol agreed on by ALPN (or {@link #DETECT} when none was);</li>
  *   <li>{@link #DETECT}: present only until the protocol is known, when the listener serves more
- *       than one protocol;</li>
+ *       than one protocol; closes the connection when none is known in time;</li>
  *   <li>{@link #HEAD_GUARD}: HTTP/1 only, refuses request heads the codec would repair;</li>
  *   <li>{@link #CODEC}: the protocol's codec (its decoder, for protocols with separate halves); for
  *       HTTP/2 the connection handler, the only handler, which also watches idleness and proxies
@@ -18,6 +18,8 @@ package io.tollgate.server.listener;
  *       request into an HTTP/2 connection (removing {@link #HEAD_GUARD} and the HTTP/1 codec);</li>
  *   <li>{@link #ENCODER}: the encoder of protocols whose codec comes in two halves (Bolt);</li>
  *   <li>{@link #IDLE}: closes connections idle too long;</li>
+ *   <li>{@link #FIRST_FRAME}: RPC protocols only, present until the first frame is decoded, closes
+ *       a connection that sends none in time;</li>
  *   <li>{@link #PROXY}: the protocol's proxy handler, always last (none for HTTP/2).</li>
  * </ol>
  * HTTP/2 streams have no channel of their own: the connection's {@link #CODEC} serves them all.
@@ -33,6 +35,7 @@ public final class PipelineNames {
     public static final String UPGRADE = "upgrade";
     public static final String ENCODER = "encoder";
     public static final String IDLE = "idle";
+    public static final String FIRST_FRAME = "first-frame";
     public static final String PROXY = "proxy";
 
     private PipelineNames() {

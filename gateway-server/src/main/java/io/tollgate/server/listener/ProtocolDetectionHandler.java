@@ -3,6 +3,7 @@ package io.tollgate.server.listener;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.core.protocol.Detection;
 import java.util.List;
 import org.slf4j.Logger;
@@ -11,16 +12,39 @@ import org.slf4j.LoggerFactory;
 /**
  * Chooses a connection's protocol from its first bytes, installs that protocol's handlers and
  * removes itself; the bytes read so far are handed to the new handlers untouched. A connection
- * whose first bytes no protocol claims is closed.
+ * whose first bytes no protocol claims is closed; so is one that names no protocol within the
+ * detection timeout (silent, or one byte and then nothing) or within {@value #MAX_DETECTION_BYTES}
+ * bytes, each counted in {@code tollgate.downstream.cx.rejected}.
  */
 final class ProtocolDetectionHandler extends ByteToMessageDecoder {
+
+    /**
+     * The most bytes a protocol may need to be recognised; every detector in the tree decides
+     * within the 24 bytes of the HTTP/2 preface.
+     */
+    static final int MAX_DETECTION_BYTES = 1024;
 
     private static final Logger log = LoggerFactory.getLogger(ProtocolDetectionHandler.class);
 
     private final List<DownstreamProtocol> protocols;
+    private final long timeoutNanos;
+    private final ListenerMetrics metrics;
+    private HandlerTimeout timeout;
 
-    ProtocolDetectionHandler(List<DownstreamProtocol> protocols) {
+    ProtocolDetectionHandler(List<DownstreamProtocol> protocols, long timeoutNanos, ListenerMetrics metrics) {
         this.protocols = protocols;
+        this.timeoutNanos = timeoutNanos;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        timeout = HandlerTimeout.start(ctx, timeoutNanos, metrics, "detection_timeout");
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        timeout.cancel();
     }
 
     @Override
@@ -37,6 +61,12 @@ final class ProtocolDetectionHandler extends ByteToMessageDecoder {
         }
         if (!needMore) {
             log.debug("{}: no protocol matches the first bytes, closing", ctx.channel().remoteAddress());
+            in.skipBytes(in.readableBytes());
+            ctx.close();
+        } else if (in.readableBytes() >= MAX_DETECTION_BYTES) {
+            log.debug("{}: no protocol recognised in the first {} bytes, closing", ctx.channel().remoteAddress(),
+                    in.readableBytes());
+            metrics.connectionRejected("detection_bytes");
             in.skipBytes(in.readableBytes());
             ctx.close();
         }

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A multiplexed RPC protocol (Bolt, Dubbo, a plug-in) on a listener: its codec's decoder and the
- * shared encoder in front of the RPC engine's handler, detected by the codec itself.
+ * shared encoder in front of the RPC engine's handler, detected by the codec itself; the
+ * connection must send its first frame within the protocol's {@code first_frame_timeout}.
  */
 final class RpcDownstreamProtocol implements DownstreamProtocol {
 
@@ -29,6 +30,8 @@ final class RpcDownstreamProtocol implements DownstreamProtocol {
         pipeline.addLast(PipelineNames.CODEC, proxy.newDecoder())
                 .addLast(PipelineNames.ENCODER, proxy.encoder())
                 .addLast(PipelineNames.IDLE, new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
+                .addLast(PipelineNames.FIRST_FRAME, new FirstFrameTimeout(proxy.firstFrameTimeout().toNanos(),
+                        proxy.listenerMetrics()))
                 .addLast(PipelineNames.PROXY, proxy.newHandler());
     }
 }

@@ -8,6 +8,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.server.tls.ListenerTls;
+import io.tollgate.server.transport.HandlerFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,12 +83,12 @@ final class TlsProtocolSelector extends ChannelInboundHandlerAdapter {
 
     /**
      * Before the handshake is done no protocol is installed to handle an error; a failed handshake
-     * was counted already when its event arrived, which comes first.
+     * was counted already when its event arrived, which comes first. The error itself is counted
+     * by kind like any that ends a connection.
      */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.debug("{}: error before the TLS handshake completed, closing: {}", ctx.channel().remoteAddress(),
-                cause.toString());
+        HandlerFailures.caught(log, ctx.channel(), cause, metrics.connectionErrors(), true);
         ctx.close();
     }
 }

@@ -67,6 +67,15 @@ final class RpcAttempt extends Attempt {
         }
     }
 
+    /** The connection never opened: {@code frame} (ownership passes here) was never sent. */
+    void unsent(RpcFrame frame) {
+        if (ended()) {
+            frame.release();
+            return;
+        }
+        call.attemptUnsent(this, frame);
+    }
+
     /** The per-try timeout passed. */
     @Override
     protected void expired() {

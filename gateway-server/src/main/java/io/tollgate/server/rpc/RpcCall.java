@@ -17,8 +17,8 @@ import io.tollgate.server.exchange.ExchangeTarget;
  * attempt's outcome is reported to the cluster's outlier detection.
  *
  * <p>A retry follows the route's retry policy ({@code connect-failure}, {@code reset}, and for a
- * response whose status reports a busy server or a timeout, {@code bolt-busy} and
- * {@code bolt-timeout}, which every RPC protocol honours) and needs a retry of the breakers' budget.
+ * response whose status reports a busy server or a timeout, {@code rpc-busy} and
+ * {@code rpc-timeout}, which every RPC protocol honours) and needs a retry of the breakers' budget.
  * A response that asks for a retry is dropped when the retry is granted and forwarded when it is
  * not, so the caller sees the last attempt's answer.
  *
@@ -60,7 +60,12 @@ final class RpcCall extends Exchange {
 
     @Override
     protected void attempt(Host host, boolean retry) {
-        RpcAttempt started = new RpcAttempt(this, loop.pool(target.cluster(), host), target.breakers(), retry);
+        RpcHostPool pool = loop.pool(target.cluster(), host);
+        if (pool.hostDown()) {
+            Host instead = insteadOfDown(host);
+            pool = instead == host ? pool : loop.pool(target.cluster(), instead);
+        }
+        RpcAttempt started = new RpcAttempt(this, pool, target.breakers(), retry);
         if (!send(started)) {
             started.end();
             target.metrics().poolOverflow();
@@ -117,6 +122,30 @@ final class RpcCall extends Exchange {
         record.finish(status);
     }
 
+    @Override
+    protected boolean avoided(Host host) {
+        return loop.hostDown(target.cluster(), host);
+    }
+
+    /**
+     * The current attempt's connection never opened and hands back {@code unsent} (ownership
+     * passes here): another host takes the request at once without a retry when there is one;
+     * else it is a connect failure.
+     */
+    void attemptUnsent(RpcAttempt failed, RpcFrame unsent) {
+        if (frame == null) {
+            frame = unsent;
+        } else {
+            unsent.release();
+        }
+        target.outcomes().failed(failed.host(), UpstreamFailure.CONNECT_FAILURE);
+        endAttempt();
+        if (redispatch()) {
+            return;
+        }
+        retryOrFail(ResponseFlag.UPSTREAM_CONNECTION_FAILURE, UpstreamFailure.CONNECT_FAILURE);
+    }
+
     /** The current attempt's connection could not connect, or closed before the response. */
     void attemptFailed(RpcAttempt failed, ResponseFlag flag, UpstreamFailure failure) {
         target.outcomes().failed(failed.host(), failure);
@@ -124,6 +153,11 @@ final class RpcCall extends Exchange {
             target.metrics().reset();
         }
         endAttempt();
+        retryOrFail(flag, failure);
+    }
+
+    /** Retries a failed attempt when the policy wants it and the breakers allow, else answers connection closed. */
+    private void retryOrFail(ResponseFlag flag, UpstreamFailure failure) {
         RetryPolicy policy = retries == null ? null : retries.policy();
         boolean wanted = policy != null && (failure == UpstreamFailure.CONNECT_FAILURE
                 ? policy.retriesConnectFailure() : policy.retriesReset());
@@ -147,7 +181,7 @@ final class RpcCall extends Exchange {
             target.outcomes().failed(late.host(), UpstreamFailure.TIMEOUT);
         }
         RetryPolicy policy = retries == null ? null : retries.policy();
-        boolean wanted = policy != null && (policy.retriesReset() || policy.retriesBoltTimeout());
+        boolean wanted = policy != null && (policy.retriesReset() || policy.retriesRpcTimeout());
         if (wanted && (!sent || connection.wroteEverything()) && grantRetry()) {
             scheduleRetry();
             return;
@@ -172,7 +206,7 @@ final class RpcCall extends Exchange {
         if (statusError == RpcError.OVERFLOW) {
             return retries.policy().retriesBusy();
         }
-        return statusError == RpcError.TIMEOUT && retries.policy().retriesBoltTimeout();
+        return statusError == RpcError.TIMEOUT && retries.policy().retriesRpcTimeout();
     }
 
     /** The route timeout passed. */
@@ -215,7 +249,19 @@ final class RpcCall extends Exchange {
             record.flag(flag);
         }
         end();
+        downstream.failed(reason(error));
         downstream.reply(record, replyForm, callerId, error);
+    }
+
+    /** The reason a call's failure is counted under, as HTTP names the same failures. */
+    private static String reason(RpcError error) {
+        return switch (error) {
+            case OVERFLOW -> "upstream_overflow";
+            case TIMEOUT -> "upstream_timeout";
+            case CONNECTION_CLOSED -> "upstream_connection_closed";
+            case NO_HEALTHY_UPSTREAM -> "no_healthy_upstream";
+            case NO_ROUTE, MALFORMED -> throw new IllegalStateException(error + " is answered before a call starts");
+        };
     }
 
     private void endAttempt() {

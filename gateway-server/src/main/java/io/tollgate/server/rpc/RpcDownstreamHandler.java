@@ -8,6 +8,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.metrics.WarnLimiter;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcCodecException;
 import io.tollgate.protocols.rpc.RpcError;
@@ -20,6 +21,7 @@ import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.tls.PeerIdentity;
 import io.tollgate.server.transport.ClientAddresses;
+import io.tollgate.server.transport.HandlerFailures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -133,7 +135,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
             malformed((RpcCodecException) codecError);
             return;
         }
-        log.debug("{}: downstream {} connection failed", ctx.channel().remoteAddress(), codec.protocol(), cause);
+        HandlerFailures.caught(log, ctx.channel(), cause, proxy.records().listenerMetrics().connectionErrors(), true);
         ctx.close();
     }
 
@@ -164,6 +166,11 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
             record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
         }
         record.finish(codec.httpStatus(error));
+    }
+
+    /** Counts a call the gateway answers with an error, by {@code reason}. */
+    void failed(String reason) {
+        proxy.records().listenerMetrics().error(reason);
     }
 
     /** A call of this connection ended, whichever way. */
@@ -219,7 +226,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
             String method = frame.method();
             record = new ExchangeRecord(proxy.records(), frame.protocolName(), method,
                     service == null ? null : view.path(), service, peer(), peerIdentity(), true);
-            record.requestId(Long.toString(frame.requestId()));
+            record.requestId(frame.requestId());
             record.received(frame.frameLength());
         } catch (RpcCodecException e) {
             boolean twoWay = frame.kind() == RpcFrame.Kind.REQUEST;
@@ -227,6 +234,12 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
             long id = frame.requestId();
             frame.release();
             malformed(e, twoWay, replyForm, id);
+            return;
+        }
+        if (proxy.overloaded()) {
+            record.flag(ResponseFlag.OVERLOAD_MANAGER);
+            proxy.records().listenerMetrics().error("overload");
+            refuse(frame, record, RpcError.OVERFLOW);
             return;
         }
         Snapshot snapshot = proxy.snapshot();

@@ -6,6 +6,7 @@ import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.tls.UpstreamConnector;
+import io.tollgate.server.upstream.HostDownMark;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,10 @@ import java.util.List;
  * carrying any number of requests at once. Every connection counts, from its connect to its close,
  * in the connections of the cluster's circuit breakers (default priority): past
  * {@code max_connections} no further one opens and requests share those open, unless the pool has
- * none. Confined to its event loop.
+ * none. A connect failure or a reset of a connection tells the pool its host died: its connections
+ * without calls close, and the host counts as down as its {@link HostDownMark} says, so that new
+ * calls go to other hosts meanwhile; calls on other connections are untouched. Confined to its
+ * event loop.
  */
 final class RpcHostPool {
 
@@ -27,6 +31,7 @@ final class RpcHostPool {
     private final CircuitBreakers breakers;
     private final UpstreamConnector connector;
     private final List<RpcUpstreamConnection> connections = new ArrayList<>();
+    private final HostDownMark down;
     private int next;
 
     /** @param breakers the cluster's breakers that connections and waiting requests count in */
@@ -39,6 +44,27 @@ final class RpcHostPool {
         this.breakers = breakers;
         this.connector = UpstreamConnector.of(transport, loop.eventLoop(), host.address(), cluster.connectTimeout(),
                 cluster);
+        this.down = new HostDownMark(cluster);
+    }
+
+    /** Whether this pool learned recently that its host died. */
+    boolean hostDown() {
+        return down.isDown();
+    }
+
+    /** A connection to the host opened: the host is back. */
+    void hostAlive() {
+        down.alive();
+    }
+
+    /** Learns that the host died: counted once, its connections without calls closed. */
+    void hostDied() {
+        if (down.died()) {
+            metrics.hostDown();
+        }
+        for (RpcUpstreamConnection connection : List.copyOf(connections)) {
+            connection.closeIfIdle();
+        }
     }
 
     Host host() {

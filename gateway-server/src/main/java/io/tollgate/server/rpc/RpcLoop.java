@@ -74,6 +74,12 @@ final class RpcLoop {
         return pool;
     }
 
+    /** Whether the pool of a host of a cluster, if there is one yet, learned that the host died. */
+    boolean hostDown(Cluster cluster, Host host) {
+        RpcHostPool pool = pools.get(new PoolKey(cluster, host.address()));
+        return pool != null && pool.hostDown();
+    }
+
     /** Drains and forgets the pools of clusters and hosts {@code served} no longer serves. */
     void retire(ServedHosts served) {
         Iterator<Map.Entry<PoolKey, RpcHostPool>> it = pools.entrySet().iterator();

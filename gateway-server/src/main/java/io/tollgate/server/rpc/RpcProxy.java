@@ -2,11 +2,13 @@ package io.tollgate.server.rpc;
 
 import io.netty.channel.ChannelHandler;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ListenerRecords;
+import io.tollgate.server.overload.OverloadGuard;
 import java.time.Duration;
 import java.util.function.Supplier;
 
@@ -22,9 +24,11 @@ public final class RpcProxy {
     private final RpcCodec codec;
     private final int maxQueuedBytes;
     private final Duration idleTimeout;
+    private final Duration firstFrameTimeout;
     private final Supplier<Snapshot> snapshot;
     private final RpcUpstreams upstreams;
     private final ListenerRecords records;
+    private final OverloadGuard overload;
 
     /**
      * @param codec the protocol with the listener's limits, for downstream connections
@@ -32,16 +36,20 @@ public final class RpcProxy {
      *     past the write buffer's low watermark, before it is closed: the listener's largest frame,
      *     so that a client may fall behind by one largest frame at most
      * @param idleTimeout a connection that sends nothing, not even a heartbeat, for this long is closed
+     * @param firstFrameTimeout a new connection whose first frame does not arrive within this time is closed
+     * @param overload while it says so, requests are answered with the protocol's busy status
      */
     public RpcProxy(ListenerConfig listener, RpcCodec codec, int maxQueuedBytes, Duration idleTimeout,
-            Supplier<Snapshot> snapshot, RpcUpstreams upstreams, ListenerRecords records) {
+            Duration firstFrameTimeout, Supplier<Snapshot> snapshot, RpcUpstreams upstreams, ListenerRecords records, OverloadGuard overload) {
         this.listener = listener;
         this.codec = codec;
         this.maxQueuedBytes = maxQueuedBytes;
         this.idleTimeout = idleTimeout;
+        this.firstFrameTimeout = firstFrameTimeout;
         this.snapshot = snapshot;
         this.upstreams = upstreams;
         this.records = records;
+        this.overload = overload;
     }
 
     /** The configuration of the listener this proxy serves. */
@@ -57,6 +65,16 @@ public final class RpcProxy {
     /** How long a downstream connection may stay silent. */
     public Duration idleTimeout() {
         return idleTimeout;
+    }
+
+    /** How long a new downstream connection may take to send its first frame. */
+    public Duration firstFrameTimeout() {
+        return firstFrameTimeout;
+    }
+
+    /** The meters of the listener this proxy serves. */
+    public ListenerMetrics listenerMetrics() {
+        return records.listenerMetrics();
     }
 
     /** A new decoder for one downstream connection. */
@@ -88,6 +106,11 @@ public final class RpcProxy {
 
     RpcUpstreams upstreams() {
         return upstreams;
+    }
+
+
+    boolean overloaded() {
+        return overload.overloaded();
     }
 
     int maxQueuedBytes() {

@@ -15,12 +15,14 @@ import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
 import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.server.tls.UpstreamConnector;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import io.tollgate.server.transport.HandlerFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +59,8 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
     private boolean closed;
     private boolean heartbeatUnanswered;
     private boolean draining;
+    /** Whether the connection failed with an I/O error (a reset), rather than closing cleanly. */
+    private boolean reset;
 
     private RpcUpstreamConnection(RpcHostPool pool) {
         this.pool = pool;
@@ -176,6 +180,13 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
         closeIfDrained();
     }
 
+    /** Closes the connection when it is up and carries no call: its host died. */
+    void closeIfIdle() {
+        if (connected && calls.isEmpty()) {
+            channel.channel().close();
+        }
+    }
+
     private void closeIfDrained() {
         if (draining && connected && calls.isEmpty()) {
             channel.channel().close();
@@ -191,6 +202,7 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
     public void channelActive(ChannelHandlerContext ctx) {
         connected = true;
         pool.metrics().connectionOpened();
+        pool.hostAlive();
         RpcFrame frame;
         while ((frame = waiting.pollFirst()) != null) {
             pool.breakers().dequeued();
@@ -262,12 +274,16 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
         if (connected) {
             pool.metrics().connectionClosed();
         }
+        if (reset) {
+            pool.hostDied();
+        }
         failAll(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION, UpstreamFailure.RESET);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.debug("{}: upstream {} connection failed", pool.host(), pool.codec().protocol(), cause);
+        HandlerFailures.caught(log, ctx.channel(), cause, pool.metrics().connectionErrors(), false);
+        reset = cause instanceof IOException;
         ctx.close();
     }
 
@@ -287,12 +303,15 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
     private void connectFailed(Throwable cause) {
         log.debug("{}: cannot connect", pool.host(), cause);
         pool.metrics().connectFailure();
+        pool.hostDied();
         failAll(ResponseFlag.UPSTREAM_CONNECTION_FAILURE, UpstreamFailure.CONNECT_FAILURE);
     }
 
     /**
-     * Ends the connection's life once: every waiting frame dropped, every attempt failed (its
-     * call answers connection-closed or retries), every paused downstream connection reading again.
+     * Ends the connection's life once: every waiting frame handed back to its attempt when the
+     * connect failed (nothing of it was sent, so its call may send it elsewhere) or else dropped,
+     * every other attempt failed (its call answers connection-closed or retries), every paused
+     * downstream connection reading again.
      */
     private void failAll(ResponseFlag flag, UpstreamFailure failure) {
         if (closed) {
@@ -300,10 +319,16 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
         }
         closed = true;
         pool.removed(this);
+        boolean unsent = failure == UpstreamFailure.CONNECT_FAILURE;
         RpcFrame frame;
         while ((frame = waiting.pollFirst()) != null) {
             pool.breakers().dequeued();
-            frame.release();
+            RpcAttempt attempt = unsent && frame.kind() == RpcFrame.Kind.REQUEST ? calls.remove(frame.requestId()) : null;
+            if (attempt == null) {
+                frame.release();
+            } else {
+                attempt.unsent(frame);
+            }
         }
         for (RpcAttempt attempt : calls.removeAll()) {
             attempt.fail(flag, failure);

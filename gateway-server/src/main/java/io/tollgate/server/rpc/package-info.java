@@ -24,6 +24,11 @@
  *       log line.</li>
  * </ol>
  *
+ * <p>A frame still queued on a connection whose connect failed was never sent: the connection hands
+ * it back to its call, which sends it to another host at once without a retry. A connect failure
+ * or a reset tells the host's {@code RpcHostPool} that the host died; until a connection to it
+ * opens again (tried once per health-check interval) new calls choose other hosts.
+ *
  * <p>Writes during a read batch are not flushed one by one: {@code RpcLoop} remembers the channels
  * written to and flushes each once when the batch ends, on both sides.
  *

@@ -6,10 +6,10 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.protocols.http1.Http1Decoders;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
-import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -19,62 +19,41 @@ import java.util.concurrent.TimeUnit;
  * newest first; requests that find none wait in one queue ({@link Waiters}) for whichever
  * connection becomes ready first, a released one or a new one; new ones are opened to cover the
  * waiters, up to the cluster's per-loop limit and its connection breaker; past them requests
- * wait as pending, within the cluster's pending bounds, else overflow. Confined to its event
- * loop, so it takes no locks.
+ * wait as pending, within the cluster's pending bounds, else overflow. A connection lost before
+ * any answer to its request, or reset while idle, tells the pool its host died. Confined to its
+ * event loop, so it takes no locks.
  */
-public final class Http1ConnectionPool implements UpstreamPool {
+public final class Http1ConnectionPool extends AbstractUpstreamPool {
 
-    private final EventLoop loop;
-    private final Host host;
-    private final ClusterConfig cluster;
-    private final PoolEvents events;
-    private final UpstreamConnector connector;
     private final ArrayDeque<Http1UpstreamConnection> idle = new ArrayDeque<>();
-    private final CircuitBreakers breakers;
-    private final Waiters waiters;
     private int open;
     private boolean draining;
 
     Http1ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, CircuitBreakers breakers,
             PoolEvents events) {
-        this.loop = loop;
-        this.host = host;
-        this.cluster = cluster;
-        this.breakers = breakers;
-        this.waiters = new Waiters(cluster.maxPendingRequests(), breakers, events);
-        this.events = events;
-        this.connector = UpstreamConnector.of(transport, loop, host.address(), cluster.connectTimeout(), cluster);
+        super(loop, transport, host, cluster, breakers, events);
     }
 
     @Override
-    public Host host() {
-        return host;
-    }
-
-    /**
-     * Finds a connection for {@code acquirer}: an idle one at once, else it waits in the queue,
-     * with a new connect started for it when every waiter before it already has one.
-     */
-    @Override
-    public void acquire(Acquirer acquirer) {
-        assert loop.inEventLoop();
+    protected boolean serveAtOnce(Acquirer acquirer) {
         Http1UpstreamConnection connection;
         while ((connection = idle.pollLast()) != null) {
             if (connection.isActive()) {
                 acquirer.acquired(connection);
-                return;
+                return true;
             }
         }
-        boolean connect = waiters.wantsConnect() && reserveConnect();
-        waiters.add(acquirer);
-        if (connect) {
-            connect();
-        }
+        return false;
     }
 
     @Override
-    public void cancel(Acquirer acquirer) {
-        waiters.remove(acquirer);
+    protected int connections() {
+        return open;
+    }
+
+    @Override
+    protected void connectStarted() {
+        open++;
     }
 
     /**
@@ -95,18 +74,29 @@ public final class Http1ConnectionPool implements UpstreamPool {
     @Override
     public void drain() {
         draining = true;
+        closeIdle();
+    }
+
+    @Override
+    protected void closeIdle() {
         Http1UpstreamConnection connection;
         while ((connection = idle.pollFirst()) != null) {
             connection.channel().close();
         }
     }
 
-    /** Called once when a connection's channel became inactive. */
-    void closed(Http1UpstreamConnection connection) {
+    /**
+     * Called once when a connection's channel became inactive; {@code hostDied} when it was reset
+     * while idle or before any answer to its request.
+     */
+    void closed(Http1UpstreamConnection connection, boolean hostDied) {
         open--;
         breakers.connectionClosed();
         events.connectionClosed();
         idle.remove(connection);
+        if (hostDied) {
+            hostDied();
+        }
         while (waiters.hasUncovered() && reserveConnect()) {
             connect();
         }
@@ -124,27 +114,8 @@ public final class Http1ConnectionPool implements UpstreamPool {
         }
     }
 
-    /**
-     * Whether another connection may be opened: below the per-loop limit, and within the
-     * cluster's connection breaker, which a pool without any connection may pass (its waiters
-     * would otherwise have nothing to wait for). When it says yes it takes the breaker's
-     * connection and counts the connect as in flight, so that the caller MUST call
-     * {@link #connect()}; reserving first lets a waiter queue before a connect that fails at once.
-     */
-    private boolean reserveConnect() {
-        if (open >= cluster.maxConnectionsPerHost()) {
-            return false;
-        }
-        if (!breakers.tryOpenConnection(open == 0)) {
-            events.connectionOverflow();
-            return false;
-        }
-        open++;
-        waiters.connectStarted();
-        return true;
-    }
-
-    private void connect() {
+    @Override
+    protected void connect() {
         Http1UpstreamConnection connection = new Http1UpstreamConnection(this);
         ChannelFuture future = connector.connect(new ChannelInitializer<Channel>() {
             @Override
@@ -158,16 +129,19 @@ public final class Http1ConnectionPool implements UpstreamPool {
         future.addListener(f -> {
             if (f.isSuccess()) {
                 events.connectionOpened();
+                hostAlive();
                 waiters.connectSucceeded();
                 serveOrKeep(connection);
                 return;
             }
             open--;
-            breakers.connectionClosed();
-            events.connectFailure();
             // open no longer counts this connect; waiters.connecting() still does
-            boolean established = open > waiters.connecting() - 1;
-            waiters.connectEnded(established, f.cause());
+            connectFailed(f.cause(), open > waiters.connecting() - 1);
         });
+    }
+
+    /** Where errors that end this pool's connections are counted. */
+    ConnectionErrorMeters connectionErrors() {
+        return events.connectionErrors();
     }
 }

@@ -1,11 +1,14 @@
 package io.tollgate.server.upstream;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.tollgate.server.transport.HandlerFailures;
+import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,6 +17,11 @@ import org.slf4j.LoggerFactory;
  * serves one exchange at a time: while an {@link UpstreamListener} is bound, responses, read-batch
  * ends, writability changes and the close go to it; while idle in the pool it closes on anything
  * unexpected.
+ *
+ * <p>It tells apart what its close means: a request none of whose bytes left (its write failed on
+ * a connection whose death was not yet read) is refused, safe to send elsewhere. A close while a
+ * request waits for its answer and no byte of it came, or a reset (not a plain close) while idle,
+ * tells the pool the host died; a plain close while idle is a host's keep-alive timeout.
  */
 final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter implements UpstreamConnection {
 
@@ -22,6 +30,16 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
     private final Http1ConnectionPool pool;
     private Channel channel;
     private UpstreamListener listener;
+    /**
+     * The write of the bound exchange's request head, null before it: once the connection closed,
+     * its outcome says whether the request left (Netty fails every write still queued before it
+     * reports the close).
+     */
+    private ChannelFuture headWrite;
+    /** Whether a byte of the bound exchange's response arrived. */
+    private boolean responseStarted;
+    /** Whether the connection failed with an I/O error (a reset), rather than closing cleanly. */
+    private boolean reset;
 
     Http1UpstreamConnection(Http1ConnectionPool pool) {
         this.pool = pool;
@@ -33,7 +51,11 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void write(HttpObject msg) {
-        channel.write(msg);
+        if (headWrite == null) {
+            headWrite = channel.write(msg);
+        } else {
+            channel.write(msg);
+        }
     }
 
     @Override
@@ -59,6 +81,8 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
     /** Forgets the bound exchange and reads again, so that a close while idle is noticed. */
     void unbind() {
         listener = null;
+        headWrite = null;
+        responseStarted = false;
         if (!channel.config().isAutoRead()) {
             channel.config().setAutoRead(true);
         }
@@ -77,6 +101,7 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         UpstreamListener current = listener;
         if (current != null && msg instanceof HttpObject) {
+            responseStarted = true;
             current.onResponse((HttpObject) msg);
             return;
         }
@@ -103,11 +128,16 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        pool.closed(this);
         UpstreamListener current = listener;
         listener = null;
-        if (current != null) {
+        pool.closed(this, !responseStarted && (reset || current != null));
+        if (current == null) {
+            return;
+        }
+        if (headWrite != null && headWrite.isSuccess()) {
             current.onUpstreamClosed();
+        } else {
+            current.onUpstreamRefused();
         }
     }
 
@@ -122,7 +152,8 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.debug("{}: upstream connection failed", pool.host(), cause);
+        HandlerFailures.caught(log, ctx.channel(), cause, pool.connectionErrors(), false);
+        reset = cause instanceof IOException;
         ctx.close();
     }
 }

@@ -3,11 +3,11 @@ package io.tollgate.server.upstream;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.core.config.Http2Options;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
-import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,52 +19,39 @@ import java.util.List;
  * wait in one queue ({@link Waiters}) for whichever connection has room first, and one connection
  * at a time is opened (up to the cluster's {@code max_connections_per_host} and its connection
  * breaker, which a pool without connections may pass). A connection is usable once the host's
- * first SETTINGS arrived. Confined to its event loop, so it takes no locks.
+ * first SETTINGS arrived. A connection reset tells the pool its host died. Confined to its event
+ * loop, so it takes no locks.
  */
-public final class Http2ConnectionPool implements UpstreamPool {
+public final class Http2ConnectionPool extends AbstractUpstreamPool {
 
-    private final Host host;
-    private final ClusterConfig cluster;
     private final Http2Options options;
-    private final PoolEvents events;
-    private final UpstreamConnector connector;
     private final List<Http2UpstreamConnection> connections = new ArrayList<>();
-    private final CircuitBreakers breakers;
-    private final Waiters waiters;
 
     Http2ConnectionPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, CircuitBreakers breakers,
             PoolEvents events) {
-        this.host = host;
-        this.cluster = cluster;
-        this.breakers = breakers;
-        this.waiters = new Waiters(cluster.maxPendingRequests(), breakers, events);
+        super(loop, transport, host, cluster, breakers, events);
         this.options = Http2Options.DEFAULTS;
-        this.events = events;
-        this.connector = UpstreamConnector.of(transport, loop, host.address(), cluster.connectTimeout(), cluster);
     }
 
     @Override
-    public Host host() {
-        return host;
-    }
-
-    @Override
-    public void acquire(Acquirer acquirer) {
+    protected boolean serveAtOnce(Acquirer acquirer) {
         Http2UpstreamConnection connection = available();
-        if (connection != null) {
-            connection.openStream(acquirer);
-            return;
+        if (connection == null) {
+            return false;
         }
-        boolean connect = waiters.wantsConnect() && reserveConnect();
-        waiters.add(acquirer);
-        if (connect) {
-            connect();
-        }
+        connection.openStream(acquirer);
+        return true;
     }
 
     @Override
-    public void cancel(Acquirer acquirer) {
-        waiters.remove(acquirer);
+    protected int connections() {
+        return connections.size();
+    }
+
+    /** One connect at a time: the host's SETTINGS say how many streams a connection takes. */
+    @Override
+    protected boolean connectsNow() {
+        return waiters.connecting() == 0;
     }
 
     /** Ends the stream, which resets it when it is still open: a stream is never reused. */
@@ -84,8 +71,17 @@ public final class Http2ConnectionPool implements UpstreamPool {
         }
     }
 
+    /** Closes the ready connections without streams; those with streams end with them. */
+    @Override
+    protected void closeIdle() {
+        for (Http2UpstreamConnection connection : List.copyOf(connections)) {
+            connection.closeIfIdle();
+        }
+    }
+
     /** A connection received the host's first SETTINGS: it serves the waiters, if it may take streams. */
     void ready(Http2UpstreamConnection connection) {
+        hostAlive();
         if (!connection.hasCapacity()) {
             waiters.connectEnded(othersServe(), new IllegalStateException(host + " allows no streams"));
             return;
@@ -99,11 +95,14 @@ public final class Http2ConnectionPool implements UpstreamPool {
         dispatch();
     }
 
-    /** Called once when a connection's channel became inactive. */
-    void closed(Http2UpstreamConnection connection, boolean wasReady) {
+    /** Called once when a connection's channel became inactive; {@code reset} when it failed with an I/O error. */
+    void closed(Http2UpstreamConnection connection, boolean wasReady, boolean reset) {
         connections.remove(connection);
         breakers.connectionClosed();
         events.connectionClosed();
+        if (reset) {
+            hostDied();
+        }
         if (!wasReady) {
             waiters.connectEnded(othersServe(),
                     new IllegalStateException(host + " closed the connection before its SETTINGS"));
@@ -144,25 +143,8 @@ public final class Http2ConnectionPool implements UpstreamPool {
         return false;
     }
 
-    /**
-     * Whether a connection may be opened now: none is being opened, the per-loop limit and the
-     * connection breaker (which a pool without connections may pass) allow it. When it says yes it
-     * takes the breaker's connection and counts the connect as in flight, so that the caller MUST
-     * call {@link #connect()}.
-     */
-    private boolean reserveConnect() {
-        if (waiters.connecting() > 0 || connections.size() >= cluster.maxConnectionsPerHost()) {
-            return false;
-        }
-        if (!breakers.tryOpenConnection(connections.isEmpty())) {
-            events.connectionOverflow();
-            return false;
-        }
-        waiters.connectStarted();
-        return true;
-    }
-
-    private void connect() {
+    @Override
+    protected void connect() {
         Http2UpstreamConnection connection = Http2Codecs.client(options, (decoder, encoder, settings) ->
                 new Http2UpstreamConnection(decoder, encoder, settings, this, options, cluster.heartbeatInterval()));
         connections.add(connection);
@@ -173,9 +155,12 @@ public final class Http2ConnectionPool implements UpstreamPool {
                 return;
             }
             connections.remove(connection);
-            breakers.connectionClosed();
-            events.connectFailure();
-            waiters.connectEnded(othersServe(), f.cause());
+            connectFailed(f.cause(), othersServe());
         });
+    }
+
+    /** Where errors that end this pool's connections are counted. */
+    ConnectionErrorMeters connectionErrors() {
+        return events.connectionErrors();
     }
 }

@@ -14,8 +14,10 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.config.Http2Options;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.server.http2.Http2Multiplexer;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +52,8 @@ final class Http2UpstreamConnection extends Http2Multiplexer<Http2UpstreamStream
     private boolean draining;
     private boolean streamIdsExhausted;
     private boolean pingOutstanding;
+    /** Whether the connection failed with an I/O error (a reset), rather than closing cleanly. */
+    private boolean reset;
     private long pingSentNanos;
     private long maxStreams = Long.MAX_VALUE;
     /** Streams handed out and not yet ended, whether or not their HEADERS went out yet. */
@@ -89,6 +93,18 @@ final class Http2UpstreamConnection extends Http2Multiplexer<Http2UpstreamStream
         }
     }
 
+    @Override
+    protected ConnectionErrorMeters connectionErrors() {
+        return pool.connectionErrors();
+    }
+
+    /** Closes the connection when it is ready and carries no stream: its host died. */
+    void closeIfIdle() {
+        if (ready && open == 0) {
+            ctx.channel().close();
+        }
+    }
+
     Http2ConnectionPool pool() {
         return pool;
     }
@@ -121,7 +137,16 @@ final class Http2UpstreamConnection extends Http2Multiplexer<Http2UpstreamStream
             heartbeatTimer = null;
         }
         super.channelInactive(ctx);
-        pool.closed(this, ready);
+        pool.closed(this, ready, reset);
+    }
+
+    /** An I/O error (the host reset the connection) tells the pool, once closed, that its host died. */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+        if (cause instanceof IOException) {
+            reset = true;
+        }
+        super.exceptionCaught(ctx, cause);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.tollgate.server.upstream;
 
+import io.tollgate.core.metrics.ConnectionErrorMeters;
+
 /** What a connection pool reports, so that metrics stay out of the pool's logic. */
 public interface PoolEvents {
 
@@ -9,9 +11,15 @@ public interface PoolEvents {
 
     void connectFailure();
 
+    /** The pool learned that its host died: its idle connections closed, its waiters moved away. */
+    void hostDown();
+
     /** A request found the pending queue (or the cluster's pending breaker) full. */
     void overflow();
 
     /** A connection was not opened because the cluster's connection breaker was reached. */
     void connectionOverflow();
+
+    /** Where errors that end the pool's connections are counted. */
+    ConnectionErrorMeters connectionErrors();
 }

@@ -10,8 +10,18 @@ import io.tollgate.router.cluster.Host;
  */
 public interface UpstreamPool {
 
-    /** Why an acquisition failed. */
-    enum Failure { CONNECT_FAILED, OVERFLOW }
+    /**
+     * Why an acquisition failed. Nothing of the request was sent in either of the first two cases,
+     * so that it may go to another host without counting as a retry.
+     */
+    enum Failure {
+        /** The connect made for the request failed. */
+        CONNECT_FAILED,
+        /** The pool learned that its host died while the request waited. */
+        HOST_DOWN,
+        /** The pending queue or the cluster's pending breaker was full. */
+        OVERFLOW
+    }
 
     /** Waits for a connection; exactly one of the two methods is called, on the pool's loop. */
     interface Acquirer {
@@ -21,6 +31,13 @@ public interface UpstreamPool {
     }
 
     Host host();
+
+    /**
+     * Whether this pool learned recently that its host died (see {@code docs/design.md}, "When a
+     * host dies"): the load balancer's choice should then go to another host when there is one.
+     * One field read while the host is alive.
+     */
+    boolean hostDown();
 
     /** Finds a connection for {@code acquirer}: at once, after connecting, after waiting, or overflow. */
     void acquire(Acquirer acquirer);

@@ -47,6 +47,12 @@ public final class UpstreamPools {
         return pool;
     }
 
+    /** Whether the pool of a host of a cluster, if there is one yet, learned that the host died. */
+    public boolean hostDown(Cluster cluster, Host host) {
+        UpstreamPool pool = pools.get(new Key(cluster, host.address()));
+        return pool != null && pool.hostDown();
+    }
+
     /**
      * Drains and forgets the pools of clusters and hosts that {@code served} no longer serves:
      * idle connections close now, busy ones when their exchange ends. MUST be called on this loop.

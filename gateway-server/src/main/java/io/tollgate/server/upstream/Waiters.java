@@ -115,6 +115,17 @@ final class Waiters {
         return acquirer;
     }
 
+    /**
+     * Empties the queue, giving back every pending place: the caller moves each waiter elsewhere.
+     * Connects in flight stay counted until they end.
+     */
+    List<UpstreamPool.Acquirer> takeAll() {
+        List<UpstreamPool.Acquirer> all = new ArrayList<>(queue);
+        queue.clear();
+        giveBackSurplus();
+        return all;
+    }
+
     /** Forgets {@code acquirer} if it still waits. */
     void remove(UpstreamPool.Acquirer acquirer) {
         if (queue.remove(acquirer)) {

@@ -58,6 +58,21 @@ class ConfigLoaderBoltTest {
     }
 
     @Test
+    void readsAndChecksTheFirstFrameTimeoutOfRpcListeners() {
+        GatewayConfig config = ConfigLoader.parse(config("    bolt: { first_frame_timeout: 3s }", ""));
+        assertThat(((BoltOptions) config.listeners().get(0).options("bolt")).firstFrameTimeout())
+                .isEqualTo(Duration.ofSeconds(3));
+        assertThat(BoltOptions.DEFAULTS.firstFrameTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThatThrownBy(() -> ConfigLoader.parse(config("    bolt: { first_frame_timeout: 0s }", "")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("listeners[0].bolt.first_frame_timeout");
+        assertThatThrownBy(() -> ConfigLoader.parse(config("    dubbo: { first_frame_timeout: 0s }", "")
+                .replace("[http1, bolt]", "[http1, dubbo]")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("listeners[0].dubbo.first_frame_timeout");
+    }
+
+    @Test
     void rejectsZeroConnectionsPerHost() {
         assertThatThrownBy(() -> ConfigLoader.parse(config("", "    connections_per_host: 0")))
                 .isInstanceOf(ConfigException.class)

@@ -156,6 +156,45 @@ class DeadlinesTest {
         assertThat(onLoop(deadlines::pendingCount)).isZero();
     }
 
+    /** Clients choosing their own timeouts (gRPC) cannot make a lane per length, and none expires early. */
+    @Test
+    void boundsTheLanesOfManyDistinctLengthsWithoutExpiringAnyEarly() throws Exception {
+        int count = 1000;
+        CountDownLatch all = new CountDownLatch(count);
+        long[] late = new long[count];
+        int lanes = onLoop(() -> {
+            for (int i = 0; i < count; i++) {
+                int index = i;
+                long timeout = TimeUnit.MILLISECONDS.toNanos(1 + i);
+                long startedAt = System.nanoTime();
+                deadlines.start(new Deadline() {
+                    @Override
+                    protected void expired() {
+                        late[index] = System.nanoTime() - startedAt - timeout;
+                        all.countDown();
+                    }
+                }, timeout);
+            }
+            return deadlines.laneCount();
+        });
+
+        int coarseUpToOneSecond = Deadlines.COARSE_STEPS_PER_DOUBLING * (64 - Long.numberOfLeadingZeros(
+                TimeUnit.MILLISECONDS.toNanos(count)));
+        assertThat(lanes).isLessThanOrEqualTo(Deadlines.MAX_EXACT_LANES + coarseUpToOneSecond).isLessThan(count / 4);
+        assertThat(all.await(10, TimeUnit.SECONDS)).isTrue();
+        for (int i = 0; i < count; i++) {
+            assertThat(late[i]).as("lateness of the %d ms timeout", i + 1).isGreaterThanOrEqualTo(0);
+        }
+    }
+
+    @Test
+    void coarseLengthsAreNeverShorterAndAtMostAQuarterLonger() {
+        for (long length = 1; length < 1L << 40; length = length * 3 + 1) {
+            long coarse = Deadlines.coarse(length);
+            assertThat(coarse).isGreaterThanOrEqualTo(length).isLessThanOrEqualTo(length + length / 4 + 1);
+        }
+    }
+
     private Named named(String name) {
         return new Named(name);
     }

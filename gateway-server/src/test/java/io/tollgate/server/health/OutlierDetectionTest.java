@@ -112,7 +112,7 @@ class OutlierDetectionTest {
 
         long failures = sendUntil(deadHost::ejected);
 
-        assertThat(failures).isEqualTo(2);
+        assertThat(failures).as("requests whose connect failed went to another host").isZero();
         assertThat(gateway.servedBy("http", "/work/", 30)).containsExactlyInAnyOrder("a", "b");
     }
 

@@ -3,9 +3,11 @@ package io.tollgate.server.upstream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.core.config.CircuitBreakerThresholdsConfig;
+import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.router.breaker.CircuitBreakers;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -42,11 +44,7 @@ class WaitersTest {
         Recorder first = new Recorder();
         Recorder second = new Recorder();
         Recorder third = new Recorder();
-        waiters.connectStarted();
-        waiters.add(first);
-        waiters.add(second);
-        waiters.add(third);
-        assertThat(breakers.pendingRequests()).isEqualTo(2);
+        queueBehindOneConnect(waiters, first, second, third);
 
         assertThat(waiters.poll()).as("served by a released connection").isSameAs(first);
         assertThat(breakers.pendingRequests()).isEqualTo(1);
@@ -113,6 +111,34 @@ class WaitersTest {
         assertThat(waiters.isEmpty()).isTrue();
     }
 
+    @Test
+    void takingEveryWaiterAwayGivesBackTheirPendingPlacesAndKeepsTheConnectsInFlight() {
+        Waiters waiters = waiters(2);
+        Recorder first = new Recorder();
+        Recorder second = new Recorder();
+        Recorder third = new Recorder();
+        queueBehindOneConnect(waiters, first, second, third);
+
+        assertThat(waiters.takeAll()).as("in arrival order").containsExactly(first, second, third);
+
+        assertThat(breakers.pendingRequests()).isZero();
+        assertThat(waiters.isEmpty()).isTrue();
+        assertThat(waiters.connecting()).as("the connect still runs; its end is still reported").isEqualTo(1);
+        waiters.connectEnded(false, new IOException("refused"));
+        assertThat(waiters.connecting()).isZero();
+        assertThat(Arrays.asList(first.outcome, second.outcome, third.outcome)).as("nobody told twice")
+                .containsOnlyNulls();
+    }
+
+    /** Starts one connect and queues {@code recorders} behind it: the first is covered, the others pending. */
+    private void queueBehindOneConnect(Waiters waiters, Recorder... recorders) {
+        waiters.connectStarted();
+        for (Recorder recorder : recorders) {
+            waiters.add(recorder);
+        }
+        assertThat(breakers.pendingRequests()).isEqualTo(recorders.length - 1);
+    }
+
     private Waiters waiters(int limit) {
         return new Waiters(limit, breakers, new PoolEvents() {
             @Override
@@ -128,12 +154,21 @@ class WaitersTest {
             }
 
             @Override
+            public void hostDown() {
+            }
+
+            @Override
             public void overflow() {
                 overflows.add("overflow");
             }
 
             @Override
             public void connectionOverflow() {
+            }
+
+            @Override
+            public ConnectionErrorMeters connectionErrors() {
+                return null;
             }
         });
     }

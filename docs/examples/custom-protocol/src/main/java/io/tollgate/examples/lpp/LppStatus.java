@@ -21,7 +21,7 @@ import io.tollgate.protocols.rpc.RpcError;
  *       unreachable or lost</td></tr>
  * </table>
  * An upstream answering BUSY or TIMEOUT reports the same conditions ({@link #error()}), so a
- * route's {@code retry_on: [bolt-busy]} and {@code [bolt-timeout]} retry them. A code not listed
+ * route's {@code retry_on: [rpc-busy]} and {@code [rpc-timeout]} retry them. A code not listed
  * means 500.
  */
 public enum LppStatus {
