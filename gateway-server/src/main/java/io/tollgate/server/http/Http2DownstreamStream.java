@@ -14,7 +14,6 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
@@ -79,7 +78,7 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
             // repeating :authority is dropped here, and one contradicting it is a stream error.
             HttpRequest request = toHttpRequest(headers);
             if (request == null) {
-                connection.proxy().listenerMetrics().error("bad_request");
+                connection.proxy().listenerMetrics().error("h2_malformed_request");
                 reset(Http2Error.PROTOCOL_ERROR);
                 return;
             }
@@ -97,24 +96,15 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
     }
 
     /**
-     * The request head as HTTP/1 reads it, or null when it is malformed (RFC 9113 section 8.3.1, a
-     * stream error PROTOCOL_ERROR): {@code :method} missing, {@code :path} missing
-     * ({@code :authority} for CONNECT), or a method or path that no request line can carry (a
-     * space, a control character), which the conversion refuses with an
-     * {@link IllegalArgumentException}.
+     * The request head as HTTP/1 reads it, or null when a method or path that no request line can
+     * carry (a space, a control character) makes it malformed (RFC 9113 section 8.3.1, a stream
+     * error PROTOCOL_ERROR): the conversion refuses them with an {@link IllegalArgumentException}.
+     * The connection already refused heads without the pseudo-headers a request needs.
      *
      * @throws Http2Exception when the conversion finds another stream error (a Host contradicting
      *     {@code :authority})
      */
     private HttpRequest toHttpRequest(Http2Headers headers) throws Http2Exception {
-        CharSequence method = headers.method();
-        if (method == null) {
-            return null;
-        }
-        boolean connect = HttpMethod.CONNECT.asciiName().contentEquals(method);
-        if (connect ? headers.authority() == null : headers.path() == null) {
-            return null;
-        }
         try {
             return HttpConversionUtil.toHttpRequest(stream.id(), headers, false);
         } catch (IllegalArgumentException e) {

@@ -17,6 +17,7 @@ import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.LoopDeadlines;
 import io.tollgate.server.http.HttpProxy;
+import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.transport.Transport;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -73,7 +74,7 @@ class Http2FramesFuzzTest {
         // Upstream pools and deadlines are kept per event loop, and each channel has its own: a
         // proxy per input, so that millions of inputs do not pile them up.
         HttpProxy proxy = new HttpProxy(GATEWAY.listeners().get(0), () -> SNAPSHOT, Transport.NIO,
-                HttpProxy.newPoolMap(), new LoopDeadlines(), METRICS, null);
+                HttpProxy.newPoolMap(), new LoopDeadlines(), METRICS, null, OverloadGuard.none());
         EmbeddedChannel channel = new EmbeddedChannel(proxy.newHttp2ConnectionHandler(false));
         List<ByteBuf> reads = new ArrayList<>();
         try {

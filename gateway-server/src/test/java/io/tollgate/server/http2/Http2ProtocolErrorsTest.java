@@ -253,14 +253,19 @@ class Http2ProtocolErrorsTest {
         return client;
     }
 
-    /** Found by {@code Http2FramesFuzzTest}: each ended the connection with GOAWAY INTERNAL_ERROR. */
+    /**
+     * Found by {@code Http2FramesFuzzTest}: each threw in the conversion to HTTP/1 and ended the
+     * connection with GOAWAY INTERNAL_ERROR.
+     */
     @Test
     void aRequestWithoutMethodOrPathOrWithASpaceInItsPathIsAStreamErrorAndTheConnectionServesOn() throws Exception {
         int before = bigRequests.get();
-        Http2Headers withoutMethod = new DefaultHttp2Headers().path("/big").scheme("http").authority("test");
-        Http2Headers withoutPath = new DefaultHttp2Headers().method("GET").scheme("http").authority("test");
-        Http2Headers spaceInPath = RawH2.request("GET", "/big rect");
-        for (Http2Headers head : List.of(withoutMethod, withoutPath, spaceInPath)) {
+        List<Http2Headers> heads = List.of(
+                new DefaultHttp2Headers().path("/big").scheme("http").authority("test"),
+                new DefaultHttp2Headers().method("GET").scheme("http").authority("test"),
+                RawH2.request("GET", "/big rect"),
+                new DefaultHttp2Headers().method("CONNECT"));
+        for (Http2Headers head : heads) {
             try (RawH2 client = new RawH2(gateway.port("h2"))) {
                 client.preface()
                         .frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1, client.headerBlock(head));
