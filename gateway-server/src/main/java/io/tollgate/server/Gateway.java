@@ -14,6 +14,7 @@ import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
+import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.demo.DemoUpstream;
 import io.tollgate.server.health.UpstreamHealth;
 import io.tollgate.server.listener.DownstreamProtocols;
@@ -23,17 +24,20 @@ import io.tollgate.server.transport.Transport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running gateway: its event loops, listeners, admin API, optional demo upstream, metrics,
- * upstream health checking, overload guard and the current configuration snapshot. {@link #start} returns once
- * every socket is bound and the gateway reports ready; {@link #reload} swaps the configuration
- * without a restart; {@link #close} stops everything.
+ * One running gateway: its event loops, control thread, listeners, admin API, optional demo
+ * upstream, metrics, upstream health checking, overload guard and the current configuration
+ * snapshot. {@link #start} returns once every socket is bound and the gateway reports ready;
+ * {@link #reload} swaps the configuration without a restart; {@link #close} stops everything.
  */
 public final class Gateway implements AutoCloseable {
 
@@ -47,6 +51,7 @@ public final class Gateway implements AutoCloseable {
     private final GatewayMetrics metrics = new GatewayMetrics(registry);
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final ReloadMeters reloads = new ReloadMeters(registry);
+    private final ControlThread control = ControlThread.start();
     private volatile boolean ready;
     private DemoUpstream demo;
     private AdminServer admin;
@@ -55,7 +60,12 @@ public final class Gateway implements AutoCloseable {
     private OverloadGuard overload;
 
     private Gateway(GatewayConfig config, Path configFile) {
-        this.snapshot = new AtomicReference<>(Snapshot.compile(config, metrics));
+        try {
+            this.snapshot = new AtomicReference<>(Snapshot.compile(config, metrics, control));
+        } catch (RuntimeException e) {
+            control.close();
+            throw e;
+        }
         this.configFile = configFile;
         this.transport = Transport.best();
         this.workers = transport.newGroup(config.eventLoops(), "tollgate-io");
@@ -87,7 +97,8 @@ public final class Gateway implements AutoCloseable {
         if (config.demoUpstream().isPresent()) {
             demo = DemoUpstream.start(config.demoUpstream().get(), workers, transport);
         }
-        health = UpstreamHealth.start(snapshot.get(), workers, transport, metrics);
+        health = UpstreamHealth.create(workers, transport, metrics, control);
+        awaitFirstVerdicts(control.call(() -> health.update(snapshot.get())), config);
         overload = OverloadGuard.start(config.overload(), registry);
         protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload);
         for (ListenerConfig listenerConfig : config.listeners()) {
@@ -96,6 +107,24 @@ public final class Gateway implements AutoCloseable {
         admin = AdminServer.start(config.admin(), new Context());
         ready = true;
         log.info("gateway ready; admin API on {}:{}", config.admin().address(), admin.port());
+    }
+
+    /**
+     * Waits, before any listener accepts, for the first health verdict of every checked host (as
+     * Envoy's cluster warming does), so that start-up does not meet every host still pending; at
+     * most twice the longest health check timeout, then serves with what it knows.
+     */
+    private static void awaitFirstVerdicts(CompletableFuture<Void> firstVerdicts, GatewayConfig config)
+            throws InterruptedException {
+        long timeoutNanos = config.clusters().stream().flatMap(c -> c.healthCheck().stream())
+                .mapToLong(h -> h.timeout().toNanos()).max().orElse(0);
+        try {
+            firstVerdicts.get(2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            log.warn("starting before every host had its first health check; those without one take no traffic yet");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("first health checks failed", e.getCause());
+        }
     }
 
     /**
@@ -122,21 +151,27 @@ public final class Gateway implements AutoCloseable {
 
     /**
      * Applies a validated configuration without a restart and returns its version. The next
-     * snapshot is compiled on the calling thread, never on an event loop, then published at once:
+     * snapshot is compiled on the control thread, never on an event loop, then published at once:
      * requests already routed finish on the snapshot they started with. Clusters whose settings
      * are unchanged keep their hosts (health, load, outlier state, pooled connections) and take
      * the new endpoint list in place; the upstream pools of clusters and hosts that left close
      * once their requests end. Listeners under new names are bound and those no longer listed
-     * closed; a listener's address, port, protocols and options change only with a restart.
+     * closed; a listener's address, port, protocols and options change only with a restart. New
+     * hosts of health-checked clusters take traffic after their first passing check.
      *
      * @throws ConfigException when the configuration cannot be applied; the running one stays whole
      */
-    public synchronized long reload(GatewayConfig config) {
+    public long reload(GatewayConfig config) {
+        return control.call(() -> apply(config));
+    }
+
+    /** {@link #reload(GatewayConfig)}, on the control thread. */
+    private long apply(GatewayConfig config) {
         Snapshot current = snapshot.get();
         List<Listener> bound = new ArrayList<>();
         SnapshotUpdate update;
         try {
-            update = SnapshotUpdate.prepare(current, config);
+            update = SnapshotUpdate.prepare(current, config, control);
             for (ListenerConfig added : update.addedListeners()) {
                 bound.add(bindForReload(added));
             }
@@ -146,7 +181,7 @@ public final class Gateway implements AutoCloseable {
             log.warn("configuration reload rejected, still serving version {}: {}", current.version(), e.getMessage());
             throw e;
         }
-        Snapshot next = update.commit(metrics);
+        Snapshot next = update.commit(metrics, control);
         snapshot.set(next);
         listeners.addAll(bound);
         for (String removed : update.removedListeners()) {
@@ -212,12 +247,16 @@ public final class Gateway implements AutoCloseable {
             demo.close();
         }
         if (health != null) {
-            health.close();
+            control.call(() -> {
+                health.close();
+                return null;
+            });
         }
         if (overload != null) {
             overload.close();
         }
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        control.close();
         registry.close();
         log.info("gateway stopped");
     }

@@ -15,6 +15,7 @@ import io.tollgate.server.tls.UpstreamTls;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -39,14 +40,15 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
 
     /**
      * Compiles a validated configuration; outlier ejections and subset load balancing outcomes
-     * are counted in {@code metrics}.
+     * are counted in {@code metrics}; ejections are decided and health changes republished on
+     * {@code control} (the control thread).
      */
-    public static Snapshot compile(GatewayConfig config, GatewayMetrics metrics) {
-        ClusterManager clusters = ClusterManager.build(config.clusters());
+    public static Snapshot compile(GatewayConfig config, GatewayMetrics metrics, Executor control) {
+        ClusterManager clusters = ClusterManager.build(config.clusters(), control);
         config.clusters().forEach(Snapshot::prepareTls);
         countSubsets(clusters, metrics);
         return new Snapshot(config, clusters, routeTables(config),
-                OutlierDetectors.build(clusters, outlierEvents(metrics), System::nanoTime), 1);
+                OutlierDetectors.build(clusters, outlierEvents(metrics), System::nanoTime, control), 1);
     }
 
     /**

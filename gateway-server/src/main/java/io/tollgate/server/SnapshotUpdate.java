@@ -15,6 +15,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * The step from one snapshot to the next for a new configuration, in two halves.
@@ -25,7 +26,8 @@ import java.util.Objects;
  * returns the snapshot to publish.
  *
  * <p>A cluster stays (same {@link Cluster} object) when its settings other than the endpoints
- * are unchanged; a cluster whose settings changed is rebuilt, as if removed and added.
+ * are unchanged; a cluster whose settings changed is rebuilt, its hosts keeping the health
+ * verdicts they had (new hosts wait for their first check). Both halves run on the control thread.
  */
 final class SnapshotUpdate {
 
@@ -45,12 +47,13 @@ final class SnapshotUpdate {
     }
 
     /**
-     * Prepares the step from {@code previous} to the validated {@code config}.
+     * Prepares the step from {@code previous} to the validated {@code config}; new clusters
+     * republish their health changes on {@code control}.
      *
      * @throws ConfigException naming the field when {@code config} changes what only a restart
      *     can change, or a cluster cannot be built
      */
-    static SnapshotUpdate prepare(Snapshot previous, GatewayConfig config) {
+    static SnapshotUpdate prepare(Snapshot previous, GatewayConfig config, Executor control) {
         Objects.requireNonNull(previous, "previous");
         Objects.requireNonNull(config, "config");
         GatewayConfig current = previous.config();
@@ -79,7 +82,7 @@ final class SnapshotUpdate {
             }
             try {
                 Snapshot.prepareTls(cluster);
-                clusters.add(new Cluster(cluster));
+                clusters.add(new Cluster(cluster, before, control));
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("clusters[" + i + "]." + e.getMessage(), e);
             }
@@ -97,13 +100,17 @@ final class SnapshotUpdate {
         return previous.config().listeners().stream().map(ListenerConfig::name).filter(n -> !named(config, n)).toList();
     }
 
-    /** Applies the endpoint changes to the clusters that stay and returns the next snapshot; cannot fail. */
-    Snapshot commit(GatewayMetrics metrics) {
+    /**
+     * Applies the endpoint changes to the clusters that stay and returns the next snapshot, whose
+     * ejections are decided on {@code control}; cannot fail.
+     */
+    Snapshot commit(GatewayMetrics metrics, Executor control) {
         kept.forEach(Cluster::replaceEndpoints);
         ClusterManager next = ClusterManager.of(clusters);
         Snapshot.countSubsets(next, metrics);
         return new Snapshot(config, next, routeTables,
-                previous.outliers().next(next, kept.keySet(), Snapshot.outlierEvents(metrics), System::nanoTime),
+                previous.outliers().next(next, kept.keySet(), Snapshot.outlierEvents(metrics), System::nanoTime,
+                        control),
                 previous.version() + 1);
     }
 

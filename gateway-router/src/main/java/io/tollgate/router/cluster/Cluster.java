@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -30,6 +31,11 @@ import org.roaringbitmap.RoaringBitmap;
  * hosts (and their subset index) are an immutable version published through one volatile
  * field: a request reads it once, and endpoint or health changes build the next version off the
  * event loops, at a cost proportional to the hosts that changed.
+ *
+ * <p>One writer: in a gateway every change ({@link #update}, {@link #replaceEndpoints}, a host's
+ * health or ejection) runs on the control thread, so no lock is needed and an event loop never
+ * waits on one; event loops hand their verdicts to that thread. With health checking configured,
+ * a new host waits out of rotation for its first verdict ({@link Host#pendingFirstCheck()}).
  */
 public final class Cluster {
 
@@ -42,7 +48,7 @@ public final class Cluster {
     private final PriorityCircuitBreakers circuitBreakers;
     /** The hosts' active requests by slot, where load balancers read them. */
     private final ActiveRequests loads = new ActiveRequests();
-    /** Guarded by {@code this}; only the writer uses it. */
+    /** Only the writer uses it. */
     private final HostRegistry registry = new HostRegistry(slot -> loads.get(slot) == 0);
     private final LongSupplier nanoClock;
     /** One listener shared by every host, rather than a lambda per host. */
@@ -50,35 +56,68 @@ public final class Cluster {
 
     /**
      * Each host's endpoint at its index (null where free), so that an update lists the endpoints
-     * in one pass over a dense array rather than through every host object. Guarded by {@code
-     * this}; only the writer uses it.
+     * in one pass over a dense array rather than through every host object. Only the writer uses it.
      */
     private EndpointConfig[] endpointBySlot;
+
+    /** Whether new hosts wait for their first health check before taking traffic. */
+    private final boolean healthChecked;
+    /** Where health changes are republished: the writer's own thread, later (or at once). */
+    private final Executor republisher;
+    /** The slots whose host changed health since the last republication; only the writer uses it. */
+    private final RoaringBitmap changedHealth = new RoaringBitmap();
+    /** Whether a republication is queued on {@link #republisher}; only the writer uses it. */
+    private boolean republishQueued;
     private volatile Version version;
 
     /**
-     * One published state: the configuration with the endpoints it applied, the hosts and, with
-     * subset load balancing, their index.
+     * One published state: the configuration with the endpoints it applied, the hosts, with
+     * subset load balancing their index, and the hosts waiting for their first health check
+     * ({@code pending}, {@code pendingCount} of them), left out of the panic threshold's count.
      */
-    private record Version(ClusterConfig config, HostSet hosts, SubsetIndex subsets) {
+    private record Version(ClusterConfig config, HostSet hosts, SubsetIndex subsets, RoaringBitmap pending,
+            int pendingCount) {
+
+        Version(ClusterConfig config, HostSet hosts, SubsetIndex subsets, RoaringBitmap pending) {
+            this(config, hosts, subsets, pending, pending.getCardinality());
+        }
     }
 
+    /** A cluster that republishes each health change at once, on the thread that made it. */
     public Cluster(ClusterConfig config) {
-        this(config, System::nanoTime);
+        this(config, System::nanoTime, null, Runnable::run);
+    }
+
+    /**
+     * A cluster whose health changes are republished by a task given to {@code republisher},
+     * which MUST run it on the writer's thread (the control thread), so that a burst of verdicts
+     * queued there before it costs one rebuild. When {@code previous} is not null, this cluster
+     * replaces it on a reload (same name, other settings): its hosts already known to {@code
+     * previous} keep their health verdict rather than waiting for a first check again.
+     */
+    public Cluster(ClusterConfig config, Cluster previous, Executor republisher) {
+        this(config, System::nanoTime, previous, republisher);
     }
 
     /** A cluster whose slow start reads {@code nanoClock} (a fake one in tests). */
     public Cluster(ClusterConfig config, LongSupplier nanoClock) {
+        this(config, nanoClock, null, Runnable::run);
+    }
+
+    private Cluster(ClusterConfig config, LongSupplier nanoClock, Cluster previous, Executor republisher) {
         Objects.requireNonNull(config, "config");
+        this.republisher = Objects.requireNonNull(republisher, "republisher");
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.loadBalancer = LoadBalancers.create(config.lbPolicy(), config.loadBalancing(), nanoClock);
         this.subsetPolicy = config.subsetLbConfig().map(SubsetPolicy::new).orElse(null);
         this.circuitBreakers = new PriorityCircuitBreakers(config.circuitBreakers());
+        this.healthChecked = config.healthCheck().isPresent();
         LabelInterner interner = new LabelInterner();
         List<EndpointConfig> endpoints = config.endpoints();
         Host[] slots = new Host[endpoints.size()];
         endpointBySlot = new EndpointConfig[slots.length];
         RoaringBitmap healthy = new RoaringBitmap();
+        RoaringBitmap pending = new RoaringBitmap();
         for (EndpointConfig given : endpoints) {
             EndpointConfig endpoint = interner.intern(given);
             String id = Host.idOf(endpoint);
@@ -86,14 +125,23 @@ public final class Cluster {
                 throw new IllegalArgumentException("endpoints: " + id + " twice (expected each address:port once)");
             }
             int slot = registry.assign(id, endpoint.weight());
-            slots[slot] = newHost(endpoint, id, slot, Host.NOT_ADDED);
+            Host host = newHost(endpoint, id, slot, Host.NOT_ADDED);
+            Host before = previous == null ? null : previous.host(id);
+            if (before != null) {
+                host.inheritVerdict(before);
+            }
+            slots[slot] = host;
             endpointBySlot[slot] = given;
-            healthy.add(slot);
+            if (host.pendingFirstCheck()) {
+                pending.add(slot);
+            } else if (host.available()) {
+                healthy.add(slot);
+            }
         }
         HostSet hosts = new HostSet(slots, loads, RoaringBitmap.bitmapOfRange(0, slots.length), healthy,
                 registry.uniformWeights());
         this.version = new Version(config, hosts,
-                subsetPolicy == null ? null : SubsetIndex.build(hosts, subsetPolicy));
+                subsetPolicy == null ? null : SubsetIndex.build(hosts, subsetPolicy), pending);
         prepare(hosts);
     }
 
@@ -113,6 +161,12 @@ public final class Cluster {
     /** Every host of the current version, healthy or not. */
     public List<Host> hosts() {
         return version.hosts().hosts();
+    }
+
+    /** The host of the current version known as {@code id} ({@code address:port}), or null; for the writer. */
+    private Host host(String id) {
+        int slot = registry.slotOf(id);
+        return slot < 0 ? null : version.hosts().slots()[slot];
     }
 
     /** The current version of the hosts. */
@@ -204,7 +258,7 @@ public final class Cluster {
             if (available == null) {
                 return null;
             }
-            int total = hosts.size();
+            int total = hosts.size() - current.pendingCount();
             boolean panic = available.size() < total
                     && PanicThreshold.panics(available.size(), total, current.config().panicThresholdPercent());
             return panic ? hosts.allCandidates() : available;
@@ -216,8 +270,9 @@ public final class Cluster {
      * Adds the endpoints of {@code upserts} that are new, changes the weight and labels of those
      * already present (keeping their health and load) and removes the hosts of {@code removedIds}
      * ({@code address:port}); then publishes the new version at once. Unknown ids are ignored.
+     * With health checking, the new hosts wait for their first check. Called by the one writer.
      */
-    public synchronized void update(Collection<EndpointConfig> upserts, Collection<String> removedIds) {
+    public void update(Collection<EndpointConfig> upserts, Collection<String> removedIds) {
         apply(upserts, removedIds, null);
     }
 
@@ -236,6 +291,7 @@ public final class Cluster {
         }
         RoaringBitmap occupied = hosts.occupied().clone();
         RoaringBitmap healthy = hosts.healthyIndices().clone();
+        RoaringBitmap pending = current.pending().clone();
         List<SlotChange> changes = new ArrayList<>(upserts.size() + removedIds.size());
         LabelInterner interner = new LabelInterner();
         for (String id : removedIds) {
@@ -249,6 +305,7 @@ public final class Cluster {
             endpointBySlot[slot] = null;
             occupied.remove(slot);
             healthy.remove(slot);
+            pending.remove(slot);
             changes.add(new SlotChange(slot, before, null));
         }
         for (EndpointConfig given : upserts) {
@@ -261,7 +318,11 @@ public final class Cluster {
                 slots[slot] = added;
                 endpointBySlot[slot] = given;
                 occupied.add(slot);
-                healthy.add(slot);
+                if (healthChecked) {
+                    pending.add(slot);
+                } else {
+                    healthy.add(slot);
+                }
                 changes.add(new SlotChange(slot, null, added));
                 continue;
             }
@@ -277,7 +338,7 @@ public final class Cluster {
         HostSet next = new HostSet(slots, loads, occupied, healthy, registry.uniformWeights(), hosts);
         List<EndpointConfig> endpoints = listed != null ? listed : compact(endpointBySlot, next.size());
         ClusterConfig config = current.config().withEndpoints(endpoints);
-        publish(current, config, next, changes);
+        publish(current, config, next, pending, changes);
     }
 
     /**
@@ -296,7 +357,7 @@ public final class Cluster {
     }
 
     /** Makes {@code endpoints} the whole host list: {@link #update} with the hosts no longer listed removed. */
-    public synchronized void replaceEndpoints(List<EndpointConfig> endpoints) {
+    public void replaceEndpoints(List<EndpointConfig> endpoints) {
         Set<String> listed = new HashSet<>();
         endpoints.forEach(endpoint -> listed.add(Host.idOf(endpoint)));
         List<String> removed = new ArrayList<>();
@@ -308,40 +369,69 @@ public final class Cluster {
         apply(endpoints, removed, endpoints);
     }
 
-    /** Republishes the available hosts after {@code host} changed health or ejection. */
-    private synchronized void healthChanged(Host host) {
-        Version current = version;
+    /**
+     * Notes that {@code host} changed health or ejection, or had its first health verdict, and
+     * queues a republication unless one is queued already; on the writer's thread.
+     */
+    private void healthChanged(Host host) {
         int slot = registry.slotOf(host.id());
-        if (slot < 0 || !current.hosts().slots()[slot].sharesStateWith(host)) {
+        if (slot < 0 || !version.hosts().slots()[slot].sharesStateWith(host)) {
             return;
         }
+        changedHealth.add(slot);
+        if (!republishQueued) {
+            republishQueued = true;
+            republisher.execute(this::republishHealth);
+        }
+    }
+
+    /** Republishes the available and pending hosts after the health changes noted since the last time. */
+    private void republishHealth() {
+        republishQueued = false;
+        Version current = version;
+        Host[] slots = current.hosts().slots();
         RoaringBitmap healthy = current.hosts().healthyIndices().clone();
-        if (host.available() == healthy.contains(slot)) {
+        RoaringBitmap pending = current.pending().clone();
+        List<SlotChange> changes = new ArrayList<>();
+        changedHealth.forEach((int slot) -> {
+            Host now = slot < slots.length ? slots[slot] : null;
+            if (now == null) {
+                return;
+            }
+            boolean endedWait = !now.pendingFirstCheck() && pending.checkedRemove(slot);
+            boolean flipped = now.available() != healthy.contains(slot);
+            if (flipped && now.available()) {
+                healthy.add(slot);
+            } else if (flipped) {
+                healthy.remove(slot);
+            }
+            if (endedWait || flipped) {
+                changes.add(new SlotChange(slot, now, now));
+            }
+        });
+        changedHealth.clear();
+        if (changes.isEmpty()) {
             return;
         }
-        if (host.available()) {
-            healthy.add(slot);
-        } else {
-            healthy.remove(slot);
-        }
-        Host now = current.hosts().slots()[slot];
-        publish(current, current.config(), new HostSet(current.hosts().slots(), loads, current.hosts().occupied(),
-                healthy, current.hosts().uniformWeights()), List.of(new SlotChange(slot, now, now)));
+        publish(current, current.config(), new HostSet(slots, loads, current.hosts().occupied(), healthy,
+                current.hosts().uniformWeights()), pending, changes);
     }
 
     /** Host {@code id} at {@code slot}, counting its requests in that slot's cell of {@link #loads}. */
     private Host newHost(EndpointConfig endpoint, String id, int slot, long addedAtNanos) {
-        return new Host(endpoint, id, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos);
+        return new Host(endpoint, id, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos,
+                healthChecked);
     }
 
-    private void publish(Version current, ClusterConfig config, HostSet next, List<SlotChange> changes) {
+    private void publish(Version current, ClusterConfig config, HostSet next, RoaringBitmap pending,
+            List<SlotChange> changes) {
         SubsetIndex subsets = current.subsets();
         if (subsets != null) {
             subsets = next.uniformWeights() == current.hosts().uniformWeights()
                     ? subsets.update(next, changes)
                     : SubsetIndex.build(next, subsetPolicy);
         }
-        version = new Version(config, next, subsets);
+        version = new Version(config, next, subsets, pending);
         prepare(next);
     }
 

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 
 /** All clusters of one configuration snapshot, by name. Immutable once built. */
 public final class ClusterManager {
@@ -15,9 +16,17 @@ public final class ClusterManager {
         this.clusters = clusters;
     }
 
-    /** Builds the clusters of a validated configuration. */
+    /** Builds the clusters of a validated configuration, each republishing health changes at once. */
     public static ClusterManager build(List<ClusterConfig> configs) {
         return of(configs.stream().map(Cluster::new).toList());
+    }
+
+    /**
+     * Builds the clusters of a validated configuration, each republishing health changes by a
+     * task given to {@code republisher} (see {@link Cluster#Cluster(ClusterConfig, Cluster, Executor)}).
+     */
+    public static ClusterManager build(List<ClusterConfig> configs, Executor republisher) {
+        return of(configs.stream().map(config -> new Cluster(config, null, republisher)).toList());
     }
 
     /** The given clusters, by name; names MUST be unique. */

@@ -11,6 +11,10 @@ import java.util.function.Consumer;
  * health and load are live state shared by every event loop and kept when the host's weight or
  * labels change (the cluster then holds a new {@code Host} sharing that state). Its count of
  * active requests sits in the cluster's dense {@link ActiveRequests}, where load balancers read it.
+ *
+ * <p>Health and ejection are set by one thread, the gateway's control thread (health verdicts
+ * and ejection decisions are handed to it), which then rebuilds the cluster's hosts; event loops
+ * only read them.
  */
 public final class Host {
 
@@ -26,7 +30,7 @@ public final class Host {
 
     /** A host of no cluster that tells nobody when its health changes; for load balancer tests and tools. */
     public Host(EndpointConfig endpoint) {
-        this(endpoint, idOf(endpoint), host -> { }, new int[1], 0, NOT_ADDED);
+        this(endpoint, idOf(endpoint), host -> { }, new int[1], 0, NOT_ADDED, false);
     }
 
     /**
@@ -34,12 +38,14 @@ public final class Host {
      * and the host share one string) that calls {@code healthListener} after each change of its
      * health and counts its active requests in {@code loadPage[loadOffset]} (its cell of the
      * cluster's {@link ActiveRequests}); {@code addedAtNanos} is when an update added it (a cluster
-     * clock reading, for slow start), or {@link #NOT_ADDED}.
+     * clock reading, for slow start), or {@link #NOT_ADDED}; a host {@code pendingFirstCheck}
+     * starts out of rotation until its first health verdict.
      */
     Host(EndpointConfig endpoint, String id, Consumer<Host> healthListener, int[] loadPage, int loadOffset,
-            long addedAtNanos) {
+            long addedAtNanos, boolean pendingFirstCheck) {
         this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint, id,
-                new LiveState(Objects.requireNonNull(healthListener, "healthListener"), loadPage, loadOffset),
+                new LiveState(Objects.requireNonNull(healthListener, "healthListener"), loadPage, loadOffset,
+                        pendingFirstCheck),
                 addedAtNanos);
     }
 
@@ -102,11 +108,33 @@ public final class Host {
     }
 
     /**
-     * Marks the host (un)healthy; the cluster republishes its available hosts when this changes
-     * {@link #available()}.
+     * Whether the host's cluster checks health and has had no verdict on this host yet: such a host
+     * takes no traffic and, as Envoy's excluded hosts, does not count towards the panic threshold.
+     */
+    public boolean pendingFirstCheck() {
+        return live.pending;
+    }
+
+    /**
+     * Marks the host (un)healthy, ending any wait for its first check; the cluster republishes
+     * its available hosts when this changes {@link #available()} or ends the wait. Called on the
+     * control thread.
      */
     public void healthy(boolean healthy) {
-        change(true, healthy);
+        boolean wasPending = live.pending;
+        live.pending = false;
+        change(true, healthy, wasPending);
+    }
+
+    /**
+     * Takes over the health verdict of {@code before} (the host of the same id in the cluster a
+     * reload replaced), without telling the cluster: only for a host not yet published.
+     */
+    void inheritVerdict(Host before) {
+        if (!before.pendingFirstCheck()) {
+            live.pending = false;
+            live.healthy = before.healthy();
+        }
     }
 
     /** Whether outlier detection has taken the host out of rotation for now. */
@@ -114,9 +142,12 @@ public final class Host {
         return live.ejected;
     }
 
-    /** Ejects or returns the host; the cluster republishes its available hosts on a change. */
+    /**
+     * Ejects or returns the host; the cluster republishes its available hosts on a change. Called
+     * on the control thread.
+     */
     public void ejected(boolean ejected) {
-        change(false, ejected);
+        change(false, ejected, false);
     }
 
     /** Whether the host may take requests: healthy and not ejected. */
@@ -126,20 +157,16 @@ public final class Host {
 
     /**
      * Sets the health flag (or, when {@code health} is false, the ejection flag) and tells the
-     * cluster, outside the lock, when {@link #available()} changed.
+     * cluster when {@link #available()} changed or {@code endedWait} (the first verdict came).
      */
-    private void change(boolean health, boolean value) {
-        boolean changed;
-        synchronized (live) {
-            boolean before = available();
-            if (health) {
-                live.healthy = value;
-            } else {
-                live.ejected = value;
-            }
-            changed = before != available();
+    private void change(boolean health, boolean value, boolean endedWait) {
+        boolean before = available();
+        if (health) {
+            live.healthy = value;
+        } else {
+            live.ejected = value;
         }
-        if (changed) {
+        if (endedWait || before != available()) {
             live.healthListener.accept(this);
         }
     }
@@ -169,13 +196,16 @@ public final class Host {
         private final Consumer<Host> healthListener;
         private final int[] loadPage;
         private final int loadOffset;
-        private volatile boolean healthy = true;
+        private volatile boolean healthy;
         private volatile boolean ejected;
+        private volatile boolean pending;
 
-        LiveState(Consumer<Host> healthListener, int[] loadPage, int loadOffset) {
+        LiveState(Consumer<Host> healthListener, int[] loadPage, int loadOffset, boolean pending) {
             this.healthListener = healthListener;
             this.loadPage = loadPage;
             this.loadOffset = loadOffset;
+            this.pending = pending;
+            this.healthy = !pending;
         }
     }
 }

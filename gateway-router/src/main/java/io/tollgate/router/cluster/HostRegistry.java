@@ -10,7 +10,7 @@ import java.util.function.IntPredicate;
  * The bookkeeping of a cluster's single writer: which index each host id holds, which indices
  * are free for reuse (so bitmaps stay dense), and how many hosts have each weight. An index whose
  * removed host still has requests in flight is reused only once they have finished, so a new host
- * never inherits another's load. Not thread-safe: the owner MUST hold its lock.
+ * never inherits another's load. Not thread-safe: only the cluster's one writer uses it.
  */
 final class HostRegistry {
 

@@ -13,8 +13,8 @@
  * one dense store by host index, so least request reads two ints of it rather than two host
  * objects; an index whose removed host still has requests in flight is reused only once they end.
  *
- * <p>Endpoint updates and health changes run on the caller's thread under the cluster's lock:
- * they copy the host array, clone only the label bitmaps the changed hosts touch, recompute
+ * <p>Endpoint updates and health changes run on one writer thread (the gateway's control thread;
+ * event loops only hand it their verdicts), so they take no lock: they copy the host array, clone only the label bitmaps the changed hosts touch, recompute
  * only the subsets those hosts belong to (before and after), copy only the trie paths to them,
  * and publish the result in one write, with the cluster's configuration listing the endpoints
  * just applied.

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
@@ -19,14 +20,16 @@ import java.util.function.LongSupplier;
  * the maximum ejection time. At most {@code max_ejection_percent} of the hosts are ejected at
  * once. Any success resets a host's counters.
  *
- * <p>Reports come from every event loop: counters are atomics, and the rare ejection decisions
- * take this detector's lock. {@link #tick()} MUST be called every
+ * <p>Reports come from every event loop: counters are atomics, and a report that reaches a
+ * threshold hands the ejection to the control thread (the executor given), which decides it and
+ * rebuilds the cluster's hosts; an event loop never takes a lock here. {@link #tick()} and
+ * {@link #retain} run on that thread too, and {@link #tick()} MUST be called every
  * {@link OutlierDetectionConfig#interval()}: it ends the ejections whose time has come and, for
  * every interval a host spends back in service, lowers its ejection multiplier by one.
  */
 public final class OutlierDetector implements UpstreamOutcomes {
 
-    /** What is known of one host. Counters are lock-free; the rest is guarded by the detector. */
+    /** What is known of one host. Counters are lock-free; the rest belongs to the control thread. */
     private static final class HostRecord {
         final AtomicInteger serverErrors = new AtomicInteger();
         final AtomicInteger gatewayFailures = new AtomicInteger();
@@ -46,15 +49,19 @@ public final class OutlierDetector implements UpstreamOutcomes {
     private volatile Map<Host, HostRecord> records;
     private final OutlierListener listener;
     private final LongSupplier nanoClock;
+    private final Executor control;
     private int maxEjected;
-    private int ejected;
+    private volatile int ejected;
 
     /**
      * @param hosts the cluster's hosts; reports about any other host are ignored
      * @param nanoClock a monotonic clock in nanoseconds, {@code System::nanoTime} outside tests
+     * @param control the control thread, where ejections are decided
      */
-    public OutlierDetector(OutlierDetectionConfig config, List<Host> hosts, OutlierListener listener, LongSupplier nanoClock) {
+    public OutlierDetector(OutlierDetectionConfig config, List<Host> hosts, OutlierListener listener, LongSupplier nanoClock,
+            Executor control) {
         this.config = requireNonNull(config, "config");
+        this.control = requireNonNull(control, "control");
         this.listener = requireNonNull(listener, "listener");
         this.nanoClock = requireNonNull(nanoClock, "nanoClock");
         Map<Host, HostRecord> initial = new IdentityHashMap<>();
@@ -73,9 +80,9 @@ public final class OutlierDetector implements UpstreamOutcomes {
     /**
      * Follows a change of the cluster's hosts: a host with the id of a known one (the same host,
      * perhaps relabelled) keeps its counters, ejection count and any running ejection; new hosts
-     * start clean; removed hosts are forgotten.
+     * start clean; removed hosts are forgotten. Runs on the control thread.
      */
-    public synchronized void retain(List<Host> hosts) {
+    public void retain(List<Host> hosts) {
         Map<String, HostRecord> byId = new HashMap<>();
         records.forEach((host, record) -> byId.put(host.id(), record));
         Map<Host, HostRecord> next = new IdentityHashMap<>();
@@ -112,7 +119,7 @@ public final class OutlierDetector implements UpstreamOutcomes {
             clear(record.gatewayFailures);
         }
         if (countErrors(record, gateway)) {
-            eject(host, record);
+            control.execute(() -> eject(host, record));
         }
     }
 
@@ -129,7 +136,7 @@ public final class OutlierDetector implements UpstreamOutcomes {
             clear(record.connectFailures);
         }
         if (countErrors(record, true) || reached) {
-            eject(host, record);
+            control.execute(() -> eject(host, record));
         }
     }
 
@@ -146,8 +153,9 @@ public final class OutlierDetector implements UpstreamOutcomes {
         return threshold > 0 && count >= threshold;
     }
 
-    private synchronized void eject(Host host, HostRecord record) {
-        if (host.ejected()) {
+    /** Ejects {@code host} unless it is already out or too many are; on the control thread. */
+    private void eject(Host host, HostRecord record) {
+        if (host.ejected() || records.get(host) != record) {
             return;
         }
         if (ejected >= maxEjected) {
@@ -166,8 +174,11 @@ public final class OutlierDetector implements UpstreamOutcomes {
         listener.ejected(host, duration);
     }
 
-    /** Ends the ejections that have run their time and lowers the multipliers of hosts back in service. */
-    public synchronized void tick() {
+    /**
+     * Ends the ejections that have run their time and lowers the multipliers of hosts back in
+     * service; on the control thread.
+     */
+    public void tick() {
         long now = nanoClock.getAsLong();
         long intervalNanos = config.interval().toNanos();
         for (Map.Entry<Host, HostRecord> entry : records.entrySet()) {
@@ -189,7 +200,7 @@ public final class OutlierDetector implements UpstreamOutcomes {
     }
 
     /** Hosts ejected right now. */
-    public synchronized int ejectedHosts() {
+    public int ejectedHosts() {
         return ejected;
     }
 

@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -28,20 +29,22 @@ public final class OutlierDetectors {
      * Builds a detector for each cluster with {@code outlier_detection}.
      *
      * @param listeners the listener of each cluster, by cluster name
+     * @param control the control thread, where the detectors decide ejections
      */
     public static OutlierDetectors build(ClusterManager clusters, Function<String, OutlierListener> listeners,
-            LongSupplier nanoClock) {
-        return new OutlierDetectors(Map.of()).next(clusters, Set.of(), listeners, nanoClock);
+            LongSupplier nanoClock, Executor control) {
+        return new OutlierDetectors(Map.of()).next(clusters, Set.of(), listeners, nanoClock, control);
     }
 
     /**
      * The detectors of the next snapshot, whose clusters are {@code clusters}: a cluster of
      * {@code kept} (the same object as in this snapshot, its hosts updated in place) whose outlier
      * configuration is unchanged keeps its detector, which learns the cluster's current hosts and
-     * keeps what it knew of those that stay; every other cluster gets a new detector.
+     * keeps what it knew of those that stay; every other cluster gets a new detector. Runs on the
+     * control thread.
      */
     public OutlierDetectors next(ClusterManager clusters, Set<Cluster> kept,
-            Function<String, OutlierListener> listeners, LongSupplier nanoClock) {
+            Function<String, OutlierListener> listeners, LongSupplier nanoClock, Executor control) {
         requireNonNull(listeners, "listeners");
         requireNonNull(nanoClock, "nanoClock");
         Map<String, OutlierDetector> next = new LinkedHashMap<>();
@@ -56,7 +59,7 @@ public final class OutlierDetectors {
                 next.put(cluster.name(), previous);
             } else {
                 next.put(cluster.name(), new OutlierDetector(config, cluster.hosts(), listeners.apply(cluster.name()),
-                        nanoClock));
+                        nanoClock, control));
             }
         }
         return new OutlierDetectors(next);

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.EndpointConfig;
+import io.tollgate.core.config.HealthCheckConfig;
+import io.tollgate.core.config.HttpHealthCheckConfig;
 import io.tollgate.router.TestRequest;
 import io.tollgate.router.lb.LoadBalancers;
 import java.net.InetSocketAddress;
@@ -123,6 +125,81 @@ class ClusterTest {
         Cluster cluster = cluster("round_robin", 2);
 
         assertThat(cluster.chooseExcluding(REQUEST, Map.of(), host -> true)).isIn(cluster.hosts());
+    }
+
+    /** {@link #cluster} with active health checking configured. */
+    private static Cluster checkedCluster(int hostCount) {
+        ClusterConfig c = cluster("round_robin", hostCount).config();
+        HealthCheckConfig check = new HealthCheckConfig("tcp", Duration.ofSeconds(1), Duration.ofSeconds(1),
+                Duration.ZERO, 2, 2, HttpHealthCheckConfig.DEFAULTS);
+        return new Cluster(new ClusterConfig(c.name(), c.lbPolicy(), c.endpoints(), c.connectTimeout(),
+                c.maxConnectionsPerHost(), c.maxPendingRequests(), c.idleTimeout(), c.connectionsPerHost(),
+                c.heartbeatInterval(), Optional.of(check), c.outlierDetection(), c.panicThresholdPercent(),
+                c.subsetLbConfig(), c.protocol(), c.circuitBreakers(), c.loadBalancing(), c.tls()));
+    }
+
+    @Test
+    void withHealthCheckingHostsTakeNoTrafficBeforeTheirFirstVerdict() {
+        Cluster cluster = checkedCluster(3);
+        assertThat(cluster.hosts()).allMatch(Host::pendingFirstCheck).noneMatch(Host::available);
+        assertThat(cluster.choose(REQUEST)).isNull();
+
+        Host first = cluster.hosts().get(0);
+        first.healthy(true);
+
+        // the two hosts still pending do not count towards the panic threshold: no panic
+        assertThat(chosen(cluster, 20)).containsExactly(first);
+
+        cluster.hosts().get(1).healthy(false);
+        cluster.hosts().get(2).healthy(false);
+        // two failed of three judged: below the 50% threshold, panic routes to every host
+        assertThat(chosen(cluster, 200)).hasSize(3);
+    }
+
+    @Test
+    void withHealthCheckingAHostAddedByAnUpdateWaitsForItsFirstVerdict() {
+        Cluster cluster = checkedCluster(2);
+        cluster.hosts().forEach(host -> host.healthy(true));
+
+        cluster.update(List.of(new EndpointConfig("127.0.0.1", 9100, 1, Map.of())), List.of());
+        Host added = cluster.hosts().stream().filter(h -> h.address().getPort() == 9100).findFirst().orElseThrow();
+
+        assertThat(added.pendingFirstCheck()).isTrue();
+        assertThat(chosen(cluster, 50)).doesNotContain(added).hasSize(2);
+
+        added.healthy(true);
+        assertThat(chosen(cluster, 50)).contains(added);
+    }
+
+    @Test
+    void aClusterRebuiltByAReloadKeepsTheVerdictsOfTheHostsItKnew() {
+        Cluster before = checkedCluster(2);
+        before.hosts().get(0).healthy(true);
+        before.hosts().get(1).healthy(false);
+        List<EndpointConfig> endpoints = new ArrayList<>(before.config().endpoints());
+        endpoints.add(new EndpointConfig("127.0.0.1", 9100, 1, Map.of()));
+
+        Cluster after = new Cluster(before.config().withEndpoints(endpoints), before, Runnable::run);
+
+        assertThat(after.hosts()).extracting(h -> h.pendingFirstCheck() + "/" + h.healthy())
+                .containsExactly("false/true", "false/false", "true/false");
+    }
+
+    @Test
+    void healthChangesQueuedTogetherAreRepublishedByOneRebuild() {
+        List<Runnable> control = new ArrayList<>();
+        Cluster cluster = new Cluster(cluster("maglev", 4).config(), null, control::add);
+        Host first = cluster.hosts().get(0);
+        Host second = cluster.hosts().get(1);
+        HostSet before = cluster.hostSet();
+
+        first.healthy(false);
+        second.ejected(true);
+
+        assertThat(control).hasSize(1);
+        assertThat(cluster.hostSet()).isSameAs(before);
+        control.forEach(Runnable::run);
+        assertThat(chosen(cluster, 200)).containsExactlyInAnyOrder(cluster.hosts().get(2), cluster.hosts().get(3));
     }
 
     @Test

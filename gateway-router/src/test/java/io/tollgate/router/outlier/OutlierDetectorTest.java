@@ -205,8 +205,28 @@ class OutlierDetectorTest {
         assertThat(events).isEmpty();
     }
 
+    @Test
+    void aReportReachingTheThresholdOnlyHandsTheEjectionToTheControlThread() {
+        List<Host> hosts = hosts(2);
+        List<Runnable> control = new ArrayList<>();
+        OutlierDetector detector = new OutlierDetector(config(2, 0, 0, 100), hosts, listener, clock::get, control::add);
+        Host host = hosts.get(0);
+
+        detector.responded(host, 500);
+        detector.responded(host, 500);
+
+        assertThat(host.ejected()).isFalse();
+        assertThat(events).isEmpty();
+        assertThat(control).hasSize(1);
+
+        control.forEach(Runnable::run);
+        assertThat(host.ejected()).isTrue();
+        assertThat(detector.ejectedHosts()).isEqualTo(1);
+        assertThat(events).containsExactly("ejected 127.0.0.1:9000 for 30s");
+    }
+
     private OutlierDetector detector(OutlierDetectionConfig config, List<Host> hosts) {
-        return new OutlierDetector(config, hosts, listener, clock::get);
+        return new OutlierDetector(config, hosts, listener, clock::get, Runnable::run);
     }
 
     private static OutlierDetectionConfig config(int consecutive5xx, int gateway, int connect, int maxPercent) {

@@ -3,6 +3,7 @@ package io.tollgate.server.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.alipay.remoting.rpc.RpcServer;
+import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.GatewayYaml;
@@ -14,9 +15,15 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Active health checks over real sockets: hosts that die or fail their probe leave rotation with
- * no request failing afterwards, and come back once they pass again.
+ * no request failing afterwards, and come back once they pass again; a new host waits for its
+ * first passing probe; verdicts rebuild the cluster on the control thread, never on an event loop.
  */
 class ActiveHealthCheckTest {
 
@@ -152,6 +160,138 @@ class ActiveHealthCheckTest {
 
         Await.until("every host unhealthy", LIMIT,
                 () -> gateway.gateway().snapshot().clusters().cluster("checked").hosts().stream().noneMatch(Host::healthy));
+    }
+
+    @Test
+    void aHostAddedByAReloadTakesTrafficOnlyAfterItsFirstPassingCheck() throws Exception {
+        HttpUpstream a = upstream("a");
+        HttpUpstream b = upstream("b");
+        HttpUpstream c = upstream("c");
+        a.answer("/health", () -> 200);
+        b.answer("/health", () -> 200);
+        CountDownLatch cMayAnswer = new CountDownLatch(1);
+        AtomicInteger cProbes = new AtomicInteger();
+        c.answer("/health", () -> {
+            cProbes.incrementAndGet();
+            try {
+                cMayAnswer.await(LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return 200;
+        });
+        String check = "{ type: http, interval: 100ms, timeout: 5s, http: { path: /health } }";
+        gateway = TestGateway.start(checkedCluster(check, "round_robin", a, b), Map.of());
+        assertThat(servedBy(20)).containsExactlyInAnyOrder("a", "b");
+
+        gateway.gateway().reload(ConfigLoader.parse("admin: { address: 127.0.0.1, port: 0 }\n"
+                + checkedCluster(check, "round_robin", a, b, c)));
+        Await.until("c's first probe sent", LIMIT, () -> cProbes.get() > 0);
+        Host hostC = host(c);
+        assertThat(hostC.pendingFirstCheck()).isTrue();
+        assertThat(hostC.available()).isFalse();
+
+        assertThat(servedBy(40)).containsExactlyInAnyOrder("a", "b");
+
+        cMayAnswer.countDown();
+        Await.until("c in rotation", LIMIT, hostC::available);
+        assertThat(hostC.pendingFirstCheck()).isFalse();
+        assertThat(servedBy(60)).containsExactlyInAnyOrder("a", "b", "c");
+    }
+
+    @Test
+    void startUpWaitsForEveryHostsFirstVerdictBeforeServing() throws Exception {
+        HttpUpstream a = upstream("a");
+        HttpUpstream slow = upstream("slow");
+        a.answer("/health", () -> 200);
+        slow.answer("/health", () -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return 200;
+        });
+
+        gateway = TestGateway.start(checkedCluster("{ type: http, interval: 10s, timeout: 2s, http: { path: /health } }",
+                "round_robin", a, slow), Map.of());
+
+        assertThat(host(slow).pendingFirstCheck()).isFalse();
+        assertThat(servedBy(20)).containsExactlyInAnyOrder("a", "slow");
+    }
+
+    @Test
+    void flippingVerdictsRebuildTheClusterOnTheControlThreadWhileRequestsAreServed() throws Exception {
+        List<HttpUpstream> upstreams = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            HttpUpstream upstream = upstream("u" + i);
+            AtomicInteger probes = new AtomicInteger();
+            boolean flapping = i < 2;
+            upstream.answer("/health", () -> flapping && probes.incrementAndGet() % 2 == 0 ? 503 : 200);
+            upstreams.add(upstream);
+        }
+        gateway = TestGateway.start(checkedCluster("{ type: http, interval: 100ms, timeout: 2s, healthy_threshold: 1,"
+                + " unhealthy_threshold: 1, http: { path: /health } }", "recording_maglev",
+                upstreams.toArray(HttpUpstream[]::new)), Map.of());
+        RebuildRecordingMaglevFactory.drainRebuildThreads();
+
+        AtomicBoolean sending = new AtomicBoolean(true);
+        AtomicInteger served = new AtomicInteger();
+        Queue<String> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> senders = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Thread sender = new Thread(() -> {
+                while (sending.get()) {
+                    try {
+                        HttpResponse<String> response = client.send(HttpRequest.newBuilder(gateway.uri("http", "/work"))
+                                .timeout(LIMIT).build(), HttpResponse.BodyHandlers.ofString());
+                        if (response.statusCode() == 200) {
+                            served.incrementAndGet();
+                        } else {
+                            failures.add(response.statusCode() + " " + response.body());
+                        }
+                    } catch (IOException e) {
+                        failures.add(e.toString());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }, "rebuild-test-sender-" + i);
+            sender.start();
+            senders.add(sender);
+        }
+        List<String> rebuilds = new ArrayList<>();
+        Await.until("verdicts flipped several times", LIMIT, () -> {
+            rebuilds.addAll(RebuildRecordingMaglevFactory.drainRebuildThreads());
+            return rebuilds.size() >= 8
+                    && gateway.count("tollgate.upstream.health_check.failure", "cluster", "checked") >= 4;
+        });
+        sending.set(false);
+        for (Thread sender : senders) {
+            sender.join(LIMIT.toMillis());
+        }
+
+        assertThat(rebuilds).containsOnly("tollgate-control");
+        assertThat(failures).isEmpty();
+        assertThat(served.get()).isPositive();
+    }
+
+    /** A gateway routing everything to cluster {@code checked} of {@code upstreams}, balanced by {@code policy}. */
+    private static String checkedCluster(String check, String policy, HttpUpstream... upstreams) {
+        StringBuilder endpoints = new StringBuilder();
+        for (HttpUpstream upstream : upstreams) {
+            endpoints.append("      - { address: 127.0.0.1, port: ").append(upstream.port()).append(" }\n");
+        }
+        return GatewayYaml.gateway(2, "name: http", """
+                - { match: { prefix: / }, route: { cluster: checked } }
+                """, """
+                clusters:
+                  - name: checked
+                    lb_policy: %s
+                    health_check: %s
+                    endpoints:
+                %s""".formatted(policy, check, endpoints));
     }
 
     private void start(String check, HttpUpstream a, HttpUpstream b, HttpUpstream c) throws InterruptedException {
