@@ -66,7 +66,8 @@ class Http2FramesFuzzTest {
 
     private static final GatewayConfig GATEWAY = ConfigLoader.parse(CONFIG);
     private static final GatewayMetrics METRICS = new GatewayMetrics(new SimpleMeterRegistry());
-    private static final Snapshot SNAPSHOT = Snapshot.compile(GATEWAY, METRICS);
+    /** The control thread's work (ejections, health changes) runs on the fuzzing thread, which is the event loop. */
+    private static final Snapshot SNAPSHOT = Snapshot.compile(GATEWAY, METRICS, Runnable::run);
     private static final int FRAME_HEADER_BYTES = 9;
 
     @FuzzTest(maxDuration = "2m")
