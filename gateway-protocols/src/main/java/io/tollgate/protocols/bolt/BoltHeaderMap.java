@@ -47,14 +47,16 @@ final class BoltHeaderMap {
 
     /**
      * Checks that the {@code length} bytes of {@code buf} from absolute {@code index} are a header
-     * map, as {@link #parse} would: every length within it.
+     * map, as {@link #parse} would: key and value pairs, every length within the map.
      *
-     * @throws BoltCodecException when a length is below -1 or runs past the header map
+     * @throws BoltCodecException when a length is below -1 or runs past the header map, or a key
+     *     has no value
      */
     static void check(ByteBuf buf, int index, int length, BoltFrame frame) {
         int end = index + length;
         int at = index;
         while (at < end) {
+            at += checkedStringLength(buf, at, end, frame);
             at += checkedStringLength(buf, at, end, frame);
         }
     }

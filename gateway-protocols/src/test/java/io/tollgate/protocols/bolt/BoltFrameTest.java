@@ -137,6 +137,23 @@ class BoltFrameTest {
         });
     }
 
+    /**
+     * Found by {@code BoltDecoderFuzzTest}: a lookup read the missing value's length past the header
+     * map, from the body (a value from the body, or an index error at the frame's end).
+     */
+    @Test
+    void rejectsAHeaderMapWhoseLastKeyHasNoValueWithoutReadingTheBody() {
+        ByteBuf header = Unpooled.buffer();
+        writeString(header, BoltProtocol.HEADER_SERVICE);
+        ByteBuf content = Unpooled.buffer();
+        writeString(content, "from the body");
+        withFrame(v1ResponseWithHeader(header, content), frame -> {
+            assertThatThrownBy(frame::service).isInstanceOf(BoltCodecException.class)
+                    .hasMessageContaining("0 bytes left for a length");
+            assertThatThrownBy(frame::headers).isInstanceOf(BoltCodecException.class);
+        });
+    }
+
     @Test
     void sharesOneReferenceCountWithItsBytes() {
         BoltFrame frame = decodeOne(pooled(read(ECHO_RESPONSE)));
@@ -161,13 +178,19 @@ class BoltFrameTest {
 
     /** A v1 response whose header map is {@code header} (released), no class name, no content. */
     private static ByteBuf v1ResponseWithHeader(ByteBuf header) {
+        return v1ResponseWithHeader(header, Unpooled.EMPTY_BUFFER);
+    }
+
+    /** A v1 response with {@code header} and {@code content} (both released), no class name. */
+    private static ByteBuf v1ResponseWithHeader(ByteBuf header, ByteBuf content) {
         ByteBuf frame = Unpooled.buffer();
         frame.writeByte(BoltProtocol.PROTOCOL_V1).writeByte(BoltProtocol.TYPE_RESPONSE)
                 .writeShort(BoltProtocol.CMD_RESPONSE).writeByte(BoltProtocol.COMMAND_VERSION).writeInt(42)
                 .writeByte(BoltProtocol.CODEC_HESSIAN2).writeShort(0).writeShort(0)
-                .writeShort(header.readableBytes()).writeInt(0);
-        frame.writeBytes(header);
+                .writeShort(header.readableBytes()).writeInt(content.readableBytes());
+        frame.writeBytes(header).writeBytes(content);
         header.release();
+        content.release();
         return frame;
     }
 

@@ -27,7 +27,11 @@ final class ForwardedRequest {
     private ForwardedRequest() {
     }
 
-    /** @param scheme the scheme the client used, for {@code x-forwarded-proto} */
+    /**
+     * @param clientIp the client's address for {@code x-forwarded-for}, or null when its connection
+     *     has none (as {@code ClientAddresses.ip} allows): then the header is passed on as it came
+     * @param scheme the scheme the client used, for {@code x-forwarded-proto}
+     */
     static void prepare(HttpRequest request, HttpRouteRequest view, Route route, String clientIp, String scheme,
             boolean http2Upstream) {
         HttpHeaders headers = request.headers();
@@ -42,8 +46,10 @@ final class ForwardedRequest {
         } else if (!headers.contains(HttpHeaderNames.HOST) && view.hostHeader() != null) {
             headers.set(HttpHeaderNames.HOST, view.hostHeader());
         }
-        String forwardedFor = headers.get(X_FORWARDED_FOR);
-        headers.set(X_FORWARDED_FOR, forwardedFor == null ? clientIp : forwardedFor + ", " + clientIp);
+        if (clientIp != null) {
+            String forwardedFor = headers.get(X_FORWARDED_FOR);
+            headers.set(X_FORWARDED_FOR, forwardedFor == null ? clientIp : forwardedFor + ", " + clientIp);
+        }
         headers.set(X_FORWARDED_PROTO, scheme);
         if (!headers.contains(X_REQUEST_ID)) {
             headers.set(X_REQUEST_ID, RequestIds.next());

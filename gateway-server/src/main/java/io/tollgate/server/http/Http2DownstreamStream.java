@@ -76,7 +76,12 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
             // Not validated again: the frame codec refuses bad names and values (a stream error),
             // and HttpDownstream checks every field of every request once more. A Host header
             // repeating :authority is dropped here, and one contradicting it is a stream error.
-            HttpRequest request = HttpConversionUtil.toHttpRequest(id, headers, false);
+            HttpRequest request = toHttpRequest(headers);
+            if (request == null) {
+                connection.proxy().listenerMetrics().error("h2_malformed_request");
+                reset(Http2Error.PROTOCOL_ERROR);
+                return;
+            }
             if (endStream) {
                 // a request never gains trailers once complete: no map of its own for them
                 request = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
@@ -87,6 +92,23 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
             downstream.read(request);
         } catch (Http2Exception e) {
             reset(Http2Error.PROTOCOL_ERROR);
+        }
+    }
+
+    /**
+     * The request head as HTTP/1 reads it, or null when a method or path that no request line can
+     * carry (a space, a control character) makes it malformed (RFC 9113 section 8.3.1, a stream
+     * error PROTOCOL_ERROR): the conversion refuses them with an {@link IllegalArgumentException}.
+     * The connection already refused heads without the pseudo-headers a request needs.
+     *
+     * @throws Http2Exception when the conversion finds another stream error (a Host contradicting
+     *     {@code :authority})
+     */
+    private HttpRequest toHttpRequest(Http2Headers headers) throws Http2Exception {
+        try {
+            return HttpConversionUtil.toHttpRequest(stream.id(), headers, false);
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 

@@ -4,9 +4,9 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http2.Http2Headers;
 
 /**
- * What a request head needs to be well formed (RFC 9113 section 8.3.1): {@code :method}, and
- * unless it is CONNECT, a non-empty {@code :scheme} and {@code :path}. A malformed request is a
- * stream error PROTOCOL_ERROR; it is never forwarded.
+ * What a request head needs to be well formed (RFC 9113 sections 8.3.1 and 8.5): {@code :method},
+ * and a non-empty {@code :scheme} and {@code :path}, or for CONNECT a non-empty {@code :authority}.
+ * A malformed request is a stream error PROTOCOL_ERROR; it is never forwarded.
  */
 final class Http2RequestHeads {
 
@@ -19,7 +19,8 @@ final class Http2RequestHeads {
             return false;
         }
         if (HttpMethod.CONNECT.asciiName().contentEquals(method)) {
-            return true;
+            CharSequence authority = headers.authority();
+            return authority != null && authority.length() > 0;
         }
         CharSequence scheme = headers.scheme();
         CharSequence path = headers.path();

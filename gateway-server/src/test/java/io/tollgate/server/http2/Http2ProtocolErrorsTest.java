@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Headers;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -249,6 +251,32 @@ class Http2ProtocolErrorsTest {
         client.preface().get(1, "/before");
         assertServed(client, 1);
         return client;
+    }
+
+    /**
+     * Found by {@code Http2FramesFuzzTest}: each threw in the conversion to HTTP/1 and ended the
+     * connection with GOAWAY INTERNAL_ERROR.
+     */
+    @Test
+    void aRequestWithoutMethodOrPathOrWithASpaceInItsPathIsAStreamErrorAndTheConnectionServesOn() throws Exception {
+        int before = bigRequests.get();
+        List<Http2Headers> heads = List.of(
+                new DefaultHttp2Headers().path("/big").scheme("http").authority("test"),
+                new DefaultHttp2Headers().method("GET").scheme("http").authority("test"),
+                RawH2.request("GET", "/big rect"),
+                new DefaultHttp2Headers().method("CONNECT"));
+        for (Http2Headers head : heads) {
+            try (RawH2 client = new RawH2(gateway.port("h2"))) {
+                client.preface()
+                        .frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, 1, client.headerBlock(head));
+                RawH2.Frame error = client.await(f -> f.stream() == 1 || f.type() == RawH2.GOAWAY);
+                assertThat(error).as(head.toString()).isNotNull();
+                assertThat(error.type()).isEqualTo(RawH2.RST_STREAM);
+                assertThat(error.errorCode()).isEqualTo((int) Http2Error.PROTOCOL_ERROR.code());
+                assertServedAgain(client);
+            }
+        }
+        assertThat(bigRequests.get()).isEqualTo(before);
     }
 
     private static void assertServedAgain(RawH2 client) throws Exception {
