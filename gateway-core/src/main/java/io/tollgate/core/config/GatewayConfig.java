@@ -1,29 +1,46 @@
 package io.tollgate.core.config;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The whole configuration of one gateway process: immutable, validated, and swapped as one unit.
  *
- * <p>The YAML file and (later) xDS both produce this model; nothing downstream of it parses text.
+ * <p>The YAML file and xDS both produce this model; nothing downstream of it parses text.
  *
  * @param admin where the admin API listens
  * @param eventLoops the number of I/O event loops; 0 means one per available core
  * @param listeners the downstream listeners, names unique
  * @param clusters the upstream clusters, names unique
  * @param demoUpstream an in-process demo upstream server started beside the gateway, if any
+ * @param xds the control plane that adds listeners and clusters to these, if any
  */
 public record GatewayConfig(
         AdminConfig admin,
         int eventLoops,
         List<ListenerConfig> listeners,
         List<ClusterConfig> clusters,
-        Optional<DemoUpstreamConfig> demoUpstream) {
+        Optional<DemoUpstreamConfig> demoUpstream,
+        Optional<XdsConfig> xds) {
 
     public GatewayConfig {
         listeners = List.copyOf(listeners);
         clusters = List.copyOf(clusters);
+        requireNonNull(demoUpstream, "demoUpstream");
+        requireNonNull(xds, "xds");
+    }
+
+    /** A configuration that takes nothing from a control plane. */
+    public GatewayConfig(AdminConfig admin, int eventLoops, List<ListenerConfig> listeners, List<ClusterConfig> clusters,
+            Optional<DemoUpstreamConfig> demoUpstream) {
+        this(admin, eventLoops, listeners, clusters, demoUpstream, Optional.empty());
+    }
+
+    /** This configuration with {@code otherListeners} and {@code otherClusters} instead of its own. */
+    public GatewayConfig with(List<ListenerConfig> otherListeners, List<ClusterConfig> otherClusters) {
+        return new GatewayConfig(admin, eventLoops, otherListeners, otherClusters, demoUpstream, xds);
     }
 
     /** Returns the cluster with this name, if configured. */
