@@ -1,0 +1,429 @@
+package io.tollgate.xds;
+
+import com.google.protobuf.Message;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import com.google.rpc.Code;
+import com.google.rpc.Status;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.Locality;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.GatewayConfig;
+import io.tollgate.core.config.XdsConfig;
+import io.tollgate.core.config.XdsResourceStatus;
+import io.tollgate.core.extension.ExtensionRegistry;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway as an Envoy v3 ADS client, state of the world: one gRPC stream to the control plane
+ * carries clusters, endpoints, listeners and routes. Every response is translated and validated by
+ * the configuration file's rules, composed with the file's listeners and clusters, applied through
+ * {@link ConfigSink} and then acknowledged (ACK); a response that cannot be applied is refused
+ * (NACK, with an {@code error_detail} naming the resource and the field) and the last good
+ * configuration keeps serving. A broken stream is opened again after an exponential backoff with
+ * jitter, serving the last good configuration meanwhile.
+ *
+ * <p>All of its work (the stream's callbacks, translation, composition and the sink) runs on one
+ * control thread, {@code tollgate-xds}, never on an event loop.
+ */
+public final class XdsClient implements AutoCloseable {
+
+    /** Applies a configuration the way a reload does: validated whole, or rejected whole. */
+    @FunctionalInterface
+    public interface ConfigSink {
+
+        /**
+         * Applies {@code config}; called on the control thread.
+         *
+         * @throws ConfigException when it cannot be applied; the running configuration stays
+         */
+        void apply(GatewayConfig config);
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(XdsClient.class);
+
+    private final XdsConfig settings;
+    private final Node node;
+    private final ConfigSink sink;
+    private final ClusterTranslator clusters;
+    private final ListenerTranslator listeners;
+    private final ExtensionRegistry extensions;
+    private final ScheduledExecutorService control;
+    private final ManagedChannel channel;
+    private final Backoff reconnect;
+    private final Map<ResourceType, TypeState> types = new EnumMap<>(ResourceType.class);
+    private final Map<String, XdsResourceStatus> statuses = new LinkedHashMap<>();
+    private GatewayConfig bootstrap;
+    private ConfigComposer composer;
+    private XdsResources resources = XdsResources.EMPTY;
+    private GatewayConfig served;
+    private StreamObserver<DiscoveryRequest> requests;
+    private long stream;
+    private volatile boolean closed;
+    private volatile boolean initialized;
+    private volatile List<XdsResourceStatus> published = List.of();
+
+    /** What the client knows of one resource type on the current stream. */
+    private static final class TypeState {
+        String acceptedVersion = "";
+        String nonce = "";
+        List<String> names = List.of();
+        boolean received;
+        String rejectedVersion;
+        Backoff repeatedRejection;
+    }
+
+    private XdsClient(GatewayConfig bootstrap, ExtensionRegistry extensions, ConfigSink sink) {
+        this.settings = bootstrap.xds().orElseThrow(() -> new IllegalArgumentException("bootstrap: no dynamic_resources"));
+        this.bootstrap = bootstrap;
+        this.served = bootstrap;
+        this.composer = new ConfigComposer(bootstrap);
+        this.node = node(settings.node());
+        this.sink = sink;
+        this.extensions = extensions;
+        this.clusters = new ClusterTranslator(extensions);
+        this.listeners = new ListenerTranslator(extensions);
+        this.control = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "tollgate-xds");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.channel = NettyChannelBuilder.forAddress(settings.address(), settings.port()).usePlaintext()
+                .executor(control).build();
+        this.reconnect = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+        for (ResourceType type : ResourceType.values()) {
+            TypeState state = new TypeState();
+            state.repeatedRejection = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+            types.put(type, state);
+        }
+    }
+
+    /**
+     * Connects to the control plane of {@code bootstrap}'s {@code dynamic_resources}; the
+     * configuration being served MUST be {@code bootstrap}. Returns at once: what arrives is
+     * applied through {@code sink}.
+     */
+    public static XdsClient start(GatewayConfig bootstrap, ExtensionRegistry extensions, ConfigSink sink) {
+        XdsClient client = new XdsClient(bootstrap, extensions, sink);
+        client.control.execute(client::connect);
+        return client;
+    }
+
+    /** Whether the first configuration from the control plane was applied: listeners and clusters, warm. */
+    public boolean initialized() {
+        return initialized;
+    }
+
+    /** Every resource received, with its version, last update and last rejection. */
+    public List<XdsResourceStatus> resources() {
+        return published;
+    }
+
+    /**
+     * Replaces the file's part of the configuration (a reload of the file) and applies it with the
+     * dynamic resources; waits for the control thread.
+     *
+     * @throws ConfigException when the result cannot be applied; nothing changes then
+     */
+    public void rebase(GatewayConfig file) {
+        CompletableFuture<Void> done = CompletableFuture.runAsync(() -> {
+            ConfigComposer next = composer.withBootstrap(file);
+            ConfigComposer.Composition composition = next.compose(resources);
+            sink.apply(composition.config());
+            served = composition.config();
+            bootstrap = file;
+            composer = next;
+            composer.applied(composition);
+        }, control);
+        try {
+            done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConfigException("<root>: interrupted while applying the file with the xDS resources", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        channel.shutdownNow();
+        control.shutdownNow();
+        try {
+            channel.awaitTermination(2, TimeUnit.SECONDS);
+            control.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void connect() {
+        if (closed) {
+            return;
+        }
+        long id = ++stream;
+        requests = AggregatedDiscoveryServiceGrpc.newStub(channel).streamAggregatedResources(new Responses(id));
+        log.info("xDS stream {} to {}:{} opened", id, settings.address(), settings.port());
+        for (ResourceType type : ResourceType.values()) {
+            TypeState state = types.get(type);
+            state.nonce = "";
+            if (type.wildcard() || !state.names.isEmpty()) {
+                send(type, state.acceptedVersion, Optional.empty());
+            }
+        }
+    }
+
+    private void streamEnded(long id, Throwable cause) {
+        if (id != stream || closed) {
+            return;
+        }
+        requests = null;
+        long delay = reconnect.nextDelayNanos();
+        log.warn("xDS stream {} to {}:{} ended ({}); serving the last good configuration, reconnecting in {} ms", id,
+                settings.address(), settings.port(), cause == null ? "closed by the server" : cause.getMessage(),
+                TimeUnit.NANOSECONDS.toMillis(delay));
+        control.schedule(this::connect, delay, TimeUnit.NANOSECONDS);
+    }
+
+    private void received(long id, DiscoveryResponse response) {
+        if (id != stream || closed) {
+            return;
+        }
+        reconnect.reset();
+        ResourceType type = ResourceType.of(response.getTypeUrl());
+        if (type == null) {
+            log.warn("xDS response of type {} ignored: never subscribed to", response.getTypeUrl());
+            return;
+        }
+        TypeState state = types.get(type);
+        state.nonce = response.getNonce();
+        XdsResources candidate;
+        ConfigComposer.Composition composition;
+        try {
+            candidate = translate(type, response);
+            composition = composer.compose(candidate);
+            if (!composition.config().equals(served)) {
+                apply(type, composition);
+            }
+        } catch (XdsRejection e) {
+            reject(type, response, e.getMessage());
+            return;
+        }
+        resources = candidate;
+        served = composition.config();
+        composer.applied(composition);
+        state.acceptedVersion = response.getVersionInfo();
+        state.received = true;
+        state.rejectedVersion = null;
+        state.repeatedRejection.reset();
+        accepted(type, response, composition.warming());
+        send(type, state.acceptedVersion, Optional.empty());
+        subscribe(ResourceType.ROUTE, resources.rdsNames());
+        subscribe(ResourceType.ENDPOINT, resources.edsNames());
+    }
+
+    private void apply(ResourceType type, ConfigComposer.Composition composition) {
+        try {
+            sink.apply(composition.config());
+        } catch (ConfigException | IllegalArgumentException e) {
+            throw new XdsRejection(type.kind() + ": the configuration it makes cannot be applied: " + e.getMessage());
+        }
+    }
+
+    /** Asks for {@code names} of {@code type} when they changed; resources no longer named are forgotten. */
+    private void subscribe(ResourceType type, List<String> names) {
+        TypeState state = types.get(type);
+        if (!state.names.equals(names)) {
+            state.names = names;
+            send(type, state.acceptedVersion, Optional.empty());
+        }
+    }
+
+    private XdsResources translate(ResourceType type, DiscoveryResponse response) {
+        return switch (type) {
+            case CLUSTER -> resources.withClusters(unique(type, response, m -> {
+                Cluster cluster = (Cluster) m;
+                notStatic(type, cluster.getName(), bootstrap.clusters().stream().anyMatch(c -> c.name().equals(cluster.getName())));
+                return clusters.translate(cluster);
+            }));
+            case LISTENER -> resources.withListeners(unique(type, response, m -> {
+                Listener listener = (Listener) m;
+                notStatic(type, listener.getName(),
+                        bootstrap.listeners().stream().anyMatch(l -> l.name().equals(listener.getName())));
+                return listeners.translate(listener);
+            }));
+            case ROUTE -> resources.withRoutes(unique(type, response,
+                    m -> RouteTranslator.translate((RouteConfiguration) m)));
+            case ENDPOINT -> resources.withEndpoints(unique(type, response,
+                    m -> EndpointTranslator.translate((ClusterLoadAssignment) m, extensions)));
+        };
+    }
+
+    private static void notStatic(ResourceType type, String name, boolean isStatic) {
+        if (isStatic) {
+            throw new XdsRejection(type.kind() + " '" + name + "': the name of a " + type.kind().toLowerCase()
+                    + " of the configuration file, which xDS cannot replace");
+        }
+    }
+
+    /** The resources of {@code response} translated, by name; a name given twice is a rejection. */
+    private <T> Map<String, T> unique(ResourceType type, DiscoveryResponse response, Function<Message, T> translator) {
+        Map<String, T> byName = new HashMap<>();
+        for (int i = 0; i < response.getResourcesCount(); i++) {
+            Message message = type.unpack(response.getResources(i));
+            String name = name(message);
+            try {
+                if (byName.put(name, translator.apply(message)) != null) {
+                    throw new XdsRejection(type.kind() + " '" + name + "': sent twice in one response");
+                }
+            } catch (XdsRejection e) {
+                nacked(type, name, e.getMessage());
+                throw e;
+            }
+        }
+        return byName;
+    }
+
+    private static String name(Message message) {
+        if (message instanceof Cluster c) {
+            return c.getName();
+        }
+        if (message instanceof Listener l) {
+            return l.getName();
+        }
+        if (message instanceof RouteConfiguration r) {
+            return r.getName();
+        }
+        return ((ClusterLoadAssignment) message).getClusterName();
+    }
+
+    private void reject(ResourceType type, DiscoveryResponse response, String detail) {
+        TypeState state = types.get(type);
+        nacked(type, "*", detail);
+        log.warn("xDS {} version {} rejected (NACK), still serving version {}: {}", type.kind(),
+                response.getVersionInfo(), state.acceptedVersion, detail);
+        Status error = Status.newBuilder().setCode(Code.INVALID_ARGUMENT_VALUE).setMessage(detail).build();
+        boolean repeated = response.getVersionInfo().equals(state.rejectedVersion);
+        state.rejectedVersion = response.getVersionInfo();
+        if (!repeated) {
+            state.repeatedRejection.reset();
+            send(type, state.acceptedVersion, Optional.of(error));
+            return;
+        }
+        // A control plane that sends the refused version again at once would spin with us: answer it later.
+        long id = stream;
+        String nonce = state.nonce;
+        control.schedule(() -> {
+            if (id == stream && nonce.equals(state.nonce)) {
+                send(type, state.acceptedVersion, Optional.of(error));
+            }
+        }, state.repeatedRejection.nextDelayNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void send(ResourceType type, String version, Optional<Status> error) {
+        if (requests == null) {
+            return;
+        }
+        TypeState state = types.get(type);
+        DiscoveryRequest.Builder request = DiscoveryRequest.newBuilder().setNode(node).setTypeUrl(type.typeUrl())
+                .setVersionInfo(version).setResponseNonce(state.nonce).addAllResourceNames(state.names);
+        error.ifPresent(request::setErrorDetail);
+        requests.onNext(request.build());
+    }
+
+    private void accepted(ResourceType type, DiscoveryResponse response, List<String> warming) {
+        Instant now = Instant.now();
+        Set<String> names = switch (type) {
+            case CLUSTER -> resources.clusters().keySet();
+            case LISTENER -> resources.listeners().keySet();
+            case ROUTE -> resources.routes().keySet();
+            case ENDPOINT -> resources.endpoints().keySet();
+        };
+        statuses.values().removeIf(s -> s.type().equals(type.kind()) && !s.name().equals("*") && !names.contains(s.name()));
+        for (int i = 0; i < response.getResourcesCount(); i++) {
+            String name = name(type.unpack(response.getResources(i)));
+            XdsResourceStatus before = statuses.get(key(type, name));
+            statuses.put(key(type, name), new XdsResourceStatus(type.kind(), name, response.getVersionInfo(), now,
+                    before == null ? Optional.empty() : before.lastNack()));
+        }
+        published = List.copyOf(statuses.values());
+        if (!initialized && types.get(ResourceType.CLUSTER).received && types.get(ResourceType.LISTENER).received
+                && warming.isEmpty()) {
+            initialized = true;
+            log.info("first xDS configuration applied");
+        }
+    }
+
+    private void nacked(ResourceType type, String name, String detail) {
+        XdsResourceStatus before = statuses.get(key(type, name));
+        statuses.put(key(type, name), new XdsResourceStatus(type.kind(), name, before == null ? "" : before.version(),
+                before == null ? Instant.now() : before.lastUpdated(), Optional.of(detail)));
+        published = List.copyOf(statuses.values());
+    }
+
+    private static String key(ResourceType type, String name) {
+        return type.kind() + "/" + name;
+    }
+
+    private static Node node(XdsConfig.Node node) {
+        Struct.Builder metadata = Struct.newBuilder();
+        node.metadata().forEach((k, v) -> metadata.putFields(k, Value.newBuilder().setStringValue(v).build()));
+        return Node.newBuilder().setId(node.id()).setCluster(node.cluster())
+                .setLocality(Locality.newBuilder().setRegion(node.locality().region()).setZone(node.locality().zone())
+                        .setSubZone(node.locality().subZone()))
+                .setMetadata(metadata).setUserAgentName("tollgate").build();
+    }
+
+    /** The stream's responses, handed to the control thread (the channel's executor). */
+    private final class Responses implements StreamObserver<DiscoveryResponse> {
+        private final long id;
+
+        Responses(long id) {
+            this.id = id;
+        }
+
+        @Override
+        public void onNext(DiscoveryResponse response) {
+            received(id, response);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            streamEnded(id, t);
+        }
+
+        @Override
+        public void onCompleted() {
+            streamEnded(id, null);
+        }
+    }
+}
