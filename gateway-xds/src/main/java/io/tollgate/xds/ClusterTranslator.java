@@ -8,6 +8,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
+import io.envoyproxy.envoy.config.core.v3.ApiVersion;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.HealthCheck;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
@@ -113,9 +114,12 @@ final class ClusterTranslator {
 
     /** Only the ADS stream delivers resources: a config source naming anything else is refused. */
     static void requireAds(ConfigSource source, String at) {
-        Fields.allowOnly(source, at, Set.of("ads", "resource_api_version", "initial_fetch_timeout"));
+        Fields.allowOnly(source, at, Set.of("ads", "resource_api_version"));
         if (!source.hasAds()) {
             throw new XdsRejection(at + ": must be ads (the gateway has one ADS stream)");
+        }
+        if (source.getResourceApiVersion() == ApiVersion.V2) {
+            throw new XdsRejection(at + ".resource_api_version: V2 not supported (supported: V3, AUTO)");
         }
     }
 
