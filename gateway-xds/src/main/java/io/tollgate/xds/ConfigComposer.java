@@ -61,7 +61,8 @@ final class ConfigComposer {
         bootstrap.clusters().forEach(c -> known.add(c.name()));
         Map<String, ListenerConfig> listeners = new TreeMap<>();
         resources.listeners().forEach((name, listener) -> {
-            RouteConfig routes = listener.rdsName().map(resources.routes()::get).orElse(listener.config().routeConfig());
+            RouteConfig routes = listener.rdsName().isPresent() ? resources.routes().get(listener.rdsName().get())
+                    : listener.config().routeConfig();
             if (routes != null && known.containsAll(clusterNames(routes))) {
                 listeners.put(name, listener.withRoutes(routes));
                 return;
