@@ -177,9 +177,10 @@ public final class XdsClient implements AutoCloseable {
     public void close() {
         closed = true;
         channel.shutdownNow();
-        control.shutdownNow();
         try {
+            // The channel terminates through callbacks on the control thread: stop that thread after it.
             channel.awaitTermination(2, TimeUnit.SECONDS);
+            control.shutdownNow();
             control.awaitTermination(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -17,6 +17,7 @@ import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.StartedResources;
+import io.tollgate.server.testing.TrafficLoop;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,8 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -62,18 +61,15 @@ class XdsGatewayTest {
         int a = upstream("a");
         int b = upstream("b");
         startControlPlane();
-        controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)), List.of(rdsListener("web", 0,
-                "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))));
+        pushApp("1", a);
         startGateway();
 
         assertThat(get("/x").headers().firstValue("x-upstream")).hasValue("a");
-        try (Traffic traffic = new Traffic()) {
-            controlPlane.push("2", List.of(edsCluster("app")), List.of(assignment("app", a, b)),
-                    List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))));
+        try (TrafficLoop traffic = traffic()) {
+            pushApp("2", a, b);
             Await.until("b served traffic", LIMIT, () -> served("b") >= 20);
 
-            controlPlane.push("3", List.of(edsCluster("app")), List.of(assignment("app", b)),
-                    List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))));
+            pushApp("3", b);
             Await.until("endpoints of version 3 acknowledged", LIMIT,
                     () -> acks("type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment").stream()
                             .anyMatch(r -> r.getVersionInfo().equals("3")));
@@ -98,8 +94,7 @@ class XdsGatewayTest {
         int a = upstream("a");
         int b = upstream("b");
         startControlPlane();
-        controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)),
-                List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))));
+        pushApp("1", a);
         startGateway();
 
         // The control plane sends the new cluster and the route to it, but not yet its endpoints.
@@ -120,8 +115,7 @@ class XdsGatewayTest {
     void aBadResourceIsNackedNamingItsFieldAndTheLastGoodConfigurationKeepsServing() throws Exception {
         int a = upstream("a");
         startControlPlane();
-        controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)),
-                List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))));
+        pushApp("1", a);
         startGateway();
 
         Cluster bad = edsCluster("app").toBuilder().setLbPolicy(Cluster.LbPolicy.CLUSTER_PROVIDED).build();
@@ -148,12 +142,11 @@ class XdsGatewayTest {
         int a = upstream("a");
         int other = upstream("other");
         startControlPlane();
-        controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)),
-                List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))));
+        pushApp("1", a);
         startGateway();
 
         controlPlane.stop();
-        try (Traffic traffic = new Traffic()) {
+        try (TrafficLoop traffic = traffic()) {
             Await.until("a served traffic without a control plane", LIMIT, () -> served("a") >= 50);
             assertThat(traffic.stop()).isEmpty();
         }
@@ -163,6 +156,16 @@ class XdsGatewayTest {
         controlPlane.start();
         Await.until("the pushed routes serve after the reconnection", LIMIT, () -> "other".equals(upstreamAt("/other")));
         assertThat(get("/x").headers().firstValue("x-upstream")).hasValue("a");
+    }
+
+    private TrafficLoop traffic() {
+        return new TrafficLoop("xds-test-client", i -> get("/load/" + i));
+    }
+
+    /** Pushes cluster {@code app} on the endpoints {@code ports} and listener {@code web} routing everything to it. */
+    private void pushApp(String version, int... ports) {
+        controlPlane.push(version, List.of(edsCluster("app")), List.of(assignment("app", ports)),
+                List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))));
     }
 
     private void startControlPlane() throws IOException {
@@ -237,40 +240,5 @@ class XdsGatewayTest {
     private HttpResponse<String> admin(String path) throws IOException, InterruptedException {
         return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + path))
                 .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** A client sending requests one after another until stopped, keeping every failure. */
-    private final class Traffic implements AutoCloseable {
-
-        private final AtomicBoolean stopped = new AtomicBoolean();
-        private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-        private final Thread thread;
-
-        Traffic() {
-            thread = new Thread(() -> {
-                for (int i = 0; !stopped.get(); i++) {
-                    try {
-                        HttpResponse<String> response = get("/load/" + i);
-                        if (response.statusCode() != 200) {
-                            failures.add(i + ": " + response.statusCode() + " " + response.body());
-                        }
-                    } catch (IOException | InterruptedException e) {
-                        failures.add(i + ": " + e);
-                    }
-                }
-            }, "xds-test-client");
-            thread.start();
-        }
-
-        List<String> stop() throws InterruptedException {
-            stopped.set(true);
-            thread.join(LIMIT.toMillis());
-            return List.copyOf(failures);
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            stop();
-        }
     }
 }
