@@ -96,7 +96,7 @@ public final class Gateway implements AutoCloseable {
         }
         admin = AdminServer.start(config.admin(), new Context());
         if (config.xds().isPresent()) {
-            xds = XdsClient.start(config, ExtensionRegistry.defaults(), this::reload);
+            xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::reload);
         }
         ready = true;
         log.info("gateway ready; admin API on {}:{}", config.admin().address(), admin.port());

@@ -15,6 +15,7 @@ import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.ManagedChannel;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.tollgate.core.config.ConfigException;
@@ -76,6 +77,7 @@ public final class XdsClient implements AutoCloseable {
     private final ScheduledExecutorService control;
     private final ManagedChannel channel;
     private final Backoff reconnect;
+    private final XdsMeters meters;
     private final Map<ResourceType, TypeState> types = new EnumMap<>(ResourceType.class);
     private final Map<String, XdsResourceStatus> statuses = new LinkedHashMap<>();
     private GatewayConfig bootstrap;
@@ -98,7 +100,7 @@ public final class XdsClient implements AutoCloseable {
         Backoff repeatedRejection;
     }
 
-    private XdsClient(GatewayConfig bootstrap, ExtensionRegistry extensions, ConfigSink sink) {
+    private XdsClient(GatewayConfig bootstrap, ExtensionRegistry extensions, MeterRegistry registry, ConfigSink sink) {
         this.settings = bootstrap.xds().orElseThrow(() -> new IllegalArgumentException("bootstrap: no dynamic_resources"));
         this.bootstrap = bootstrap;
         this.served = bootstrap;
@@ -116,6 +118,7 @@ public final class XdsClient implements AutoCloseable {
         this.channel = NettyChannelBuilder.forAddress(settings.address(), settings.port()).usePlaintext()
                 .executor(control).build();
         this.reconnect = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+        this.meters = new XdsMeters(registry);
         for (ResourceType type : ResourceType.values()) {
             TypeState state = new TypeState();
             state.repeatedRejection = new Backoff(settings.initialBackoff(), settings.maxBackoff());
@@ -126,10 +129,11 @@ public final class XdsClient implements AutoCloseable {
     /**
      * Connects to the control plane of {@code bootstrap}'s {@code dynamic_resources}; the
      * configuration being served MUST be {@code bootstrap}. Returns at once: what arrives is
-     * applied through {@code sink}.
+     * applied through {@code sink}; ACKs, NACKs and broken streams are counted in {@code registry}.
      */
-    public static XdsClient start(GatewayConfig bootstrap, ExtensionRegistry extensions, ConfigSink sink) {
-        XdsClient client = new XdsClient(bootstrap, extensions, sink);
+    public static XdsClient start(GatewayConfig bootstrap, ExtensionRegistry extensions, MeterRegistry registry,
+            ConfigSink sink) {
+        XdsClient client = new XdsClient(bootstrap, extensions, registry, sink);
         client.control.execute(client::connect);
         return client;
     }
@@ -208,6 +212,7 @@ public final class XdsClient implements AutoCloseable {
             return;
         }
         requests = null;
+        meters.streamEnded();
         long delay = reconnect.nextDelayNanos();
         log.warn("xDS stream {} to {}:{} ended ({}); serving the last good configuration, reconnecting in {} ms", id,
                 settings.address(), settings.port(), cause == null ? "closed by the server" : cause.getMessage(),
@@ -236,7 +241,7 @@ public final class XdsClient implements AutoCloseable {
                 apply(type, composition);
             }
         } catch (XdsRejection e) {
-            reject(type, response, e.getMessage());
+            reject(type, response, e);
             return;
         }
         resources = candidate;
@@ -247,6 +252,7 @@ public final class XdsClient implements AutoCloseable {
         state.rejectedVersion = null;
         state.repeatedRejection.reset();
         accepted(type, response, composition.warming());
+        meters.ack(type);
         send(type, state.acceptedVersion, Optional.empty());
         subscribe(ResourceType.ROUTE, resources.rdsNames());
         subscribe(ResourceType.ENDPOINT, resources.edsNames());
@@ -307,8 +313,7 @@ public final class XdsClient implements AutoCloseable {
                     throw new XdsRejection(type.kind() + " '" + name + "': sent twice in one response");
                 }
             } catch (XdsRejection e) {
-                nacked(type, name, e.getMessage());
-                throw e;
+                throw e.of(name);
             }
         }
         return byName;
@@ -327,9 +332,11 @@ public final class XdsClient implements AutoCloseable {
         return ((ClusterLoadAssignment) message).getClusterName();
     }
 
-    private void reject(ResourceType type, DiscoveryResponse response, String detail) {
+    private void reject(ResourceType type, DiscoveryResponse response, XdsRejection rejection) {
         TypeState state = types.get(type);
-        nacked(type, "*", detail);
+        String detail = rejection.getMessage();
+        meters.nack(type);
+        nacked(type, rejection.resource(), detail);
         log.warn("xDS {} version {} rejected (NACK), still serving version {}: {}", type.kind(),
                 response.getVersionInfo(), state.acceptedVersion, detail);
         Status error = Status.newBuilder().setCode(Code.INVALID_ARGUMENT_VALUE).setMessage(detail).build();

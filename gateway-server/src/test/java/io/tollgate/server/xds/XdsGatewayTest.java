@@ -7,7 +7,14 @@ import static io.tollgate.server.xds.EnvoyResources.routes;
 import static io.tollgate.server.xds.EnvoyResources.staticCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.Metadata;
+import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import io.envoyproxy.envoy.config.route.v3.RouteAction;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
@@ -24,6 +31,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +41,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real gateway fed by a real xDS control plane (java-control-plane in the test's process), with
@@ -129,6 +139,8 @@ class XdsGatewayTest {
         assertThat(nack.getResponseNonce()).isNotEmpty();
         assertThat(nack.getErrorDetail().getMessage()).startsWith("Cluster 'app'.lb_policy: CLUSTER_PROVIDED not supported");
         assertThat(get("/x").headers().firstValue("x-upstream")).hasValue("a");
+        assertThat(admin("/stats/prometheus").body())
+                .containsPattern("tollgate_xds_response_total\\{result=\"nack\",type=\"Cluster\"} [1-9]");
         assertThat(admin("/config_dump").body()).containsPattern("\"last_nack\"\\s*:\\s*\"Cluster 'app'.lb_policy: CLUSTER_PROVIDED");
 
         controlPlane.push("3", List.of(edsCluster("app"), staticCluster("other", upstream("other"))),
@@ -158,6 +170,80 @@ class XdsGatewayTest {
         assertThat(get("/x").headers().firstValue("x-upstream")).hasValue("a");
     }
 
+    @Test
+    void staticListenersRouteToClustersFromXdsAndAReloadOfTheFileKeepsTheDynamicResources(@TempDir Path dir)
+            throws Exception {
+        int a = upstream("a");
+        int b = upstream("b");
+        startControlPlane();
+        pushApp("1", a);
+        Path file = dir.resolve("gateway.yaml");
+        String bootstrap = """
+                admin: { address: 127.0.0.1, port: 0 }
+                node: { id: tollgate-test, cluster: ingress }
+                dynamic_resources:
+                  ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 50ms, max_backoff: 200ms }
+                listeners:
+                  - name: edge
+                    route_config:
+                      virtual_hosts:
+                        - name: all
+                          domains: ["*"]
+                          routes:
+                %s
+                            - { match: { prefix: / }, route: { cluster: app } }
+                clusters:
+                  - name: from-file
+                    endpoints: [ { address: 127.0.0.1, port: %d } ]
+                """;
+        Files.writeString(file, bootstrap.formatted(controlPlane.port(), "", b));
+        gateway = resources.add(Gateway.start(ConfigLoader.load(file), file));
+        awaitReady();
+
+        assertThat(upstreamAt("edge", "/x")).isEqualTo("a");
+        Files.writeString(file, bootstrap.formatted(controlPlane.port(),
+                "            - { match: { prefix: /file }, route: { cluster: from-file } }", b));
+        gateway.reload();
+
+        assertThat(upstreamAt("edge", "/file")).isEqualTo("b");
+        assertThat(upstreamAt("edge", "/x")).isEqualTo("a");
+        assertThat(upstreamAt("web", "/x")).isEqualTo("a");
+    }
+
+    @Test
+    void endpointLabelsFromEnvoyLbMetadataServeTheSubsetARouteAsksFor() throws Exception {
+        int v1 = upstream("a");
+        int v2 = upstream("b");
+        startControlPlane();
+        Cluster subsets = edsCluster("app").toBuilder().setLbSubsetConfig(Cluster.LbSubsetConfig.newBuilder()
+                .addSubsetSelectors(Cluster.LbSubsetConfig.LbSubsetSelector.newBuilder().addKeys("version"))).build();
+        RouteConfiguration toV2 = routes("web-routes", Map.of("/", "app")).toBuilder()
+                .setVirtualHosts(0, routes("web-routes", Map.of("/", "app")).getVirtualHosts(0).toBuilder()
+                        .setRoutes(0, routes("web-routes", Map.of("/", "app")).getVirtualHosts(0).getRoutes(0).toBuilder()
+                                .setRoute(RouteAction.newBuilder().setCluster("app").setMetadataMatch(lb("v2")))))
+                .build();
+        ClusterLoadAssignment labelled = ClusterLoadAssignment.newBuilder().setClusterName("app")
+                .addEndpoints(LocalityLbEndpoints.newBuilder()
+                        .addLbEndpoints(LbEndpoint.newBuilder().setMetadata(lb("v1"))
+                                .setEndpoint(Endpoint.newBuilder().setAddress(EnvoyResources.address(v1))))
+                        .addLbEndpoints(LbEndpoint.newBuilder().setMetadata(lb("v2"))
+                                .setEndpoint(Endpoint.newBuilder().setAddress(EnvoyResources.address(v2)))))
+                .build();
+        controlPlane.push("1", List.of(subsets), List.of(labelled), List.of(rdsListener("web", 0, "web-routes")),
+                List.of(toV2));
+        startGateway();
+
+        for (int i = 0; i < 20; i++) {
+            assertThat(upstreamAt("/x")).isEqualTo("b");
+        }
+    }
+
+    /** Subset labels as Envoy carries them: {@code version} in the {@code envoy.lb} filter metadata. */
+    private static Metadata lb(String version) {
+        return Metadata.newBuilder().putFilterMetadata("envoy.lb", Struct.newBuilder()
+                .putFields("version", Value.newBuilder().setStringValue(version).build()).build()).build();
+    }
+
     private TrafficLoop traffic() {
         return new TrafficLoop("xds-test-client", i -> get("/load/" + i));
     }
@@ -180,6 +266,10 @@ class XdsGatewayTest {
                 dynamic_resources:
                   ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 50ms, max_backoff: 200ms }
                 """.formatted(controlPlane.port()))));
+        awaitReady();
+    }
+
+    private void awaitReady() throws InterruptedException {
         Await.until("the first xDS configuration applied (/ready)", LIMIT, () -> {
             try {
                 return admin("/ready").statusCode() == 200;
@@ -224,8 +314,12 @@ class XdsGatewayTest {
 
     /** The upstream that answered {@code path}, or what went wrong instead. */
     private String upstreamAt(String path) {
+        return upstreamAt("web", path);
+    }
+
+    private String upstreamAt(String listener, String path) {
         try {
-            HttpResponse<String> response = get(path);
+            HttpResponse<String> response = get(listener, path);
             return response.headers().firstValue("x-upstream").orElse(response.statusCode() + " " + response.body());
         } catch (IOException | InterruptedException e) {
             return e.toString();
@@ -233,7 +327,11 @@ class XdsGatewayTest {
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port("web") + path))
+        return get("web", path);
+    }
+
+    private HttpResponse<String> get(String listener, String path) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port(listener) + path))
                 .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
