@@ -16,10 +16,14 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.ManagedChannel;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import io.grpc.stub.StreamObserver;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.GatewayConfig;
+import io.tollgate.core.config.UpstreamTlsConfig;
 import io.tollgate.core.config.XdsConfig;
 import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
@@ -37,6 +41,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,8 +120,7 @@ public final class XdsClient implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.channel = NettyChannelBuilder.forAddress(settings.address(), settings.port()).usePlaintext()
-                .executor(control).build();
+        this.channel = channel(settings, control);
         this.reconnect = new Backoff(settings.initialBackoff(), settings.maxBackoff());
         this.meters = new XdsMeters(registry);
         for (ResourceType type : ResourceType.values()) {
@@ -191,6 +195,28 @@ public final class XdsClient implements AutoCloseable {
         }
     }
 
+    /** The channel to the control plane, encrypted when {@code tls} says so; callbacks run on {@code control}. */
+    private static ManagedChannel channel(XdsConfig settings, ScheduledExecutorService control) {
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(settings.address(), settings.port()).executor(control);
+        if (settings.tls().isEmpty()) {
+            return builder.usePlaintext().build();
+        }
+        UpstreamTlsConfig tls = settings.tls().get();
+        SslContextBuilder ssl = GrpcSslContexts.forClient();
+        if (tls.caFile().isPresent()) {
+            ssl.trustManager(tls.caFile().get().toFile());
+        } else {
+            ssl.trustManager(InsecureTrustManagerFactory.INSTANCE);
+        }
+        tls.clientCertificate().ifPresent(c -> ssl.keyManager(c.certChainFile().toFile(), c.privateKeyFile().toFile()));
+        tls.sni().ifPresent(builder::overrideAuthority);
+        try {
+            return builder.sslContext(ssl.build()).build();
+        } catch (SSLException e) {
+            throw new ConfigException("dynamic_resources.ads_config.tls: cannot be used: " + e.getMessage(), e);
+        }
+    }
+
     private void connect() {
         if (closed) {
             return;
@@ -224,6 +250,7 @@ public final class XdsClient implements AutoCloseable {
         if (id != stream || closed) {
             return;
         }
+        long receipt = System.nanoTime();
         reconnect.reset();
         ResourceType type = ResourceType.of(response.getTypeUrl());
         if (type == null) {
@@ -252,7 +279,7 @@ public final class XdsClient implements AutoCloseable {
         state.rejectedVersion = null;
         state.repeatedRejection.reset();
         accepted(type, response, composition.warming());
-        meters.ack(type);
+        meters.ack(type, System.nanoTime() - receipt);
         send(type, state.acceptedVersion, Optional.empty());
         subscribe(ResourceType.ROUTE, resources.rdsNames());
         subscribe(ResourceType.ENDPOINT, resources.edsNames());

@@ -160,15 +160,20 @@ public final class ConfigLoader {
         ConfigNode dynamic = root.child("dynamic_resources");
         dynamic.allowOnly(Set.of("ads_config"));
         ConfigNode ads = dynamic.required("ads_config");
-        ads.allowOnly(Set.of("address", "port", "initial_backoff", "max_backoff"));
+        ads.allowOnly(Set.of("address", "port", "initial_backoff", "max_backoff", "tls"));
         Duration initial = positive(ads, "initial_backoff", XdsConfig.DEFAULT_INITIAL_BACKOFF);
         Duration max = positive(ads, "max_backoff", XdsConfig.DEFAULT_MAX_BACKOFF);
         if (max.compareTo(initial) < 0) {
             throw ads.child("max_backoff").error(max.toMillis() + " ms (expected at least initial_backoff, "
                     + initial.toMillis() + " ms)");
         }
+        Optional<UpstreamTlsConfig> tls = TlsConfigLoader.upstream(ads, ClusterConfig.H2);
+        if (tls.isPresent() && !tls.get().alpn().equals(List.of(TlsConfig.H2))) {
+            throw ads.child("tls").child("alpn").error(tls.get().alpn() + " (expected [" + TlsConfig.H2
+                    + "]: gRPC speaks HTTP/2)");
+        }
         return Optional.of(new XdsConfig(node(root.required("node")), ads.string("address"),
-                (int) ads.required("port").asLong(1, 65535), initial, max));
+                (int) ads.required("port").asLong(1, 65535), initial, max, tls));
     }
 
     private static XdsConfig.Node node(ConfigNode n) {

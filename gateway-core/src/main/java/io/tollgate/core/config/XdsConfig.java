@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where the gateway takes its dynamic configuration from (Envoy's bootstrap {@code node} and
@@ -17,8 +18,11 @@ import java.util.Map;
  * @param initialBackoff the wait before the first reconnection attempt; each failed attempt
  *     doubles it, with jitter
  * @param maxBackoff the longest wait between reconnection attempts
+ * @param tls when present, the stream is encrypted, the control plane's certificate checked and
+ *     a client certificate presented as these settings say; else it is plaintext
  */
-public record XdsConfig(Node node, String address, int port, Duration initialBackoff, Duration maxBackoff) {
+public record XdsConfig(Node node, String address, int port, Duration initialBackoff, Duration maxBackoff,
+        Optional<UpstreamTlsConfig> tls) {
 
     /** Envoy's and grpc-java's first reconnection delay. */
     public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(500);
@@ -28,6 +32,7 @@ public record XdsConfig(Node node, String address, int port, Duration initialBac
     public XdsConfig {
         requireNonNull(node, "node");
         requireNonNull(address, "address");
+        requireNonNull(tls, "tls");
         if (maxBackoff.compareTo(initialBackoff) < 0) {
             throw new IllegalArgumentException("maxBackoff: " + maxBackoff + " (expected: >= initialBackoff "
                     + initialBackoff + ")");

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ConfigLoaderXdsTest {
@@ -24,7 +26,7 @@ class ConfigLoaderXdsTest {
         assertThat(config.xds()).contains(new XdsConfig(
                 new XdsConfig.Node("tollgate-1", "ingress", new XdsConfig.Locality("eu", "eu-1a", "rack-7"),
                         Map.of("team", "edge")),
-                "127.0.0.1", 18000, Duration.ofMillis(100), Duration.ofSeconds(5)));
+                "127.0.0.1", 18000, Duration.ofMillis(100), Duration.ofSeconds(5), Optional.empty()));
         assertThat(config.listeners()).isEmpty();
     }
 
@@ -38,6 +40,30 @@ class ConfigLoaderXdsTest {
         assertThat(xds.initialBackoff()).isEqualTo(XdsConfig.DEFAULT_INITIAL_BACKOFF);
         assertThat(xds.maxBackoff()).isEqualTo(XdsConfig.DEFAULT_MAX_BACKOFF);
         assertThat(xds.node().locality()).isEqualTo(XdsConfig.Locality.NONE);
+    }
+
+    @Test
+    void theStreamMayBeTlsWithTheClustersTlsSettingsAndHttp2() {
+        XdsConfig xds = ConfigLoader.parse("""
+                node: { id: a, cluster: b }
+                dynamic_resources:
+                  ads_config:
+                    address: 127.0.0.1
+                    port: 18000
+                    tls: { sni: cp.example, insecure_skip_verify: true }
+                """).xds().orElseThrow();
+
+        assertThat(xds.tls()).contains(new UpstreamTlsConfig(Optional.of("cp.example"), Optional.empty(), Optional.empty(),
+                List.of(TlsConfig.H2)));
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                node: { id: a, cluster: b }
+                dynamic_resources:
+                  ads_config: { address: 127.0.0.1, port: 18000, tls: { insecure_skip_verify: true, alpn: [http/1.1] } }
+                """)).hasMessageStartingWith("dynamic_resources.ads_config.tls.alpn: [http/1.1] (expected [h2]");
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                node: { id: a, cluster: b }
+                dynamic_resources: { ads_config: { address: 127.0.0.1, port: 18000, tls: {} } }
+                """)).hasMessageStartingWith("dynamic_resources.ads_config.tls: needs ca_file");
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -40,10 +41,18 @@ final class ControlPlane implements AutoCloseable {
             throw new UnsupportedOperationException("the gateway speaks state of the world");
         }
     }, cache);
+    private final SslContext tls;
     private int port;
     private Server server;
 
+    /** A plaintext control plane. */
     ControlPlane() throws IOException {
+        this(null);
+    }
+
+    /** A control plane serving TLS with {@code tls}, or plaintext when null. */
+    ControlPlane(SslContext tls) throws IOException {
+        this.tls = tls;
         start();
     }
 
@@ -53,8 +62,12 @@ final class ControlPlane implements AutoCloseable {
 
     /** Serves (again, after {@link #stop}) on the same port. */
     void start() throws IOException {
-        server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
-                .addService(discovery.getAggregatedDiscoveryServiceImpl()).build().start();
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+                .addService(discovery.getAggregatedDiscoveryServiceImpl());
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        server = builder.build().start();
         port = server.getPort();
     }
 

@@ -19,11 +19,13 @@ import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.StartedResources;
+import io.tollgate.server.testing.TestPki;
 import io.tollgate.server.testing.TrafficLoop;
 import java.io.IOException;
 import java.net.URI;
@@ -208,6 +210,26 @@ class XdsGatewayTest {
         assertThat(upstreamAt("edge", "/file")).isEqualTo("b");
         assertThat(upstreamAt("edge", "/x")).isEqualTo("a");
         assertThat(upstreamAt("web", "/x")).isEqualTo("a");
+    }
+
+    @Test
+    void theStreamToTheControlPlaneMayBeTlsCheckingItsCertificate() throws Exception {
+        int a = upstream("a");
+        controlPlane = resources.add(new ControlPlane(
+                GrpcSslContexts.forServer(TestPki.cert("localhost").toFile(), TestPki.key("localhost").toFile()).build()));
+        pushApp("1", a);
+        gateway = resources.add(Gateway.start(ConfigLoader.parse("""
+                admin: { address: 127.0.0.1, port: 0 }
+                node: { id: tollgate-test, cluster: ingress }
+                dynamic_resources:
+                  ads_config:
+                    address: 127.0.0.1
+                    port: %d
+                    tls: { ca_file: %s, sni: localhost }
+                """.formatted(controlPlane.port(), TestPki.cert("ca")))));
+        awaitReady();
+
+        assertThat(upstreamAt("/x")).isEqualTo("a");
     }
 
     @Test
