@@ -11,6 +11,7 @@ import io.envoyproxy.envoy.config.listener.v3.Filter;
 import io.envoyproxy.envoy.config.listener.v3.FilterChain;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
+import io.envoyproxy.envoy.extensions.filters.network.dubbo_proxy.v3.DubboProxy;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
@@ -24,9 +25,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns an Envoy {@code Listener} whose one filter chain is an HTTP connection manager into the
- * gateway's HTTP listener, through the same checks as a listener of the configuration file. Its
- * routes are inline or named for RDS.
+ * Turns an Envoy {@code Listener} whose one filter chain is an HTTP connection manager (or a
+ * {@code dubbo_proxy}) into the gateway's HTTP (or Dubbo) listener, through the same checks as a
+ * listener of the configuration file. HTTP routes are inline or named for RDS; Dubbo routes are
+ * inline.
  */
 final class ListenerTranslator {
 
@@ -67,15 +69,22 @@ final class ListenerTranslator {
         Fields.allowOnly(chain, at + ".filter_chains[0]", Set.of("filters", "name"));
         if (chain.getFiltersCount() != 1) {
             throw new XdsRejection(at + ".filter_chains[0].filters: " + chain.getFiltersCount()
-                    + " network filters (supported: exactly one, " + HCM + ")");
+                    + " network filters (supported: exactly one, " + HCM + " or " + DubboProxyTranslator.NAME + ")");
         }
         String where = at + ".filter_chains[0].filters[0]";
-        HttpConnectionManager hcm = typedConfig(chain.getFilters(0), where, HCM, HttpConnectionManager.class);
+        ObjectNode tree = NODES.objectNode().put("name", listener.getName()).put("address", socket.getAddress())
+                .put("port", socket.getPortValue());
+        Filter filter = chain.getFilters(0);
+        if (filter.getTypedConfig().is(DubboProxy.class)) {
+            DubboProxy dubbo = typedConfig(filter, where, DubboProxyTranslator.NAME, DubboProxy.class);
+            tree.putArray("protocols").add("dubbo");
+            tree.set("route_config", DubboProxyTranslator.routeConfig(dubbo, where + ".typed_config"));
+            return validated(at, tree, Optional.empty());
+        }
+        HttpConnectionManager hcm = typedConfig(filter, where, HCM, HttpConnectionManager.class);
         where += ".typed_config";
         Fields.allowOnly(hcm, where, Set.of("stat_prefix", "codec_type", "route_config", "rds", "http_filters"));
         checkHttpFilters(hcm.getHttpFiltersList(), where + ".http_filters");
-        ObjectNode tree = NODES.objectNode().put("name", listener.getName()).put("address", socket.getAddress())
-                .put("port", socket.getPortValue());
         List<String> protocols = switch (hcm.getCodecType()) {
             case AUTO -> List.of("http1", "h2c");
             case HTTP1 -> List.of("http1");
@@ -100,6 +109,10 @@ final class ListenerTranslator {
         } else {
             throw new XdsRejection(where + ": needs route_config or rds");
         }
+        return validated(at, tree, rds);
+    }
+
+    private Translated validated(String at, ObjectNode tree, Optional<String> rds) {
         try {
             return new Translated(ConfigLoader.listener(tree, "", extensions), rds);
         } catch (ConfigException | IllegalArgumentException e) {
@@ -127,7 +140,8 @@ final class ListenerTranslator {
         return typedConfig(filter.getName(), filter.getTypedConfig(), at, name, type);
     }
 
-    private static <T extends Message> T typedConfig(String filterName, Any config, String at, String name, Class<T> type) {
+    private static <T extends Message> T typedConfig(String filterName, Any config, String at, String name,
+            Class<T> type) {
         if (!config.is(type)) {
             throw new XdsRejection(at + ": '" + filterName + "' with typed_config " + config.getTypeUrl()
                     + " not supported (supported: " + name + ")");

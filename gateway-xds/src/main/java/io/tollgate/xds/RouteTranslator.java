@@ -111,7 +111,7 @@ final class RouteTranslator {
         return tree;
     }
 
-    private static ObjectNode header(HeaderMatcher header, String at) {
+    static ObjectNode header(HeaderMatcher header, String at) {
         Fields.allowOnly(header, at, Set.of("name", "exact_match", "safe_regex_match", "present_match", "string_match",
                 "invert_match"));
         ObjectNode tree = NODES.objectNode().put("name", header.getName());
@@ -128,7 +128,7 @@ final class RouteTranslator {
         return tree;
     }
 
-    private static void stringMatch(StringMatcher matcher, String at, ObjectNode tree) {
+    static void stringMatch(StringMatcher matcher, String at, ObjectNode tree) {
         Fields.allowOnly(matcher, at, Set.of("exact", "safe_regex"));
         switch (matcher.getMatchPatternCase()) {
             case EXACT -> tree.put("exact", matcher.getExact());
@@ -137,7 +137,7 @@ final class RouteTranslator {
         }
     }
 
-    private static String regex(RegexMatcher regex, String at) {
+    static String regex(RegexMatcher regex, String at) {
         Fields.allowOnly(regex, at, Set.of("regex", "google_re2"));
         return regex.getRegex();
     }
@@ -148,16 +148,7 @@ final class RouteTranslator {
         ObjectNode tree = NODES.objectNode();
         switch (action.getClusterSpecifierCase()) {
             case CLUSTER -> tree.put("cluster", action.getCluster());
-            case WEIGHTED_CLUSTERS -> {
-                WeightedCluster weighted = action.getWeightedClusters();
-                Fields.allowOnly(weighted, at + ".weighted_clusters", Set.of("clusters"));
-                ArrayNode list = tree.putArray("weighted_clusters");
-                for (int i = 0; i < weighted.getClustersCount(); i++) {
-                    WeightedCluster.ClusterWeight c = weighted.getClusters(i);
-                    Fields.allowOnly(c, at + ".weighted_clusters.clusters[" + i + "]", Set.of("name", "weight"));
-                    list.addObject().put("name", c.getName()).put("weight", c.getWeight().getValue());
-                }
-            }
+            case WEIGHTED_CLUSTERS -> tree.set("weighted_clusters", weightedClusters(action.getWeightedClusters(), at));
             default -> throw new XdsRejection(at + ": needs cluster or weighted_clusters");
         }
         if (!action.getPrefixRewrite().isEmpty()) {
@@ -176,6 +167,18 @@ final class RouteTranslator {
             tree.set("retry_policy", retryPolicy(action.getRetryPolicy(), at + ".retry_policy"));
         }
         return tree;
+    }
+
+    /** The clusters of {@code weighted} and their weights, as the file's {@code weighted_clusters}. */
+    static ArrayNode weightedClusters(WeightedCluster weighted, String at) {
+        Fields.allowOnly(weighted, at + ".weighted_clusters", Set.of("clusters"));
+        ArrayNode list = NODES.arrayNode();
+        for (int i = 0; i < weighted.getClustersCount(); i++) {
+            WeightedCluster.ClusterWeight c = weighted.getClusters(i);
+            Fields.allowOnly(c, at + ".weighted_clusters.clusters[" + i + "]", Set.of("name", "weight"));
+            list.addObject().put("name", c.getName()).put("weight", c.getWeight().getValue());
+        }
+        return list;
     }
 
     private static ObjectNode retryPolicy(RetryPolicy policy, String at) {
