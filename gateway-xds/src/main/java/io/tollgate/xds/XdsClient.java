@@ -28,6 +28,7 @@ import io.tollgate.core.config.XdsConfig;
 import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -197,7 +198,8 @@ public final class XdsClient implements AutoCloseable {
 
     /** The channel to the control plane, encrypted when {@code tls} says so; callbacks run on {@code control}. */
     private static ManagedChannel channel(XdsConfig settings, ScheduledExecutorService control) {
-        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(settings.address(), settings.port()).executor(control);
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(settings.address(), settings.port()).executor(control)
+                .maxInboundMessageSize(settings.maxMessageBytes());
         if (settings.tls().isEmpty()) {
             return builder.usePlaintext().build();
         }
@@ -261,8 +263,9 @@ public final class XdsClient implements AutoCloseable {
         state.nonce = response.getNonce();
         XdsResources candidate;
         ConfigComposer.Composition composition;
+        List<String> names = new ArrayList<>();
         try {
-            candidate = translate(type, response);
+            candidate = translate(type, response, names);
             composition = composer.compose(candidate);
             if (!composition.config().equals(served)) {
                 apply(type, composition);
@@ -278,7 +281,7 @@ public final class XdsClient implements AutoCloseable {
         state.received = true;
         state.rejectedVersion = null;
         state.repeatedRejection.reset();
-        accepted(type, response, composition.warming());
+        accepted(type, response.getVersionInfo(), names, composition.warming());
         meters.ack(type, System.nanoTime() - receipt);
         send(type, state.acceptedVersion, Optional.empty());
         subscribe(ResourceType.ROUTE, resources.rdsNames());
@@ -302,22 +305,23 @@ public final class XdsClient implements AutoCloseable {
         }
     }
 
-    private XdsResources translate(ResourceType type, DiscoveryResponse response) {
+    /** The resources with those of {@code response}; the names it carries are added to {@code names}. */
+    private XdsResources translate(ResourceType type, DiscoveryResponse response, List<String> names) {
         return switch (type) {
-            case CLUSTER -> resources.withClusters(unique(type, response, m -> {
+            case CLUSTER -> resources.withClusters(unique(type, response, names, m -> {
                 Cluster cluster = (Cluster) m;
                 notStatic(type, cluster.getName(), bootstrap.clusters().stream().anyMatch(c -> c.name().equals(cluster.getName())));
                 return clusters.translate(cluster);
             }));
-            case LISTENER -> resources.withListeners(unique(type, response, m -> {
+            case LISTENER -> resources.withListeners(unique(type, response, names, m -> {
                 Listener listener = (Listener) m;
                 notStatic(type, listener.getName(),
                         bootstrap.listeners().stream().anyMatch(l -> l.name().equals(listener.getName())));
                 return listeners.translate(listener);
             }));
-            case ROUTE -> resources.withRoutes(unique(type, response,
+            case ROUTE -> resources.withRoutes(unique(type, response, names,
                     m -> RouteTranslator.translate((RouteConfiguration) m)));
-            case ENDPOINT -> resources.withEndpoints(unique(type, response,
+            case ENDPOINT -> resources.withEndpoints(unique(type, response, names,
                     m -> EndpointTranslator.translate((ClusterLoadAssignment) m, extensions)));
         };
     }
@@ -330,11 +334,13 @@ public final class XdsClient implements AutoCloseable {
     }
 
     /** The resources of {@code response} translated, by name; a name given twice is a rejection. */
-    private <T> Map<String, T> unique(ResourceType type, DiscoveryResponse response, Function<Message, T> translator) {
+    private static <T> Map<String, T> unique(ResourceType type, DiscoveryResponse response, List<String> names,
+            Function<Message, T> translator) {
         Map<String, T> byName = new HashMap<>();
         for (int i = 0; i < response.getResourcesCount(); i++) {
             Message message = type.unpack(response.getResources(i));
             String name = name(message);
+            names.add(name);
             try {
                 if (byName.put(name, translator.apply(message)) != null) {
                     throw new XdsRejection(type.kind() + " '" + name + "': sent twice in one response");
@@ -395,7 +401,7 @@ public final class XdsClient implements AutoCloseable {
         requests.onNext(request.build());
     }
 
-    private void accepted(ResourceType type, DiscoveryResponse response, List<String> warming) {
+    private void accepted(ResourceType type, String version, List<String> received, List<String> warming) {
         Instant now = Instant.now();
         Set<String> names = switch (type) {
             case CLUSTER -> resources.clusters().keySet();
@@ -404,10 +410,9 @@ public final class XdsClient implements AutoCloseable {
             case ENDPOINT -> resources.endpoints().keySet();
         };
         statuses.values().removeIf(s -> s.type().equals(type.kind()) && !s.name().equals("*") && !names.contains(s.name()));
-        for (int i = 0; i < response.getResourcesCount(); i++) {
-            String name = name(type.unpack(response.getResources(i)));
+        for (String name : received) {
             XdsResourceStatus before = statuses.get(key(type, name));
-            statuses.put(key(type, name), new XdsResourceStatus(type.kind(), name, response.getVersionInfo(), now,
+            statuses.put(key(type, name), new XdsResourceStatus(type.kind(), name, version, now,
                     before == null ? Optional.empty() : before.lastNack()));
         }
         published = List.copyOf(statuses.values());

@@ -147,6 +147,7 @@ public final class EdsPushBenchmark {
         controlPlane.shutdownNow();
         live1.stop(0);
         live2.stop(0);
+        System.exit(0); // the upstreams' and clients' executors are not daemons
     }
 
     private static int get(HttpClient client, Gateway gateway) {

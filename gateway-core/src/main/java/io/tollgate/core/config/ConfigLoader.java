@@ -160,7 +160,7 @@ public final class ConfigLoader {
         ConfigNode dynamic = root.child("dynamic_resources");
         dynamic.allowOnly(Set.of("ads_config"));
         ConfigNode ads = dynamic.required("ads_config");
-        ads.allowOnly(Set.of("address", "port", "initial_backoff", "max_backoff", "tls"));
+        ads.allowOnly(Set.of("address", "port", "initial_backoff", "max_backoff", "tls", "max_message_bytes"));
         Duration initial = positive(ads, "initial_backoff", XdsConfig.DEFAULT_INITIAL_BACKOFF);
         Duration max = positive(ads, "max_backoff", XdsConfig.DEFAULT_MAX_BACKOFF);
         if (max.compareTo(initial) < 0) {
@@ -173,7 +173,8 @@ public final class ConfigLoader {
                     + "]: gRPC speaks HTTP/2)");
         }
         return Optional.of(new XdsConfig(node(root.required("node")), ads.string("address"),
-                (int) ads.required("port").asLong(1, 65535), initial, max, tls));
+                (int) ads.required("port").asLong(1, 65535), initial, max, tls,
+                ads.integer("max_message_bytes", XdsConfig.DEFAULT_MAX_MESSAGE_BYTES, 4 * 1024 * 1024, Integer.MAX_VALUE)));
     }
 
     private static XdsConfig.Node node(ConfigNode n) {

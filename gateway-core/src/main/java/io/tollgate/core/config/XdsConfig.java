@@ -20,12 +20,18 @@ import java.util.Optional;
  * @param maxBackoff the longest wait between reconnection attempts
  * @param tls when present, the stream is encrypted, the control plane's certificate checked and
  *     a client certificate presented as these settings say; else it is plaintext
+ * @param maxMessageBytes the largest response accepted; a larger one breaks the stream
  */
 public record XdsConfig(Node node, String address, int port, Duration initialBackoff, Duration maxBackoff,
-        Optional<UpstreamTlsConfig> tls) {
+        Optional<UpstreamTlsConfig> tls, int maxMessageBytes) {
 
     /** Envoy's and grpc-java's first reconnection delay. */
     public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(500);
+    /**
+     * 64 MiB: an EDS response of 50,000 labelled endpoints is about 4.3 MiB, past gRPC's own 4 MiB
+     * default.
+     */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
     /** The longest reconnection delay by default. */
     public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(30);
 

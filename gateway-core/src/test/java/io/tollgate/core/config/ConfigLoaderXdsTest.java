@@ -26,7 +26,8 @@ class ConfigLoaderXdsTest {
         assertThat(config.xds()).contains(new XdsConfig(
                 new XdsConfig.Node("tollgate-1", "ingress", new XdsConfig.Locality("eu", "eu-1a", "rack-7"),
                         Map.of("team", "edge")),
-                "127.0.0.1", 18000, Duration.ofMillis(100), Duration.ofSeconds(5), Optional.empty()));
+                "127.0.0.1", 18000, Duration.ofMillis(100), Duration.ofSeconds(5), Optional.empty(),
+                XdsConfig.DEFAULT_MAX_MESSAGE_BYTES));
         assertThat(config.listeners()).isEmpty();
     }
 
@@ -39,6 +40,7 @@ class ConfigLoaderXdsTest {
 
         assertThat(xds.initialBackoff()).isEqualTo(XdsConfig.DEFAULT_INITIAL_BACKOFF);
         assertThat(xds.maxBackoff()).isEqualTo(XdsConfig.DEFAULT_MAX_BACKOFF);
+        assertThat(xds.maxMessageBytes()).isEqualTo(64 * 1024 * 1024);
         assertThat(xds.node().locality()).isEqualTo(XdsConfig.Locality.NONE);
     }
 
