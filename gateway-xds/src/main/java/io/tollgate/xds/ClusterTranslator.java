@@ -54,10 +54,7 @@ final class ClusterTranslator {
                 "common_lb_config"));
         ObjectNode tree = NODES.objectNode().put("name", cluster.getName());
         Optional<String> eds = switch (cluster.getType()) {
-            case STATIC -> {
-                tree.set("endpoints", EndpointTranslator.endpoints(cluster.getLoadAssignment(), at + ".load_assignment"));
-                yield Optional.empty();
-            }
+            case STATIC -> Optional.empty();
             case EDS -> {
                 if (cluster.hasLoadAssignment()) {
                     throw new XdsRejection(at + ".load_assignment: not supported with type EDS (endpoints come from EDS)");
@@ -98,11 +95,16 @@ final class ClusterTranslator {
         if (http2(cluster, at)) {
             tree.put("protocol", ClusterConfig.H2);
         }
+        ClusterConfig config;
         try {
-            return new Translated(ConfigLoader.cluster(tree, "", extensions), eds);
+            config = ConfigLoader.cluster(tree, "", extensions);
         } catch (ConfigException | IllegalArgumentException e) {
             throw new XdsRejection(at + ": " + e.getMessage());
         }
+        if (eds.isEmpty()) {
+            config = config.withEndpoints(EndpointTranslator.endpoints(cluster.getLoadAssignment(), at + ".load_assignment"));
+        }
+        return new Translated(config, eds);
     }
 
     private static String edsServiceName(Cluster cluster, String at) {

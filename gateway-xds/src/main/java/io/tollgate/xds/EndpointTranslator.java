@@ -1,72 +1,79 @@
 package io.tollgate.xds;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
-import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.EndpointConfig;
-import io.tollgate.core.extension.ExtensionRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Turns a {@code ClusterLoadAssignment} into the gateway's endpoints: address, port, weight and
  * the subset labels of the {@code envoy.lb} filter metadata. Endpoints the control plane marks
- * unhealthy, draining or timed out are left out, as Envoy leaves them out of load balancing.
+ * unhealthy, draining, timed out or degraded are left out, as Envoy leaves them out of load
+ * balancing.
+ *
+ * <p>A push may carry tens of thousands of endpoints, so they go straight into
+ * {@link EndpointConfig} records, which check the file's ranges themselves, instead of through
+ * the file's tree; addresses must be unique as in the file.
  */
 final class EndpointTranslator {
 
-    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Set<HealthStatus> SERVING = Set.of(HealthStatus.UNKNOWN, HealthStatus.HEALTHY);
+    private static final Set<String> ASSIGNMENT_FIELDS = Set.of("cluster_name", "endpoints");
+    private static final Set<String> LOCALITY_FIELDS = Set.of("locality", "lb_endpoints");
+    private static final Set<String> LB_ENDPOINT_FIELDS = Set.of("endpoint", "load_balancing_weight", "metadata",
+            "health_status");
+    private static final Set<String> ENDPOINT_FIELDS = Set.of("address");
 
     private EndpointTranslator() {
     }
 
-    /** The endpoints of an EDS response, checked by the file's rules for a cluster's endpoints. */
-    static List<EndpointConfig> translate(ClusterLoadAssignment assignment, ExtensionRegistry extensions) {
-        String at = "ClusterLoadAssignment '" + assignment.getClusterName() + "'";
-        ObjectNode cluster = NODES.objectNode().put("name", assignment.getClusterName());
-        cluster.set("endpoints", endpoints(assignment, at));
-        try {
-            return ConfigLoader.cluster(cluster, "", extensions).endpoints();
-        } catch (ConfigException | IllegalArgumentException e) {
-            throw new XdsRejection(at + ": " + e.getMessage());
-        }
+    /** The endpoints of an EDS response. */
+    static List<EndpointConfig> translate(ClusterLoadAssignment assignment) {
+        return endpoints(assignment, "ClusterLoadAssignment '" + assignment.getClusterName() + "'");
     }
 
-    /** The endpoints of {@code assignment} as the configuration file lists them. */
-    static ArrayNode endpoints(ClusterLoadAssignment assignment, String at) {
-        Fields.allowOnly(assignment, at, Set.of("cluster_name", "endpoints"));
-        ArrayNode list = NODES.arrayNode();
+    /** The endpoints of {@code assignment}, which {@code at} names in errors. */
+    static List<EndpointConfig> endpoints(ClusterLoadAssignment assignment, String at) {
+        Fields.allowOnly(assignment, at, ASSIGNMENT_FIELDS);
+        List<EndpointConfig> endpoints = new ArrayList<>();
+        Map<String, String> seen = new HashMap<>();
         for (int l = 0; l < assignment.getEndpointsCount(); l++) {
             LocalityLbEndpoints locality = assignment.getEndpoints(l);
             String where = at + ".endpoints[" + l + "]";
-            Fields.allowOnly(locality, where, Set.of("locality", "lb_endpoints"));
+            Fields.allowOnly(locality, where, LOCALITY_FIELDS);
             for (int e = 0; e < locality.getLbEndpointsCount(); e++) {
                 LbEndpoint endpoint = locality.getLbEndpoints(e);
-                String here = where + ".lb_endpoints[" + e + "]";
-                Fields.allowOnly(endpoint, here, Set.of("endpoint", "load_balancing_weight", "metadata", "health_status"));
+                Fields.allowOnly(endpoint, where + ".lb_endpoints[" + e + "]", LB_ENDPOINT_FIELDS);
                 if (!SERVING.contains(endpoint.getHealthStatus())) {
                     continue;
                 }
-                Fields.allowOnly(endpoint.getEndpoint(), here + ".endpoint", Set.of("address"));
+                String here = where + ".lb_endpoints[" + e + "]";
+                Fields.allowOnly(endpoint.getEndpoint(), here + ".endpoint", ENDPOINT_FIELDS);
                 SocketAddress socket = ListenerTranslator.socketAddress(endpoint.getEndpoint().getAddress(),
                         here + ".endpoint.address");
-                ObjectNode host = list.addObject().put("address", socket.getAddress()).put("port", socket.getPortValue());
-                if (endpoint.hasLoadBalancingWeight()) {
-                    host.put("weight", endpoint.getLoadBalancingWeight().getValue());
+                Map<String, String> labels = endpoint.hasMetadata()
+                        ? SubsetTranslator.labels(endpoint.getMetadata(), here + ".metadata") : Map.of();
+                int weight = endpoint.hasLoadBalancingWeight() ? endpoint.getLoadBalancingWeight().getValue() : 1;
+                try {
+                    endpoints.add(new EndpointConfig(socket.getAddress(), socket.getPortValue(), weight, labels));
+                } catch (IllegalArgumentException ex) {
+                    throw new XdsRejection(here + ": " + ex.getMessage());
                 }
-                if (endpoint.hasMetadata()) {
-                    host.set("labels", SubsetTranslator.lbMetadata(endpoint.getMetadata(), here + ".metadata"));
+                String key = socket.getAddress() + ":" + socket.getPortValue();
+                String first = seen.putIfAbsent(key, here);
+                if (first != null) {
+                    throw new XdsRejection(here + ": address:port '" + key + "' is already used by " + first
+                            + " (expected each address:port once)");
                 }
             }
         }
-        return list;
+        return endpoints;
     }
 }

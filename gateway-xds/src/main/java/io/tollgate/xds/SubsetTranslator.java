@@ -7,6 +7,7 @@ import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -20,6 +21,7 @@ final class SubsetTranslator {
     static final String LB_METADATA = "envoy.lb";
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final Set<String> METADATA_FIELDS = Set.of("filter_metadata");
 
     private SubsetTranslator() {
     }
@@ -27,7 +29,8 @@ final class SubsetTranslator {
     static ObjectNode subsetConfig(Cluster.LbSubsetConfig config, String at) {
         Fields.allowOnly(config, at, Set.of("fallback_policy", "default_subset", "subset_selectors"));
         ObjectNode tree = NODES.objectNode().put("fallback_policy", config.getFallbackPolicy().name());
-        tree.set("default_subset", labels(config.getDefaultSubset(), at + ".default_subset"));
+        ObjectNode defaultSubset = tree.putObject("default_subset");
+        labels(config.getDefaultSubset(), at + ".default_subset").forEach(defaultSubset::put);
         ArrayNode selectors = tree.putArray("subset_selectors");
         for (int i = 0; i < config.getSubsetSelectorsCount(); i++) {
             Cluster.LbSubsetConfig.LbSubsetSelector selector = config.getSubsetSelectors(i);
@@ -42,9 +45,16 @@ final class SubsetTranslator {
         return tree;
     }
 
-    /** The labels of {@code metadata}: its {@code envoy.lb} entry; any other filter's metadata is refused. */
+    /** The labels of {@code metadata} as the file writes them, e.g. a route's {@code metadata_match}. */
     static ObjectNode lbMetadata(Metadata metadata, String at) {
-        Fields.allowOnly(metadata, at, Set.of("filter_metadata"));
+        ObjectNode tree = NODES.objectNode();
+        labels(metadata, at).forEach(tree::put);
+        return tree;
+    }
+
+    /** The labels of {@code metadata}: its {@code envoy.lb} entry; any other filter's metadata is refused. */
+    static Map<String, String> labels(Metadata metadata, String at) {
+        Fields.allowOnly(metadata, at, METADATA_FIELDS);
         for (String filter : metadata.getFilterMetadataMap().keySet()) {
             if (!filter.equals(LB_METADATA)) {
                 throw new XdsRejection(at + ".filter_metadata['" + filter + "']: not supported (supported: "
@@ -56,8 +66,8 @@ final class SubsetTranslator {
     }
 
     /** A struct of labels as text: strings as they are, booleans and whole numbers written out. */
-    private static ObjectNode labels(Struct struct, String at) {
-        ObjectNode labels = NODES.objectNode();
+    private static Map<String, String> labels(Struct struct, String at) {
+        Map<String, String> labels = new HashMap<>();
         for (Map.Entry<String, Value> entry : struct.getFieldsMap().entrySet()) {
             Value value = entry.getValue();
             String text = switch (value.getKindCase()) {

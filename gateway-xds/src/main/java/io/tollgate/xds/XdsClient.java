@@ -79,7 +79,6 @@ public final class XdsClient implements AutoCloseable {
     private final ConfigSink sink;
     private final ClusterTranslator clusters;
     private final ListenerTranslator listeners;
-    private final ExtensionRegistry extensions;
     private final ScheduledExecutorService control;
     private final ManagedChannel channel;
     private final Backoff reconnect;
@@ -113,7 +112,6 @@ public final class XdsClient implements AutoCloseable {
         this.composer = new ConfigComposer(bootstrap);
         this.node = node(settings.node());
         this.sink = sink;
-        this.extensions = extensions;
         this.clusters = new ClusterTranslator(extensions);
         this.listeners = new ListenerTranslator(extensions);
         this.control = Executors.newSingleThreadScheduledExecutor(task -> {
@@ -322,7 +320,7 @@ public final class XdsClient implements AutoCloseable {
             case ROUTE -> resources.withRoutes(unique(type, response, names,
                     m -> RouteTranslator.translate((RouteConfiguration) m)));
             case ENDPOINT -> resources.withEndpoints(unique(type, response, names,
-                    m -> EndpointTranslator.translate((ClusterLoadAssignment) m, extensions)));
+                    m -> EndpointTranslator.translate((ClusterLoadAssignment) m)));
         };
     }
 

@@ -128,7 +128,7 @@ class TranslationTest {
                         .addLbEndpoints(endpoint(8003).setHealthStatus(HealthStatus.HEALTHY)))
                 .build();
 
-        assertThat(EndpointTranslator.translate(assignment, EXTENSIONS)).containsExactly(
+        assertThat(EndpointTranslator.translate(assignment)).containsExactly(
                 new EndpointConfig("127.0.0.1", 8001, 5, Map.of("version", "v2", "canary", "true")),
                 new EndpointConfig("127.0.0.1", 8003, 1, Map.of()));
     }
@@ -220,8 +220,7 @@ class TranslationTest {
                 .build()))
                 .hasMessageStartingWith("RouteConfiguration 'r'.virtual_hosts[0].routes[0].match.case_sensitive: not supported");
         assertThatThrownBy(() -> EndpointTranslator.translate(ClusterLoadAssignment.newBuilder().setClusterName("app")
-                .addEndpoints(LocalityLbEndpoints.newBuilder().setPriority(1).addLbEndpoints(endpoint(8001))).build(),
-                EXTENSIONS))
+                .addEndpoints(LocalityLbEndpoints.newBuilder().setPriority(1).addLbEndpoints(endpoint(8001))).build()))
                 .hasMessageStartingWith("ClusterLoadAssignment 'app'.endpoints[0].priority: not supported");
     }
 
@@ -238,7 +237,12 @@ class TranslationTest {
                 .setLoadAssignment(ClusterLoadAssignment.newBuilder().setClusterName("app")
                         .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint(8001))
                                 .addLbEndpoints(endpoint(8001)))).build()))
-                .hasMessageContaining("Cluster 'app': endpoints[1]: address:port '127.0.0.1:8001' is already used");
+                .hasMessage("Cluster 'app'.load_assignment.endpoints[0].lb_endpoints[1]: address:port '127.0.0.1:8001' is"
+                        + " already used by Cluster 'app'.load_assignment.endpoints[0].lb_endpoints[0] (expected each"
+                        + " address:port once)");
+        assertThatThrownBy(() -> EndpointTranslator.translate(ClusterLoadAssignment.newBuilder().setClusterName("app")
+                .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint(0))).build()))
+                .hasMessage("ClusterLoadAssignment 'app'.endpoints[0].lb_endpoints[0]: port: 0 (expected: 1..65535)");
     }
 
     private static Listener listener(HttpConnectionManager.Builder hcm) {

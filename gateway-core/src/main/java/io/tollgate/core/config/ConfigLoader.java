@@ -526,7 +526,7 @@ public final class ConfigLoader {
         List<EndpointConfig> endpoints = n.list("endpoints", e -> {
             e.allowOnly(Set.of("address", "port", "weight", "labels"));
             return new EndpointConfig(e.string("address"), (int) e.required("port").asLong(1, 65535),
-                    e.integer("weight", 1, 1, 1_000_000), e.stringMap("labels"));
+                    e.integer("weight", 1, 1, EndpointConfig.MAX_WEIGHT), e.stringMap("labels"));
         });
         unique(n.child("endpoints"), endpoints.stream().map(e -> e.address() + ":" + e.port()).toList(), "address:port");
         return new ClusterConfig(n.string("name"), lb.name(), endpoints,
