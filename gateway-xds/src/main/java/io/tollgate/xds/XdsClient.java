@@ -271,6 +271,10 @@ public final class XdsClient implements AutoCloseable {
         } catch (XdsRejection e) {
             reject(type, response, e);
             return;
+        } catch (RuntimeException e) { // a bug of ours: refuse the response, keep serving, keep the stream
+            log.error("xDS {} version {} could not be applied", type.kind(), response.getVersionInfo(), e);
+            reject(type, response, new XdsRejection(type.kind() + ": cannot be applied: " + e));
+            return;
         }
         resources = candidate;
         served = composition.config();
