@@ -1,6 +1,7 @@
 package io.tollgate.admin;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.router.cluster.ClusterManager;
 import java.util.List;
 
@@ -31,6 +32,14 @@ public interface AdminContext {
     /** The registry every gateway meter is registered in. */
     PrometheusMeterRegistry prometheus();
 
-    /** Whether the gateway takes traffic: false while starting and once draining. */
+    /**
+     * Whether the gateway takes traffic: false while starting, until the first configuration from
+     * the xDS control plane (if any) is applied, and once draining.
+     */
     boolean ready();
+
+    /** The resources received from the xDS control plane, with versions and rejections; empty without one. */
+    default List<XdsResourceStatus> xdsResources() {
+        return List.of();
+    }
 }

@@ -29,7 +29,8 @@ final class AdminEndpoints {
         add(new AdminEndpoint(GET, "/stats/prometheus", "every meter in the Prometheus text format",
                 params -> new AdminResponse(HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
                         context.prometheus().scrape())));
-        add(new AdminEndpoint(GET, "/config_dump", "the configuration being served and its version, as JSON",
+        add(new AdminEndpoint(GET, "/config_dump", "the configuration being served and its version (and each xDS"
+                + " resource's version, update time and last NACK), as JSON",
                 params -> AdminResponse.json(configDump(context))));
         add(new AdminEndpoint(GET, "/config/version", "the version of the configuration being served",
                 params -> AdminResponse.text(HttpResponseStatus.OK, Long.toString(context.served().version()))));
@@ -48,6 +49,9 @@ final class AdminEndpoints {
         ServedConfig served = context.served();
         ObjectNode dump = AdminResponse.mapper().createObjectNode().put("version", served.version());
         dump.setAll((ObjectNode) ConfigJson.of(served.config()));
+        if (served.config().xds().isPresent()) {
+            dump.set("xds_resources", ConfigJson.of(context.xdsResources()));
+        }
         return dump;
     }
 

@@ -11,6 +11,7 @@ import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
@@ -21,6 +22,7 @@ import io.tollgate.server.listener.DownstreamProtocols;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.xds.XdsClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +37,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running gateway: its event loops, control thread, listeners, admin API, optional demo
- * upstream, metrics, upstream health checking, overload guard and the current configuration
- * snapshot. {@link #start} returns once every socket is bound and the gateway reports ready;
+ * upstream, metrics, upstream health checking, overload guard, the current configuration snapshot
+ * and, with {@code dynamic_resources}, its xDS client. {@link #start} returns once every socket is
+ * bound (the gateway reports ready once the first xDS configuration, if any, is applied too);
  * {@link #reload} swaps the configuration without a restart; {@link #close} stops everything.
  */
 public final class Gateway implements AutoCloseable {
@@ -58,6 +61,7 @@ public final class Gateway implements AutoCloseable {
     private UpstreamHealth health;
     private DownstreamProtocols protocols;
     private OverloadGuard overload;
+    private XdsClient xds;
 
     private Gateway(GatewayConfig config, Path configFile) {
         try {
@@ -105,6 +109,9 @@ public final class Gateway implements AutoCloseable {
             listeners.add(Listener.bind(listenerConfig, workers, transport, protocols));
         }
         admin = AdminServer.start(config.admin(), new Context());
+        if (config.xds().isPresent()) {
+            xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::reload);
+        }
         ready = true;
         log.info("gateway ready; admin API on {}:{}", config.admin().address(), admin.port());
     }
@@ -128,7 +135,9 @@ public final class Gateway implements AutoCloseable {
     }
 
     /**
-     * Reads the configuration file again and applies it: see {@link #reload(GatewayConfig)}.
+     * Reads the configuration file again and applies it: see {@link #reload(GatewayConfig)}. With
+     * an xDS control plane, the file's listeners and clusters are applied together with those
+     * received from it (the control plane's address changes with a restart only).
      *
      * @throws ConfigException when the gateway has no configuration file or the file is invalid
      */
@@ -145,6 +154,10 @@ public final class Gateway implements AutoCloseable {
             log.warn("configuration reload from {} rejected, still serving version {}: {}", configFile,
                     snapshot.get().version(), e.getMessage());
             throw e;
+        }
+        if (xds != null) {
+            xds.rebase(config);
+            return snapshot.get().version();
         }
         return reload(config);
     }
@@ -237,6 +250,9 @@ public final class Gateway implements AutoCloseable {
     @Override
     public void close() {
         ready = false;
+        if (xds != null) {
+            xds.close();
+        }
         if (admin != null) {
             admin.close();
         }
@@ -295,7 +311,12 @@ public final class Gateway implements AutoCloseable {
 
         @Override
         public boolean ready() {
-            return ready;
+            return ready && (xds == null || xds.initialized());
+        }
+
+        @Override
+        public List<XdsResourceStatus> xdsResources() {
+            return xds == null ? List.of() : xds.resources();
         }
     }
 }

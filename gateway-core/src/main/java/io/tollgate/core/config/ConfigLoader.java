@@ -107,12 +107,34 @@ public final class ConfigLoader {
             throw new ConfigException("<root>: the configuration is empty");
         }
         GatewayConfig config = gateway(new ConfigNode(tree, ""), extensions);
-        checkReferences(config);
+        if (config.xds().isEmpty()) {
+            checkReferences(config);
+        }
         return config;
     }
 
+    /**
+     * Parses and validates one listener given as a tree shaped like an element of
+     * {@code listeners}; errors name fields under {@code path}. For configuration that does not
+     * come from a file (xDS): the same rules as the file's.
+     */
+    public static ListenerConfig listener(JsonNode tree, String path, ExtensionRegistry extensions) {
+        return listener(new ConfigNode(tree, path), extensions);
+    }
+
+    /** Parses and validates one cluster given as a tree shaped like an element of {@code clusters}. */
+    public static ClusterConfig cluster(JsonNode tree, String path, ExtensionRegistry extensions) {
+        return cluster(new ConfigNode(tree, path), extensions);
+    }
+
+    /** Parses and validates one route configuration given as a tree shaped like {@code route_config}. */
+    public static RouteConfig routeConfig(JsonNode tree, String path) {
+        return routeConfig(new ConfigNode(tree, path));
+    }
+
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
-        root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload"));
+        root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload", "node",
+                "dynamic_resources"));
         AdminConfig admin = root.optional("admin").map(TlsConfigLoader::admin)
                 .orElse(new AdminConfig("127.0.0.1", 9901));
         List<ListenerConfig> listeners = root.list("listeners", n -> listener(n, extensions));
@@ -124,7 +146,8 @@ public final class ConfigLoader {
             return new DemoUpstreamConfig(n.string("address", "127.0.0.1"), n.integer("port", 8081, 0, 65535));
         });
         OverloadConfig overload = root.optional("overload").map(ConfigLoader::overload).orElse(OverloadConfig.DEFAULTS);
-        return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo, overload);
+        return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo, overload,
+                xds(root));
     }
 
     private static OverloadConfig overload(ConfigNode n) {
@@ -146,6 +169,43 @@ public final class ConfigLoader {
             }
             return share;
         }).orElse(defaultValue);
+    }
+
+    /** The control plane of {@code dynamic_resources}, which needs a {@code node} to introduce the gateway. */
+    private static Optional<XdsConfig> xds(ConfigNode root) {
+        if (!root.has("dynamic_resources")) {
+            if (root.has("node")) {
+                throw root.child("node").error("is only used with dynamic_resources (none configured)");
+            }
+            return Optional.empty();
+        }
+        ConfigNode dynamic = root.child("dynamic_resources");
+        dynamic.allowOnly(Set.of("ads_config"));
+        ConfigNode ads = dynamic.required("ads_config");
+        ads.allowOnly(Set.of("address", "port", "initial_backoff", "max_backoff", "tls", "max_message_bytes"));
+        Duration initial = positive(ads, "initial_backoff", XdsConfig.DEFAULT_INITIAL_BACKOFF);
+        Duration max = positive(ads, "max_backoff", XdsConfig.DEFAULT_MAX_BACKOFF);
+        if (max.compareTo(initial) < 0) {
+            throw ads.child("max_backoff").error(max.toMillis() + " ms (expected at least initial_backoff, "
+                    + initial.toMillis() + " ms)");
+        }
+        Optional<UpstreamTlsConfig> tls = TlsConfigLoader.upstream(ads, ClusterConfig.H2);
+        if (tls.isPresent() && !tls.get().alpn().equals(List.of(TlsConfig.H2))) {
+            throw ads.child("tls").child("alpn").error(tls.get().alpn() + " (expected [" + TlsConfig.H2
+                    + "]: gRPC speaks HTTP/2)");
+        }
+        return Optional.of(new XdsConfig(node(root.required("node")), ads.string("address"),
+                (int) ads.required("port").asLong(1, 65535), initial, max, tls,
+                ads.integer("max_message_bytes", XdsConfig.DEFAULT_MAX_MESSAGE_BYTES, 4 * 1024 * 1024, Integer.MAX_VALUE)));
+    }
+
+    private static XdsConfig.Node node(ConfigNode n) {
+        n.allowOnly(Set.of("id", "cluster", "locality", "metadata"));
+        XdsConfig.Locality locality = n.optional("locality").map(l -> {
+            l.allowOnly(Set.of("region", "zone", "sub_zone"));
+            return new XdsConfig.Locality(l.string("region", ""), l.string("zone", ""), l.string("sub_zone", ""));
+        }).orElse(XdsConfig.Locality.NONE);
+        return new XdsConfig.Node(n.string("id"), n.string("cluster"), locality, n.stringMap("metadata"));
     }
 
     private static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {
@@ -495,7 +555,7 @@ public final class ConfigLoader {
         List<EndpointConfig> endpoints = n.list("endpoints", e -> {
             e.allowOnly(Set.of("address", "port", "weight", "labels"));
             return new EndpointConfig(e.string("address"), (int) e.required("port").asLong(1, 65535),
-                    e.integer("weight", 1, 1, 1_000_000), e.stringMap("labels"));
+                    e.integer("weight", 1, 1, EndpointConfig.MAX_WEIGHT), e.stringMap("labels"));
         });
         unique(n.child("endpoints"), endpoints.stream().map(e -> e.address() + ":" + e.port()).toList(), "address:port");
         return new ClusterConfig(n.string("name"), lb.name(), endpoints,
@@ -691,8 +751,14 @@ public final class ConfigLoader {
                 : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
     }
 
-    /** Every cluster a route names must exist: a dangling reference is a configuration error. */
-    private static void checkReferences(GatewayConfig config) {
+    /**
+     * Every cluster a route names must exist: a dangling reference is a configuration error. Not
+     * checked for a file with {@code dynamic_resources}, whose routes may name clusters the
+     * control plane has yet to send (answered 503 until then, as Envoy does).
+     *
+     * @throws ConfigException naming the route that names an unknown cluster
+     */
+    public static void checkReferences(GatewayConfig config) {
         for (int l = 0; l < config.listeners().size(); l++) {
             List<VirtualHostConfig> hosts = config.listeners().get(l).routeConfig().virtualHosts();
             for (int v = 0; v < hosts.size(); v++) {

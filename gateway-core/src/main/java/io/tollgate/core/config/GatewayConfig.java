@@ -1,12 +1,14 @@
 package io.tollgate.core.config;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The whole configuration of one gateway process: immutable, validated, and swapped as one unit.
  *
- * <p>The YAML file and (later) xDS both produce this model; nothing downstream of it parses text.
+ * <p>The YAML file and xDS both produce this model; nothing downstream of it parses text.
  *
  * @param admin where the admin API listens
  * @param eventLoops the number of I/O event loops; 0 means one per available core
@@ -14,6 +16,7 @@ import java.util.Optional;
  * @param clusters the upstream clusters, names unique
  * @param demoUpstream an in-process demo upstream server started beside the gateway, if any
  * @param overload the process-wide connection limit and the resource thresholds of load shedding
+ * @param xds the control plane that adds listeners and clusters to these, if any
  */
 public record GatewayConfig(
         AdminConfig admin,
@@ -21,17 +24,26 @@ public record GatewayConfig(
         List<ListenerConfig> listeners,
         List<ClusterConfig> clusters,
         Optional<DemoUpstreamConfig> demoUpstream,
-        OverloadConfig overload) {
+        OverloadConfig overload,
+        Optional<XdsConfig> xds) {
 
     public GatewayConfig {
         listeners = List.copyOf(listeners);
         clusters = List.copyOf(clusters);
+        requireNonNull(demoUpstream, "demoUpstream");
+        requireNonNull(overload, "overload");
+        requireNonNull(xds, "xds");
     }
 
-    /** A configuration with the default overload protection. */
+    /** A configuration with the default overload protection that takes nothing from a control plane. */
     public GatewayConfig(AdminConfig admin, int eventLoops, List<ListenerConfig> listeners, List<ClusterConfig> clusters,
             Optional<DemoUpstreamConfig> demoUpstream) {
-        this(admin, eventLoops, listeners, clusters, demoUpstream, OverloadConfig.DEFAULTS);
+        this(admin, eventLoops, listeners, clusters, demoUpstream, OverloadConfig.DEFAULTS, Optional.empty());
+    }
+
+    /** This configuration with {@code otherListeners} and {@code otherClusters} instead of its own. */
+    public GatewayConfig with(List<ListenerConfig> otherListeners, List<ClusterConfig> otherClusters) {
+        return new GatewayConfig(admin, eventLoops, otherListeners, otherClusters, demoUpstream, overload, xds);
     }
 
     /** Returns the cluster with this name, if configured. */

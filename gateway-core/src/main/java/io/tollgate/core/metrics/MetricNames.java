@@ -38,6 +38,15 @@ public final class MetricNames {
     /** Gauge: the version of the configuration being served: 1 at start, one more per applied reload. */
     public static final String CONFIG_VERSION = "tollgate.config.version";
 
+    /** Counter: xDS responses from the control plane, by resource {@code type} and result ({@code ack} or {@code nack}). */
+    public static final String XDS_RESPONSE = "tollgate.xds.response";
+    /** Timer: from the receipt of an accepted xDS response to its configuration applied, by resource {@code type}. */
+    public static final String XDS_UPDATE_DURATION = "tollgate.xds.update.duration";
+    /** Counter: xDS streams to the control plane that ended (each is followed by a reconnection). */
+    public static final String XDS_STREAM_ENDED = "tollgate.xds.stream.ended";
+    /** Tag: the kind of an xDS resource, e.g. {@code Cluster}. */
+    public static final String TAG_TYPE = "type";
+
     /** Gauge: open downstream connections of a listener. */
     public static final String DOWNSTREAM_CX_ACTIVE = "tollgate.downstream.cx.active";
     /** Counter: downstream connections a listener accepted. */

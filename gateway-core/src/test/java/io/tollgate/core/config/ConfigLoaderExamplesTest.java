@@ -32,8 +32,10 @@ class ConfigLoaderExamplesTest {
     void loadsEveryDocumentedExample(Path example) {
         GatewayConfig config = ConfigLoader.load(example);
 
-        assertThat(config.listeners()).isNotEmpty();
-        assertThat(config.clusters()).isNotEmpty();
+        if (config.xds().isEmpty()) {
+            assertThat(config.listeners()).isNotEmpty();
+            assertThat(config.clusters()).isNotEmpty();
+        }
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.TrafficLoop;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Socket;
@@ -25,8 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -86,7 +85,7 @@ class ConfigReloadTest {
         Host hostB = host(b);
         Await.until("b unhealthy", LIMIT, () -> !hostB.healthy());
 
-        try (Traffic traffic = new Traffic("/svc/")) {
+        try (TrafficLoop traffic = new TrafficLoop("reload-test-client", i -> get("/svc/" + i))) {
             Await.until("a served traffic", LIMIT, () -> served("a") >= 20);
             Set<Integer> connectionsToA = Set.copyOf(connectionsByUpstream.get("a"));
 
@@ -127,7 +126,7 @@ class ConfigReloadTest {
         HttpUpstream other = upstream("other", true);
         start(config(List.of(APP_ROUTE), List.of(a), other));
 
-        try (Traffic traffic = new Traffic("/svc/")) {
+        try (TrafficLoop traffic = new TrafficLoop("reload-test-client", i -> get("/svc/" + i))) {
             Files.writeString(file, Files.readString(file).replace("prefix: /svc", "prefix: svc"));
             assertThatThrownBy(gateway::reload).isInstanceOf(ConfigException.class)
                     .hasMessageContaining("listeners[0].route_config.virtual_hosts[0].routes[0].match.prefix");
@@ -192,41 +191,6 @@ class ConfigReloadTest {
     }
 
     /** A client thread sending GETs one after another until stopped, remembering every failure. */
-    private final class Traffic implements AutoCloseable {
-
-        private final AtomicBoolean stopped = new AtomicBoolean();
-        private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-        private final Thread thread;
-
-        Traffic(String path) {
-            thread = new Thread(() -> {
-                for (int i = 0; i < 100_000 && !stopped.get(); i++) {
-                    try {
-                        HttpResponse<String> response = get(path + i);
-                        if (response.statusCode() != 200) {
-                            failures.add(i + ": " + response.statusCode() + " " + response.body());
-                        }
-                    } catch (IOException | InterruptedException e) {
-                        failures.add(i + ": " + e);
-                    }
-                }
-            }, "reload-test-client");
-            thread.start();
-        }
-
-        /** Stops the client and returns the failures. */
-        List<String> stop() throws InterruptedException {
-            stopped.set(true);
-            thread.join(LIMIT.toMillis());
-            return List.copyOf(failures);
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            stop();
-        }
-    }
-
     private HttpUpstream upstream(String name, boolean healthy) throws IOException {
         HttpUpstream upstream = new HttpUpstream(name);
         resources.add(upstream);

@@ -1,0 +1,72 @@
+package io.tollgate.core.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where the gateway takes its dynamic configuration from (Envoy's bootstrap {@code node} and
+ * {@code dynamic_resources}): one aggregated discovery service (ADS) stream to a control plane,
+ * which the gateway identifies itself to as {@link Node}. What arrives over it is added to the
+ * listeners and clusters of the file.
+ *
+ * @param node who this gateway is, sent to the control plane with every request
+ * @param address the control plane's host name or address
+ * @param port the control plane's gRPC port
+ * @param initialBackoff the wait before the first reconnection attempt; each failed attempt
+ *     doubles it, with jitter
+ * @param maxBackoff the longest wait between reconnection attempts
+ * @param tls when present, the stream is encrypted, the control plane's certificate checked and
+ *     a client certificate presented as these settings say; else it is plaintext
+ * @param maxMessageBytes the largest response accepted; a larger one breaks the stream
+ */
+public record XdsConfig(Node node, String address, int port, Duration initialBackoff, Duration maxBackoff,
+        Optional<UpstreamTlsConfig> tls, int maxMessageBytes) {
+
+    /** Envoy's and grpc-java's first reconnection delay. */
+    public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(500);
+    /**
+     * 64 MiB: an EDS response of 50,000 labelled endpoints is about 4.3 MiB, past gRPC's own 4 MiB
+     * default.
+     */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+    /** The longest reconnection delay by default. */
+    public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(30);
+
+    public XdsConfig {
+        requireNonNull(node, "node");
+        requireNonNull(address, "address");
+        requireNonNull(tls, "tls");
+        if (maxBackoff.compareTo(initialBackoff) < 0) {
+            throw new IllegalArgumentException("maxBackoff: " + maxBackoff + " (expected: >= initialBackoff "
+                    + initialBackoff + ")");
+        }
+    }
+
+    /**
+     * The gateway as the control plane knows it (Envoy's {@code Node}).
+     *
+     * @param id unique per gateway instance
+     * @param cluster the group of identical gateways this one belongs to
+     * @param locality where it runs: region, zone and sub-zone, each possibly empty
+     * @param metadata free-form text values the control plane may select configuration by
+     */
+    public record Node(String id, String cluster, Locality locality, Map<String, String> metadata) {
+
+        public Node {
+            requireNonNull(id, "id");
+            requireNonNull(cluster, "cluster");
+            requireNonNull(locality, "locality");
+            metadata = Map.copyOf(metadata);
+        }
+    }
+
+    /** Region, zone and sub-zone of a gateway; empty text for a level not given. */
+    public record Locality(String region, String zone, String subZone) {
+
+        /** No locality. */
+        public static final Locality NONE = new Locality("", "", "");
+    }
+}

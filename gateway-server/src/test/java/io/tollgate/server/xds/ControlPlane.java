@@ -1,0 +1,94 @@
+package io.tollgate.server.xds;
+
+import io.envoyproxy.controlplane.cache.v3.SimpleCache;
+import io.envoyproxy.controlplane.cache.v3.Snapshot;
+import io.envoyproxy.controlplane.server.DiscoveryServerCallbacks;
+import io.envoyproxy.controlplane.server.V3DiscoveryServer;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real xDS control plane in the test's process: java-control-plane's ADS server and snapshot
+ * cache on a gRPC server on 127.0.0.1, recording every request the gateway sends (its ACKs and
+ * NACKs). It can stop and start again on the same port, keeping its snapshot.
+ */
+final class ControlPlane implements AutoCloseable {
+
+    static final String GROUP = "tollgate";
+
+    private final SimpleCache<String> cache = new SimpleCache<>(node -> GROUP);
+    private final ConcurrentLinkedQueue<DiscoveryRequest> requests = new ConcurrentLinkedQueue<>();
+    private final V3DiscoveryServer discovery = new V3DiscoveryServer(new DiscoveryServerCallbacks() {
+        @Override
+        public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
+            requests.add(request);
+        }
+
+        @Override
+        public void onV3StreamDeltaRequest(long streamId, DeltaDiscoveryRequest request) {
+            throw new UnsupportedOperationException("the gateway speaks state of the world");
+        }
+    }, cache);
+    private final SslContext tls;
+    private int port;
+    private Server server;
+
+    /** A plaintext control plane. */
+    ControlPlane() throws IOException {
+        this(null);
+    }
+
+    /** A control plane serving TLS with {@code tls}, or plaintext when null. */
+    ControlPlane(SslContext tls) throws IOException {
+        this.tls = tls;
+        start();
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** Serves (again, after {@link #stop}) on the same port. */
+    void start() throws IOException {
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+                .addService(discovery.getAggregatedDiscoveryServiceImpl());
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        server = builder.build().start();
+        port = server.getPort();
+    }
+
+    /** Stops serving, cutting the gateway's stream. */
+    void stop() throws InterruptedException {
+        server.shutdownNow();
+        server.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    void push(String version, List<Cluster> clusters, List<ClusterLoadAssignment> endpoints, List<Listener> listeners,
+            List<RouteConfiguration> routes) {
+        cache.setSnapshot(GROUP, Snapshot.create(clusters, endpoints, listeners, routes, List.of(), version));
+    }
+
+    /** Every request received so far, in order. */
+    List<DiscoveryRequest> requests() {
+        return List.copyOf(requests);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+}

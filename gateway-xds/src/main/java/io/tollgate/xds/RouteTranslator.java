@@ -1,0 +1,213 @@
+package io.tollgate.xds;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.envoyproxy.envoy.config.core.v3.DataSource;
+import io.envoyproxy.envoy.config.route.v3.DirectResponseAction;
+import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
+import io.envoyproxy.envoy.config.route.v3.QueryParameterMatcher;
+import io.envoyproxy.envoy.config.route.v3.RetryPolicy;
+import io.envoyproxy.envoy.config.route.v3.Route;
+import io.envoyproxy.envoy.config.route.v3.RouteAction;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.config.route.v3.RouteMatch;
+import io.envoyproxy.envoy.config.route.v3.VirtualHost;
+import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
+import io.envoyproxy.envoy.type.matcher.v3.RegexMatcher;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
+import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.RouteConfig;
+import java.util.Set;
+
+/**
+ * Turns an Envoy {@code RouteConfiguration} (from RDS, or inline in a listener) into the
+ * gateway's virtual hosts and routes, through the same checks as the configuration file's.
+ */
+final class RouteTranslator {
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private RouteTranslator() {
+    }
+
+    /** A route configuration of an RDS response, validated on its own. */
+    static RouteConfig translate(RouteConfiguration routes) {
+        String at = "RouteConfiguration '" + routes.getName() + "'";
+        ObjectNode tree = routeConfig(routes, at);
+        try {
+            return ConfigLoader.routeConfig(tree, "");
+        } catch (ConfigException | IllegalArgumentException e) {
+            throw new XdsRejection(at + ": " + e.getMessage());
+        }
+    }
+
+    /** {@code routes} as the configuration file writes a {@code route_config}. */
+    static ObjectNode routeConfig(RouteConfiguration routes, String at) {
+        Fields.allowOnly(routes, at, Set.of("name", "virtual_hosts"));
+        ObjectNode tree = NODES.objectNode();
+        ArrayNode hosts = tree.putArray("virtual_hosts");
+        for (int v = 0; v < routes.getVirtualHostsCount(); v++) {
+            VirtualHost host = routes.getVirtualHosts(v);
+            String where = at + ".virtual_hosts[" + v + "]";
+            Fields.allowOnly(host, where, Set.of("name", "domains", "routes"));
+            ObjectNode h = hosts.addObject().put("name", host.getName());
+            host.getDomainsList().forEach(h.putArray("domains")::add);
+            ArrayNode list = h.putArray("routes");
+            for (int r = 0; r < host.getRoutesCount(); r++) {
+                list.add(route(host.getRoutes(r), where + ".routes[" + r + "]"));
+            }
+        }
+        return tree;
+    }
+
+    private static ObjectNode route(Route route, String at) {
+        Fields.allowOnly(route, at, Set.of("name", "match", "route", "direct_response"));
+        ObjectNode tree = NODES.objectNode().put("name", route.getName());
+        tree.set("match", match(route.getMatch(), at + ".match"));
+        if (route.hasRoute()) {
+            tree.set("route", action(route.getRoute(), at + ".route"));
+        } else if (route.hasDirectResponse()) {
+            DirectResponseAction direct = route.getDirectResponse();
+            Fields.allowOnly(direct, at + ".direct_response", Set.of("status", "body"));
+            ObjectNode d = tree.putObject("direct_response").put("status", direct.getStatus());
+            if (direct.hasBody()) {
+                DataSource body = direct.getBody();
+                Fields.allowOnly(body, at + ".direct_response.body", Set.of("inline_string"));
+                d.put("body", body.getInlineString());
+            }
+        } else {
+            throw new XdsRejection(at + ": needs route or direct_response");
+        }
+        return tree;
+    }
+
+    private static ObjectNode match(RouteMatch match, String at) {
+        Fields.allowOnly(match, at, Set.of("prefix", "path", "safe_regex", "headers", "query_parameters"));
+        ObjectNode tree = NODES.objectNode();
+        switch (match.getPathSpecifierCase()) {
+            case PREFIX -> tree.put("prefix", match.getPrefix());
+            case PATH -> tree.put("path", match.getPath());
+            case SAFE_REGEX -> tree.put("regex", regex(match.getSafeRegex(), at + ".safe_regex"));
+            default -> throw new XdsRejection(at + ": needs prefix, path or safe_regex");
+        }
+        ArrayNode headers = tree.putArray("headers");
+        for (int i = 0; i < match.getHeadersCount(); i++) {
+            headers.add(header(match.getHeaders(i), at + ".headers[" + i + "]"));
+        }
+        ArrayNode query = tree.putArray("query_parameters");
+        for (int i = 0; i < match.getQueryParametersCount(); i++) {
+            QueryParameterMatcher q = match.getQueryParameters(i);
+            String where = at + ".query_parameters[" + i + "]";
+            Fields.allowOnly(q, where, Set.of("name", "string_match", "present_match"));
+            ObjectNode m = query.addObject().put("name", q.getName());
+            if (q.hasStringMatch()) {
+                stringMatch(q.getStringMatch(), where + ".string_match", m);
+            } else {
+                m.put("present", q.getPresentMatch());
+            }
+        }
+        return tree;
+    }
+
+    static ObjectNode header(HeaderMatcher header, String at) {
+        Fields.allowOnly(header, at, Set.of("name", "exact_match", "safe_regex_match", "present_match", "string_match",
+                "invert_match"));
+        ObjectNode tree = NODES.objectNode().put("name", header.getName());
+        switch (header.getHeaderMatchSpecifierCase()) {
+            case EXACT_MATCH -> tree.put("exact", header.getExactMatch());
+            case SAFE_REGEX_MATCH -> tree.put("regex", regex(header.getSafeRegexMatch(), at + ".safe_regex_match"));
+            case PRESENT_MATCH -> tree.put("present", header.getPresentMatch());
+            case STRING_MATCH -> stringMatch(header.getStringMatch(), at + ".string_match", tree);
+            default -> throw new XdsRejection(at + ": needs exact_match, safe_regex_match, present_match or string_match");
+        }
+        if (header.getInvertMatch()) {
+            tree.put("invert", true);
+        }
+        return tree;
+    }
+
+    static void stringMatch(StringMatcher matcher, String at, ObjectNode tree) {
+        Fields.allowOnly(matcher, at, Set.of("exact", "safe_regex"));
+        switch (matcher.getMatchPatternCase()) {
+            case EXACT -> tree.put("exact", matcher.getExact());
+            case SAFE_REGEX -> tree.put("regex", regex(matcher.getSafeRegex(), at + ".safe_regex"));
+            default -> throw new XdsRejection(at + ": needs exact or safe_regex");
+        }
+    }
+
+    static String regex(RegexMatcher regex, String at) {
+        Fields.allowOnly(regex, at, Set.of("regex", "google_re2"));
+        return regex.getRegex();
+    }
+
+    private static ObjectNode action(RouteAction action, String at) {
+        Fields.allowOnly(action, at, Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite_literal",
+                "timeout", "retry_policy", "metadata_match"));
+        ObjectNode tree = NODES.objectNode();
+        switch (action.getClusterSpecifierCase()) {
+            case CLUSTER -> tree.put("cluster", action.getCluster());
+            case WEIGHTED_CLUSTERS -> tree.set("weighted_clusters", weightedClusters(action.getWeightedClusters(), at));
+            default -> throw new XdsRejection(at + ": needs cluster or weighted_clusters");
+        }
+        if (!action.getPrefixRewrite().isEmpty()) {
+            tree.put("prefix_rewrite", action.getPrefixRewrite());
+        }
+        if (!action.getHostRewriteLiteral().isEmpty()) {
+            tree.put("host_rewrite", action.getHostRewriteLiteral());
+        }
+        if (action.hasTimeout()) {
+            tree.put("timeout", Fields.duration(action.getTimeout()));
+        }
+        if (action.hasMetadataMatch()) {
+            tree.set("metadata_match", SubsetTranslator.lbMetadata(action.getMetadataMatch(), at + ".metadata_match"));
+        }
+        if (action.hasRetryPolicy()) {
+            tree.set("retry_policy", retryPolicy(action.getRetryPolicy(), at + ".retry_policy"));
+        }
+        return tree;
+    }
+
+    /** The clusters of {@code weighted} and their weights, as the file's {@code weighted_clusters}. */
+    static ArrayNode weightedClusters(WeightedCluster weighted, String at) {
+        Fields.allowOnly(weighted, at + ".weighted_clusters", Set.of("clusters"));
+        ArrayNode list = NODES.arrayNode();
+        for (int i = 0; i < weighted.getClustersCount(); i++) {
+            WeightedCluster.ClusterWeight c = weighted.getClusters(i);
+            Fields.allowOnly(c, at + ".weighted_clusters.clusters[" + i + "]", Set.of("name", "weight"));
+            list.addObject().put("name", c.getName()).put("weight", c.getWeight().getValue());
+        }
+        return list;
+    }
+
+    private static ObjectNode retryPolicy(RetryPolicy policy, String at) {
+        Fields.allowOnly(policy, at, Set.of("retry_on", "num_retries", "per_try_timeout", "retry_back_off",
+                "retriable_status_codes"));
+        ObjectNode tree = NODES.objectNode();
+        ArrayNode conditions = tree.putArray("retry_on");
+        for (String condition : policy.getRetryOn().split(",")) {
+            if (!condition.isBlank()) {
+                conditions.add(condition.strip());
+            }
+        }
+        if (policy.hasNumRetries()) {
+            tree.put("num_retries", policy.getNumRetries().getValue());
+        }
+        if (policy.hasPerTryTimeout()) {
+            tree.put("per_try_timeout", Fields.duration(policy.getPerTryTimeout()));
+        }
+        if (policy.hasRetryBackOff()) {
+            RetryPolicy.RetryBackOff backOff = policy.getRetryBackOff();
+            Fields.allowOnly(backOff, at + ".retry_back_off", Set.of("base_interval", "max_interval"));
+            ObjectNode b = tree.putObject("retry_back_off").put("base_interval", Fields.duration(backOff.getBaseInterval()));
+            if (backOff.hasMaxInterval()) {
+                b.put("max_interval", Fields.duration(backOff.getMaxInterval()));
+            }
+        }
+        if (policy.getRetriableStatusCodesCount() > 0) {
+            policy.getRetriableStatusCodesList().forEach(tree.putArray("retriable_status_codes")::add);
+        }
+        return tree;
+    }
+}

@@ -1,0 +1,471 @@
+package io.tollgate.xds;
+
+import com.google.protobuf.Message;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import com.google.rpc.Code;
+import com.google.rpc.Status;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.Locality;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.ManagedChannel;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.grpc.stub.StreamObserver;
+import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.GatewayConfig;
+import io.tollgate.core.config.UpstreamTlsConfig;
+import io.tollgate.core.config.XdsConfig;
+import io.tollgate.core.config.XdsResourceStatus;
+import io.tollgate.core.extension.ExtensionRegistry;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway as an Envoy v3 ADS client, state of the world: one gRPC stream to the control plane
+ * carries clusters, endpoints, listeners and routes. Every response is translated and validated by
+ * the configuration file's rules, composed with the file's listeners and clusters, applied through
+ * {@link ConfigSink} and then acknowledged (ACK); a response that cannot be applied is refused
+ * (NACK, with an {@code error_detail} naming the resource and the field) and the last good
+ * configuration keeps serving. A broken stream is opened again after an exponential backoff with
+ * jitter, serving the last good configuration meanwhile.
+ *
+ * <p>All of its work (the stream's callbacks, translation, composition and the sink) runs on one
+ * control thread, {@code tollgate-xds}, never on an event loop.
+ */
+public final class XdsClient implements AutoCloseable {
+
+    /** Applies a configuration the way a reload does: validated whole, or rejected whole. */
+    @FunctionalInterface
+    public interface ConfigSink {
+
+        /**
+         * Applies {@code config}; called on the control thread.
+         *
+         * @throws ConfigException when it cannot be applied; the running configuration stays
+         */
+        void apply(GatewayConfig config);
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(XdsClient.class);
+
+    private final XdsConfig settings;
+    private final Node node;
+    private final ConfigSink sink;
+    private final ClusterTranslator clusters;
+    private final ListenerTranslator listeners;
+    private final ScheduledExecutorService control;
+    private final ManagedChannel channel;
+    private final Backoff reconnect;
+    private final XdsMeters meters;
+    private final Map<ResourceType, TypeState> types = new EnumMap<>(ResourceType.class);
+    private final Map<String, XdsResourceStatus> statuses = new LinkedHashMap<>();
+    private GatewayConfig bootstrap;
+    private ConfigComposer composer;
+    private XdsResources resources = XdsResources.EMPTY;
+    private GatewayConfig served;
+    private StreamObserver<DiscoveryRequest> requests;
+    private long stream;
+    private volatile boolean closed;
+    private volatile boolean initialized;
+    private volatile List<XdsResourceStatus> published = List.of();
+
+    /** What the client knows of one resource type on the current stream. */
+    private static final class TypeState {
+        String acceptedVersion = "";
+        String nonce = "";
+        List<String> names = List.of();
+        boolean received;
+        String rejectedVersion;
+        Backoff repeatedRejection;
+    }
+
+    private XdsClient(GatewayConfig bootstrap, ExtensionRegistry extensions, MeterRegistry registry, ConfigSink sink) {
+        this.settings = bootstrap.xds().orElseThrow(() -> new IllegalArgumentException("bootstrap: no dynamic_resources"));
+        this.bootstrap = bootstrap;
+        this.served = bootstrap;
+        this.composer = new ConfigComposer(bootstrap);
+        this.node = node(settings.node());
+        this.sink = sink;
+        this.clusters = new ClusterTranslator(extensions);
+        this.listeners = new ListenerTranslator(extensions);
+        this.control = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "tollgate-xds");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.channel = channel(settings, control);
+        this.reconnect = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+        this.meters = new XdsMeters(registry);
+        for (ResourceType type : ResourceType.values()) {
+            TypeState state = new TypeState();
+            state.repeatedRejection = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+            types.put(type, state);
+        }
+    }
+
+    /**
+     * Connects to the control plane of {@code bootstrap}'s {@code dynamic_resources}; the
+     * configuration being served MUST be {@code bootstrap}. Returns at once: what arrives is
+     * applied through {@code sink}; ACKs, NACKs and broken streams are counted in {@code registry}.
+     */
+    public static XdsClient start(GatewayConfig bootstrap, ExtensionRegistry extensions, MeterRegistry registry,
+            ConfigSink sink) {
+        XdsClient client = new XdsClient(bootstrap, extensions, registry, sink);
+        client.control.execute(client::connect);
+        return client;
+    }
+
+    /** Whether the first configuration from the control plane was applied: listeners and clusters, warm. */
+    public boolean initialized() {
+        return initialized;
+    }
+
+    /** Every resource received, with its version, last update and last rejection. */
+    public List<XdsResourceStatus> resources() {
+        return published;
+    }
+
+    /**
+     * Replaces the file's part of the configuration (a reload of the file) and applies it with the
+     * dynamic resources; waits for the control thread.
+     *
+     * @throws ConfigException when the result cannot be applied; nothing changes then
+     */
+    public void rebase(GatewayConfig file) {
+        CompletableFuture<Void> done = CompletableFuture.runAsync(() -> {
+            ConfigComposer next = composer.withBootstrap(file);
+            ConfigComposer.Composition composition = next.compose(resources);
+            sink.apply(composition.config());
+            served = composition.config();
+            bootstrap = file;
+            composer = next;
+            composer.applied(composition);
+        }, control);
+        try {
+            done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConfigException("<root>: interrupted while applying the file with the xDS resources", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        channel.shutdownNow();
+        try {
+            // The channel terminates through callbacks on the control thread: stop that thread after it.
+            channel.awaitTermination(2, TimeUnit.SECONDS);
+            control.shutdownNow();
+            control.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The channel to the control plane, encrypted when {@code tls} says so; callbacks run on {@code control}. */
+    private static ManagedChannel channel(XdsConfig settings, ScheduledExecutorService control) {
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(settings.address(), settings.port()).executor(control)
+                .maxInboundMessageSize(settings.maxMessageBytes());
+        if (settings.tls().isEmpty()) {
+            return builder.usePlaintext().build();
+        }
+        UpstreamTlsConfig tls = settings.tls().get();
+        SslContextBuilder ssl = GrpcSslContexts.forClient();
+        if (tls.caFile().isPresent()) {
+            ssl.trustManager(tls.caFile().get().toFile());
+        } else {
+            ssl.trustManager(InsecureTrustManagerFactory.INSTANCE);
+        }
+        tls.clientCertificate().ifPresent(c -> ssl.keyManager(c.certChainFile().toFile(), c.privateKeyFile().toFile()));
+        tls.sni().ifPresent(builder::overrideAuthority);
+        try {
+            return builder.sslContext(ssl.build()).build();
+        } catch (SSLException e) {
+            throw new ConfigException("dynamic_resources.ads_config.tls: cannot be used: " + e.getMessage(), e);
+        }
+    }
+
+    private void connect() {
+        if (closed) {
+            return;
+        }
+        long id = ++stream;
+        requests = AggregatedDiscoveryServiceGrpc.newStub(channel).streamAggregatedResources(new Responses(id));
+        log.info("xDS stream {} to {}:{} opened", id, settings.address(), settings.port());
+        for (ResourceType type : ResourceType.values()) {
+            TypeState state = types.get(type);
+            state.nonce = "";
+            if (type.wildcard() || !state.names.isEmpty()) {
+                send(type, state.acceptedVersion, Optional.empty());
+            }
+        }
+    }
+
+    private void streamEnded(long id, Throwable cause) {
+        if (id != stream || closed) {
+            return;
+        }
+        requests = null;
+        meters.streamEnded();
+        long delay = reconnect.nextDelayNanos();
+        log.warn("xDS stream {} to {}:{} ended ({}); serving the last good configuration, reconnecting in {} ms", id,
+                settings.address(), settings.port(), cause == null ? "closed by the server" : cause.getMessage(),
+                TimeUnit.NANOSECONDS.toMillis(delay));
+        control.schedule(this::connect, delay, TimeUnit.NANOSECONDS);
+    }
+
+    private void received(long id, DiscoveryResponse response) {
+        if (id != stream || closed) {
+            return;
+        }
+        long receipt = System.nanoTime();
+        reconnect.reset();
+        ResourceType type = ResourceType.of(response.getTypeUrl());
+        if (type == null) {
+            log.warn("xDS response of type {} ignored: never subscribed to", response.getTypeUrl());
+            return;
+        }
+        TypeState state = types.get(type);
+        state.nonce = response.getNonce();
+        XdsResources candidate;
+        ConfigComposer.Composition composition;
+        List<String> names = new ArrayList<>();
+        try {
+            candidate = translate(type, response, names);
+            composition = composer.compose(candidate);
+            if (!composition.config().equals(served)) {
+                apply(type, composition);
+            }
+        } catch (XdsRejection e) {
+            reject(type, response, e);
+            return;
+        } catch (RuntimeException e) { // a bug of ours: refuse the response, keep serving, keep the stream
+            log.error("xDS {} version {} could not be applied", type.kind(), response.getVersionInfo(), e);
+            reject(type, response, new XdsRejection(type.kind() + ": cannot be applied: " + e));
+            return;
+        }
+        resources = candidate;
+        served = composition.config();
+        composer.applied(composition);
+        state.acceptedVersion = response.getVersionInfo();
+        state.received = true;
+        state.rejectedVersion = null;
+        state.repeatedRejection.reset();
+        accepted(type, response.getVersionInfo(), names, composition.warming());
+        meters.ack(type, System.nanoTime() - receipt);
+        send(type, state.acceptedVersion, Optional.empty());
+        subscribe(ResourceType.ROUTE, resources.rdsNames());
+        subscribe(ResourceType.ENDPOINT, resources.edsNames());
+    }
+
+    private void apply(ResourceType type, ConfigComposer.Composition composition) {
+        try {
+            sink.apply(composition.config());
+        } catch (ConfigException | IllegalArgumentException e) {
+            throw new XdsRejection(type.kind() + ": the configuration it makes cannot be applied: " + e.getMessage());
+        }
+    }
+
+    /** Asks for {@code names} of {@code type} when they changed; resources no longer named are forgotten. */
+    private void subscribe(ResourceType type, List<String> names) {
+        TypeState state = types.get(type);
+        if (!state.names.equals(names)) {
+            state.names = names;
+            send(type, state.acceptedVersion, Optional.empty());
+        }
+    }
+
+    /** The resources with those of {@code response}; the names it carries are added to {@code names}. */
+    private XdsResources translate(ResourceType type, DiscoveryResponse response, List<String> names) {
+        return switch (type) {
+            case CLUSTER -> resources.withClusters(unique(type, response, names, m -> {
+                Cluster cluster = (Cluster) m;
+                notStatic(type, cluster.getName(), bootstrap.clusters().stream().anyMatch(c -> c.name().equals(cluster.getName())));
+                return clusters.translate(cluster);
+            }));
+            case LISTENER -> resources.withListeners(unique(type, response, names, m -> {
+                Listener listener = (Listener) m;
+                notStatic(type, listener.getName(),
+                        bootstrap.listeners().stream().anyMatch(l -> l.name().equals(listener.getName())));
+                return listeners.translate(listener);
+            }));
+            case ROUTE -> resources.withRoutes(unique(type, response, names,
+                    m -> RouteTranslator.translate((RouteConfiguration) m)));
+            case ENDPOINT -> resources.withEndpoints(unique(type, response, names,
+                    m -> EndpointTranslator.translate((ClusterLoadAssignment) m)));
+        };
+    }
+
+    private static void notStatic(ResourceType type, String name, boolean isStatic) {
+        if (isStatic) {
+            throw new XdsRejection(type.kind() + " '" + name + "': the name of a " + type.kind().toLowerCase()
+                    + " of the configuration file, which xDS cannot replace");
+        }
+    }
+
+    /** The resources of {@code response} translated, by name; a name given twice is a rejection. */
+    private static <T> Map<String, T> unique(ResourceType type, DiscoveryResponse response, List<String> names,
+            Function<Message, T> translator) {
+        Map<String, T> byName = new HashMap<>();
+        for (int i = 0; i < response.getResourcesCount(); i++) {
+            Message message = type.unpack(response.getResources(i));
+            String name = name(message);
+            names.add(name);
+            try {
+                if (byName.put(name, translator.apply(message)) != null) {
+                    throw new XdsRejection(type.kind() + " '" + name + "': sent twice in one response");
+                }
+            } catch (XdsRejection e) {
+                throw e.of(name);
+            }
+        }
+        return byName;
+    }
+
+    private static String name(Message message) {
+        if (message instanceof Cluster c) {
+            return c.getName();
+        }
+        if (message instanceof Listener l) {
+            return l.getName();
+        }
+        if (message instanceof RouteConfiguration r) {
+            return r.getName();
+        }
+        return ((ClusterLoadAssignment) message).getClusterName();
+    }
+
+    private void reject(ResourceType type, DiscoveryResponse response, XdsRejection rejection) {
+        TypeState state = types.get(type);
+        String detail = rejection.getMessage();
+        meters.nack(type);
+        nacked(type, rejection.resource(), detail);
+        log.warn("xDS {} version {} rejected (NACK), still serving version {}: {}", type.kind(),
+                response.getVersionInfo(), state.acceptedVersion, detail);
+        Status error = Status.newBuilder().setCode(Code.INVALID_ARGUMENT_VALUE).setMessage(detail).build();
+        boolean repeated = response.getVersionInfo().equals(state.rejectedVersion);
+        state.rejectedVersion = response.getVersionInfo();
+        if (!repeated) {
+            state.repeatedRejection.reset();
+            send(type, state.acceptedVersion, Optional.of(error));
+            return;
+        }
+        // A control plane that sends the refused version again at once would spin with us: answer it later.
+        long id = stream;
+        String nonce = state.nonce;
+        control.schedule(() -> {
+            if (id == stream && nonce.equals(state.nonce)) {
+                send(type, state.acceptedVersion, Optional.of(error));
+            }
+        }, state.repeatedRejection.nextDelayNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void send(ResourceType type, String version, Optional<Status> error) {
+        if (requests == null) {
+            return;
+        }
+        TypeState state = types.get(type);
+        DiscoveryRequest.Builder request = DiscoveryRequest.newBuilder().setNode(node).setTypeUrl(type.typeUrl())
+                .setVersionInfo(version).setResponseNonce(state.nonce).addAllResourceNames(state.names);
+        error.ifPresent(request::setErrorDetail);
+        requests.onNext(request.build());
+    }
+
+    private void accepted(ResourceType type, String version, List<String> received, List<String> warming) {
+        Instant now = Instant.now();
+        Set<String> names = switch (type) {
+            case CLUSTER -> resources.clusters().keySet();
+            case LISTENER -> resources.listeners().keySet();
+            case ROUTE -> resources.routes().keySet();
+            case ENDPOINT -> resources.endpoints().keySet();
+        };
+        statuses.values().removeIf(s -> s.type().equals(type.kind()) && !s.name().equals("*") && !names.contains(s.name()));
+        for (String name : received) {
+            XdsResourceStatus before = statuses.get(key(type, name));
+            statuses.put(key(type, name), new XdsResourceStatus(type.kind(), name, version, now,
+                    before == null ? Optional.empty() : before.lastNack()));
+        }
+        published = List.copyOf(statuses.values());
+        if (!initialized && types.get(ResourceType.CLUSTER).received && types.get(ResourceType.LISTENER).received
+                && warming.isEmpty()) {
+            initialized = true;
+            log.info("first xDS configuration applied");
+        }
+    }
+
+    private void nacked(ResourceType type, String name, String detail) {
+        XdsResourceStatus before = statuses.get(key(type, name));
+        statuses.put(key(type, name), new XdsResourceStatus(type.kind(), name, before == null ? "" : before.version(),
+                before == null ? Instant.now() : before.lastUpdated(), Optional.of(detail)));
+        published = List.copyOf(statuses.values());
+    }
+
+    private static String key(ResourceType type, String name) {
+        return type.kind() + "/" + name;
+    }
+
+    private static Node node(XdsConfig.Node node) {
+        Struct.Builder metadata = Struct.newBuilder();
+        node.metadata().forEach((k, v) -> metadata.putFields(k, Value.newBuilder().setStringValue(v).build()));
+        return Node.newBuilder().setId(node.id()).setCluster(node.cluster())
+                .setLocality(Locality.newBuilder().setRegion(node.locality().region()).setZone(node.locality().zone())
+                        .setSubZone(node.locality().subZone()))
+                .setMetadata(metadata).setUserAgentName("tollgate").build();
+    }
+
+    /** The stream's responses, handed to the control thread (the channel's executor). */
+    private final class Responses implements StreamObserver<DiscoveryResponse> {
+        private final long id;
+
+        Responses(long id) {
+            this.id = id;
+        }
+
+        @Override
+        public void onNext(DiscoveryResponse response) {
+            received(id, response);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            streamEnded(id, t);
+        }
+
+        @Override
+        public void onCompleted() {
+            streamEnded(id, null);
+        }
+    }
+}

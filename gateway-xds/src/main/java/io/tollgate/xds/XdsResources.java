@@ -1,0 +1,70 @@
+package io.tollgate.xds;
+
+import io.tollgate.core.config.EndpointConfig;
+import io.tollgate.core.config.RouteConfig;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The resources accepted from the control plane, translated and validated, by type and name:
+ * immutable, so that a response is tried on a copy and kept only once it applied.
+ *
+ * @param endpoints by EDS service name
+ */
+record XdsResources(
+        Map<String, ListenerTranslator.Translated> listeners,
+        Map<String, RouteConfig> routes,
+        Map<String, ClusterTranslator.Translated> clusters,
+        Map<String, List<EndpointConfig>> endpoints) {
+
+    static final XdsResources EMPTY = new XdsResources(Map.of(), Map.of(), Map.of(), Map.of());
+
+    XdsResources {
+        listeners = Map.copyOf(listeners);
+        routes = Map.copyOf(routes);
+        clusters = Map.copyOf(clusters);
+        endpoints = Map.copyOf(endpoints);
+    }
+
+    XdsResources withListeners(Map<String, ListenerTranslator.Translated> all) {
+        return new XdsResources(all, retain(routes, all.values().stream()
+                .flatMap(l -> l.rdsName().stream()).toList()), clusters, endpoints);
+    }
+
+    XdsResources withClusters(Map<String, ClusterTranslator.Translated> all) {
+        return new XdsResources(listeners, routes, all, retain(endpoints, all.values().stream()
+                .flatMap(c -> c.edsServiceName().stream()).toList()));
+    }
+
+    /** These resources with {@code received} added or replacing those of the same name. */
+    XdsResources withRoutes(Map<String, RouteConfig> received) {
+        Map<String, RouteConfig> all = new HashMap<>(routes);
+        all.putAll(received);
+        return new XdsResources(listeners, retain(all, rdsNames()), clusters, endpoints);
+    }
+
+    /** These resources with {@code received} added or replacing those of the same service name. */
+    XdsResources withEndpoints(Map<String, List<EndpointConfig>> received) {
+        Map<String, List<EndpointConfig>> all = new HashMap<>(endpoints);
+        all.putAll(received);
+        return new XdsResources(listeners, routes, clusters, retain(all, edsNames()));
+    }
+
+    /** The route configurations the listeners ask RDS for. */
+    List<String> rdsNames() {
+        return listeners.values().stream().flatMap(l -> l.rdsName().stream()).distinct().sorted().toList();
+    }
+
+    /** The service names the clusters ask EDS for. */
+    List<String> edsNames() {
+        return clusters.values().stream().flatMap(c -> c.edsServiceName().stream()).distinct().sorted().toList();
+    }
+
+    /** Only the entries still subscribed to: a route or assignment nobody names any more is forgotten. */
+    private static <V> Map<String, V> retain(Map<String, V> map, List<String> names) {
+        Map<String, V> kept = new HashMap<>(map);
+        kept.keySet().retainAll(names);
+        return kept;
+    }
+}
