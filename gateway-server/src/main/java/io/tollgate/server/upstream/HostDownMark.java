@@ -7,9 +7,9 @@ import java.time.Duration;
 /**
  * What one event loop's pool knows of its host's death: after a connect failure or a reset the
  * host counts as down until a new connection to it opens, tried once per health-check interval
- * (the time the health check takes to decide). A cluster without a health check whose outlier detection counts connect
- * failures leaves the decision to it: every attempt's connect failure counts there, and the host
- * never counts as down here. A cluster with neither counts it down for one second. While the host
+ * (the time the health check takes to decide). A cluster without a health check whose outlier
+ * detection counts connect failures leaves the decision to it: every attempt's connect failure
+ * counts there, and the host never counts as down here. A cluster with neither counts it down for one second. While the host
  * is alive, asking costs one field read. Confined to the pool's event loop.
  */
 public final class HostDownMark {
