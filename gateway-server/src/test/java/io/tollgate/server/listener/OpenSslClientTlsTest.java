@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tollgate.server.testing.TestGateway;
 import io.tollgate.server.testing.TestPki;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,23 +86,43 @@ class OpenSslClientTlsTest {
     }
 
     /**
-     * Runs s_client against the listener with one HTTP/1.1 request on its stdin, which stays open a
-     * moment so that the response and the session tickets arrive.
+     * Runs s_client against the listener with one HTTP/1.1 request on its stdin, which stays open
+     * until the response's status line came (the session tickets come before it) or s_client
+     * ended (a connection that negotiated h2 is closed by the gateway), at most 10 s.
      */
     private static String sClient(String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("openssl", "s_client", "-connect",
                 "127.0.0.1:" + gateway.port("https"), "-CAfile", TestPki.cert("ca").toString()));
         command.addAll(List.of(arguments));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        StringBuffer output = new StringBuffer();
+        CountDownLatch answered = new CountDownLatch(1);
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    output.append(line).append('\n');
+                    if (line.startsWith("HTTP/1.1 ")) {
+                        answered.countDown();
+                    }
+                }
+            } catch (IOException e) {
+                // s_client is gone; what it printed is in the output
+            }
+            answered.countDown();
+        }, "s_client output");
+        reader.start();
         process.getOutputStream().write("GET / HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         process.getOutputStream().flush();
-        Thread.sleep(700);
+        answered.await(10, TimeUnit.SECONDS);
         process.getOutputStream().close();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("openssl s_client did not exit: " + command);
         }
-        return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        reader.join(TimeUnit.SECONDS.toMillis(5));
+        return output.toString();
     }
 
     private static boolean opensslInstalled() {
