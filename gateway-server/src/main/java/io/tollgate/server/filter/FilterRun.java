@@ -3,6 +3,7 @@ package io.tollgate.server.filter;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterResponse;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.StreamFilter;
@@ -154,6 +155,20 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     public final void requestBody(ByteBuf content, boolean last) {
         for (int i = 0; i < seen; i++) {
             chain.get(i).onRequestBody(this, content, last);
+        }
+    }
+
+    /** Passes the request's trailers to the filters that saw the request, in order. */
+    public final void requestTrailers(FilterHeaders trailers) {
+        for (int i = 0; i < seen; i++) {
+            chain.get(i).onRequestTrailers(this, trailers);
+        }
+    }
+
+    /** Passes the response's trailers to the filters that saw the request, last first. */
+    public final void responseTrailers(FilterHeaders trailers) {
+        for (int i = seen - 1; i >= 0; i--) {
+            chain.get(i).onResponseTrailers(this, trailers);
         }
     }
 

@@ -2,6 +2,14 @@ package io.tollgate.server.filter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.CallOptions;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.ClientCalls;
+import io.tollgate.server.http2.EchoGrpc;
+import io.tollgate.server.http2.EchoServer;
+import io.tollgate.server.http2.H2Upstream;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
@@ -12,6 +20,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,6 +38,7 @@ class StreamFilterChainTest {
             listeners:
               - name: http
                 port: 0
+                protocols: [http1, h2c]
                 filters:
                   - name: test_probe
                     action: pass
@@ -49,6 +59,10 @@ class StreamFilterChainTest {
                         - match: { prefix: /bare/ }
                           route: { cluster: web }
                           filters: { test_probe: { disabled: true } }
+                        - match: { prefix: /test.Echo/ }
+                          route: { cluster: grpc }
+                        - match: { prefix: /trailing }
+                          route: { cluster: h2 }
                         - match: { prefix: /direct/ }
                           direct_response: { status: 202, body: here }
                         - match: { prefix: / }
@@ -56,21 +70,51 @@ class StreamFilterChainTest {
             clusters:
               - name: web
                 endpoints: [{ address: 127.0.0.1, port: ${WEB} }]
+              - name: grpc
+                protocol: h2
+                endpoints: [{ address: 127.0.0.1, port: ${GRPC} }]
+              - name: h2
+                protocol: h2
+                endpoints: [{ address: 127.0.0.1, port: ${H2} }]
             """;
 
     private static final StartedResources started = new StartedResources();
     private static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static TestGateway gateway;
+    private static EchoServer grpc;
 
     @BeforeAll
     static void start() throws Exception {
         HttpUpstream web = started.add(new HttpUpstream("web"));
-        gateway = started.add(TestGateway.start(CONFIG, Map.of("WEB", web.port())));
+        grpc = new EchoServer();
+        H2Upstream h2 = started.add(new H2Upstream());
+        gateway = started.add(TestGateway.start(CONFIG, Map.of("WEB", web.port(), "GRPC", grpc.port(),
+                "H2", h2.port())));
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws Exception {
         started.close();
+        grpc.close();
+    }
+
+    @Test
+    void filtersSeeRequestTrailersAndAGrpcCallsStatusInTheResponseTrailers() throws Exception {
+        try (RawHttp raw = new RawHttp(gateway.port("http"))) {
+            raw.send("POST /trailing HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTE: trailers\r\n\r\n"
+                    + "5\r\nhello\r\n0\r\nx-client-trailer: sent\r\n\r\n");
+            assertThat(raw.read().status()).isEqualTo(200);
+        }
+        ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", gateway.port("http"),
+                InsecureChannelCredentials.create()).build();
+        try {
+            assertThat(ClientCalls.blockingUnaryCall(channel, EchoGrpc.UNARY,
+                    CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), "hi")).isEqualTo("hi");
+        } finally {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+        assertThat(TestFilters.completions).contains("request trailer /trailing sent",
+                "response trailer /test.Echo/Unary 0");
     }
 
     @Test

@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * A test-only stream filter registered as {@code test_probe}: with {@code action: hold} it holds
  * every request and never lets go, with {@code action: throw} it fails on every request, with
  * {@code action: pass} it lets requests through; in every case it records the statuses its
- * requests completed with, and stamps {@code x-probe} on responses it sees.
+ * requests completed with and the trailers it saw, and stamps {@code x-probe} on responses it sees.
  */
 public final class TestFilters implements StreamFilterFactory {
 
@@ -59,6 +59,17 @@ public final class TestFilters implements StreamFilterFactory {
                 if (response.headers().writable()) {
                     response.headers().set("x-probe", action + ":" + response.status());
                 }
+            }
+
+            @Override
+            public void onRequestTrailers(StreamFilterContext context, io.tollgate.core.filter.FilterHeaders trailers) {
+                completions.add("request trailer " + context.request().path() + " " + trailers.get("x-client-trailer"));
+            }
+
+            @Override
+            public void onResponseTrailers(StreamFilterContext context,
+                    io.tollgate.core.filter.FilterHeaders trailers) {
+                completions.add("response trailer " + context.request().path() + " " + trailers.get("grpc-status"));
             }
 
             @Override
