@@ -20,9 +20,4 @@ record BucketShape(long maxTokens, long tokensPerFill, long fillIntervalNanos, l
     long fills(long now) {
         return (now - origin) / fillIntervalNanos;
     }
-
-    /** The nanoseconds from {@code now} to the next fill. */
-    long untilNextFill(long now) {
-        return fillIntervalNanos - (now - origin) % fillIntervalNanos;
-    }
 }
