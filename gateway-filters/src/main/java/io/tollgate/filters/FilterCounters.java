@@ -8,13 +8,13 @@ import io.tollgate.core.metrics.MetricNames;
 /**
  * Makes a built-in filter's counters, tagged by the listener and the route of the chain the filter
  * serves, so that a route's override counts apart from its listener's chain. Every counter of a
- * name carries both tags (the listener's own chain has route {@value #LISTENER_CHAIN}), as
- * Prometheus wants one set of tag keys per name.
+ * name carries both tags (the listener's own chain has the empty route), as Prometheus wants one
+ * set of tag keys per name.
  */
 public final class FilterCounters {
 
     /** The route tag of a filter in a listener's own chain, which serves every route without an override. */
-    public static final String LISTENER_CHAIN = "-";
+    public static final String LISTENER_CHAIN = "";
 
     private FilterCounters() {
     }

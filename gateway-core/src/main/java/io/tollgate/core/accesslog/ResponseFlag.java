@@ -26,6 +26,10 @@ public enum ResponseFlag {
     REQUEST_TOO_LARGE("RTL"),
     /** The overload guard shed the request: heap or descriptors were past their threshold. */
     OVERLOAD_MANAGER("OM"),
+    /** The fault filter answered the request with its abort status. */
+    FAULT_INJECTED("FI"),
+    /** The fault filter delayed the request. */
+    DELAY_INJECTED("DI"),
     /** The {@code local_rate_limit} filter refused the request: its token bucket was empty. */
     RATE_LIMITED("RL");
 

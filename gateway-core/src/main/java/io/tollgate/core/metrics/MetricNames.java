@@ -137,7 +137,7 @@ public final class MetricNames {
     /** Counter: requests for which subset load balancing left no host. */
     public static final String UPSTREAM_LB_SUBSET_NO_HOST = "tollgate.upstream.lb.subset.no_host";
 
-    /** Counter: requests the {@code rbac} filter let through, by listener and route ({@code -} for the listener's chain). */
+    /** Counter: requests the {@code rbac} filter let through, by listener and route (empty for the listener's own chain). */
     public static final String FILTER_RBAC_ALLOWED = "tollgate.filter.rbac.allowed";
     /** Counter: requests the {@code rbac} filter refused, by listener and route. */
     public static final String FILTER_RBAC_DENIED = "tollgate.filter.rbac.denied";

@@ -62,7 +62,7 @@ final class LocalRateLimitFilter implements StreamFilter {
         context.flag(ResponseFlag.RATE_LIMITED);
         context.state(this, LIMITED);
         context.respond(429, GRPC_RESOURCE_EXHAUSTED, REASON);
-        return FilterStatus.STOP;
+        return FilterStatus.CONTINUE;
     }
 
     @Override

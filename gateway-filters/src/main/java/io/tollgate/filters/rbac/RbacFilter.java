@@ -58,7 +58,7 @@ final class RbacFilter implements StreamFilter {
         }
         denied.increment();
         context.respond(403, GRPC_PERMISSION_DENIED, REASON);
-        return FilterStatus.STOP;
+        return FilterStatus.CONTINUE;
     }
 
     private RbacPolicy firstMatch(RbacRequest request) {

@@ -118,8 +118,8 @@ class LocalRateLimitFilterTest {
             assertThat(limited.body()).doesNotContain("target:");
         }
 
-        assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_ALLOWED, "http", "-")).isEqualTo(3);
-        assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "http", "-")).isEqualTo(3);
+        assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_ALLOWED, "http", "")).isEqualTo(3);
+        assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "http", "")).isEqualTo(3);
         Path log = dir.resolve("access.log");
         Await.until("the access log shows RL on the refusals", LIMIT,
                 () -> read(log).lines().filter(l -> l.contains("/listener/") && l.contains(" 429 RL ")).count() == 3);
@@ -184,7 +184,7 @@ class LocalRateLimitFilterTest {
                         e -> assertThat(e.getMessage()).containsIgnoringCase("busy"));
 
         assertThat(upstreams.boltCalls.get()).isEqualTo(reached);
-        assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "bolt", "-")).isEqualTo(1);
+        assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "bolt", "")).isEqualTo(1);
     }
 
     @Test
@@ -197,7 +197,7 @@ class LocalRateLimitFilterTest {
         assertThatThrownBy(() -> consumer.service().echo("three")).isInstanceOf(RpcException.class);
 
         assertThat(upstreams.dubboCalls()).isEqualTo(reached);
-        assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "dubbo", "-")).isEqualTo(1);
+        assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "dubbo", "")).isEqualTo(1);
     }
 
     private static double count(String name, String listener, String route) {

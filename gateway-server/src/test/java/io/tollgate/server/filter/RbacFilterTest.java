@@ -171,8 +171,8 @@ class RbacFilterTest {
 
     @Test
     void deniedPathIsAnswered403WithTheReasonAndCountedAndOthersPass() throws Exception {
-        double denied = count(MetricNames.FILTER_RBAC_DENIED, "http", "-");
-        double allowed = count(MetricNames.FILTER_RBAC_ALLOWED, "http", "-");
+        double denied = count(MetricNames.FILTER_RBAC_DENIED, "http", "");
+        double allowed = count(MetricNames.FILTER_RBAC_ALLOWED, "http", "");
 
         HttpResponse<String> refused = get("http", "/denied/secret", Map.of());
         assertThat(refused.statusCode()).isEqualTo(403);
@@ -182,8 +182,8 @@ class RbacFilterTest {
         assertThat(served.statusCode()).isEqualTo(200);
         assertThat(served.body()).contains("target: /public");
 
-        assertThat(count(MetricNames.FILTER_RBAC_DENIED, "http", "-")).isEqualTo(denied + 1);
-        assertThat(count(MetricNames.FILTER_RBAC_ALLOWED, "http", "-")).isEqualTo(allowed + 1);
+        assertThat(count(MetricNames.FILTER_RBAC_DENIED, "http", "")).isEqualTo(denied + 1);
+        assertThat(count(MetricNames.FILTER_RBAC_ALLOWED, "http", "")).isEqualTo(allowed + 1);
     }
 
     @Test
@@ -212,18 +212,18 @@ class RbacFilterTest {
 
     @Test
     void shadowModeCountsWhatItWouldRefuseAndLetsItThrough() throws Exception {
-        double shadowDenied = count(MetricNames.FILTER_RBAC_SHADOW_DENIED, "shadow", "-");
-        double denied = count(MetricNames.FILTER_RBAC_DENIED, "shadow", "-");
-        double allowed = count(MetricNames.FILTER_RBAC_ALLOWED, "shadow", "-");
+        double shadowDenied = count(MetricNames.FILTER_RBAC_SHADOW_DENIED, "shadow", "");
+        double denied = count(MetricNames.FILTER_RBAC_DENIED, "shadow", "");
+        double allowed = count(MetricNames.FILTER_RBAC_ALLOWED, "shadow", "");
 
         HttpResponse<String> response = get("shadow", "/denied/but-shadowed", Map.of());
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).contains("target: /denied/but-shadowed");
         assertThat(get("shadow", "/fine", Map.of()).statusCode()).isEqualTo(200);
 
-        assertThat(count(MetricNames.FILTER_RBAC_SHADOW_DENIED, "shadow", "-")).isEqualTo(shadowDenied + 1);
-        assertThat(count(MetricNames.FILTER_RBAC_DENIED, "shadow", "-")).isEqualTo(denied);
-        assertThat(count(MetricNames.FILTER_RBAC_ALLOWED, "shadow", "-")).isEqualTo(allowed + 1);
+        assertThat(count(MetricNames.FILTER_RBAC_SHADOW_DENIED, "shadow", "")).isEqualTo(shadowDenied + 1);
+        assertThat(count(MetricNames.FILTER_RBAC_DENIED, "shadow", "")).isEqualTo(denied);
+        assertThat(count(MetricNames.FILTER_RBAC_ALLOWED, "shadow", "")).isEqualTo(allowed + 1);
     }
 
     @Test
@@ -258,7 +258,7 @@ class RbacFilterTest {
     @Test
     void boltCallsOfADeniedMethodGetAnErrorStatusAndNeverReachTheProvider() {
         EchoService sofa = upstreams.sofa(gateway.port("bolt"));
-        double denied = count(MetricNames.FILTER_RBAC_DENIED, "bolt", "-");
+        double denied = count(MetricNames.FILTER_RBAC_DENIED, "bolt", "");
         assertThat(sofa.echo("allowed")).isEqualTo("allowed");
         int reached = upstreams.boltCalls.get();
 
@@ -267,7 +267,7 @@ class RbacFilterTest {
                 .isNotInstanceOf(IllegalStateException.class);
 
         assertThat(upstreams.boltCalls.get()).isEqualTo(reached);
-        assertThat(count(MetricNames.FILTER_RBAC_DENIED, "bolt", "-")).isEqualTo(denied + 1);
+        assertThat(count(MetricNames.FILTER_RBAC_DENIED, "bolt", "")).isEqualTo(denied + 1);
     }
 
     @Test
@@ -285,7 +285,7 @@ class RbacFilterTest {
                 .hasMessageContaining("tollgate: permission denied");
 
         assertThat(upstreams.dubboCalls()).isEqualTo(reached);
-        assertThat(count(MetricNames.FILTER_RBAC_DENIED, "dubbo", "-")).isGreaterThanOrEqualTo(2);
+        assertThat(count(MetricNames.FILTER_RBAC_DENIED, "dubbo", "")).isGreaterThanOrEqualTo(2);
     }
 
     private static CallOptions options() {
