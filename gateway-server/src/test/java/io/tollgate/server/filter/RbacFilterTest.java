@@ -66,6 +66,9 @@ class RbacFilterTest {
                       - name: mallory
                         permissions: [{ any: true }]
                         principals: [{ header: { name: X-User, exact: mallory } }]
+                      - name: read-only
+                        permissions: [{ method: { exact: DELETE }, path: { prefix: /public } }]
+                        principals: [{ any: true }]
                 route_config:
                   virtual_hosts:
                     - name: all
@@ -190,6 +193,16 @@ class RbacFilterTest {
     void deniedHeaderValueIsRefusedWhateverItsCaseOfName() throws Exception {
         assertThat(get("http", "/public", Map.of("x-user", "mallory")).statusCode()).isEqualTo(403);
         assertThat(get("http", "/public", Map.of("X-User", "alice")).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void httpMethodAndPathTogetherMakeOnePermission() throws Exception {
+        HttpRequest delete = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port("http") + "/public/x"))
+                .DELETE().timeout(Duration.ofSeconds(10)).build();
+        assertThat(client.send(delete, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(403);
+        HttpRequest elsewhere = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port("http") + "/other/x"))
+                .DELETE().timeout(Duration.ofSeconds(10)).build();
+        assertThat(client.send(elsewhere, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
     }
 
     @Test
