@@ -21,19 +21,20 @@ final class DescriptorBuckets {
     private final TokenBucket overflow;
     private final AtomicLong nextSweep;
 
-    DescriptorBuckets(BucketShape shape, int maxDescriptors, long now) {
+    DescriptorBuckets(BucketShape shape, int maxDescriptors) {
         this.shape = shape;
         this.maxDescriptors = maxDescriptors;
-        this.overflow = new TokenBucket(shape, now);
-        this.nextSweep = new AtomicLong(now);
+        this.overflow = new TokenBucket(shape, shape.now());
+        this.nextSweep = new AtomicLong(shape.now());
     }
 
-    /** The bucket of {@code value} at {@code now}: its own, a new one, or the overflow bucket when there is no room. */
-    TokenBucket bucket(String value, long now) {
+    /** The bucket of {@code value}: its own, a new one, or the overflow bucket when there is no room. */
+    TokenBucket bucket(String value) {
         TokenBucket bucket = buckets.get(value);
         if (bucket != null) {
             return bucket;
         }
+        long now = shape.now();
         if (buckets.size() >= maxDescriptors && !sweep(now)) {
             return overflow;
         }

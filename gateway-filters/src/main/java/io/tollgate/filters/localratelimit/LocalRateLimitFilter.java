@@ -36,14 +36,14 @@ final class LocalRateLimitFilter implements StreamFilter {
     LocalRateLimitFilter(LocalRateLimitSettings settings, FilterScope scope) {
         long now = System.nanoTime();
         BucketShape shape = new BucketShape(settings.maxTokens(), settings.tokensPerFill(),
-                TimeUnit.NANOSECONDS.convert(settings.fillInterval()), now);
+                TimeUnit.NANOSECONDS.convert(settings.fillInterval()), now, System::nanoTime);
         if (settings.descriptor() == null) {
             this.bucket = new TokenBucket(shape, now);
             this.descriptorBuckets = null;
             this.header = null;
         } else {
             this.bucket = null;
-            this.descriptorBuckets = new DescriptorBuckets(shape, settings.maxDescriptors(), now);
+            this.descriptorBuckets = new DescriptorBuckets(shape, settings.maxDescriptors());
             this.header = settings.descriptor().header();
         }
         this.allowed = FilterCounters.counter(scope, MetricNames.FILTER_LOCAL_RATE_LIMIT_ALLOWED);
@@ -52,9 +52,8 @@ final class LocalRateLimitFilter implements StreamFilter {
 
     @Override
     public FilterStatus onRequest(StreamFilterContext context) {
-        long now = System.nanoTime();
-        TokenBucket chosen = bucket != null ? bucket : descriptorBuckets.bucket(descriptor(context), now);
-        if (chosen.tryTake(now)) {
+        TokenBucket chosen = bucket != null ? bucket : descriptorBuckets.bucket(descriptor(context));
+        if (chosen.tryTake()) {
             allowed.increment();
             return FilterStatus.CONTINUE;
         }

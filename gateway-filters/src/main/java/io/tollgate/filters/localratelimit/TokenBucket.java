@@ -8,11 +8,11 @@ import java.lang.invoke.VarHandle;
  * refill is computed from the clock, so event loops share it without a lock or a timer thread.
  *
  * <p>The long counts the tokens ever taken, on a scale where the fills so far have made
- * {@code fills * tokensPerFill + maxTokens} available. Tokens a full bucket could not hold are
- * dropped by raising the count to at least {@code fills * tokensPerFill} before taking. A thread
- * that read the clock just before a fill another thread already used sees one fill fewer: it may
- * refuse where a later reading would allow, never the reverse, so no more than the configured
- * tokens are ever given.
+ * {@code filled + maxTokens} available ({@link BucketShape#filled}). Tokens a full bucket could
+ * not hold are dropped by raising the count to at least {@code filled} before taking. A thread
+ * whose clock reading predates a fill another thread already used would see too few tokens: before
+ * refusing, it reads the clock again, after the count, so a refusal is always exact and no more
+ * than the configured tokens are ever given.
  */
 final class TokenBucket {
 
@@ -33,17 +33,22 @@ final class TokenBucket {
     /** A full bucket at {@code now}. */
     TokenBucket(BucketShape shape, long now) {
         this.shape = shape;
-        this.taken = shape.fills(now) * shape.tokensPerFill();
+        this.taken = shape.filled(now);
     }
 
-    /** Takes a token if one is there at {@code now} ({@link System#nanoTime()}); false when the bucket is empty. */
-    boolean tryTake(long now) {
-        long floor = shape.fills(now) * shape.tokensPerFill();
+    /** Takes a token if one is there now; false when the bucket is empty. */
+    boolean tryTake() {
+        long filled = shape.filled(shape.now());
         for (;;) {
             long current = taken;
-            long effective = Math.max(current, floor);
-            if (effective - floor >= shape.maxTokens()) {
-                return false;
+            long effective = Math.max(current, filled);
+            if (effective - filled >= shape.maxTokens()) {
+                long again = shape.filled(shape.now());
+                if (again == filled) {
+                    return false;
+                }
+                filled = again;
+                continue;
             }
             if (TAKEN.compareAndSet(this, current, effective + 1)) {
                 return true;
@@ -53,8 +58,8 @@ final class TokenBucket {
 
     /** The tokens in the bucket at {@code now}. */
     long available(long now) {
-        long floor = shape.fills(now) * shape.tokensPerFill();
-        return shape.maxTokens() - (Math.max(taken, floor) - floor);
+        long filled = shape.filled(now);
+        return shape.maxTokens() - (Math.max(taken, filled) - filled);
     }
 
     /** Whether the bucket is full at {@code now}: then it is no different from a new one. */

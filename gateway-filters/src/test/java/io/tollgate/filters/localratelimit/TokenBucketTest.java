@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.PrimitiveIterator;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /** Token buckets on a clock the test moves: fills, the cap, and threads racing for the same tokens. */
@@ -17,85 +21,112 @@ class TokenBucketTest {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final long ORIGIN = 1_000 * SECOND;
 
+    private final TestClock clock = new TestClock(ORIGIN);
+
+    private TokenBucket bucket(long max, long perFill, long interval) {
+        return new TokenBucket(new BucketShape(max, perFill, interval, ORIGIN, clock), clock.getAsLong());
+    }
+
     @Test
     void startsFullAndGivesExactlyMaxTokensWithinAFill() {
-        TokenBucket bucket = new TokenBucket(new BucketShape(5, 5, SECOND, ORIGIN), ORIGIN);
+        TokenBucket bucket = bucket(5, 5, SECOND);
         for (int i = 0; i < 5; i++) {
-            assertThat(bucket.tryTake(ORIGIN + i)).as("token " + i).isTrue();
+            clock.set(ORIGIN + i);
+            assertThat(bucket.tryTake()).as("token " + i).isTrue();
         }
-        assertThat(bucket.tryTake(ORIGIN + SECOND - 1)).isFalse();
+        clock.set(ORIGIN + SECOND - 1);
+        assertThat(bucket.tryTake()).isFalse();
         assertThat(bucket.available(ORIGIN + SECOND - 1)).isZero();
     }
 
     @Test
     void eachFillAddsItsTokensUpToTheMaximum() {
-        TokenBucket bucket = new TokenBucket(new BucketShape(4, 1, SECOND, ORIGIN), ORIGIN);
-        drain(bucket, ORIGIN);
+        TokenBucket bucket = bucket(4, 1, SECOND);
+        assertThat(drain(bucket)).isEqualTo(4);
         assertThat(bucket.available(ORIGIN + SECOND)).isEqualTo(1);
         assertThat(bucket.available(ORIGIN + 3 * SECOND)).isEqualTo(3);
         assertThat(bucket.available(ORIGIN + 100 * SECOND)).isEqualTo(4);
         assertThat(bucket.full(ORIGIN + 100 * SECOND)).isTrue();
 
-        long later = ORIGIN + 100 * SECOND;
-        assertThat(drain(bucket, later)).as("what a full bucket gives, however long it waited").isEqualTo(4);
-        assertThat(bucket.tryTake(later + SECOND)).isTrue();
-        assertThat(bucket.tryTake(later + SECOND)).isFalse();
+        clock.set(ORIGIN + 100 * SECOND);
+        assertThat(drain(bucket)).as("what a full bucket gives, however long it waited").isEqualTo(4);
+        clock.set(ORIGIN + 101 * SECOND);
+        assertThat(bucket.tryTake()).isTrue();
+        assertThat(bucket.tryTake()).isFalse();
     }
 
     @Test
     void fillsAreInstantsCountedFromTheOriginNotFromTheLastTake() {
-        TokenBucket bucket = new TokenBucket(new BucketShape(2, 2, SECOND, ORIGIN), ORIGIN + SECOND / 2);
-        drain(bucket, ORIGIN + SECOND / 2);
-        assertThat(bucket.tryTake(ORIGIN + SECOND - 1)).isFalse();
-        assertThat(bucket.tryTake(ORIGIN + SECOND)).isTrue();
+        clock.set(ORIGIN + SECOND / 2);
+        TokenBucket bucket = bucket(2, 2, SECOND);
+        drain(bucket);
+        clock.set(ORIGIN + SECOND - 1);
+        assertThat(bucket.tryTake()).isFalse();
+        clock.set(ORIGIN + SECOND);
+        assertThat(bucket.tryTake()).isTrue();
     }
 
     @Test
-    void aClockReadBeforeAFillAnotherThreadUsedNeverGivesMore() {
-        TokenBucket bucket = new TokenBucket(new BucketShape(1, 1, SECOND, ORIGIN), ORIGIN);
-        drain(bucket, ORIGIN);
-        assertThat(bucket.tryTake(ORIGIN + SECOND)).isTrue();
-        assertThat(bucket.tryTake(ORIGIN + SECOND - 1)).as("a late thread with the old time").isFalse();
+    void aClockReadBeforeAFillAnotherThreadUsedIsReadAgainBeforeRefusing() {
+        TokenBucket bucket = new TokenBucket(new BucketShape(2, 2, SECOND, ORIGIN,
+                sequence(ORIGIN, ORIGIN, ORIGIN + SECOND, ORIGIN + SECOND - 1, ORIGIN + SECOND)), ORIGIN);
+        assertThat(bucket.tryTake()).isTrue();
+        assertThat(bucket.tryTake()).isTrue();
+        assertThat(bucket.tryTake()).as("one event loop, after the fill").isTrue();
+        assertThat(bucket.tryTake()).as("another, whose first reading predates the fill").isTrue();
+        assertThat(bucket.available(ORIGIN + SECOND)).isZero();
     }
 
     @Test
     void racingThreadsTakeExactlyTheTokensThereAre() throws Exception {
-        int threads = 8;
         int tokens = 100_000;
-        TokenBucket bucket = new TokenBucket(new BucketShape(tokens, 1, TimeUnit.DAYS.toNanos(1), ORIGIN), ORIGIN);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<Integer>> taken = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                taken.add(pool.submit(() -> {
-                    go.await();
-                    int mine = 0;
-                    for (int i = 0; i < tokens; i++) {
-                        if (bucket.tryTake(ORIGIN + i)) {
-                            mine++;
-                        }
-                    }
-                    return mine;
-                }));
+        TokenBucket bucket = bucket(tokens, 1, TimeUnit.DAYS.toNanos(1));
+        int taken = takenByRacingThreads(8, () -> {
+            int mine = 0;
+            for (int i = 0; i < tokens; i++) {
+                if (bucket.tryTake()) {
+                    mine++;
+                }
             }
-            go.countDown();
-            int total = 0;
-            for (Future<Integer> f : taken) {
-                total += f.get(30, TimeUnit.SECONDS);
-            }
-            assertThat(total).isEqualTo(tokens);
-        } finally {
-            pool.shutdownNow();
-        }
+            return mine;
+        });
+        assertThat(taken).isEqualTo(tokens);
     }
 
     @Test
-    void racingThreadsAcrossFillsGetTheStartingTokensAndThoseOfEachFill() throws Exception {
-        int threads = 4;
+    void racingThreadsAcrossFillsGetExactlyTheStartingTokensAndThoseOfEachFill() throws Exception {
         long fill = 1_000;
         int fills = 50;
-        TokenBucket bucket = new TokenBucket(new BucketShape(10, 10, fill, ORIGIN), ORIGIN);
+        TokenBucket bucket = bucket(10, 10, fill);
+        CountDownLatch moved = new CountDownLatch(1);
+        Thread mover = new Thread(() -> {
+            for (int f = 1; f <= fills; f++) {
+                while (bucket.available(clock.getAsLong()) > 0) {
+                    Thread.onSpinWait();
+                }
+                if (f < fills) {
+                    clock.set(ORIGIN + f * fill + f % 7);
+                }
+            }
+            moved.countDown();
+        });
+        mover.setDaemon(true);
+        mover.start();
+        int taken = takenByRacingThreads(3, () -> {
+            int mine = 0;
+            while (moved.getCount() > 0) {
+                if (bucket.tryTake()) {
+                    mine++;
+                }
+            }
+            return mine;
+        });
+        assertThat(taken).as("the first 10, then 10 at each of %d fills, each taken before the next", fills - 1)
+                .isEqualTo(10 + (fills - 1) * 10);
+    }
+
+    /** Runs {@code taker} on {@code threads} threads started at once; the tokens they took in all. */
+    private static int takenByRacingThreads(int threads, Callable<Integer> taker) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             CountDownLatch go = new CountDownLatch(1);
@@ -103,13 +134,7 @@ class TokenBucketTest {
             for (int t = 0; t < threads; t++) {
                 taken.add(pool.submit(() -> {
                     go.await();
-                    int mine = 0;
-                    for (long now = ORIGIN; now < ORIGIN + fills * fill; now += 7) {
-                        if (bucket.tryTake(now)) {
-                            mine++;
-                        }
-                    }
-                    return mine;
+                    return taker.call();
                 }));
             }
             go.countDown();
@@ -117,15 +142,22 @@ class TokenBucketTest {
             for (Future<Integer> f : taken) {
                 total += f.get(30, TimeUnit.SECONDS);
             }
-            assertThat(total).isLessThanOrEqualTo(10 + (fills - 1) * 10).isGreaterThan(10);
+            return total;
         } finally {
             pool.shutdownNow();
         }
     }
 
-    private static int drain(TokenBucket bucket, long now) {
+    /** A clock giving {@code readings} in turn, then the last one for ever. */
+    private static LongSupplier sequence(long... readings) {
+        PrimitiveIterator.OfLong next = LongStream.of(readings).iterator();
+        long[] last = {readings[readings.length - 1]};
+        return () -> next.hasNext() ? (last[0] = next.nextLong()) : last[0];
+    }
+
+    private static int drain(TokenBucket bucket) {
         int taken = 0;
-        while (bucket.tryTake(now)) {
+        while (bucket.tryTake()) {
             taken++;
         }
         return taken;

@@ -13,8 +13,10 @@ import io.tollgate.server.dubbo.DubboProvider;
 import io.tollgate.server.http2.EchoServer;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.StartedResources;
+import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,8 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Real upstreams of the four protocols a stream filter serves, started for one test class: an
  * HTTP/1.1 echo, a grpc-java server of {@code test.Echo}, a SOFARPC provider of
- * {@link EchoService} over Bolt and a Dubbo provider; and real clients of each aimed at a
- * gateway's listener. Everything it starts or makes is closed with it.
+ * {@link EchoService} over Bolt and a Dubbo provider; a gateway in front of them, and real
+ * clients of each aimed at its listeners. Everything it starts or makes is closed with it, last
+ * made first.
  */
 final class EveryProtocol implements AutoCloseable {
 
@@ -61,9 +64,14 @@ final class EveryProtocol implements AutoCloseable {
         }
     }
 
-    /** The ports to fill {@link #CLUSTERS} with. */
-    Map<String, Object> ports() {
-        return Map.of("HTTP", httpPort, "GRPC", grpcPort, "BOLT", boltPort, "DUBBO", dubbo.port());
+    /**
+     * Starts a gateway from {@code config}, which ends with {@link #CLUSTERS}, its placeholders
+     * filled with the upstreams' ports and {@code values}; closed with this.
+     */
+    TestGateway gateway(String config, Map<String, ?> values) throws InterruptedException {
+        Map<String, Object> all = new HashMap<>(values);
+        all.putAll(Map.of("HTTP", httpPort, "GRPC", grpcPort, "BOLT", boltPort, "DUBBO", dubbo.port()));
+        return started.add(TestGateway.start(config, all));
     }
 
     /** Calls that reached the Dubbo provider. */

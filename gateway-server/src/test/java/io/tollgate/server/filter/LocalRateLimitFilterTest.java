@@ -14,7 +14,6 @@ import io.tollgate.server.bolt.EchoService;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.http2.EchoGrpc;
 import io.tollgate.server.testing.Await;
-import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +24,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.rpc.RpcException;
@@ -87,22 +85,21 @@ class LocalRateLimitFilterTest {
 
     @TempDir
     static Path dir;
-    private static final StartedResources started = new StartedResources();
     private static final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static EveryProtocol upstreams;
     private static TestGateway gateway;
 
     @BeforeAll
     static void start() throws Exception {
-        upstreams = started.add(new EveryProtocol());
-        Map<String, Object> values = new HashMap<>(upstreams.ports());
-        values.put("LOG", dir.resolve("access.log"));
-        gateway = started.add(TestGateway.start(CONFIG, values));
+        upstreams = new EveryProtocol();
+        gateway = upstreams.gateway(CONFIG, Map.of("LOG", dir.resolve("access.log")));
     }
 
     @AfterAll
     static void stop() {
-        started.close();
+        if (upstreams != null) {
+            upstreams.close();
+        }
     }
 
     @Test

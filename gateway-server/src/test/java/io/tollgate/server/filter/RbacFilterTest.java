@@ -17,7 +17,6 @@ import io.tollgate.core.metrics.MetricNames;
 import io.tollgate.server.bolt.EchoService;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.http2.EchoGrpc;
-import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
 import io.tollgate.server.testing.TestPki;
 import java.io.IOException;
@@ -28,7 +27,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -147,24 +145,24 @@ class RbacFilterTest {
                 route_config: { virtual_hosts: [{ name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: dubbo } }] }] }
             """ + EveryProtocol.CLUSTERS;
 
-    private static final StartedResources started = new StartedResources();
     private static final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static EveryProtocol upstreams;
     private static TestGateway gateway;
 
     @BeforeAll
     static void start() throws Exception {
-        upstreams = started.add(new EveryProtocol());
-        Map<String, Object> values = new HashMap<>(upstreams.ports());
-        values.putAll(Map.of("LOCALHOST_CERT", TestPki.cert("localhost"), "LOCALHOST_KEY", TestPki.key("localhost"),
+        upstreams = new EveryProtocol();
+        gateway = upstreams.gateway(CONFIG, Map.of(
+                "LOCALHOST_CERT", TestPki.cert("localhost"), "LOCALHOST_KEY", TestPki.key("localhost"),
                 "A_CERT", TestPki.cert("a.test"), "A_KEY", TestPki.key("a.test"),
                 "B_CERT", TestPki.cert("b.test"), "B_KEY", TestPki.key("b.test"), "CA", TestPki.cert("ca")));
-        gateway = started.add(TestGateway.start(CONFIG, values));
     }
 
     @AfterAll
     static void stop() {
-        started.close();
+        if (upstreams != null) {
+            upstreams.close();
+        }
     }
 
     @AfterEach
