@@ -11,8 +11,9 @@ import java.lang.invoke.VarHandle;
  * {@code filled + maxTokens} available ({@link BucketShape#filled}). Tokens a full bucket could
  * not hold are dropped by raising the count to at least {@code filled} before taking. A thread
  * whose clock reading predates a fill another thread already used would see too few tokens: before
- * refusing, it reads the clock again, after the count, so a refusal is always exact and no more
- * than the configured tokens are ever given.
+ * refusing, it reads the clock again, after the count, so a refusal is always right. A token given
+ * is one the bucket held at the reading it was taken against; with fixed time, exactly
+ * {@code maxTokens} are given however many threads race.
  */
 final class TokenBucket {
 
