@@ -25,6 +25,11 @@ record BucketShape(long maxTokens, long tokensPerFill, long fillIntervalNanos, l
         return clock.getAsLong();
     }
 
+    /** The nanoseconds from {@code now} to the next fill. */
+    long untilNextFill(long now) {
+        return fillIntervalNanos - (now - origin) % fillIntervalNanos;
+    }
+
     /** The tokens all fills from {@link #origin} to {@code now} added, uncapped. */
     long filled(long now) {
         return (now - origin) / fillIntervalNanos * tokensPerFill;

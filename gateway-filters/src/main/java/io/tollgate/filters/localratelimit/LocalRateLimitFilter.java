@@ -2,6 +2,7 @@ package io.tollgate.filters.localratelimit;
 
 import io.micrometer.core.instrument.Counter;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterResponse;
 import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.FilterStatus;
@@ -13,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Takes a token for each request from its chain's bucket (or its descriptor's) and answers the
- * request when there is none: 429 with {@code x-tollgate-ratelimited: true}, gRPC
+ * request when there is none: 429 with {@code x-tollgate-ratelimited: true} and the
+ * {@code x-ratelimit-limit}, {@code -remaining} and {@code -reset} headers, gRPC
  * RESOURCE_EXHAUSTED (8) in trailers-only form, Bolt server busy or Dubbo thread pool exhausted
  * with the caller's id; the access log shows {@code RL}. One instance per chain, shared by every
  * event loop through its lock-free buckets.
@@ -25,8 +27,11 @@ final class LocalRateLimitFilter implements StreamFilter {
     /** The header a limited HTTP response carries, as Envoy's {@code x-envoy-ratelimited}. */
     static final String LIMITED_HEADER = "x-tollgate-ratelimited";
     private static final int GRPC_RESOURCE_EXHAUSTED = 8;
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final Object LIMITED = new Object();
 
+    private final BucketShape shape;
+    private final String limit;
     private final TokenBucket bucket;
     private final DescriptorBuckets descriptorBuckets;
     private final String header;
@@ -35,8 +40,9 @@ final class LocalRateLimitFilter implements StreamFilter {
 
     LocalRateLimitFilter(LocalRateLimitSettings settings, FilterScope scope) {
         long now = System.nanoTime();
-        BucketShape shape = new BucketShape(settings.maxTokens(), settings.tokensPerFill(),
+        this.shape = new BucketShape(settings.maxTokens(), settings.tokensPerFill(),
                 TimeUnit.NANOSECONDS.convert(settings.fillInterval()), now, System::nanoTime);
+        this.limit = Long.toString(settings.maxTokens());
         if (settings.descriptor() == null) {
             this.bucket = new TokenBucket(shape, now);
             this.descriptorBuckets = null;
@@ -67,7 +73,11 @@ final class LocalRateLimitFilter implements StreamFilter {
     @Override
     public void onResponse(StreamFilterContext context, FilterResponse response) {
         if (response.local() && response.headers().writable() && context.state(this) == LIMITED) {
-            response.headers().set(LIMITED_HEADER, "true");
+            FilterHeaders headers = response.headers();
+            headers.set(LIMITED_HEADER, "true");
+            headers.set("x-ratelimit-limit", limit);
+            headers.set("x-ratelimit-remaining", "0");
+            headers.set("x-ratelimit-reset", Long.toString((shape.untilNextFill(shape.now()) + SECOND - 1) / SECOND));
         }
     }
 

@@ -64,6 +64,8 @@ class TokenBucketTest {
         assertThat(bucket.tryTake()).isFalse();
         clock.set(ORIGIN + SECOND);
         assertThat(bucket.tryTake()).isTrue();
+        assertThat(new BucketShape(2, 2, SECOND, ORIGIN, clock).untilNextFill(ORIGIN + SECOND + 10))
+                .isEqualTo(SECOND - 10);
     }
 
     @Test

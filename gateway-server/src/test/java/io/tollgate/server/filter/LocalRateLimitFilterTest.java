@@ -111,6 +111,10 @@ class LocalRateLimitFilterTest {
             HttpResponse<String> limited = get("/listener/" + i, null);
             assertThat(limited.statusCode()).as("request " + i).isEqualTo(429);
             assertThat(limited.headers().firstValue("x-tollgate-ratelimited")).hasValue("true");
+            assertThat(limited.headers().firstValue("x-ratelimit-limit")).hasValue("3");
+            assertThat(limited.headers().firstValue("x-ratelimit-remaining")).hasValue("0");
+            assertThat(Long.parseLong(limited.headers().firstValue("x-ratelimit-reset").orElseThrow()))
+                    .as("seconds to the next fill, at most the hour of the interval").isBetween(1L, 3600L);
             assertThat(limited.headers().firstValue("x-tollgate-error")).hasValue("local_rate_limited");
             assertThat(limited.body()).doesNotContain("target:");
         }
