@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alipay.sofa.rpc.core.exception.SofaRpcException;
+import com.alipay.sofa.rpc.core.exception.SofaTimeOutException;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -182,7 +183,8 @@ class LocalRateLimitFilterTest {
 
         assertThatThrownBy(() -> sofa.echo("three"))
                 .isInstanceOfSatisfying(SofaRpcException.class,
-                        e -> assertThat(e.getMessage()).containsIgnoringCase("busy"));
+                        e -> assertThat(e.getMessage()).containsIgnoringCase("busy"))
+                .as("answered with the caller's id, not left to time out").isNotInstanceOf(SofaTimeOutException.class);
 
         assertThat(upstreams.boltCalls.get()).isEqualTo(reached);
         assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "bolt", "")).isEqualTo(1);
@@ -195,7 +197,11 @@ class LocalRateLimitFilterTest {
         assertThat(consumer.service().echo("two")).isEqualTo("two");
         int reached = upstreams.dubboCalls();
 
-        assertThatThrownBy(() -> consumer.service().echo("three")).isInstanceOf(RpcException.class);
+        assertThatThrownBy(() -> consumer.service().echo("three"))
+                .isInstanceOfSatisfying(RpcException.class, e -> {
+                    assertThat(e.isTimeout()).as("answered with the caller's id, not left to time out").isFalse();
+                    assertThat(e).hasMessageContaining("tollgate: ");
+                });
 
         assertThat(upstreams.dubboCalls()).isEqualTo(reached);
         assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "dubbo", "")).isEqualTo(1);

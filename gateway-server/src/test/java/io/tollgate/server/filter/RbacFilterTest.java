@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alipay.sofa.rpc.core.exception.SofaRpcException;
+import com.alipay.sofa.rpc.core.exception.SofaTimeOutException;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
@@ -275,6 +276,7 @@ class RbacFilterTest {
 
         assertThatThrownBy(() -> sofa.fail("refused"))
                 .isInstanceOf(SofaRpcException.class)
+                .as("answered with the caller's id, not left to time out").isNotInstanceOf(SofaTimeOutException.class)
                 .isNotInstanceOf(IllegalStateException.class);
 
         assertThat(upstreams.boltCalls.get()).isEqualTo(reached);
