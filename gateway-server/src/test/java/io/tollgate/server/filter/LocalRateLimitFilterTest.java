@@ -18,7 +18,6 @@ import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -212,8 +211,7 @@ class LocalRateLimitFilterTest {
     }
 
     private static HttpResponse<String> get(String path, String clientName) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port("http") + path))
-                .timeout(LIMIT);
+        HttpRequest.Builder request = HttpRequest.newBuilder(gateway.uri("http", path)).timeout(LIMIT);
         if (clientName != null) {
             request.header("x-client", clientName);
         }

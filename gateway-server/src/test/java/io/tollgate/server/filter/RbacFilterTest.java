@@ -106,6 +106,23 @@ class RbacFilterTest {
                     policies:
                       - { name: denied-path, permissions: [{ path: { prefix: /denied } }], principals: [{ any: true }] }
                 route_config: { virtual_hosts: [{ name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: http } }] }] }
+              - name: ipv6
+                address: "::1"
+                protocols: [http1]
+                filters:
+                  - name: rbac
+                    policies: [{ name: v6-loopback, permissions: [{ any: true }], principals: [{ source_ip: ["::1/128"] }] }]
+                route_config:
+                  virtual_hosts:
+                    - name: all
+                      domains: ["*"]
+                      routes:
+                        - name: v4-only
+                          match: { prefix: /v4-only }
+                          route: { cluster: http }
+                          filters:
+                            rbac: { policies: [{ name: v4, permissions: [{ any: true }], principals: [{ source_ip: [0.0.0.0/0] }] }] }
+                        - { match: { prefix: / }, route: { cluster: http } }
               - name: tls
                 protocols: [http1]
                 tls:
@@ -196,12 +213,8 @@ class RbacFilterTest {
 
     @Test
     void httpMethodAndPathTogetherMakeOnePermission() throws Exception {
-        HttpRequest delete = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port("http") + "/public/x"))
-                .DELETE().timeout(Duration.ofSeconds(10)).build();
-        assertThat(client.send(delete, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(403);
-        HttpRequest elsewhere = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port("http") + "/other/x"))
-                .DELETE().timeout(Duration.ofSeconds(10)).build();
-        assertThat(client.send(elsewhere, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        assertThat(send(request(gateway.uri("http", "/public/x")).DELETE()).statusCode()).isEqualTo(403);
+        assertThat(send(request(gateway.uri("http", "/other/x")).DELETE()).statusCode()).isEqualTo(200);
     }
 
     @Test
@@ -214,6 +227,14 @@ class RbacFilterTest {
                 .as("the override replaced the listener's policies for this route").isEqualTo(200);
 
         assertThat(count(MetricNames.FILTER_RBAC_DENIED, "http", "office")).isEqualTo(deniedOnRoute + 1);
+    }
+
+    @Test
+    void ipv6ClientsMatchIpv6RangesOnly() throws Exception {
+        URI base = URI.create("http://[::1]:" + gateway.port("ipv6"));
+        assertThat(send(request(base.resolve("/v6"))).statusCode()).isEqualTo(200);
+        assertThat(send(request(base.resolve("/v4-only"))).statusCode()).as("0.0.0.0/0 holds no IPv6 client")
+                .isEqualTo(403);
     }
 
     @Test
@@ -311,9 +332,16 @@ class RbacFilterTest {
 
     private static HttpResponse<String> get(String listener, String path, Map<String, String> headers)
             throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port(listener) + path))
-                .timeout(Duration.ofSeconds(10));
+        HttpRequest.Builder request = request(gateway.uri(listener, path));
         headers.forEach(request::header);
+        return send(request);
+    }
+
+    private static HttpRequest.Builder request(URI uri) {
+        return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
