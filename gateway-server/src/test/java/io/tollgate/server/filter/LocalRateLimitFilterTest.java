@@ -15,6 +15,7 @@ import io.tollgate.server.bolt.EchoService;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.http2.EchoGrpc;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,6 +60,11 @@ class LocalRateLimitFilterTest {
                           route: { cluster: http }
                           filters:
                             local_rate_limit: { max_tokens: 2, fill_interval: 1h, descriptor: { header: x-client } }
+                        - name: per-address
+                          match: { prefix: /per-address }
+                          route: { cluster: http }
+                          filters:
+                            local_rate_limit: { max_tokens: 1, fill_interval: 1h, descriptor: { client_ip: true } }
                         - name: quick
                           match: { prefix: /quick }
                           route: { cluster: http }
@@ -82,6 +88,7 @@ class LocalRateLimitFilterTest {
                 route_config: { virtual_hosts: [{ name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: dubbo } }] }] }
             """ + EveryProtocol.CLUSTERS;
     private static final Duration LIMIT = Duration.ofSeconds(10);
+    private static final String GET_PER_ADDRESS = "GET /per-address/x HTTP/1.1\r\nHost: a\r\n\r\n";
 
     @TempDir
     static Path dir;
@@ -135,6 +142,17 @@ class LocalRateLimitFilterTest {
         }
         assertThat(get("/per-client/anonymous", null).statusCode()).isEqualTo(200);
         assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "http", "per-client")).isEqualTo(2);
+    }
+
+    @Test
+    void eachClientAddressHasItsOwnBucket() throws Exception {
+        for (String address : new String[] {"127.0.0.2", "127.0.0.3"}) {
+            try (RawHttp connection = new RawHttp(address, gateway.port("http"))) {
+                assertThat(connection.send(GET_PER_ADDRESS).read().status()).as(address).isEqualTo(200);
+                assertThat(connection.send(GET_PER_ADDRESS).read().status()).as(address).isEqualTo(429);
+            }
+        }
+        assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "http", "per-address")).isEqualTo(2);
     }
 
     @Test

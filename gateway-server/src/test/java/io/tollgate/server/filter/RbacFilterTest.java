@@ -18,6 +18,7 @@ import io.tollgate.core.metrics.MetricNames;
 import io.tollgate.server.bolt.EchoService;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.http2.EchoGrpc;
+import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
 import io.tollgate.server.testing.TestPki;
 import java.io.IOException;
@@ -91,6 +92,11 @@ class RbacFilterTest {
                                 - name: local
                                   permissions: [{ any: true }]
                                   principals: [{ source_ip: [10.0.0.0/8, "::1/128", 127.0.0.0/8] }]
+                        - name: second-loopback
+                          match: { prefix: /second-loopback }
+                          route: { cluster: http }
+                          filters:
+                            rbac: { policies: [{ name: two, permissions: [{ any: true }], principals: [{ source_ip: [127.0.0.2/32] }] }] }
                         - name: open
                           match: { prefix: /denied/open }
                           route: { cluster: http }
@@ -235,6 +241,16 @@ class RbacFilterTest {
         assertThat(send(request(base.resolve("/v6"))).statusCode()).isEqualTo(200);
         assertThat(send(request(base.resolve("/v4-only"))).statusCode()).as("0.0.0.0/0 holds no IPv6 client")
                 .isEqualTo(403);
+    }
+
+    @Test
+    void clientsAreToldApartByTheirAddress() throws Exception {
+        String get = "GET /second-loopback/x HTTP/1.1\r\nHost: a\r\n\r\n";
+        try (RawHttp two = new RawHttp("127.0.0.2", gateway.port("http"));
+                RawHttp three = new RawHttp("127.0.0.3", gateway.port("http"))) {
+            assertThat(two.send(get).read().status()).isEqualTo(200);
+            assertThat(three.send(get).read().status()).isEqualTo(403);
+        }
     }
 
     @Test
