@@ -25,6 +25,18 @@ class DescriptorBucketsTest {
     }
 
     @Test
+    void longValuesAreToldApartByTheirDigest() {
+        DescriptorBuckets buckets = new DescriptorBuckets(twoPerSecond, 10);
+        String one = "k".repeat(8192);
+        String other = "k".repeat(8191) + "l";
+        assertThat(buckets.bucket(one)).isSameAs(buckets.bucket("k".repeat(8192)));
+        assertThat(buckets.bucket(one)).isNotSameAs(buckets.bucket(other));
+        assertThat(buckets.bucket("k".repeat(DescriptorBuckets.MAX_KEY_CHARS)))
+                .isNotSameAs(buckets.bucket("k".repeat(DescriptorBuckets.MAX_KEY_CHARS + 1)));
+        assertThat(buckets.size()).isEqualTo(4);
+    }
+
+    @Test
     void valuesPastTheBoundShareTheOverflowBucketUntilAFullBucketMakesRoom() {
         DescriptorBuckets buckets = new DescriptorBuckets(twoPerSecond, 2);
         buckets.bucket("a").tryTake();
