@@ -65,6 +65,10 @@ class LocalRateLimitFilterTest {
                           route: { cluster: http }
                           filters:
                             local_rate_limit: { max_tokens: 1, fill_interval: 1h, descriptor: { client_ip: true } }
+                        - name: h2
+                          match: { prefix: /h2 }
+                          route: { cluster: http }
+                          filters: { local_rate_limit: { max_tokens: 1, fill_interval: 1h } }
                         - name: quick
                           match: { prefix: /quick }
                           route: { cluster: http }
@@ -153,6 +157,18 @@ class LocalRateLimitFilterTest {
             }
         }
         assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "http", "per-address")).isEqualTo(2);
+    }
+
+    @Test
+    void http2RequestsAreRefusedWithTheSameStatusAndHeaders() throws Exception {
+        HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        HttpRequest request = HttpRequest.newBuilder(gateway.uri("http", "/h2/x")).timeout(LIMIT).build();
+        HttpResponse<String> first = h2.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(first.statusCode()).isEqualTo(200);
+        HttpResponse<String> limited = h2.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(limited.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(limited.statusCode()).isEqualTo(429);
+        assertThat(limited.headers().firstValue("x-tollgate-ratelimited")).hasValue("true");
     }
 
     @Test
