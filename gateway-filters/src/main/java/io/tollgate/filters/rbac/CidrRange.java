@@ -64,6 +64,35 @@ final class CidrRange {
         return new CidrRange(false, highMask, lowMask, high, low, text);
     }
 
+    /**
+     * Whether the address {@code text} writes (null: none) is in one of {@code ranges}: an IPv4
+     * address is read into a long and compared without allocating; others are parsed first.
+     */
+    static boolean anyContains(CidrRange[] ranges, String text) {
+        if (text == null) {
+            return false;
+        }
+        if (text.indexOf(':') < 0) {
+            long v4 = IpAddress.parseV4(text);
+            for (CidrRange range : ranges) {
+                if (v4 >= 0 && range.v4 && (v4 & range.lowMask) == range.low) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        IpAddress address = IpAddress.parse(text);
+        if (address == null) {
+            return false;
+        }
+        for (CidrRange range : ranges) {
+            if (range.contains(address)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code address} is in this range. */
     boolean contains(IpAddress address) {
         return address.v4 == v4 && (address.high & highMask) == high && (address.low & lowMask) == low;

@@ -29,10 +29,15 @@ final class IpAddress {
             return null;
         }
         if (text.indexOf(':') < 0) {
-            long v4 = parseV4(text, 0, text.length());
+            long v4 = parseV4(text);
             return v4 < 0 ? null : new IpAddress(true, 0, v4);
         }
         return parseV6(text);
+    }
+
+    /** The 32 bits of the dotted quad {@code text}, or -1 when it is not one. */
+    static long parseV4(String text) {
+        return parseV4(text, 0, text.length());
     }
 
     /** The 32 bits of the dotted quad in {@code text[from, to)}, or -1 when it is not one. */

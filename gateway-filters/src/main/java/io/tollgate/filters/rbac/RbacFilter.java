@@ -41,7 +41,7 @@ final class RbacFilter implements StreamFilter {
 
     @Override
     public FilterStatus onRequest(StreamFilterContext context) {
-        RbacPolicy matched = firstMatch(new RbacRequest(context));
+        RbacPolicy matched = firstMatch(context);
         if (allowAction == (matched != null)) {
             allowed.increment();
             return FilterStatus.CONTINUE;
@@ -61,7 +61,7 @@ final class RbacFilter implements StreamFilter {
         return FilterStatus.CONTINUE;
     }
 
-    private RbacPolicy firstMatch(RbacRequest request) {
+    private RbacPolicy firstMatch(StreamFilterContext request) {
         for (RbacPolicy policy : policies) {
             if (policy.matches(request)) {
                 return policy;

@@ -1,5 +1,7 @@
 package io.tollgate.filters.rbac;
 
+import io.tollgate.core.filter.StreamFilterContext;
+
 /**
  * One entry of a policy's {@code permissions} (what is asked: path, header, SNI, RPC service and
  * method) or {@code principals} (who asks: source address, header, certificate identity), compiled
@@ -9,5 +11,5 @@ package io.tollgate.filters.rbac;
 interface Rule {
 
     /** Whether the request satisfies this rule. */
-    boolean matches(RbacRequest request);
+    boolean matches(StreamFilterContext context);
 }

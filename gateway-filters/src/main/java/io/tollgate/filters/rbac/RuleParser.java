@@ -41,12 +41,12 @@ final class RuleParser {
             }
             all.add(r -> true);
         }
-        n.optional("path").map(RuleParser::string).ifPresent(m -> all.add(r -> m.matches(r.context.request().path())));
-        n.optional("sni").map(RuleParser::string).ifPresent(m -> all.add(r -> m.matches(r.context.sni())));
-        n.optional("service").map(RuleParser::string).ifPresent(m -> all.add(r -> m.matches(r.context.service())));
-        n.optional("method").map(RuleParser::string).ifPresent(m -> all.add(r -> m.matches(r.context.method())));
+        n.optional("path").map(RuleParser::string).ifPresent(m -> all.add(r -> m.matches(r.request().path())));
+        n.optional("sni").map(RuleParser::string).ifPresent(m -> all.add(r -> m.matches(r.sni())));
+        n.optional("service").map(RuleParser::string).ifPresent(m -> all.add(r -> m.matches(r.service())));
+        n.optional("method").map(RuleParser::string).ifPresent(m -> all.add(r -> m.matches(r.method())));
         n.optional("authenticated").map(RuleParser::string)
-                .ifPresent(m -> all.add(r -> m.matches(r.context.peerIdentity())));
+                .ifPresent(m -> all.add(r -> m.matches(r.peerIdentity())));
         n.optional("header").map(RuleParser::header).ifPresent(all::add);
         if (n.has("source_ip")) {
             all.add(sourceIp(n));
@@ -80,7 +80,7 @@ final class RuleParser {
         String name = n.string("name").toLowerCase(Locale.ROOT);
         StringMatcher matcher = StringMatcher.parse(n, true);
         boolean invert = n.bool("invert", false);
-        return r -> matcher.matches(r.context.request().header(name)) != invert;
+        return r -> matcher.matches(r.request().header(name)) != invert;
     }
 
     private static Rule sourceIp(ConfigNode entry) {
@@ -95,17 +95,6 @@ final class RuleParser {
             throw entry.child("source_ip").error("must list at least one address range");
         }
         CidrRange[] all = ranges.toArray(new CidrRange[0]);
-        return r -> {
-            IpAddress client = r.client();
-            if (client == null) {
-                return false;
-            }
-            for (CidrRange range : all) {
-                if (range.contains(client)) {
-                    return true;
-                }
-            }
-            return false;
-        };
+        return r -> CidrRange.anyContains(all, r.clientAddress());
     }
 }

@@ -56,6 +56,21 @@ class CidrRangeTest {
     }
 
     @Test
+    void aClientAddressAsTextIsInAnyOfItsRangesOrNone() {
+        CidrRange[] ranges = {CidrRange.parse("192.168.0.0/16"), CidrRange.parse("10.0.0.0/8"),
+            CidrRange.parse("2001:db8::/32")};
+        assertThat(CidrRange.anyContains(ranges, "10.1.2.3")).isTrue();
+        assertThat(CidrRange.anyContains(ranges, "192.168.9.9")).isTrue();
+        assertThat(CidrRange.anyContains(ranges, "172.16.0.1")).isFalse();
+        assertThat(CidrRange.anyContains(ranges, "2001:db8:0:0:0:0:0:7")).isTrue();
+        assertThat(CidrRange.anyContains(ranges, "::ffff:10.0.0.1")).isTrue();
+        assertThat(CidrRange.anyContains(ranges, "2001:db9::7")).isFalse();
+        assertThat(CidrRange.anyContains(ranges, "10.0.0")).isFalse();
+        assertThat(CidrRange.anyContains(ranges, "fe80::zz")).isFalse();
+        assertThat(CidrRange.anyContains(ranges, null)).isFalse();
+    }
+
+    @Test
     void malformedAddressesReadAsNone() {
         for (String bad : new String[] {"", "10.0.0", "10.0.0.0.1", "256.0.0.1", "01.2.3.4", "10.0.0.1x", "a.b.c.d",
             "1::2::3", "12345::", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", ":1", "1:", "g::1", "::1.2.3", "localhost"}) {
