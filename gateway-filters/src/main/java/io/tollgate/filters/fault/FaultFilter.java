@@ -1,12 +1,12 @@
 package io.tollgate.filters.fault;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Tags;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
+import io.tollgate.filters.FilterCounters;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Future;
@@ -37,11 +37,8 @@ final class FaultFilter implements StreamFilter {
         this.abort = settings.abort();
         this.headers = settings.headers().entrySet().toArray(new Map.Entry[0]);
         this.seeded = settings.seed() == null ? null : new Random(settings.seed());
-        Tags tags = Tags.of("listener", scope.listener(), "route", scope.route() == null ? "" : scope.route());
-        this.delays = Counter.builder("tollgate.filter.fault.delays").tags(tags)
-                .description("requests the fault filter delayed").register(scope.meters());
-        this.aborts = Counter.builder("tollgate.filter.fault.aborts").tags(tags)
-                .description("requests the fault filter answered with its abort status").register(scope.meters());
+        this.delays = FilterCounters.counter(scope, "tollgate.filter.fault.delays");
+        this.aborts = FilterCounters.counter(scope, "tollgate.filter.fault.aborts");
     }
 
     @Override
