@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tollgate.core.accesslog.FormatException;
+import io.tollgate.core.accesslog.LineFormats;
 import io.tollgate.core.extension.ExtensionFactory;
 import io.tollgate.core.extension.ExtensionRegistry;
 import java.io.IOException;
@@ -234,10 +236,7 @@ public final class ConfigLoader {
             }
         }
         HttpOptions http = n.optional("http").map(ConfigLoader::httpOptions).orElse(HttpOptions.DEFAULTS);
-        AccessLogConfig accessLog = n.optional("access_log").map(a -> {
-            a.allowOnly(Set.of("path"));
-            return new AccessLogConfig(a.string("path", ""));
-        }).orElse(AccessLogConfig.DISABLED);
+        AccessLogConfig accessLog = n.optional("access_log").map(ConfigLoader::accessLog).orElse(AccessLogConfig.DISABLED);
         return new ListenerConfig(
                 n.string("name"),
                 n.string("address", "127.0.0.1"),
@@ -252,6 +251,22 @@ public final class ConfigLoader {
                 new ConnectionLimits(
                         positive(n, "protocol_detection_timeout", ConnectionLimits.DEFAULT_PROTOCOL_DETECTION_TIMEOUT),
                         n.integer("max_connections", 0, 0, Integer.MAX_VALUE)));
+    }
+
+    /** Reads an {@code access_log} block and compiles its format once here, so a bad operator fails the load. */
+    private static AccessLogConfig accessLog(ConfigNode a) {
+        a.allowOnly(Set.of("path", "format", "json_format"));
+        if (a.has("format") && a.has("json_format")) {
+            throw a.child("json_format").error("set beside format (expected one of format and json_format)");
+        }
+        AccessLogConfig config = new AccessLogConfig(a.string("path", ""), a.string("format", ""),
+                a.stringMap("json_format"));
+        try {
+            LineFormats.of(config);
+        } catch (FormatException e) {
+            throw a.child(e.field()).error(e.getMessage());
+        }
+        return config;
     }
 
     private static Http2Options http2Options(ConfigNode n) {

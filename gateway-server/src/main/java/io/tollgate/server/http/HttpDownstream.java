@@ -265,8 +265,13 @@ final class HttpDownstream {
     }
 
     private ExchangeRecord newRecord(HttpRequest request, String protocol, String authority) {
-        return new ExchangeRecord(proxy.records(), protocol, request.method().name(), request.uri(), authority,
-                peer.text(), peer.identity(), false);
+        ExchangeRecord record = new ExchangeRecord(proxy.records(), protocol, request.method().name(), request.uri(),
+                authority, peer.text(), peer.identity(), false);
+        record.requestHeaders(request.headers());
+        if (grpc) {
+            record.grpc();
+        }
+        return record;
     }
 
     private void forward(HttpRequest request, HttpRouteRequest view, ExchangeRecord record, Route route,
@@ -364,6 +369,7 @@ final class HttpDownstream {
     private void respondLocally(ExchangeRecord record, HttpVersion version, boolean keepAlive,
             FullHttpResponse response) {
         record.sent(response.content().readableBytes());
+        record.responseHeaders(response.headers());
         record.finish(response.status().code());
         boolean close = !keepAlive || state == State.CLOSING;
         if (!http2Stream) {

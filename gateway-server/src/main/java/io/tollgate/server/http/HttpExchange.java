@@ -334,6 +334,7 @@ final class HttpExchange extends Exchange {
             responseStarted = true;
             responseStatus = code;
             prepareResponse(response);
+            record.responseHeaders(response.headers());
         } else if (skippingInformational) {
             ReferenceCountUtil.release(msg);
             return;
@@ -343,6 +344,7 @@ final class HttpExchange extends Exchange {
             record.sent(((HttpContent) msg).content().readableBytes());
         }
         if (last) {
+            record.trailers(((LastHttpContent) msg).trailingHeaders());
             lastWrite = downstream.write(msg, closeDownstreamAfter);
             finish();
             return;
@@ -502,6 +504,7 @@ final class HttpExchange extends Exchange {
             HopByHopHeaders.setKeepAlive(response, downstreamVersion, false);
         }
         record.sent(response.content().readableBytes());
+        record.responseHeaders(response.headers());
         record.finish(response.status().code());
         downstream.answerFailure(this, response, reason, downstreamVersion, !closeDownstreamAfter && requestComplete);
     }

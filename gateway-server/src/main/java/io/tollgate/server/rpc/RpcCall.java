@@ -113,6 +113,7 @@ final class RpcCall extends Exchange {
         }
         end();
         int length = response.frameLength();
+        record.responseHeaders(response);
         response.requestId(callerId);
         if (downstream.write(response)) {
             record.sent(length);

@@ -228,6 +228,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
                     service == null ? null : view.path(), service, peer(), peerIdentity(), true);
             record.requestId(frame.requestId());
             record.received(frame.frameLength());
+            record.requestHeaders(frame);
         } catch (RpcCodecException e) {
             boolean twoWay = frame.kind() == RpcFrame.Kind.REQUEST;
             int replyForm = frame.replyForm();
@@ -276,7 +277,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
 
     /** Sends a oneway request, counted as a request of the breakers for as long as the sending takes. */
     private void forwardOneway(RpcFrame frame, ExchangeRecord record, ExchangeTarget target, Host host) {
-        record.upstream(target.metrics(), host.id());
+        record.upstream(target, host.id());
         if (!target.breakers().tryStartRequest()) {
             target.metrics().requestOverflow();
             overflow(frame, record);
