@@ -100,6 +100,33 @@ final class BoltHeaderMap {
         }
     }
 
+    /**
+     * Appends to {@code out} the header map of {@code length} bytes of {@code buf} from absolute
+     * {@code index} (one {@link #check} accepted) with {@code changes} made: every entry whose key
+     * is a key of {@code changes} left out, then each change whose value is not null appended.
+     * Entries kept are copied as they are.
+     */
+    static void rewrite(ByteBuf buf, int index, int length, Map<String, String> changes, ByteBuf out) {
+        int end = index + length;
+        int at = index;
+        while (at < end) {
+            int keyLength = buf.getInt(at);
+            String key = keyLength == NULL_LENGTH ? null : buf.toString(at + 4, keyLength, StandardCharsets.UTF_8);
+            int entryEnd = at + stringLength(buf, at);
+            entryEnd += stringLength(buf, entryEnd);
+            if (key == null || !changes.containsKey(key)) {
+                out.writeBytes(buf, at, entryEnd - at);
+            }
+            at = entryEnd;
+        }
+        for (Map.Entry<String, String> change : changes.entrySet()) {
+            if (change.getValue() != null) {
+                write(out, change.getKey());
+                write(out, change.getValue());
+            }
+        }
+    }
+
     private static String readString(ByteBuf buf, int at, int end, BoltFrame frame) {
         checkedStringLength(buf, at, end, frame);
         int length = buf.getInt(at);

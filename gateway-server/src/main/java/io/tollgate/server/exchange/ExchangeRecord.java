@@ -49,6 +49,8 @@ public final class ExchangeRecord {
     private String[] requestHeaders;
     private String[] responseHeaders;
     private String[] trailers;
+    private String traceId;
+    private String spanId;
     private long bytesReceived;
     private long bytesSent;
     private boolean finished;
@@ -113,6 +115,12 @@ public final class ExchangeRecord {
     /** The request is a gRPC call: the access log reads its service and method from the path. */
     public void grpc() {
         this.grpc = true;
+    }
+
+    /** The request's trace and the gateway's span in it, for the access log. */
+    public void trace(String traceId, String spanId) {
+        this.traceId = traceId;
+        this.spanId = spanId;
     }
 
     /** Copies the request headers the access log writes, if any. */
@@ -217,7 +225,7 @@ public final class ExchangeRecord {
                     status, bytesReceived, bytesSent, elapsedNanos / 1000, upstreamHost,
                     route == null ? null : route.name(), requestId(), ResponseFlag.codes(flags), downstreamAddress,
                     downstreamPeer, clusterName, rpc ? authority : null, rpc ? method : null, grpc, requestHeaders,
-                    responseHeaders, trailers, null, null));
+                    responseHeaders, trailers, traceId, spanId));
         }
     }
 }

@@ -1,0 +1,23 @@
+package io.tollgate.filters.trace;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Exports spans as lines of the log {@code io.tollgate.filters.trace.spans} at info, one per span;
+ * the logging backend's appender decides where they go and does the writing.
+ */
+final class LoggingSpanExporter implements SpanExporter {
+
+    private static final Logger spans = LoggerFactory.getLogger("io.tollgate.filters.trace.spans");
+
+    @Override
+    public void export(FinishedSpan s) {
+        if (spans.isInfoEnabled()) {
+            spans.info("span trace_id={} span_id={} parent_id={} name={} listener={} route={} start_us={}"
+                    + " duration_us={} status={} upstream={}", s.span().traceId(), s.span().spanId(),
+                    s.span().parentSpanId(), s.name(), s.listener(), s.route(), s.startEpochMicros(),
+                    s.durationMicros(), s.status(), s.upstreamHost());
+        }
+    }
+}
