@@ -8,6 +8,7 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
+import java.util.Map;
 
 /**
  * A Bolt, Dubbo or plug-in call passing its stream filters: filters read its routing view (the
@@ -18,10 +19,10 @@ import io.tollgate.server.filter.StreamFilterChain;
 final class RpcFilterRun extends FilterRun {
 
     private final RpcDownstreamHandler downstream;
-    private final RpcFrame frame;
-    private final RpcRouteView view;
+    private RpcFrame frame;
+    private RpcRouteView view;
     private final Snapshot snapshot;
-    private FilterHeaders headers;
+    private RpcFilterHeaders headers;
 
     RpcFilterRun(StreamFilterChain chain, RpcDownstreamHandler downstream, RpcFrame frame, RpcRouteView view,
             ExchangeRecord record, Route route, Snapshot snapshot, RpcLoop loop, String listenerName) {
@@ -35,6 +36,22 @@ final class RpcFilterRun extends FilterRun {
     @Override
     protected void proceed() {
         downstream.filtersPassed(this);
+        forward();
+    }
+
+    /**
+     * Does what the route says with the call its filters let through, as the frame with the headers
+     * they changed, if they changed any.
+     */
+    void forward() {
+        Map<String, String> changes = headers == null ? null : headers.changes();
+        if (changes != null) {
+            RpcFrame rewritten = downstream.withHeaders(frame, changes);
+            if (rewritten != frame) {
+                frame = rewritten;
+                view = new RpcRouteView(rewritten, view.clientAddress());
+            }
+        }
         downstream.act(this, frame, view, record, route, snapshot);
     }
 
@@ -87,7 +104,7 @@ final class RpcFilterRun extends FilterRun {
     @Override
     public FilterHeaders requestHeaders() {
         if (headers == null) {
-            headers = new RpcFilterHeaders(view);
+            headers = new RpcFilterHeaders(view, frame.headersRewritable());
         }
         return headers;
     }

@@ -1,0 +1,170 @@
+package io.tollgate.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.TestGateway;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code trace} filter over HTTP/1.1 with the JDK client and a real upstream that echoes the
+ * headers it got: W3C and B3 contexts get the gateway's span as parent, a request without context
+ * starts a trace, the access log names trace and span, and a listener without the filter carries
+ * every header through untouched.
+ */
+class TraceFilterTest {
+
+    private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+    private static final String CALLER_SPAN = "00f067aa0ba902b7";
+    private static final String CONFIG = """
+            event_loops: 1
+            listeners:
+              - name: traced
+                port: 0
+                filters: [{ name: trace, new_trace_formats: [w3c, b3] }]
+                access_log: { path: "${LOG}", format: "%REQ(x-test)% %TRACE_ID% %SPAN_ID%" }
+                route_config:
+                  virtual_hosts:
+                    - { name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: echo } }] }
+              - name: plain
+                port: 0
+                route_config:
+                  virtual_hosts:
+                    - { name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: echo } }] }
+            clusters:
+              - name: echo
+                endpoints: [ { address: 127.0.0.1, port: ${ECHO} } ]
+            """;
+
+    @TempDir
+    static Path dir;
+    private static HttpUpstream echo;
+    private static TestGateway gateway;
+    private static final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @BeforeAll
+    static void start() throws Exception {
+        echo = new HttpUpstream("echo");
+        gateway = TestGateway.start(CONFIG, Map.of("ECHO", echo.port(), "LOG", dir.resolve("access.log")));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        gateway.close();
+        echo.close();
+    }
+
+    @Test
+    void w3cContextGetsTheGatewaysSpanAsParent() throws Exception {
+        Map<String, String> seen = send("traced", "w3c", "traceparent", "00-" + TRACE_ID + "-" + CALLER_SPAN + "-00",
+                "tracestate", "vendor=opaque,other=1");
+
+        String[] parts = seen.get("traceparent").split("-");
+        assertThat(parts[0]).isEqualTo("00");
+        assertThat(parts[1]).isEqualTo(TRACE_ID);
+        assertThat(parts[2]).matches("[0-9a-f]{16}").isNotEqualTo(CALLER_SPAN);
+        assertThat(parts[3]).isEqualTo("00");
+        assertThat(seen.get("tracestate")).isEqualTo("vendor=opaque,other=1");
+        assertThat(seen).doesNotContainKey("x-b3-traceid");
+        assertThat(logLine("w3c")).isEqualTo("w3c " + TRACE_ID + " " + parts[2]);
+    }
+
+    @Test
+    void b3HeadersGetANewSpanWithTheCallersAsParent() throws Exception {
+        Map<String, String> seen = send("traced", "b3", "X-B3-TraceId", TRACE_ID, "X-B3-SpanId", CALLER_SPAN,
+                "X-B3-Sampled", "1");
+
+        assertThat(seen.get("x-b3-traceid")).isEqualTo(TRACE_ID);
+        assertThat(seen.get("x-b3-parentspanid")).isEqualTo(CALLER_SPAN);
+        assertThat(seen.get("x-b3-spanid")).matches("[0-9a-f]{16}").isNotEqualTo(CALLER_SPAN);
+        assertThat(seen.get("x-b3-sampled")).isEqualTo("1");
+        assertThat(seen).doesNotContainKey("traceparent");
+        assertThat(logLine("b3")).isEqualTo("b3 " + TRACE_ID + " " + seen.get("x-b3-spanid"));
+    }
+
+    @Test
+    void singleB3HeaderGetsANewSpanWithTheCallersAsParent() throws Exception {
+        Map<String, String> seen = send("traced", "b3-single", "b3", TRACE_ID + "-" + CALLER_SPAN + "-d");
+
+        String[] fields = seen.get("b3").split("-");
+        assertThat(fields).hasSize(4);
+        assertThat(fields[0]).isEqualTo(TRACE_ID);
+        assertThat(fields[1]).matches("[0-9a-f]{16}").isNotEqualTo(CALLER_SPAN);
+        assertThat(fields[2]).isEqualTo("d");
+        assertThat(fields[3]).isEqualTo(CALLER_SPAN);
+    }
+
+    @Test
+    void aRequestWithoutContextStartsATraceInTheConfiguredFormats() throws Exception {
+        Map<String, String> seen = send("traced", "new", "traceparent", "00-not-valid-01");
+
+        assertThat(seen.get("traceparent")).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-01");
+        String traceId = seen.get("traceparent").substring(3, 35);
+        String spanId = seen.get("traceparent").substring(36, 52);
+        assertThat(seen.get("x-b3-traceid")).isEqualTo(traceId);
+        assertThat(seen.get("x-b3-spanid")).isEqualTo(spanId);
+        assertThat(logLine("new")).isEqualTo("new " + traceId + " " + spanId);
+    }
+
+    @Test
+    void withoutTheFilterEveryTraceHeaderPassesUntouched() throws Exception {
+        String traceparent = "00-" + TRACE_ID + "-" + CALLER_SPAN + "-01";
+        Map<String, String> seen = send("plain", "plain", "traceparent", traceparent, "X-B3-SpanId", CALLER_SPAN,
+                "b3", TRACE_ID + "-" + CALLER_SPAN);
+
+        assertThat(seen.get("traceparent")).isEqualTo(traceparent);
+        assertThat(seen.get("x-b3-spanid")).isEqualTo(CALLER_SPAN);
+        assertThat(seen.get("b3")).isEqualTo(TRACE_ID + "-" + CALLER_SPAN);
+        assertThat(seen).doesNotContainKey("x-b3-parentspanid");
+    }
+
+    /** Sends headers through a listener and returns the headers the upstream got, by lower-case name. */
+    private static Map<String, String> send(String listener, String tag, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port(listener) + "/t"))
+                .header("x-test", tag);
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        Map<String, String> seen = new HashMap<>();
+        for (String line : response.body().split("\n")) {
+            if (line.startsWith("h-")) {
+                int colon = line.indexOf(": ");
+                seen.put(line.substring(2, colon), line.substring(colon + 2));
+            }
+        }
+        return seen;
+    }
+
+    private static String logLine(String tag) throws InterruptedException {
+        Path log = dir.resolve("access.log");
+        Await.until("the log line of " + tag, Duration.ofSeconds(5),
+                () -> lines(log).stream().anyMatch(l -> l.startsWith(tag + " ")));
+        return lines(log).stream().filter(l -> l.startsWith(tag + " ")).findFirst().orElseThrow();
+    }
+
+    private static List<String> lines(Path log) {
+        try {
+            return Files.exists(log) ? Files.readAllLines(log) : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
