@@ -2,6 +2,9 @@ package io.tollgate.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
@@ -21,12 +24,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code trace} filter over HTTP/1.1 with the JDK client and a real upstream that echoes the
  * headers it got: W3C and B3 contexts get the gateway's span as parent, a request without context
  * starts a trace, the access log names trace and span, and a listener without the filter carries
- * every header through untouched.
+ * every header through untouched; exported spans go to the log.
  */
 class TraceFilterTest {
 
@@ -42,6 +46,12 @@ class TraceFilterTest {
                 route_config:
                   virtual_hosts:
                     - { name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: echo } }] }
+              - name: exported
+                port: 0
+                filters: [{ name: trace, export: log }]
+                route_config:
+                  virtual_hosts:
+                    - { name: all, domains: ["*"], routes: [{ name: api, match: { prefix: / }, route: { cluster: echo } }] }
               - name: plain
                 port: 0
                 route_config:
@@ -132,6 +142,25 @@ class TraceFilterTest {
         assertThat(seen.get("x-b3-spanid")).isEqualTo(CALLER_SPAN);
         assertThat(seen.get("b3")).isEqualTo(TRACE_ID + "-" + CALLER_SPAN);
         assertThat(seen).doesNotContainKey("x-b3-parentspanid");
+    }
+
+    @Test
+    void exportsTheFinishedSpanToTheLogWhenAsked() throws Exception {
+        ListAppender<ILoggingEvent> spans = new ListAppender<>();
+        spans.start();
+        Logger log = (Logger) LoggerFactory.getLogger("io.tollgate.filters.trace.spans");
+        log.addAppender(spans);
+        try {
+            Map<String, String> seen = send("exported", "export", "traceparent", "00-" + TRACE_ID + "-" + CALLER_SPAN + "-01");
+            String spanId = seen.get("traceparent").substring(36, 52);
+
+            Await.until("the exported span", Duration.ofSeconds(5), () -> !spans.list.isEmpty());
+            assertThat(spans.list.get(0).getFormattedMessage()).startsWith("span trace_id=" + TRACE_ID + " span_id="
+                    + spanId + " parent_id=" + CALLER_SPAN + " name=GET /t listener=exported route=api start_us=")
+                    .contains(" status=200 upstream=127.0.0.1:" + echo.port());
+        } finally {
+            log.detachAppender(spans);
+        }
     }
 
     /** Sends headers through a listener and returns the headers the upstream got, by lower-case name. */
