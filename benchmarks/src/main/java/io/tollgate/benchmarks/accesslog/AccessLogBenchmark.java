@@ -3,6 +3,7 @@ package io.tollgate.benchmarks.accesslog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.tollgate.benchmarks.CpuTime;
 import io.tollgate.core.accesslog.AccessLogEntry;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.accesslog.HeaderCapture;
@@ -92,6 +93,22 @@ public class AccessLogBenchmark {
         json.put("upstream", "%UPSTREAM_HOST%");
         json.put("route", "%ROUTE_NAME%");
         return json;
+    }
+
+    /**
+     * Both shares of every format timed by thread CPU time ({@link CpuTime}), for a loaded host:
+     * {@code java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.accesslog.AccessLogBenchmark}.
+     */
+    public static void main(String[] args) {
+        System.out.printf("%-8s %14s %14s%n", "format", "record ns/op", "line ns/op");
+        for (String format : new String[] {"none", "default", "text", "json"}) {
+            AccessLogBenchmark bench = new AccessLogBenchmark();
+            bench.format = format;
+            bench.setUp();
+            double record = CpuTime.nanosPerCall(bench::record, 2_000_000, 8);
+            double line = CpuTime.nanosPerCall(bench::line, 2_000_000, 8);
+            System.out.printf("%-8s %14.0f %14.0f%n", format, record, line);
+        }
     }
 
     /** The event loop's share: the record, the header capture and the entry. */

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.tollgate.benchmarks.CpuTime;
 import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterConfig;
@@ -82,6 +83,28 @@ public class TraceFilterBenchmark {
     public void tearDown() {
         if (wire != null) {
             wire.release();
+        }
+    }
+
+    /**
+     * Every case timed by thread CPU time ({@link CpuTime}), for a loaded host:
+     * {@code java -cp benchmarks/target/benchmarks.jar io.tollgate.benchmarks.trace.TraceFilterBenchmark}.
+     */
+    public static void main(String[] args) throws IOException {
+        Blackhole hole = new Blackhole(
+                "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+        System.out.printf("%-6s %8s %8s%n", "proto", "off ns", "on ns");
+        for (String protocol : new String[] {"http", "bolt", "dubbo"}) {
+            double[] nanos = new double[2];
+            for (int i = 0; i < 2; i++) {
+                TraceFilterBenchmark bench = new TraceFilterBenchmark();
+                bench.protocol = protocol;
+                bench.tracing = i == 0 ? "off" : "on";
+                bench.setUp();
+                nanos[i] = CpuTime.nanosPerCall(() -> bench.request(hole), 1_000_000, 8);
+                bench.tearDown();
+            }
+            System.out.printf("%-6s %8.0f %8.0f%n", protocol, nanos[0], nanos[1]);
         }
     }
 

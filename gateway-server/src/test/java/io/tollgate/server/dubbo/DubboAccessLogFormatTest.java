@@ -4,15 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.LogLines;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.apache.dubbo.rpc.RpcContext;
 import org.junit.jupiter.api.AfterAll;
@@ -82,9 +77,7 @@ class DubboAccessLogFormatTest {
             assertThat(consumer.service().echo("hi")).isEqualTo("hi");
         }
 
-        Path log = dir.resolve("text.log");
-        Await.until("a line", Duration.ofSeconds(5), () -> !lines(log).isEmpty());
-        assertThat(lines(log).get(0)).isEqualTo("DUBBO " + INTERFACE + " echo 200 blue tag " + INTERFACE + " echo");
+        assertThat(LogLines.await(dir.resolve("text.log"), 1).get(0)).isEqualTo("DUBBO " + INTERFACE + " echo 200 blue tag " + INTERFACE + " echo");
     }
 
     @Test
@@ -94,21 +87,11 @@ class DubboAccessLogFormatTest {
             assertThat(consumer.service().echo("json")).isEqualTo("json");
         }
 
-        Path log = dir.resolve("json.log");
-        Await.until("a line", Duration.ofSeconds(5), () -> !lines(log).isEmpty());
-        JsonNode line = new ObjectMapper().readTree(lines(log).get(0));
+        JsonNode line = new ObjectMapper().readTree(LogLines.await(dir.resolve("json.log"), 1).get(0));
         assertThat(line.get("service").asText()).isEqualTo(INTERFACE);
         assertThat(line.get("method").asText()).isEqualTo("echo");
         assertThat(line.get("status").asInt()).isEqualTo(200);
         assertThat(line.get("tag").asText()).isEqualTo("say \"hi\"");
         assertThat(line.get("received").asLong()).isPositive();
-    }
-
-    private static List<String> lines(Path log) {
-        try {
-            return Files.exists(log) ? Files.readAllLines(log) : List.of();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

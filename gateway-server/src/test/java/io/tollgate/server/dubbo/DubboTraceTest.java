@@ -2,15 +2,10 @@ package io.tollgate.server.dubbo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.LogLines;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.apache.dubbo.rpc.RpcContext;
 import org.junit.jupiter.api.AfterAll;
@@ -106,17 +101,6 @@ class DubboTraceTest {
     }
 
     private static String[] logLine(String tag) throws InterruptedException {
-        Path log = dir.resolve("access.log");
-        Await.until("the log line of " + tag, Duration.ofSeconds(5),
-                () -> lines(log).stream().anyMatch(l -> l.startsWith(tag + " ")));
-        return lines(log).stream().filter(l -> l.startsWith(tag + " ")).findFirst().orElseThrow().split(" ");
-    }
-
-    private static List<String> lines(Path log) {
-        try {
-            return Files.exists(log) ? Files.readAllLines(log) : List.of();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return LogLines.await(dir.resolve("access.log"), l -> l.startsWith(tag + " ")).split(" ");
     }
 }

@@ -7,18 +7,15 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.LogLines;
 import io.tollgate.server.testing.TestGateway;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -183,17 +180,6 @@ class TraceFilterTest {
     }
 
     private static String logLine(String tag) throws InterruptedException {
-        Path log = dir.resolve("access.log");
-        Await.until("the log line of " + tag, Duration.ofSeconds(5),
-                () -> lines(log).stream().anyMatch(l -> l.startsWith(tag + " ")));
-        return lines(log).stream().filter(l -> l.startsWith(tag + " ")).findFirst().orElseThrow();
-    }
-
-    private static List<String> lines(Path log) {
-        try {
-            return Files.exists(log) ? Files.readAllLines(log) : List.of();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return LogLines.await(dir.resolve("access.log"), l -> l.startsWith(tag + " "));
     }
 }

@@ -13,18 +13,14 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
-import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.LogLines;
 import io.tollgate.server.testing.TestGateway;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -146,12 +142,11 @@ class AccessLogFormatsTest {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
 
-        Path log = dir.resolve("json.log");
-        Await.until("two JSON lines", Duration.ofSeconds(5), () -> lines(log).size() >= 2);
+        List<String> lines = LogLines.await(dir.resolve("json.log"), 2);
         ObjectMapper mapper = new ObjectMapper();
         JsonNode page = null;
         JsonNode call = null;
-        for (String line : lines(log)) {
+        for (String line : lines) {
             JsonNode node = mapper.readTree(line);
             if (node.get("protocol").asText().equals("HTTP/1.1")) {
                 page = node;
@@ -183,16 +178,6 @@ class AccessLogFormatsTest {
     }
 
     private static String awaitLine(Path log, String containing) throws InterruptedException {
-        Await.until("a log line with " + containing, Duration.ofSeconds(5),
-                () -> lines(log).stream().anyMatch(l -> l.contains(containing)));
-        return lines(log).stream().filter(l -> l.contains(containing)).findFirst().orElseThrow();
-    }
-
-    private static List<String> lines(Path log) {
-        try {
-            return Files.exists(log) ? Files.readAllLines(log) : List.of();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return LogLines.await(log, l -> l.contains(containing));
     }
 }
