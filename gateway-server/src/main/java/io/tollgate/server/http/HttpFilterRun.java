@@ -2,7 +2,6 @@ package io.tollgate.server.http;
 
 import io.netty.handler.codec.http.HttpRequest;
 import io.tollgate.core.filter.FilterHeaders;
-import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
@@ -26,12 +25,11 @@ final class HttpFilterRun extends FilterRun {
     private final boolean complete;
     private final boolean grpc;
     private final boolean http2;
-    private FilterHeaders headers;
 
     HttpFilterRun(StreamFilterChain chain, HttpDownstream downstream, HttpRequest request, HttpRouteRequest view,
             ExchangeRecord record, Route route, Snapshot snapshot, PeerAddress peer, String listenerName,
             boolean keepAlive, boolean complete) {
-        super(chain, record, route, downstream.deadlines(), downstream.eventLoop(), listenerName);
+        super(chain, view, record, route, downstream.deadlines(), downstream.eventLoop(), listenerName);
         this.downstream = downstream;
         this.request = request;
         this.view = view;
@@ -89,21 +87,8 @@ final class HttpFilterRun extends FilterRun {
     }
 
     @Override
-    public RouteRequest request() {
-        return view;
-    }
-
-    @Override
-    public FilterHeaders requestHeaders() {
-        if (headers == null) {
-            headers = new HttpFilterHeaders(request.headers());
-        }
-        return headers;
-    }
-
-    @Override
-    public String clientAddress() {
-        return peer.ip();
+    protected FilterHeaders newRequestHeaders() {
+        return new HttpFilterHeaders(request.headers());
     }
 
     @Override

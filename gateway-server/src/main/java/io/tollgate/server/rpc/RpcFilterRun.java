@@ -1,7 +1,6 @@
 package io.tollgate.server.rpc;
 
 import io.tollgate.core.filter.FilterHeaders;
-import io.tollgate.core.route.RouteRequest;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
@@ -20,13 +19,13 @@ final class RpcFilterRun extends FilterRun {
 
     private final RpcDownstreamHandler downstream;
     private RpcFrame frame;
-    private RpcRouteView view;
+    private final RpcRouteView view;
     private final Snapshot snapshot;
     private RpcFilterHeaders headers;
 
     RpcFilterRun(StreamFilterChain chain, RpcDownstreamHandler downstream, RpcFrame frame, RpcRouteView view,
             ExchangeRecord record, Route route, Snapshot snapshot, RpcLoop loop, String listenerName) {
-        super(chain, record, route, loop.deadlines(), loop.eventLoop(), listenerName);
+        super(chain, view, record, route, loop.deadlines(), loop.eventLoop(), listenerName);
         this.downstream = downstream;
         this.frame = frame;
         this.view = view;
@@ -49,7 +48,7 @@ final class RpcFilterRun extends FilterRun {
             RpcFrame rewritten = downstream.withHeaders(frame, changes);
             if (rewritten != frame) {
                 frame = rewritten;
-                view = new RpcRouteView(rewritten, view.clientAddress());
+                view.frame(rewritten);
             }
         }
         downstream.act(this, frame, view, record, route, snapshot);
@@ -97,21 +96,9 @@ final class RpcFilterRun extends FilterRun {
     }
 
     @Override
-    public RouteRequest request() {
-        return view;
-    }
-
-    @Override
-    public FilterHeaders requestHeaders() {
-        if (headers == null) {
-            headers = new RpcFilterHeaders(view, frame.headersRewritable());
-        }
+    protected FilterHeaders newRequestHeaders() {
+        headers = new RpcFilterHeaders(view, frame.headersRewritable());
         return headers;
-    }
-
-    @Override
-    public String clientAddress() {
-        return view.clientAddress();
     }
 
     @Override
