@@ -9,7 +9,15 @@ import org.slf4j.LoggerFactory;
  */
 final class LoggingSpanExporter implements SpanExporter {
 
+    /** The name {@code export} gives this exporter. */
+    static final String NAME = "log";
+
     private static final Logger spans = LoggerFactory.getLogger("io.tollgate.filters.trace.spans");
+
+    @Override
+    public String name() {
+        return NAME;
+    }
 
     @Override
     public void export(FinishedSpan s) {

@@ -6,18 +6,22 @@ import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterFactory;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 
 /**
  * The {@code trace} stream filter: reads {@code new_trace_formats} (the formats a request without
  * trace context gets its new trace in; default {@code [w3c]}) and {@code export} ({@code none},
- * the default, or {@code log}).
+ * the default, {@code log}, or the name of a {@link SpanExporter} found by {@link ServiceLoader}).
  */
 public final class TraceFilterFactory implements StreamFilterFactory {
 
-    private static final List<String> EXPORTS = List.of("none", "log");
+    private static final String NO_EXPORT = "none";
 
     @Override
     public String name() {
@@ -37,11 +41,18 @@ public final class TraceFilterFactory implements StreamFilterFactory {
         if (formats.isEmpty()) {
             throw node.child("new_trace_formats").error("empty (expected at least one of " + formatNames() + ")");
         }
-        String export = node.string("export", "none");
-        if (!EXPORTS.contains(export)) {
-            throw node.child("export").error("'" + export + "' (expected one of " + EXPORTS + ")");
+        String export = node.string("export", NO_EXPORT);
+        SpanExporter exporter = null;
+        if (!export.equals(NO_EXPORT)) {
+            Map<String, SpanExporter> exporters = exporters();
+            exporter = exporters.get(export);
+            if (exporter == null) {
+                List<String> names = new ArrayList<>(List.of(NO_EXPORT));
+                names.addAll(exporters.keySet());
+                throw node.child("export").error("'" + export + "' (expected one of " + names + ")");
+            }
         }
-        return base.withSettings(new TraceSettings(formats, export.equals("log")));
+        return base.withSettings(new TraceSettings(formats, exporter));
     }
 
     @Override
@@ -52,8 +63,17 @@ public final class TraceFilterFactory implements StreamFilterFactory {
                 .tag("listener", scope.listener())
                 .tag("route", scope.route() == null ? "" : scope.route())
                 .register(scope.meters());
-        return new TraceFilter(new TracePropagation(settings.newTraceFormats()),
-                settings.export() ? new LoggingSpanExporter() : null, unchanged);
+        return new TraceFilter(new TracePropagation(settings.newTraceFormats()), settings.exporter(), unchanged);
+    }
+
+    /** The built-in {@code log} exporter and those on the class path, by name. */
+    private static Map<String, SpanExporter> exporters() {
+        Map<String, SpanExporter> exporters = new LinkedHashMap<>();
+        exporters.put(LoggingSpanExporter.NAME, new LoggingSpanExporter());
+        for (SpanExporter exporter : ServiceLoader.load(SpanExporter.class, TraceFilterFactory.class.getClassLoader())) {
+            exporters.putIfAbsent(exporter.name(), exporter);
+        }
+        return exporters;
     }
 
     private static TraceFormat format(ConfigNode n) {

@@ -6,12 +6,12 @@ import java.util.List;
  * What the {@code trace} filter's configuration says.
  *
  * @param newTraceFormats the formats a request without trace context gets its new trace in
- * @param export whether finished spans go to the {@link SpanExporter} (the log)
+ * @param exporter where finished spans go, or null for nowhere
  */
-record TraceSettings(List<TraceFormat> newTraceFormats, boolean export) {
+record TraceSettings(List<TraceFormat> newTraceFormats, SpanExporter exporter) {
 
     /** New traces in W3C form, nothing exported. */
-    static final TraceSettings DEFAULTS = new TraceSettings(List.of(TraceFormat.W3C), false);
+    static final TraceSettings DEFAULTS = new TraceSettings(List.of(TraceFormat.W3C), null);
 
     TraceSettings {
         newTraceFormats = List.copyOf(newTraceFormats);

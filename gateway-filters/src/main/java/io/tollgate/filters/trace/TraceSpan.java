@@ -7,5 +7,5 @@ package io.tollgate.filters.trace;
  * @param spanId the gateway's own span id, the parent of the upstream's span
  * @param parentSpanId the caller's span id, or null when the gateway started the trace
  */
-record TraceSpan(String traceId, String spanId, String parentSpanId) {
+public record TraceSpan(String traceId, String spanId, String parentSpanId) {
 }
