@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,6 +39,7 @@ class TraceFilterTest {
             listeners:
               - name: traced
                 port: 0
+                protocols: [http1, h2c]
                 filters: [{ name: trace, new_trace_formats: [w3c, b3] }]
                 access_log: { path: "${LOG}", format: "%REQ(x-test)% %TRACE_ID% %SPAN_ID%" }
                 route_config:
@@ -90,6 +92,26 @@ class TraceFilterTest {
         assertThat(seen.get("tracestate")).isEqualTo("vendor=opaque,other=1");
         assertThat(seen).doesNotContainKey("x-b3-traceid");
         assertThat(logLine("w3c")).isEqualTo("w3c " + TRACE_ID + " " + parts[2]);
+    }
+
+    @Test
+    void http2RequestsGetTheGatewaysSpanToo() throws Exception {
+        HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        HttpResponse<String> response = h2.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + gateway.port("traced") + "/t")).header("x-test", "h2")
+                .header("traceparent", "00-" + TRACE_ID + "-" + CALLER_SPAN + "-01").build(),
+                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> second = h2.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + gateway.port("traced") + "/t")).header("x-test", "h2-stream")
+                .header("traceparent", "00-" + TRACE_ID + "-" + CALLER_SPAN + "-01").build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(second.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        for (HttpResponse<String> r : List.of(response, second)) {
+            assertThat(r.body()).containsPattern("h-traceparent: 00-" + TRACE_ID + "-[0-9a-f]{16}-01")
+                    .doesNotContain(CALLER_SPAN);
+        }
+        assertThat(logLine("h2-stream").split(" ")[1]).isEqualTo(TRACE_ID);
     }
 
     @Test
