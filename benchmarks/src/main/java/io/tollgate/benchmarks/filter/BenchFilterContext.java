@@ -110,6 +110,10 @@ final class BenchFilterContext implements StreamFilterContext, RouteRequest {
     }
 
     @Override
+    public void trace(String traceId, String spanId) {
+    }
+
+    @Override
     public void respond(int httpStatus, String reason) {
         answers++;
     }

@@ -24,6 +24,17 @@ import static java.util.Objects.requireNonNull;
  * @param downstreamAddress the client's {@code address:port}
  * @param downstreamPeer the verified identity of the client's TLS certificate (its first URI SAN,
  *     else its first other SAN, else its subject), or null when it presented none
+ * @param upstreamCluster the cluster the request went to, or null
+ * @param rpcService a Bolt service or Dubbo interface, or null (a gRPC call's is read from its path)
+ * @param rpcMethod a Bolt or Dubbo method, or null
+ * @param grpc whether the request was a gRPC call, whose path names its service and method
+ * @param requestHeaders the values of the request headers (Bolt headers, Dubbo attachments) that the
+ *     listener's format asks for, in the order of {@link HeaderCapture#request()}; null when none were
+ *     captured. Not copied: the array MUST NOT be changed once the entry is built.
+ * @param responseHeaders likewise for {@link HeaderCapture#response()}
+ * @param trailers likewise for {@link HeaderCapture#trailers()}
+ * @param traceId the request's trace id, or null when tracing is off
+ * @param spanId the span id the gateway gave the request, or null when tracing is off
  */
 public record AccessLogEntry(
         long startEpochMillis,
@@ -41,7 +52,16 @@ public record AccessLogEntry(
         String requestId,
         String responseFlags,
         String downstreamAddress,
-        String downstreamPeer) {
+        String downstreamPeer,
+        String upstreamCluster,
+        String rpcService,
+        String rpcMethod,
+        boolean grpc,
+        String[] requestHeaders,
+        String[] responseHeaders,
+        String[] trailers,
+        String traceId,
+        String spanId) {
 
     public AccessLogEntry {
         requireNonNull(listener, "listener");

@@ -12,6 +12,11 @@ public interface AccessLogSink extends AutoCloseable {
      */
     void log(AccessLogEntry entry);
 
+    /** The headers each entry must carry for this log's format; none for the default format. */
+    default HeaderCapture capture() {
+        return HeaderCapture.NONE;
+    }
+
     /** Entries dropped so far because the writer could not keep up or the sink was closed. */
     default long dropped() {
         return 0;

@@ -35,17 +35,21 @@ public final class AccessLogs {
      * asynchronous writer appending to the file (created when missing) or to standard output.
      *
      * @throws UncheckedIOException when the file cannot be opened for appending
+     * @throws FormatException when the format does not parse (the loader has checked it before)
      */
     public static AccessLogSink open(AccessLogConfig config) {
         requireNonNull(config, "config");
         if (!config.enabled()) {
             return DISABLED;
         }
+        LineFormat format = LineFormats.of(config);
         if (config.path().equals(STDOUT)) {
-            return new AsyncAccessLogWriter(new FileOutputStream(FileDescriptor.out), false, STDOUT, QUEUE_CAPACITY);
+            return new AsyncAccessLogWriter(new FileOutputStream(FileDescriptor.out), false, STDOUT, format,
+                    QUEUE_CAPACITY);
         }
         try {
-            return new AsyncAccessLogWriter(new FileOutputStream(config.path(), true), true, config.path(), QUEUE_CAPACITY);
+            return new AsyncAccessLogWriter(new FileOutputStream(config.path(), true), true, config.path(), format,
+                    QUEUE_CAPACITY);
         } catch (FileNotFoundException e) {
             throw new UncheckedIOException("access log: cannot open '" + config.path() + "' for appending", e);
         }

@@ -29,6 +29,7 @@ final class AsyncAccessLogWriter implements AccessLogSink {
     private final Writer out;
     private final boolean closeStream;
     private final String target;
+    private final LineFormat format;
     private final LongAdder dropped = new LongAdder();
     private final Thread thread;
     private volatile boolean closed;
@@ -38,8 +39,9 @@ final class AsyncAccessLogWriter implements AccessLogSink {
      * @param stream where lines go; written only by the writer's thread
      * @param closeStream whether {@link #close()} closes the stream (not for stdout)
      * @param target the file name, for thread names and error messages
+     * @param format how an entry becomes a line
      */
-    AsyncAccessLogWriter(OutputStream stream, boolean closeStream, String target, int capacity) {
+    AsyncAccessLogWriter(OutputStream stream, boolean closeStream, String target, LineFormat format, int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity: " + capacity + " (expected: >= 1)");
         }
@@ -47,6 +49,7 @@ final class AsyncAccessLogWriter implements AccessLogSink {
         this.out = new OutputStreamWriter(stream, StandardCharsets.UTF_8);
         this.closeStream = closeStream;
         this.target = target;
+        this.format = format;
         this.thread = new Thread(this::run, "access-log-" + target);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -57,6 +60,11 @@ final class AsyncAccessLogWriter implements AccessLogSink {
         if (closed || !queue.offer(entry)) {
             dropped.increment();
         }
+    }
+
+    @Override
+    public HeaderCapture capture() {
+        return format.capture();
     }
 
     @Override
@@ -105,7 +113,7 @@ final class AsyncAccessLogWriter implements AccessLogSink {
     private void write(List<AccessLogEntry> batch, StringBuilder line) {
         for (AccessLogEntry entry : batch) {
             line.setLength(0);
-            AccessLogFormat.append(entry, line);
+            format.append(entry, line);
             try {
                 out.append(line);
                 failing = false;

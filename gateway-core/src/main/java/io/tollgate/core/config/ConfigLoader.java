@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
+import io.tollgate.core.accesslog.FormatException;
+import io.tollgate.core.accesslog.LineFormats;
 import io.tollgate.core.extension.ExtensionFactory;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.filter.StreamFilterConfig;
@@ -236,10 +238,7 @@ public final class ConfigLoader {
             }
         }
         HttpOptions http = n.optional("http").map(ConfigLoader::httpOptions).orElse(HttpOptions.DEFAULTS);
-        AccessLogConfig accessLog = n.optional("access_log").map(a -> {
-            a.allowOnly(Set.of("path"));
-            return new AccessLogConfig(a.string("path", ""));
-        }).orElse(AccessLogConfig.DISABLED);
+        AccessLogConfig accessLog = n.optional("access_log").map(ConfigLoader::accessLog).orElse(AccessLogConfig.DISABLED);
         List<StreamFilterConfig> filters = n.list("filters", f -> streamFilter(f, extensions));
         unique(n.child("filters"), filters.stream().map(StreamFilterConfig::name).toList());
         return new ListenerConfig(
@@ -269,6 +268,22 @@ public final class ConfigLoader {
         keys.add("name");
         n.allowOnly(keys);
         return factory.parse(n, StreamFilterConfig.named(name));
+    }
+
+    /** Reads an {@code access_log} block and compiles its format once here, so a bad operator fails the load. */
+    private static AccessLogConfig accessLog(ConfigNode a) {
+        a.allowOnly(Set.of("path", "format", "json_format"));
+        if (a.has("format") && a.has("json_format")) {
+            throw a.child("json_format").error("set beside format (expected one of format and json_format)");
+        }
+        AccessLogConfig config = new AccessLogConfig(a.string("path", ""), a.string("format", ""),
+                a.stringMap("json_format"));
+        try {
+            LineFormats.of(config);
+        } catch (FormatException e) {
+            throw a.child(e.field()).error(e.getMessage());
+        }
+        return config;
     }
 
     private static Http2Options http2Options(ConfigNode n) {

@@ -62,6 +62,12 @@ public interface StreamFilterContext {
     void flag(ResponseFlag flag);
 
     /**
+     * Names the request's trace and the gateway's span in its access log entry ({@code %TRACE_ID%},
+     * {@code %SPAN_ID%}); the {@code trace} filter calls it.
+     */
+    void trace(String traceId, String spanId);
+
+    /**
      * Answers the request now, in the protocol's form, instead of sending it on: an HTTP response
      * with {@code httpStatus}, a gRPC trailers-only response with the status matching it, a Bolt
      * or Dubbo error status with the caller's id. Ends the chain; {@code reason} is counted, and

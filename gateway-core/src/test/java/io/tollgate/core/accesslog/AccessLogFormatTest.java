@@ -13,7 +13,7 @@ class AccessLogFormatTest {
     static AccessLogEntry entry(String path, int status) {
         return new AccessLogEntry(START, "http", "HTTP/1.1", "GET", path, "example.com", status,
                 12, 345, 6_789, "10.0.0.1:8081", "api", "req-1", "-", "127.0.0.1:50000",
-                "spiffe://tollgate/client");
+                "spiffe://tollgate/client", null, null, null, false, null, null, null, null, null);
     }
 
     @Test
@@ -25,7 +25,8 @@ class AccessLogFormatTest {
     @Test
     void writesMissingValuesAsDash() {
         AccessLogEntry e = new AccessLogEntry(START, "http", "HTTP/1.1", null, null, "", 400,
-                0, 11, 42, null, null, null, "DPE", "127.0.0.1:50000", null);
+                0, 11, 42, null, null, null, "DPE", "127.0.0.1:50000", null, null, null, null, false, null, null, null, null,
+                null);
 
         assertThat(format(e)).isEqualTo("[2023-11-14T22:13:20.123Z] \"- - HTTP/1.1\" 400 DPE 0 11 0.042 \"-\" \"-\" \"-\" "
                 + "http - 127.0.0.1:50000 -\n");

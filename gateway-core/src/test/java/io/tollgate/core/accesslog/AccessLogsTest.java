@@ -66,7 +66,7 @@ class AccessLogsTest {
     @Test
     void dropsAndCountsEntriesWhenTheQueueIsFull() throws Exception {
         GatedStream stream = new GatedStream();
-        AsyncAccessLogWriter sink = new AsyncAccessLogWriter(stream, true, "test", 2);
+        AsyncAccessLogWriter sink = new AsyncAccessLogWriter(stream, true, "test", LineFormat.DEFAULT, 2);
         try {
             sink.log(entry("/first", 200));
             assertThat(stream.writing.await(5, TimeUnit.SECONDS)).as("writer reached the stream").isTrue();

@@ -1,6 +1,7 @@
 package io.tollgate.protocols.bolt;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.tollgate.protocols.rpc.SlicedRpcFrame;
 import io.tollgate.protocols.rpc.RpcError;
@@ -218,6 +219,50 @@ public final class BoltFrame extends SlicedRpcFrame {
             methodRead = true;
         }
         return method;
+    }
+
+    /** Requests and responses of either version carry a header map this frame can rewrite. */
+    @Override
+    public boolean headersRewritable() {
+        return kind() == Kind.REQUEST || kind() == Kind.ONEWAY || kind() == Kind.RESPONSE;
+    }
+
+    /**
+     * A copy of this frame with {@code changes} made to its header map (a null value removes the
+     * key), the header length fixed and, for a v2 frame with a CRC, the CRC recomputed; class name and
+     * content are copied as they are.
+     *
+     * @throws BoltCodecException when the header map is malformed or the new one is longer than
+     *     Bolt's 16-bit header length holds
+     */
+    @Override
+    public BoltFrame withHeaders(ByteBufAllocator alloc, Map<String, String> changes) {
+        int headerIndex = base + headerOffset();
+        int headerLength = headerLength();
+        if (!headersChecked) {
+            BoltHeaderMap.check(bytes, headerIndex, headerLength, this);
+            headersChecked = true;
+        }
+        int contentLength = contentLength();
+        ByteBuf out = alloc.buffer(length + BoltHeaderMap.encodedLength(changes));
+        try {
+            out.writeBytes(bytes, base, headerIndex - base);
+            BoltHeaderMap.rewrite(bytes, headerIndex, headerLength, changes, out);
+            int newHeaderLength = out.writerIndex() - (headerIndex - base);
+            if (newHeaderLength > Short.MAX_VALUE) {
+                throw new BoltCodecException("header map of " + newHeaderLength + " bytes after the change (expected: <= "
+                        + Short.MAX_VALUE + ")", dialect(), (int) requestId(), kind().expectsResponse());
+            }
+            out.setShort(layout.headerLengthOffset, newHeaderLength);
+            out.writeBytes(bytes, headerIndex + headerLength, contentLength);
+            if (hasCrc()) {
+                out.writeInt(BoltCrc.compute(out, 0, out.writerIndex()));
+            }
+            return new BoltFrame(out, layout, kind());
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.tollgate.protocols.bolt;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.HashMap;
@@ -98,6 +99,47 @@ final class BoltHeaderMap {
             write(out, entry.getKey());
             write(out, entry.getValue());
         }
+    }
+
+    /**
+     * Appends to {@code out} the header map of {@code length} bytes of {@code buf} from absolute
+     * {@code index} (one {@link #check} accepted) with {@code changes} made: every entry whose key
+     * is a key of {@code changes} left out, then each change whose value is not null appended.
+     * Entries kept are copied as they are.
+     */
+    static void rewrite(ByteBuf buf, int index, int length, Map<String, String> changes, ByteBuf out) {
+        ByteBuf[] changed = new ByteBuf[changes.size()];
+        int k = 0;
+        for (String key : changes.keySet()) {
+            changed[k++] = Unpooled.wrappedBuffer(key.getBytes(StandardCharsets.UTF_8));
+        }
+        int end = index + length;
+        int at = index;
+        while (at < end) {
+            int keyLength = buf.getInt(at);
+            int entryEnd = at + stringLength(buf, at);
+            entryEnd += stringLength(buf, entryEnd);
+            if (!isOneOf(buf, at + 4, keyLength, changed)) {
+                out.writeBytes(buf, at, entryEnd - at);
+            }
+            at = entryEnd;
+        }
+        for (Map.Entry<String, String> change : changes.entrySet()) {
+            if (change.getValue() != null) {
+                write(out, change.getKey());
+                write(out, change.getValue());
+            }
+        }
+    }
+
+    /** Whether the key of {@code length} bytes at {@code at} (-1: a null key) is one of {@code keys}, compared where it lies. */
+    private static boolean isOneOf(ByteBuf buf, int at, int length, ByteBuf[] keys) {
+        for (ByteBuf key : keys) {
+            if (key.readableBytes() == length && ByteBufUtil.equals(buf, at, key, 0, length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String readString(ByteBuf buf, int at, int end, BoltFrame frame) {

@@ -74,6 +74,16 @@ final class DubboCallHead {
                 attachmentsAt < 0 ? Map.of() : body.forkAt(attachmentsAt).readStringMap());
     }
 
+    /** The absolute index of the attachments map, or -1 when the body has none. */
+    int attachmentsAt() {
+        return attachmentsAt;
+    }
+
+    /** Where the attachments map's parts lie, as {@link Hessian2Reader#mapLayout} says; null when it is null. */
+    int[] attachmentsLayout(String[] keys) {
+        return body.forkAt(attachmentsAt).mapLayout(keys);
+    }
+
     private String dubboVersion() {
         return body.forkAt(dubboVersionAt).readString();
     }

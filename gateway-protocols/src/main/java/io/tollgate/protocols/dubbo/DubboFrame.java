@@ -3,6 +3,7 @@ package io.tollgate.protocols.dubbo;
 import static java.util.Objects.requireNonNull;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.tollgate.protocols.rpc.SlicedRpcFrame;
 import io.tollgate.protocols.rpc.RpcError;
 import java.util.Map;
@@ -230,6 +231,67 @@ public final class DubboFrame extends SlicedRpcFrame {
     public Map<String, String> attachments() {
         DubboInvocation call = invocation();
         return call == null ? Map.of() : call.attachments();
+    }
+
+    /** Hessian2 requests, whose attachments this frame can rewrite. */
+    @Override
+    public boolean headersRewritable() {
+        return hasRoutingView();
+    }
+
+    /**
+     * A copy of this request with {@code changes} made to its attachments: string (or null) entries
+     * of the keys changed left out, each change whose value is not null appended at the end of the
+     * map, a map added when the body has none; the body length fixed. Everything before the
+     * attachments (versions, method, descriptor, arguments) is copied as it is.
+     *
+     * @throws DubboCodecException when the body is malformed
+     */
+    @Override
+    public DubboFrame withHeaders(ByteBufAllocator alloc, Map<String, String> changes) {
+        if (!hasRoutingView()) {
+            throw new UnsupportedOperationException(this + " has no attachments to change");
+        }
+        DubboCallHead call = head();
+        int attachmentsAt = call.attachmentsAt();
+        int end = base + length;
+        int[] layout = attachmentsAt < 0 ? null : call.attachmentsLayout(changes.keySet().toArray(String[]::new));
+        ByteBuf out = alloc.buffer(length + 16 + 64 * changes.size());
+        try {
+            if (layout == null) {
+                int mapAt = attachmentsAt < 0 ? end : attachmentsAt;
+                out.writeBytes(bytes, base, mapAt - base);
+                out.writeByte('H');
+                appendChanges(out, changes);
+                out.writeByte('Z');
+                int after = attachmentsAt < 0 ? end : attachmentsAt + 1;
+                out.writeBytes(bytes, after, end - after);
+            } else {
+                int at = base;
+                for (int i = 2; i < layout.length; i += 2) {
+                    out.writeBytes(bytes, at, layout[i] - at);
+                    at = layout[i + 1];
+                }
+                out.writeBytes(bytes, at, layout[1] - at);
+                appendChanges(out, changes);
+                out.writeBytes(bytes, layout[1], end - layout[1]);
+            }
+            out.setInt(DubboProtocol.BODY_LENGTH_OFFSET, out.writerIndex() - DubboProtocol.HEADER_LENGTH);
+            return new DubboFrame(out);
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        }
+    }
+
+    /** Writes the changes that set a value as hessian2 map entries. */
+    private static void appendChanges(ByteBuf out, Map<String, String> changes) {
+        for (Map.Entry<String, String> change : changes.entrySet()) {
+            if (change.getValue() != null) {
+                Hessian2Writer.writeString(out, change.getKey());
+                Hessian2Writer.writeString(out, change.getValue());
+            }
+        }
     }
 
     private boolean hasRoutingView() {

@@ -196,6 +196,43 @@ final class Hessian2Reader {
         index++;
     }
 
+    /**
+     * Steps over the map at the reader's position, checking it as {@link #readStringMap} does, and
+     * returns where its parts lie, as absolute indices: [0] its first entry (after {@code H}, or
+     * {@code M} and its type), [1] its closing {@code Z}, then the start and end of each entry whose key
+     * is one of {@code keys} and whose value is a string or null. Null when the map is a hessian2 null.
+     */
+    int[] mapLayout(String[] keys) {
+        int tag = u8();
+        if (tag == 'N') {
+            return null;
+        }
+        if (tag == 'M') {
+            skipType();
+        } else if (tag != 'H') {
+            throw unexpected(tag, "a map or null");
+        }
+        int[] layout = new int[2 + 2 * keys.length];
+        int found = 2;
+        layout[0] = index();
+        while (peek() != 'Z') {
+            int entryStart = index();
+            int key = nextKeyIndex(keys);
+            int valueTag = peek();
+            skip(1);
+            if (key >= 0 && (valueTag == 'N' || isStringTag(valueTag))) {
+                if (found == layout.length) {
+                    layout = Arrays.copyOf(layout, layout.length * 2);
+                }
+                layout[found++] = entryStart;
+                layout[found++] = index();
+            }
+        }
+        layout[1] = index();
+        index++;
+        return Arrays.copyOf(layout, found);
+    }
+
     /** Consumes the next map key; the index of {@code keys} it equals, or -1 when it is none of them or not a string. */
     private int nextKeyIndex(String[] keys) {
         int tag = peek();

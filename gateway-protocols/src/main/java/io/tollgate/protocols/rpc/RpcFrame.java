@@ -1,7 +1,9 @@
 package io.tollgate.protocols.rpc;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.ReferenceCounted;
+import java.util.Map;
 
 /**
  * One decoded frame of a multiplexed RPC protocol, as a view over a single retained slice of its
@@ -114,6 +116,25 @@ public interface RpcFrame extends ReferenceCounted {
      * @throws RpcCodecException when the part holding it is malformed
      */
     String header(String name);
+
+    /** Whether {@link #withHeaders} can make this frame with other headers or attachments; false by default. */
+    default boolean headersRewritable() {
+        return false;
+    }
+
+    /**
+     * A new frame, owned by the caller, with {@code changes} made to this frame's headers (Bolt's
+     * header map, Dubbo's attachments): each key set to its value, or removed when the value is null.
+     * Lengths are fixed and everything else is copied; this frame is left as it was, and its owner
+     * still releases it.
+     *
+     * @throws UnsupportedOperationException when not {@link #headersRewritable()}
+     * @throws RpcCodecException when the part holding the headers is malformed, or the result breaks
+     *     one of the protocol's limits
+     */
+    default RpcFrame withHeaders(ByteBufAllocator alloc, Map<String, String> changes) {
+        throw new UnsupportedOperationException(protocolName() + " frames cannot change their headers");
+    }
 
     @Override
     RpcFrame retain();

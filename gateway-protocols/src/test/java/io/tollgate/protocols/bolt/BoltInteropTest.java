@@ -27,8 +27,10 @@ import java.io.Serializable;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -88,16 +90,7 @@ class BoltInteropTest {
     @Test
     void decodesAV2RequestThatBoltEncodedWithACrc() {
         byte[] echo = read(ECHO_REQUEST);
-        RpcRequestCommand command = new RpcRequestCommand();
-        command.setType(BoltProtocol.TYPE_REQUEST);
-        command.setId(31);
-        command.setTimeout(3000);
-        command.setProtocolSwitch(ProtocolSwitch.create(new int[] {ProtocolSwitch.CRC_SWITCH_INDEX}));
-        int classEnd = BoltProtocol.V1_REQUEST_HEADER_LENGTH + 44;
-        int headerEnd = classEnd + 0x170;
-        command.setClazz(Arrays.copyOfRange(echo, BoltProtocol.V1_REQUEST_HEADER_LENGTH, classEnd));
-        command.setHeader(Arrays.copyOfRange(echo, classEnd, headerEnd));
-        command.setContent(Arrays.copyOfRange(echo, headerEnd, echo.length));
+        RpcRequestCommand command = echoWithCrc(31);
 
         withFrame(encodeWithBoltV2(command), frame -> {
             assertThat(frame.dialect()).isEqualTo(V2_CRC);
@@ -108,6 +101,41 @@ class BoltInteropTest {
             assertThat(frame.method()).isEqualTo("echo");
             assertThat(frame.frameLength()).isEqualTo(echo.length + 2 + BoltProtocol.CRC_LENGTH);
         });
+    }
+
+    @Test
+    void boltVerifiesTheCrcOfAV2RequestWithChangedHeaders() {
+        byte[] echo = read(ECHO_REQUEST);
+        RpcRequestCommand command = echoWithCrc(32);
+
+        ByteBuf[] rewritten = new ByteBuf[1];
+        withFrame(encodeWithBoltV2(command), frame -> {
+            BoltFrame changed = frame.withHeaders(ALLOC, Map.of("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"));
+            rewritten[0] = changed.bytes().retainedDuplicate();
+            changed.release();
+        });
+        RpcCommand decoded = decodeWithBolt(rewritten[0]);
+
+        assertThat(decoded.getId()).isEqualTo(32);
+        assertThat(new String(decoded.getHeader(), StandardCharsets.UTF_8)).contains("traceparent")
+                .contains("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        assertThat(decoded.getContent()).isEqualTo(command.getContent());
+    }
+
+    /** The captured echo request as a Bolt v2 command with id {@code id} and the CRC switch on. */
+    private static RpcRequestCommand echoWithCrc(int id) {
+        byte[] echo = read(ECHO_REQUEST);
+        RpcRequestCommand command = new RpcRequestCommand();
+        command.setType(BoltProtocol.TYPE_REQUEST);
+        command.setId(id);
+        command.setTimeout(3000);
+        command.setProtocolSwitch(ProtocolSwitch.create(new int[] {ProtocolSwitch.CRC_SWITCH_INDEX}));
+        int classEnd = BoltProtocol.V1_REQUEST_HEADER_LENGTH + 44;
+        int headerEnd = classEnd + 0x170;
+        command.setClazz(Arrays.copyOfRange(echo, BoltProtocol.V1_REQUEST_HEADER_LENGTH, classEnd));
+        command.setHeader(Arrays.copyOfRange(echo, classEnd, headerEnd));
+        command.setContent(Arrays.copyOfRange(echo, headerEnd, echo.length));
+        return command;
     }
 
     /** Decodes one frame (released) with Bolt's decoder for its protocol code. */

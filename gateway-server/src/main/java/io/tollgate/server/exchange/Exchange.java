@@ -65,7 +65,7 @@ public abstract class Exchange extends Deadline {
     /** Starts an attempt on {@code host}, or answers overflow when the breakers allow no further request. */
     protected final void startAttempt(Host host) {
         tried.add(host);
-        record.upstream(target.metrics(), host.id());
+        record.upstream(target, host.id());
         if (!target.breakers().tryStartRequest()) {
             target.metrics().requestOverflow();
             record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
@@ -114,7 +114,7 @@ public abstract class Exchange extends Deadline {
             return down;
         }
         tried.set(tried.size() - 1, other);
-        record.upstream(target.metrics(), other.id());
+        record.upstream(target, other.id());
         return other;
     }
 

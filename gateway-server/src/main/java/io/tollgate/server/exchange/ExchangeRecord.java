@@ -1,13 +1,18 @@
 package io.tollgate.server.exchange;
 
+import io.netty.handler.codec.http.HttpHeaders;
 import io.tollgate.core.accesslog.AccessLogEntry;
 import io.tollgate.core.accesslog.AccessLogSink;
+import io.tollgate.core.accesslog.HeaderCapture;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.core.metrics.RouteMetrics;
+import io.tollgate.protocols.rpc.RpcCodecException;
+import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.router.route.Route;
 import java.util.EnumSet;
+import java.util.List;
 
 /**
  * What is known of one downstream request while it is served, whatever its protocol, turned into
@@ -17,6 +22,9 @@ import java.util.EnumSet;
  * <p>An RPC request that matched a forwarding route also counts in {@code tollgate.rpc.rq} under its
  * service and method; one that did not never makes a series there, so that made-up service names
  * cannot grow the registry.
+ *
+ * <p>Header values are copied only for the names the access log's format asks for (see
+ * {@link HeaderCapture}); with the default format the capture methods return at once.
  */
 public final class ExchangeRecord {
 
@@ -35,7 +43,14 @@ public final class ExchangeRecord {
     private boolean hasRpcRequestId;
     private Route route;
     private ClusterMetrics cluster;
+    private String clusterName;
     private String upstreamHost;
+    private boolean grpc;
+    private String[] requestHeaders;
+    private String[] responseHeaders;
+    private String[] trailers;
+    private String traceId;
+    private String spanId;
     private long bytesReceived;
     private long bytesSent;
     private boolean finished;
@@ -90,10 +105,47 @@ public final class ExchangeRecord {
         this.hasRpcRequestId = true;
     }
 
-    /** The attempt now under way goes to {@code host} of the cluster whose meters are {@code cluster}. */
-    public void upstream(ClusterMetrics cluster, String host) {
-        this.cluster = cluster;
+    /** The attempt now under way goes to {@code host} of {@code target}'s cluster. */
+    public void upstream(ExchangeTarget target, String host) {
+        this.cluster = target.metrics();
+        this.clusterName = target.cluster().name();
         this.upstreamHost = host;
+    }
+
+    /** The request is a gRPC call: the access log reads its service and method from the path. */
+    public void grpc() {
+        this.grpc = true;
+    }
+
+    /** The request's trace and the gateway's span in it, for the access log. */
+    public void trace(String traceId, String spanId) {
+        this.traceId = traceId;
+        this.spanId = spanId;
+    }
+
+    /** Copies the request headers the access log writes, if any. */
+    public void requestHeaders(HttpHeaders headers) {
+        requestHeaders = values(capture().request(), headers);
+    }
+
+    /** Copies the Bolt headers or Dubbo attachments the access log writes, if any. */
+    public void requestHeaders(RpcFrame frame) {
+        requestHeaders = values(capture().request(), frame);
+    }
+
+    /** Copies the response headers the access log writes, if any. */
+    public void responseHeaders(HttpHeaders headers) {
+        responseHeaders = values(capture().response(), headers);
+    }
+
+    /** Copies the response's Bolt headers or Dubbo attachments the access log writes, if any. */
+    public void responseHeaders(RpcFrame frame) {
+        responseHeaders = values(capture().response(), frame);
+    }
+
+    /** Copies the response trailers the access log writes, if any. */
+    public void trailers(HttpHeaders headers) {
+        trailers = values(capture().trailers(), headers);
     }
 
     /** The meters of the cluster the request went to; null before {@link #upstream}. */
@@ -118,6 +170,38 @@ public final class ExchangeRecord {
         return System.nanoTime() - startNanos;
     }
 
+    private HeaderCapture capture() {
+        AccessLogSink accessLog = sink.accessLog();
+        return accessLog == null ? HeaderCapture.NONE : accessLog.capture();
+    }
+
+    private static String[] values(List<String> names, HttpHeaders headers) {
+        if (names.isEmpty()) {
+            return null;
+        }
+        String[] values = new String[names.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = headers.get(names.get(i));
+        }
+        return values;
+    }
+
+    /** The values of {@code names} in the frame; a part of the frame that does not parse is left out. */
+    private static String[] values(List<String> names, RpcFrame frame) {
+        if (names.isEmpty()) {
+            return null;
+        }
+        String[] values = new String[names.size()];
+        try {
+            for (int i = 0; i < values.length; i++) {
+                values[i] = frame.header(names.get(i));
+            }
+        } catch (RpcCodecException e) {
+            // the part holding them is malformed: the log shows what was read before it
+        }
+        return values;
+    }
+
     /** Records the request as ended with {@code status} (0: no answer); later calls are ignored. */
     public void finish(int status) {
         if (finished) {
@@ -140,7 +224,8 @@ public final class ExchangeRecord {
             accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path, authority,
                     status, bytesReceived, bytesSent, elapsedNanos / 1000, upstreamHost,
                     route == null ? null : route.name(), requestId(), ResponseFlag.codes(flags), downstreamAddress,
-                    downstreamPeer));
+                    downstreamPeer, clusterName, rpc ? authority : null, rpc ? method : null, grpc, requestHeaders,
+                    responseHeaders, trailers, traceId, spanId));
         }
     }
 }

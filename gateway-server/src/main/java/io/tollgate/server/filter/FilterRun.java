@@ -271,6 +271,11 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     }
 
     @Override
+    public final void trace(String traceId, String spanId) {
+        record.trace(traceId, spanId);
+    }
+
+    @Override
     public String requestId() {
         return record.requestId();
     }

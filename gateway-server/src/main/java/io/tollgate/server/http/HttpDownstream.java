@@ -299,8 +299,13 @@ final class HttpDownstream {
     }
 
     private ExchangeRecord newRecord(HttpRequest request, String protocol, String authority) {
-        return new ExchangeRecord(proxy.records(), protocol, request.method().name(), request.uri(), authority,
-                peer.text(), peer.identity(), false);
+        ExchangeRecord record = new ExchangeRecord(proxy.records(), protocol, request.method().name(), request.uri(),
+                authority, peer.text(), peer.identity(), false);
+        record.requestHeaders(request.headers());
+        if (grpc) {
+            record.grpc();
+        }
+        return record;
     }
 
     private void forward(HttpFilterRun run, HttpRequest request, HttpRouteRequest view, ExchangeRecord record,
@@ -427,6 +432,7 @@ final class HttpDownstream {
             filters.response(new HttpFilterResponse(response, true));
         }
         record.sent(response.content().readableBytes());
+        record.responseHeaders(response.headers());
         record.finish(response.status().code());
         boolean close = !keepAlive || state == State.CLOSING;
         if (!http2Stream) {

@@ -345,6 +345,7 @@ final class HttpExchange extends Exchange {
             responseStarted = true;
             responseStatus = code;
             prepareResponse(response);
+            record.responseHeaders(response.headers());
         } else if (skippingInformational) {
             ReferenceCountUtil.release(msg);
             return;
@@ -361,6 +362,7 @@ final class HttpExchange extends Exchange {
             record.sent(content.content().readableBytes());
         }
         if (last) {
+            record.trailers(((LastHttpContent) msg).trailingHeaders());
             lastWrite = downstream.write(msg, closeDownstreamAfter);
             finish();
             return;
@@ -523,6 +525,7 @@ final class HttpExchange extends Exchange {
             HopByHopHeaders.setKeepAlive(response, downstreamVersion, false);
         }
         record.sent(response.content().readableBytes());
+        record.responseHeaders(response.headers());
         record.finish(response.status().code());
         downstream.answerFailure(this, response, reason, downstreamVersion, !closeDownstreamAfter && requestComplete);
     }

@@ -120,6 +120,7 @@ final class RpcCall extends Exchange {
             filters.response(new RpcFilterResponse(status, false));
         }
         int length = response.frameLength();
+        record.responseHeaders(response);
         response.requestId(callerId);
         if (downstream.write(response)) {
             record.sent(length);

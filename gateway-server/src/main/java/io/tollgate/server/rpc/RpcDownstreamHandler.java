@@ -27,6 +27,7 @@ import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.transport.HandlerFailures;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -248,6 +249,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
                     service == null ? null : view.path(), service, peer(), peerIdentity(), true);
             record.requestId(frame.requestId());
             record.received(frame.frameLength());
+            record.requestHeaders(frame);
         } catch (RpcCodecException e) {
             boolean twoWay = frame.kind() == RpcFrame.Kind.REQUEST;
             int replyForm = frame.replyForm();
@@ -273,13 +275,30 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         }
         RpcFilterRun run = new RpcFilterRun(chain, this, frame, view, record, route, snapshot, loop, listener);
         if (run.start()) {
-            act(run, frame, view, record, route, snapshot);
+            run.forward();
         } else if (run.holding()) {
             if (held == null) {
                 held = new ArrayList<>(2);
             }
             held.add(run);
         }
+    }
+
+    /**
+     * {@code frame} with the headers its filters changed, a new frame that replaces it (which is
+     * released); {@code frame} itself, counted as {@code rpc_header_rewrite}, when its header map is
+     * malformed or the change breaks the protocol's limits.
+     */
+    RpcFrame withHeaders(RpcFrame frame, Map<String, String> changes) {
+        RpcFrame rewritten;
+        try {
+            rewritten = frame.withHeaders(ctx.alloc(), changes);
+        } catch (RpcCodecException e) {
+            proxy.records().listenerMetrics().error("rpc_header_rewrite");
+            return frame;
+        }
+        frame.release();
+        return rewritten;
     }
 
     /** A held call's filters let it through or answered it: it is no longer held. */
@@ -333,7 +352,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
     /** Sends a oneway request, counted as a request of the breakers for as long as the sending takes. */
     private void forwardOneway(RpcFrame frame, ExchangeRecord record, FilterRun run, ExchangeTarget target,
             Host host) {
-        record.upstream(target.metrics(), host.id());
+        record.upstream(target, host.id());
         if (!target.breakers().tryStartRequest()) {
             target.metrics().requestOverflow();
             overflow(frame, record, run);

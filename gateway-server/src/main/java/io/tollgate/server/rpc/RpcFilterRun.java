@@ -7,6 +7,7 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
+import java.util.Map;
 
 /**
  * A Bolt, Dubbo or plug-in call passing its stream filters: filters read its routing view (the
@@ -17,9 +18,10 @@ import io.tollgate.server.filter.StreamFilterChain;
 final class RpcFilterRun extends FilterRun {
 
     private final RpcDownstreamHandler downstream;
-    private final RpcFrame frame;
+    private RpcFrame frame;
     private final RpcRouteView view;
     private final Snapshot snapshot;
+    private RpcFilterHeaders headers;
 
     RpcFilterRun(StreamFilterChain chain, RpcDownstreamHandler downstream, RpcFrame frame, RpcRouteView view,
             ExchangeRecord record, Route route, Snapshot snapshot, RpcLoop loop, String listenerName) {
@@ -33,6 +35,22 @@ final class RpcFilterRun extends FilterRun {
     @Override
     protected void proceed() {
         downstream.filtersPassed(this);
+        forward();
+    }
+
+    /**
+     * Does what the route says with the call its filters let through, as the frame with the headers
+     * they changed, if they changed any.
+     */
+    void forward() {
+        Map<String, String> changes = headers == null ? null : headers.changes();
+        if (changes != null) {
+            RpcFrame rewritten = downstream.withHeaders(frame, changes);
+            if (rewritten != frame) {
+                frame = rewritten;
+                view.frame(rewritten);
+            }
+        }
         downstream.act(this, frame, view, record, route, snapshot);
     }
 
@@ -79,7 +97,8 @@ final class RpcFilterRun extends FilterRun {
 
     @Override
     protected FilterHeaders newRequestHeaders() {
-        return new RpcFilterHeaders(view);
+        headers = new RpcFilterHeaders(view, frame.headersRewritable());
+        return headers;
     }
 
     @Override

@@ -13,7 +13,7 @@ import java.util.Locale;
  */
 final class RpcRouteView implements RouteRequest {
 
-    private final RpcFrame frame;
+    private RpcFrame frame;
     private final String clientAddress;
     private String authority;
     private String path;
@@ -26,6 +26,14 @@ final class RpcRouteView implements RouteRequest {
     RpcRouteView(RpcFrame frame, String clientAddress) {
         this.frame = frame;
         this.clientAddress = clientAddress;
+    }
+
+    /**
+     * Views {@code rewritten} from now on, the frame that replaced the viewed one when filters
+     * changed its headers: same service and method, so what was read of the old one holds.
+     */
+    void frame(RpcFrame rewritten) {
+        this.frame = rewritten;
     }
 
     @Override

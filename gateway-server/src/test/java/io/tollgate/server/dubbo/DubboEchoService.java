@@ -15,6 +15,9 @@ public interface DubboEchoService {
     /** Answers {@code providerName + ":" + message}, so a test can tell which provider answered. */
     String tagged(String message);
 
+    /** Answers the value of the attachment {@code name} as the provider received it, or null. */
+    String attachment(String name);
+
     /** Answers the same bytes. */
     byte[] echoBytes(byte[] payload);
 

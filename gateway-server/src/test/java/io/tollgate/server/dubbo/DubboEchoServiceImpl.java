@@ -3,6 +3,7 @@ package io.tollgate.server.dubbo;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.dubbo.rpc.RpcContext;
 
 /**
  * The provider side of {@link DubboEchoService}, named so that {@link #tagged} tells providers
@@ -37,6 +38,12 @@ public final class DubboEchoServiceImpl implements DubboEchoService {
     public String tagged(String message) {
         calls.incrementAndGet();
         return name + ":" + message;
+    }
+
+    @Override
+    public String attachment(String name) {
+        calls.incrementAndGet();
+        return RpcContext.getServerAttachment().getAttachment(name);
     }
 
     @Override

@@ -1,0 +1,63 @@
+package io.tollgate.server.bolt;
+
+import com.alipay.sofa.rpc.common.RpcConstants;
+import com.alipay.sofa.rpc.config.ConsumerConfig;
+import com.alipay.sofa.rpc.config.ProviderConfig;
+import com.alipay.sofa.rpc.config.ServerConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A real SOFARPC 5.x provider of {@link EchoService} on a free loopback port, and the consumers a
+ * test refers to it or to the gateway in front of it (bolt, direct URL, no registry), all let go
+ * of by {@link #close()}.
+ */
+final class SofaRpc implements AutoCloseable {
+
+    private final ProviderConfig<EchoService> provider;
+    private final int port;
+    private final List<ConsumerConfig<?>> consumers = new ArrayList<>();
+
+    /** Exports {@code service} on a free port. */
+    SofaRpc(EchoService service) {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ServerConfig server = new ServerConfig().setProtocol("bolt").setHost("127.0.0.1").setBoundHost("127.0.0.1")
+                .setPort(port).setDaemon(true);
+        provider = new ProviderConfig<EchoService>().setInterfaceId(EchoService.class.getName()).setRef(service)
+                .setServer(server).setRegister(false);
+        provider.export();
+    }
+
+    /** The provider's port. */
+    int port() {
+        return port;
+    }
+
+    /** A synchronous consumer of {@code bolt://127.0.0.1:port} with a 5 s timeout. */
+    EchoService refer(int port) {
+        ConsumerConfig<EchoService> config = new ConsumerConfig<EchoService>()
+                .setInterfaceId(EchoService.class.getName())
+                .setProtocol("bolt")
+                .setDirectUrl("bolt://127.0.0.1:" + port)
+                .setRegister(false)
+                .setInvokeType(RpcConstants.INVOKER_TYPE_SYNC)
+                .setTimeout(5000)
+                .setRepeatedReferLimit(8);
+        consumers.add(config);
+        return config.refer();
+    }
+
+    @Override
+    public void close() {
+        consumers.forEach(ConsumerConfig::unRefer);
+        provider.unExport();
+        provider.getServer().get(0).destroy();
+    }
+}
