@@ -4,9 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -42,14 +45,24 @@ public final class AdminServer implements AutoCloseable {
      * @param config the address and port; port 0 picks a free one, see {@link #port()}
      */
     public static AdminServer start(AdminConfig config, AdminContext context) throws InterruptedException {
+        return start(config, context, NioIoHandler.newFactory(), NioServerSocketChannel::new, false);
+    }
+
+    /**
+     * Starts answering on the given transport: {@code io} drives the admin thread and
+     * {@code sockets} makes the listening channel, which is bound, or, with {@code listening}, is
+     * already bound and listening (a socket handed over by the previous process in a hot restart)
+     * and only registered.
+     */
+    public static AdminServer start(AdminConfig config, AdminContext context, IoHandlerFactory io,
+            ChannelFactory<? extends ServerChannel> sockets, boolean listening) throws InterruptedException {
         requireNonNull(config, "config");
         AdminEndpoints endpoints = new AdminEndpoints(requireNonNull(context, "context"));
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(
-                1, new DefaultThreadFactory("tollgate-admin"), NioIoHandler.newFactory());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("tollgate-admin"), io);
         try {
-            Channel channel = new ServerBootstrap()
+            ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
-                    .channel(NioServerSocketChannel.class)
+                    .channelFactory(sockets)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
@@ -58,8 +71,8 @@ public final class AdminServer implements AutoCloseable {
                                     new HttpObjectAggregator(MAX_REQUEST_BYTES),
                                     new AdminHandler(endpoints, config.token()));
                         }
-                    })
-                    .bind(config.address(), config.port())
+                    });
+            Channel channel = (listening ? bootstrap.register() : bootstrap.bind(config.address(), config.port()))
                     .sync()
                     .channel();
             AdminServer server = new AdminServer(group, channel);
@@ -74,6 +87,11 @@ public final class AdminServer implements AutoCloseable {
     /** The port actually bound. */
     public int port() {
         return ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    /** The listening channel, whose socket a hot restart hands over. */
+    public Channel channel() {
+        return channel;
     }
 
     /** Stops listening, closes admin connections and stops the admin thread. */

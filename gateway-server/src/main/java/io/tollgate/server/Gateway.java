@@ -2,7 +2,14 @@ package io.tollgate.server;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.channel.unix.UnixChannel;
 import io.tollgate.admin.AdminContext;
 import io.tollgate.admin.ServedConfig;
 import io.tollgate.admin.AdminServer;
@@ -22,6 +29,7 @@ import io.tollgate.server.listener.DownstreamProtocols;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upgrade.Inheritance;
 import io.tollgate.xds.XdsClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * upstream, metrics, upstream health checking, overload guard, the current configuration snapshot
  * and, with {@code dynamic_resources}, its xDS client. {@link #start} returns once every socket is
  * bound (the gateway reports ready once the first xDS configuration, if any, is applied too);
- * {@link #reload} swaps the configuration without a restart; {@link #close} stops everything.
+ * {@link #reload} swaps the configuration without a restart; {@link #close} stops everything. In a
+ * hot restart it starts on the sockets and counters of the process before it ({@link Inheritance}).
  */
 public final class Gateway implements AutoCloseable {
 
@@ -55,6 +64,7 @@ public final class Gateway implements AutoCloseable {
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final ReloadMeters reloads = new ReloadMeters(registry);
     private final ControlThread control = ControlThread.start();
+    private final Inheritance inherited;
     private volatile boolean ready;
     private DemoUpstream demo;
     private AdminServer admin;
@@ -63,7 +73,9 @@ public final class Gateway implements AutoCloseable {
     private OverloadGuard overload;
     private XdsClient xds;
 
-    private Gateway(GatewayConfig config, Path configFile) {
+    private Gateway(GatewayConfig config, Path configFile, Inheritance inherited) {
+        this.inherited = inherited;
+        inherited.addCountersTo(registry);
         try {
             this.snapshot = new AtomicReference<>(Snapshot.compile(config, metrics, control));
         } catch (RuntimeException e) {
@@ -86,10 +98,19 @@ public final class Gateway implements AutoCloseable {
      * {@link #reload()} reads again.
      */
     public static Gateway start(GatewayConfig config, Path configFile) throws InterruptedException {
-        Gateway gateway = new Gateway(config, configFile);
+        return start(config, configFile, Inheritance.NONE);
+    }
+
+    /**
+     * Starts a gateway as {@link #start(GatewayConfig, Path)} does, on the sockets and counters a
+     * previous process handed over: listeners and the admin API with a socket in {@code inherited}
+     * serve on it instead of binding, and accept only once the whole gateway started.
+     */
+    public static Gateway start(GatewayConfig config, Path configFile, Inheritance inherited) throws InterruptedException {
+        Gateway gateway = new Gateway(config, configFile, inherited);
         try {
             gateway.bind();
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (Exception e) { // also a BindException, which Netty throws undeclared
             gateway.close();
             throw e;
         }
@@ -106,14 +127,29 @@ public final class Gateway implements AutoCloseable {
         overload = OverloadGuard.start(config.overload(), registry);
         protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload);
         for (ListenerConfig listenerConfig : config.listeners()) {
-            listeners.add(Listener.bind(listenerConfig, workers, transport, protocols));
+            FileDescriptor socket = inherited.listenerSocket(listenerConfig.name());
+            listeners.add(socket == null ? Listener.bind(listenerConfig, workers, transport, protocols)
+                    : Listener.adopt(listenerConfig, workers, transport, protocols, socket));
         }
-        admin = AdminServer.start(config.admin(), new Context());
+        admin = startAdmin(config);
         if (config.xds().isPresent()) {
             xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::reload);
         }
+        listeners.forEach(Listener::startAccepting);
         ready = true;
-        log.info("gateway ready; admin API on {}:{}", config.admin().address(), admin.port());
+        log.info("gateway ready; admin API on {}:{}, restart epoch {}", config.admin().address(), admin.port(),
+                inherited.epoch());
+    }
+
+    /** The admin API on epoll when available, so that a hot restart can hand its socket over. */
+    private AdminServer startAdmin(GatewayConfig config) throws InterruptedException {
+        if (transport != Transport.EPOLL) {
+            return AdminServer.start(config.admin(), new Context());
+        }
+        FileDescriptor socket = inherited.adminSocket();
+        ChannelFactory<ServerChannel> sockets = socket == null ? EpollServerSocketChannel::new
+                : () -> new EpollServerSocketChannel(socket.intValue());
+        return AdminServer.start(config.admin(), new Context(), EpollIoHandler.newFactory(), sockets, socket != null);
     }
 
     /**
@@ -245,6 +281,54 @@ public final class Gateway implements AutoCloseable {
     /** The port the admin API is bound to. */
     public int adminPort() {
         return admin.port();
+    }
+
+    /** How many hot restarts led to this process: 0 when it was started normally. */
+    public long restartEpoch() {
+        return inherited.epoch();
+    }
+
+    /** The transport the gateway runs on; hot restarts need {@link Transport#EPOLL}. */
+    public Transport transport() {
+        return transport;
+    }
+
+    /** The listeners serving now. */
+    public List<Listener> listeners() {
+        return List.copyOf(listeners);
+    }
+
+    /** The admin API's listening socket, for a hot restart to hand over; null on NIO. */
+    public FileDescriptor adminSocket() {
+        Channel channel = admin.channel();
+        return channel instanceof UnixChannel unix ? unix.fd() : null;
+    }
+
+    /**
+     * Stops accepting on every listener and the admin API (this process's descriptors only: a
+     * socket handed over stays open in the next process); connections already open stay.
+     */
+    public void stopAccepting() {
+        ready = false;
+        listeners.forEach(Listener::stopAccepting);
+        admin.close();
+    }
+
+    /**
+     * Serves a connection moved here by a hot restart on the listener named {@code listenerName},
+     * with the protocol it spoke (see {@link Listener#adoptConnection}); closes it when no such
+     * listener serves now.
+     *
+     * @return false when the connection was closed instead
+     */
+    public boolean adoptConnection(String listenerName, Channel connection, String protocol, boolean firstFrameSeen) {
+        for (Listener listener : listeners) {
+            if (listener.config().name().equals(listenerName)) {
+                return listener.adoptConnection(connection, protocol, firstFrameSeen);
+            }
+        }
+        connection.unsafe().closeForcibly();
+        return false;
     }
 
     @Override

@@ -5,9 +5,18 @@ import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistryException;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.server.Gateway;
+import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upgrade.HandoverServer;
+import io.tollgate.server.upgrade.HotRestart;
+import io.tollgate.server.upgrade.Inheritance;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -15,7 +24,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Runs the gateway in the foreground until the process is told to stop; with {@code -c FILE},
- * SIGHUP (or the admin API's {@code POST /config/reload}) applies the file again.
+ * SIGHUP (or the admin API's {@code POST /config/reload}) applies the file again. With
+ * {@code --upgrade} it takes over from the gateway running at {@code upgrade.socket_path} (a hot
+ * restart); on epoll it waits there for its own successor, and exits once it handed everything over.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run the gateway from the -c file (SIGHUP reloads it), or on the built-in configuration:",
@@ -23,8 +34,24 @@ import picocli.CommandLine.Model.CommandSpec;
             "Dubbo on 20880 to 20881, admin API on 9901."})
 final class RunCommand implements Callable<Integer> {
 
+    private static final Logger log = LoggerFactory.getLogger(RunCommand.class);
+
+    /** How long the new process waits for the running one to hand its sockets over. */
+    private static final Duration HANDOVER_TIMEOUT = Duration.ofSeconds(10);
+
+    /** How long, after a hot restart, the old process lets its connections move or end. */
+    private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
     @Option(names = {"-c", "--config"}, description = "YAML configuration file")
     private Path config;
+
+    @Option(names = "--upgrade", description = {"Hot restart: take the listening sockets, idle connections and counters",
+        "of the gateway running at upgrade.socket_path, which then drains and exits (needs epoll)."})
+    private boolean upgrade;
+
+    @Option(names = "--upgrade-socket", paramLabel = "PATH",
+            description = "The hot restart socket, instead of the file's upgrade.socket_path")
+    private Path upgradeSocket;
 
     @Spec
     private CommandSpec spec;
@@ -41,16 +68,67 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("cannot load the gateway's extensions: " + e.getMessage());
             return 2;
         }
-        Gateway gateway = Gateway.start(gatewayConfig, config);
+        Path socket = upgradeSocket != null ? upgradeSocket : gatewayConfig.upgrade().socketPath();
+        HotRestart restart = null;
+        if (upgrade) {
+            try {
+                restart = HotRestart.connect(socket, gatewayConfig, HANDOVER_TIMEOUT);
+            } catch (IllegalStateException e) {
+                spec.commandLine().getErr().println("cannot upgrade: " + e.getMessage());
+                return 1;
+            }
+        }
+        Gateway gateway = start(gatewayConfig, config, restart);
         if (config != null) {
             HangupReload.install(gateway);
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        AtomicReference<HandoverServer> successorSocket = new AtomicReference<>();
+        if (restart != null) {
+            restart.serving(gateway);
+            restart.finished().thenRun(() -> successorSocket.set(awaitSuccessor(gateway, socket, stopped)));
+        } else {
+            successorSocket.set(awaitSuccessor(gateway, socket, stopped));
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            HandoverServer server = successorSocket.get();
+            if (server != null) {
+                server.close();
+            }
             gateway.close();
             stopped.countDown();
         }, "tollgate-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /** Starts the gateway; when that fails in a hot restart, the running gateway is left serving. */
+    private static Gateway start(GatewayConfig config, Path file, HotRestart restart) throws InterruptedException {
+        try {
+            return Gateway.start(config, file, restart == null ? Inheritance.NONE : restart.inheritance());
+        } catch (Exception e) { // also a BindException, which Netty throws undeclared
+            if (restart != null) {
+                log.error("hot restart abandoned: this process failed to start; the running gateway serves on");
+                restart.close();
+            }
+            throw e;
+        }
+    }
+
+    /** Waits at {@code socket} for a successor, on epoll; the process ends ({@code stopped}) once it took over. */
+    private static HandoverServer awaitSuccessor(Gateway gateway, Path socket, CountDownLatch stopped) {
+        if (gateway.transport() != Transport.EPOLL) {
+            log.info("hot restart unavailable: it needs the native epoll transport");
+            return null;
+        }
+        try {
+            return HandoverServer.listen(gateway, socket, DRAIN_TIMEOUT_NANOS, stopped::countDown);
+        } catch (IllegalStateException e) {
+            log.warn("hot restart unavailable: {}", e.getMessage());
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 }

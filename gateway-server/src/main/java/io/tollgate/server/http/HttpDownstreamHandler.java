@@ -16,9 +16,11 @@ import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.protocols.http1.HopByHopHeaders;
+import io.tollgate.protocols.http1.Http1Decoders;
 import io.tollgate.protocols.http1.RequestHeadEvent;
 import io.tollgate.server.exchange.Deadline;
 import io.tollgate.server.exchange.Deadlines;
+import io.tollgate.server.listener.MovableConnection;
 import io.tollgate.server.listener.PipelineNames;
 import io.tollgate.server.transport.HandlerFailures;
 import org.slf4j.Logger;
@@ -33,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * {@link Deadlines} in an object made once per connection: a head that arrives whole costs
  * nothing for it.
  */
-final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implements DownstreamCarrier {
+final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implements DownstreamCarrier, MovableConnection {
 
     private static final Logger log = LoggerFactory.getLogger(HttpDownstreamHandler.class);
 
@@ -57,6 +59,18 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implement
         this.downstream = new HttpDownstream(proxy, this);
         this.deadlines = downstream.deadlines();
         proxy.listenerMetrics().connectionOpened();
+    }
+
+    @Override
+    public String protocol() {
+        return "http1";
+    }
+
+    /** No request is being served and no byte of a next one was read. */
+    @Override
+    public boolean quiescent() {
+        return downstream.isIdle() && !headTimeout.pending()
+                && Http1Decoders.betweenRequests(ctx.pipeline().get(PipelineNames.HEAD_GUARD));
     }
 
     @Override

@@ -13,12 +13,15 @@ import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcCodecException;
 import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.RpcFrame;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
+import io.tollgate.server.listener.MovableConnection;
+import io.tollgate.server.listener.PipelineNames;
 import io.tollgate.server.tls.PeerIdentity;
 import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.transport.HandlerFailures;
@@ -54,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * (a late response is dropped and counted), their timers cancelled, and the frames not yet sent
  * dropped.
  */
-final class RpcDownstreamHandler extends RpcFrameHandler {
+final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConnection {
 
     private static final Logger log = LoggerFactory.getLogger(RpcDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
@@ -106,6 +109,23 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         }
         updateReading();
         ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public String protocol() {
+        return codec.protocol();
+    }
+
+    /** No call waits for its response and the decoder holds no part of a frame. */
+    @Override
+    public boolean quiescent() {
+        return calls.isEmpty() && ctx.pipeline().get(PipelineNames.CODEC) instanceof RpcFrameDecoder decoder
+                && decoder.holdsNoBytes();
+    }
+
+    @Override
+    public boolean firstFrameSeen() {
+        return ctx.pipeline().get(PipelineNames.FIRST_FRAME) == null;
     }
 
     @Override
