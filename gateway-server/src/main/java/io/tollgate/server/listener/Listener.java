@@ -12,6 +12,8 @@ import io.tollgate.core.accesslog.AccessLogs;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.server.drain.DrainableListener;
+import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.tls.ListenerTls;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
@@ -22,9 +24,10 @@ import org.slf4j.LoggerFactory;
  * One bound downstream socket. A connection is handed to its protocol directly when the listener
  * serves one protocol, or after {@link ProtocolDetectionHandler} looked at its first bytes; on a
  * TLS listener, once the handshake is done, by the ALPN name agreed on (see {@link TlsProtocolSelector}).
- * Every new connection first passes the listener's {@link ConnectionGate}.
+ * Every new connection first passes the listener's {@link ConnectionGate}; once admitted, it is
+ * tracked in the listener's {@link ListenerConnections} until it closes, so that a drain reaches it.
  */
-public final class Listener implements AutoCloseable {
+public final class Listener implements DrainableListener, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Listener.class);
 
@@ -32,12 +35,15 @@ public final class Listener implements AutoCloseable {
     private final Channel channel;
     private final AccessLogSink accessLog;
     private final ListenerTls tls;
+    private final ListenerConnections connections;
 
-    private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog, ListenerTls tls) {
+    private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog, ListenerTls tls,
+            ListenerConnections connections) {
         this.config = config;
         this.channel = channel;
         this.accessLog = accessLog;
         this.tls = tls;
+        this.connections = connections;
     }
 
     /** Binds the listener's socket; fails when the address cannot be bound or its certificate cannot be used. */
@@ -46,13 +52,16 @@ public final class Listener implements AutoCloseable {
         ListenerTls tls = config.tls().map(t -> ListenerTls.start(config.name(), t)).orElse(null);
         AccessLogSink accessLog = null;
         Channel channel;
+        ListenerConnections connections;
         try {
             accessLog = config.accessLog().enabled() ? AccessLogs.open(config.accessLog()) : null;
             ListenerMetrics metrics = registry.listenerMetrics(config);
             ListenerProtocols protocols = new ListenerProtocols(config.protocols(), registry.forListener(config, accessLog),
                     config.limits().protocolDetectionTimeout().toNanos(), metrics);
-            ConnectionGate gate = new ConnectionGate(config.limits().maxConnections(), registry.overload(), metrics);
-            ChannelInitializer<Channel> connections = tls == null ? plaintext(gate, protocols)
+            connections = new ListenerConnections(metrics);
+            ConnectionGate gate = new ConnectionGate(config.limits().maxConnections(), registry.overload(), metrics,
+                    connections);
+            ChannelInitializer<Channel> initializer = tls == null ? plaintext(gate, protocols)
                     : decrypted(gate, protocols, tls, config.tls().get(), metrics);
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
@@ -62,7 +71,7 @@ public final class Listener implements AutoCloseable {
                     .option(ChannelOption.RCVBUF_ALLOCATOR, AcceptBatch.allocator())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
-                    .childHandler(connections);
+                    .childHandler(initializer);
             if (transport == Transport.EPOLL) {
                 bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
             }
@@ -76,7 +85,7 @@ public final class Listener implements AutoCloseable {
             }
             throw e;
         }
-        Listener listener = new Listener(config, channel, accessLog, tls);
+        Listener listener = new Listener(config, channel, accessLog, tls, connections);
         log.info("listener {} on {} serving {}{}", config.name(), channel.localAddress(), config.protocols(),
                 config.tls().map(t -> " over TLS, ALPN " + t.alpn()).orElse(""));
         return listener;
@@ -114,14 +123,34 @@ public final class Listener implements AutoCloseable {
         return config;
     }
 
+    @Override
+    public String name() {
+        return config.name();
+    }
+
+    @Override
+    public ListenerConnections connections() {
+        return connections;
+    }
+
+    /** Closes the listening socket; the connections it accepted stay open. */
+    @Override
+    public void stopAccepting() {
+        channel.close().syncUninterruptibly();
+    }
+
     /** The port actually bound (differs from the configured one when that was 0). */
     public int port() {
         return ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
+    /**
+     * Closes the listening socket and what serves the listener's connections (access log, TLS
+     * certificate watch); drain the connections first, or they lose their access log lines.
+     */
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
+        stopAccepting();
         if (accessLog != null) {
             accessLog.close();
         }
