@@ -19,6 +19,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.tollgate.core.config.AdminConfig;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,7 @@ public final class AdminServer implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final Channel channel;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private AdminServer(EventLoopGroup group, Channel channel) {
         this.group = group;
@@ -94,9 +96,12 @@ public final class AdminServer implements AutoCloseable {
         return channel;
     }
 
-    /** Stops listening, closes admin connections and stops the admin thread. */
+    /** Stops listening, closes admin connections and stops the admin thread; again, does nothing. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         channel.close().syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

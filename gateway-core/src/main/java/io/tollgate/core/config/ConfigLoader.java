@@ -136,7 +136,7 @@ public final class ConfigLoader {
 
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
         root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload", "node",
-                "dynamic_resources", "upgrade"));
+                "dynamic_resources", "drain", "upgrade"));
         AdminConfig admin = root.optional("admin").map(TlsConfigLoader::admin)
                 .orElse(new AdminConfig("127.0.0.1", 9901));
         List<ListenerConfig> listeners = root.list("listeners", n -> listener(n, extensions));
@@ -148,9 +148,10 @@ public final class ConfigLoader {
             return new DemoUpstreamConfig(n.string("address", "127.0.0.1"), n.integer("port", 8081, 0, 65535));
         });
         OverloadConfig overload = root.optional("overload").map(ConfigLoader::overload).orElse(OverloadConfig.DEFAULTS);
+        DrainConfig drain = root.optional("drain").map(ConfigLoader::drain).orElse(DrainConfig.DEFAULTS);
         UpgradeConfig upgrade = root.optional("upgrade").map(ConfigLoader::upgrade).orElse(UpgradeConfig.defaults(admin));
         return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo, overload,
-                xds(root), upgrade);
+                xds(root), drain, upgrade);
     }
 
     private static UpgradeConfig upgrade(ConfigNode n) {
@@ -161,6 +162,11 @@ public final class ConfigLoader {
                     + " bytes, the limit of a Unix domain socket address)");
         }
         return new UpgradeConfig(Path.of(path));
+    }
+
+    private static DrainConfig drain(ConfigNode n) {
+        n.allowOnly(Set.of("timeout"));
+        return new DrainConfig(positive(n, "timeout", DrainConfig.DEFAULTS.timeout()));
     }
 
     private static OverloadConfig overload(ConfigNode n) {

@@ -5,15 +5,16 @@ import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistryException;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.server.Gateway;
+import io.tollgate.server.Launch;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upgrade.HandoverServer;
 import io.tollgate.server.upgrade.HotRestart;
 import io.tollgate.server.upgrade.Inheritance;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,12 +25,15 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Runs the gateway in the foreground until the process is told to stop; with {@code -c FILE},
- * SIGHUP (or the admin API's {@code POST /config/reload}) applies the file again. With
- * {@code --upgrade} it takes over from the gateway running at {@code upgrade.socket_path} (a hot
- * restart); on epoll it waits there for its own successor, and exits once it handed everything over.
+ * SIGHUP (or the admin API's {@code POST /config/reload}) applies the file again. SIGTERM (or the
+ * admin API's {@code POST /quitquitquit}) drains it, then the process exits; a second SIGTERM ends
+ * the drain at once. With {@code --upgrade} it takes over from the gateway running at
+ * {@code upgrade.socket_path} (a hot restart); on epoll it waits there for its own successor, and
+ * exits once it handed everything over.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run the gateway from the -c file (SIGHUP reloads it), or on the built-in configuration:",
+        description = {"Run the gateway from the -c file (SIGHUP reloads it, SIGTERM drains it and exits), or on the"
+            + " built-in configuration:",
             "HTTP/1.1 and h2c on 127.0.0.1:8080 to a demo upstream on 8081, SOFA Bolt on 12200 to 12201,",
             "Dubbo on 20880 to 20881, admin API on 9901."})
 final class RunCommand implements Callable<Integer> {
@@ -38,9 +42,6 @@ final class RunCommand implements Callable<Integer> {
 
     /** How long the new process waits for the running one to hand its sockets over. */
     private static final Duration HANDOVER_TIMEOUT = Duration.ofSeconds(10);
-
-    /** How long, after a hot restart, the old process lets its connections move or end. */
-    private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     @Option(names = {"-c", "--config"}, description = "YAML configuration file")
     private Path config;
@@ -57,7 +58,7 @@ final class RunCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws InterruptedException, ExecutionException {
         GatewayConfig gatewayConfig;
         try {
             gatewayConfig = config == null ? ConfigLoader.defaults() : ConfigLoader.load(config);
@@ -69,6 +70,7 @@ final class RunCommand implements Callable<Integer> {
             return 2;
         }
         Path socket = upgradeSocket != null ? upgradeSocket : gatewayConfig.upgrade().socketPath();
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
         HotRestart restart = null;
         if (upgrade) {
             try {
@@ -78,34 +80,35 @@ final class RunCommand implements Callable<Integer> {
                 return 1;
             }
         }
-        Gateway gateway = start(gatewayConfig, config, restart);
+        Gateway gateway = start(gatewayConfig, restart == null ? Launch.fresh(config, args) : restart.launch(config, args),
+                restart);
         if (config != null) {
             HangupReload.install(gateway);
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        AtomicReference<HandoverServer> successorSocket = new AtomicReference<>();
-        if (restart != null) {
-            restart.serving(gateway);
-            restart.finished().thenRun(() -> successorSocket.set(awaitSuccessor(gateway, socket, stopped)));
-        } else {
-            successorSocket.set(awaitSuccessor(gateway, socket, stopped));
-        }
+        TerminationSignals.install(gateway);
+        AtomicReference<HandoverServer> successors = new AtomicReference<>();
+        // Any other way out of the JVM still closes the gateway (after a drain under way, if any).
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            HandoverServer server = successorSocket.get();
+            HandoverServer server = successors.get();
             if (server != null) {
                 server.close();
             }
             gateway.close();
-            stopped.countDown();
         }, "tollgate-shutdown"));
-        stopped.await();
+        if (restart == null) {
+            successors.set(awaitSuccessor(gateway, socket));
+        } else {
+            restart.serving(gateway);
+            restart.finished().thenRun(() -> successors.set(awaitSuccessor(gateway, socket)));
+        }
+        gateway.terminated().get();
         return 0;
     }
 
     /** Starts the gateway; when that fails in a hot restart, the running gateway is left serving. */
-    private static Gateway start(GatewayConfig config, Path file, HotRestart restart) throws InterruptedException {
+    private static Gateway start(GatewayConfig config, Launch launch, HotRestart restart) throws InterruptedException {
         try {
-            return Gateway.start(config, file, restart == null ? Inheritance.NONE : restart.inheritance());
+            return Gateway.start(config, launch, restart == null ? Inheritance.NONE : restart.inheritance());
         } catch (Exception e) { // also a BindException, which Netty throws undeclared
             if (restart != null) {
                 log.error("hot restart abandoned: this process failed to start; the running gateway serves on");
@@ -115,14 +118,14 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** Waits at {@code socket} for a successor, on epoll; the process ends ({@code stopped}) once it took over. */
-    private static HandoverServer awaitSuccessor(Gateway gateway, Path socket, CountDownLatch stopped) {
+    /** Waits at {@code socket} for a successor, on epoll; the gateway closes once one took over. */
+    private static HandoverServer awaitSuccessor(Gateway gateway, Path socket) {
         if (gateway.transport() != Transport.EPOLL) {
             log.info("hot restart unavailable: it needs the native epoll transport");
             return null;
         }
         try {
-            return HandoverServer.listen(gateway, socket, DRAIN_TIMEOUT_NANOS, stopped::countDown);
+            return HandoverServer.listen(gateway, socket);
         } catch (IllegalStateException e) {
             log.warn("hot restart unavailable: {}", e.getMessage());
             return null;

@@ -81,6 +81,7 @@ final class HttpDownstream {
     private int pauses;
     private boolean firstRequestSeen;
     private boolean draining;
+    private boolean lastResponse;
     private boolean grpc;
 
     HttpDownstream(HttpProxy proxy, DownstreamCarrier carrier) {
@@ -127,6 +128,19 @@ final class HttpDownstream {
             exchange.downstreamClosed();
         }
         releasePipelined();
+    }
+
+    /**
+     * Makes the response in progress the connection's last: it says {@code Connection: close} when
+     * its head is still to be written, and the connection closes after it (a drain).
+     */
+    void closeAfterResponse() {
+        lastResponse = true;
+    }
+
+    /** Whether the response in progress is the connection's last ({@link #closeAfterResponse}). */
+    boolean lastResponse() {
+        return lastResponse;
     }
 
     /** Whether the carrier has nothing in progress and may close for being idle. */
@@ -365,7 +379,7 @@ final class HttpDownstream {
             FullHttpResponse response) {
         record.sent(response.content().readableBytes());
         record.finish(response.status().code());
-        boolean close = !keepAlive || state == State.CLOSING;
+        boolean close = !keepAlive || state == State.CLOSING || lastResponse;
         if (!http2Stream) {
             HopByHopHeaders.setKeepAlive(response, version, !close);
         }
@@ -407,7 +421,7 @@ final class HttpDownstream {
             exchangeDone(exchange, writeAndFlush(response));
             return;
         }
-        boolean keep = keepAlive && state != State.CLOSING;
+        boolean keep = keepAlive && state != State.CLOSING && !lastResponse;
         HopByHopHeaders.setKeepAlive(response, version, keep);
         ChannelFuture written = writeAndFlush(response);
         exchangeDone(exchange, keep ? null : written);
@@ -437,7 +451,7 @@ final class HttpDownstream {
             return;
         }
         current = null;
-        if (endAfter != null || state == State.CLOSING) {
+        if (endAfter != null || state == State.CLOSING || lastResponse) {
             state = State.CLOSING;
             carrier.endAfter(endAfter);
             releasePipelined();

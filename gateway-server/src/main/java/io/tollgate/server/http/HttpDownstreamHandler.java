@@ -19,6 +19,7 @@ import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http1.Http1Decoders;
 import io.tollgate.protocols.http1.RequestHeadEvent;
 import io.tollgate.server.exchange.Deadline;
+import io.tollgate.server.drain.DrainableConnection;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.listener.MovableConnection;
 import io.tollgate.server.listener.PipelineNames;
@@ -33,9 +34,11 @@ import org.slf4j.LoggerFactory;
  * brought its first bytes ({@link RequestHeadEvent#STARTED}) is answered 408 and the connection
  * closed. Only a head split over reads starts the timeout, which waits on the loop's
  * {@link Deadlines} in an object made once per connection: a head that arrives whole costs
- * nothing for it.
+ * nothing for it. Drained, it closes at once when idle, else after answering the request in
+ * progress with {@code Connection: close}.
  */
-final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implements DownstreamCarrier, MovableConnection {
+final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter
+        implements DownstreamCarrier, MovableConnection, DrainableConnection {
 
     private static final Logger log = LoggerFactory.getLogger(HttpDownstreamHandler.class);
 
@@ -111,6 +114,19 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implement
             return;
         }
         ReferenceCountUtil.release(evt);
+    }
+
+    /**
+     * Closes the connection when no request is in progress (nor has begun to arrive); else its
+     * response says {@code Connection: close} and the connection closes after it.
+     */
+    @Override
+    public void drain() {
+        if (downstream.isIdle() && !headTimeout.pending()) {
+            ctx.close();
+            return;
+        }
+        downstream.closeAfterResponse();
     }
 
     @Override

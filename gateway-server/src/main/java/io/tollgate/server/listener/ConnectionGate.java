@@ -3,18 +3,16 @@ package io.tollgate.server.listener;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.overload.OverloadGuard;
-import java.util.Collections;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Admits a listener's new connections: closes one at once, counted, while the process is
  * overloaded, while the process holds its {@code overload.max_connections}, or while the listener
  * holds its own {@code max_connections} (Envoy's listener and overload manager connection limits).
- * An admitted connection is counted, and kept in {@link #connections()}, until it closes. Shared by
- * the listener's event loops.
+ * An admitted connection is counted until it closes, and tracked in the listener's
+ * {@link ListenerConnections}. Shared by the listener's event loops.
  */
 final class ConnectionGate {
 
@@ -22,16 +20,16 @@ final class ConnectionGate {
     private final OverloadGuard overload;
     private final ListenerMetrics metrics;
     private final AtomicInteger open = new AtomicInteger();
-    private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final ChannelFutureListener release;
+    private final ListenerConnections connections;
 
     /** @param maxConnections the listener's own limit, 0 for none */
-    ConnectionGate(int maxConnections, OverloadGuard overload, ListenerMetrics metrics) {
+    ConnectionGate(int maxConnections, OverloadGuard overload, ListenerMetrics metrics, ListenerConnections connections) {
         this.maxConnections = maxConnections;
+        this.connections = connections;
         this.overload = overload;
         this.metrics = metrics;
         this.release = closed -> {
-            connections.remove(closed.channel());
             open.decrementAndGet();
             overload.connectionClosed();
         };
@@ -49,14 +47,9 @@ final class ConnectionGate {
             ch.close();
             return false;
         }
-        connections.add(ch);
         ch.closeFuture().addListener(release);
+        connections.add(ch);
         return true;
-    }
-
-    /** The admitted connections still open, a live view. */
-    Set<Channel> connections() {
-        return Collections.unmodifiableSet(connections);
     }
 
     /** Why a new connection is refused, or null when it is admitted (and then counted). */

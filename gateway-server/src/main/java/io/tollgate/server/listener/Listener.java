@@ -17,10 +17,11 @@ import io.tollgate.core.accesslog.AccessLogs;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.server.drain.DrainableListener;
+import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.tls.ListenerTls;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,11 +29,12 @@ import org.slf4j.LoggerFactory;
  * One bound downstream socket. A connection is handed to its protocol directly when the listener
  * serves one protocol, or after {@link ProtocolDetectionHandler} looked at its first bytes; on a
  * TLS listener, once the handshake is done, by the ALPN name agreed on (see {@link TlsProtocolSelector}).
- * Every new connection first passes the listener's {@link ConnectionGate}. In a hot restart the
- * listening socket comes from the previous process ({@link #adopt}) and so may live connections
- * ({@link #adoptConnection}).
+ * Every new connection first passes the listener's {@link ConnectionGate}; once admitted, it is
+ * tracked in the listener's {@link ListenerConnections} until it closes, so that a drain reaches it.
+ * In a hot restart the listening socket comes from the previous process ({@link #adopt}) and so may
+ * live connections ({@link #adoptConnection}).
  */
-public final class Listener implements AutoCloseable {
+public final class Listener implements DrainableListener, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Listener.class);
 
@@ -43,9 +45,10 @@ public final class Listener implements AutoCloseable {
     private final ConnectionGate gate;
     private final ListenerProtocols protocols;
     private final EventLoopGroup group;
+    private final ListenerConnections connections;
 
     private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog, ListenerTls tls,
-            ConnectionGate gate, ListenerProtocols protocols, EventLoopGroup group) {
+            ConnectionGate gate, ListenerProtocols protocols, EventLoopGroup group, ListenerConnections connections) {
         this.config = config;
         this.channel = channel;
         this.accessLog = accessLog;
@@ -53,6 +56,7 @@ public final class Listener implements AutoCloseable {
         this.gate = gate;
         this.protocols = protocols;
         this.group = group;
+        this.connections = connections;
     }
 
     /** Binds the listener's socket; fails when the address cannot be bound or its certificate cannot be used. */
@@ -82,13 +86,15 @@ public final class Listener implements AutoCloseable {
         Channel channel;
         ConnectionGate gate;
         ListenerProtocols protocols;
+        ListenerConnections connections;
         try {
             accessLog = config.accessLog().enabled() ? AccessLogs.open(config.accessLog()) : null;
             ListenerMetrics metrics = registry.listenerMetrics(config);
             protocols = new ListenerProtocols(config.protocols(), registry.forListener(config, accessLog),
                     config.limits().protocolDetectionTimeout().toNanos(), metrics);
-            gate = new ConnectionGate(config.limits().maxConnections(), registry.overload(), metrics);
-            ChannelInitializer<Channel> connections = tls == null ? plaintext(gate, protocols)
+            connections = new ListenerConnections(metrics);
+            gate = new ConnectionGate(config.limits().maxConnections(), registry.overload(), metrics, connections);
+            ChannelInitializer<Channel> initializer = tls == null ? plaintext(gate, protocols)
                     : decrypted(gate, protocols, tls, config.tls().get(), metrics);
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
@@ -97,7 +103,7 @@ public final class Listener implements AutoCloseable {
                     .option(ChannelOption.RCVBUF_ALLOCATOR, AcceptBatch.allocator())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
-                    .childHandler(connections);
+                    .childHandler(initializer);
             if (transport == Transport.EPOLL) {
                 bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
             }
@@ -117,7 +123,7 @@ public final class Listener implements AutoCloseable {
             }
             throw e;
         }
-        Listener listener = new Listener(config, channel, accessLog, tls, gate, protocols, group);
+        Listener listener = new Listener(config, channel, accessLog, tls, gate, protocols, group, connections);
         log.info("listener {} {} {} serving {}{}", config.name(), inherited == null ? "bound" : "took over",
                 channel.localAddress(), config.protocols(),
                 config.tls().map(t -> " over TLS, ALPN " + t.alpn()).orElse(""));
@@ -156,6 +162,26 @@ public final class Listener implements AutoCloseable {
         return config;
     }
 
+    @Override
+    public String name() {
+        return config.name();
+    }
+
+    @Override
+    public ListenerConnections connections() {
+        return connections;
+    }
+
+    /**
+     * Stops accepting: closes this process's descriptor of the listening socket; the connections
+     * it accepted stay open. When another process holds the socket too (a hot restart handed it
+     * over), the socket stays open and that process goes on accepting.
+     */
+    @Override
+    public void stopAccepting() {
+        channel.close().syncUninterruptibly();
+    }
+
     /** The port actually bound (differs from the configured one when that was 0). */
     public int port() {
         return ((InetSocketAddress) channel.localAddress()).getPort();
@@ -167,11 +193,6 @@ public final class Listener implements AutoCloseable {
      */
     public FileDescriptor socket() {
         return channel instanceof UnixChannel unix ? unix.fd() : null;
-    }
-
-    /** The connections this listener accepted or adopted that are still open. */
-    public Set<Channel> connections() {
-        return gate.connections();
     }
 
     /**
@@ -205,17 +226,12 @@ public final class Listener implements AutoCloseable {
     }
 
     /**
-     * Stops accepting: closes this process's descriptor of the listening socket. When another
-     * process holds the socket too (a hot restart handed it over), the socket stays open and that
-     * process goes on accepting; connections already accepted are not touched.
+     * Closes the listening socket and what serves the listener's connections (access log, TLS
+     * certificate watch); drain the connections first, or they lose their access log lines.
      */
-    public void stopAccepting() {
-        channel.close().syncUninterruptibly();
-    }
-
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
+        stopAccepting();
         if (accessLog != null) {
             accessLog.close();
         }

@@ -1,6 +1,7 @@
 package io.tollgate.server.rpc;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -18,6 +19,7 @@ import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.drain.DrainableConnection;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.listener.MovableConnection;
@@ -56,8 +58,12 @@ import org.slf4j.LoggerFactory;
  * When this connection closes, its calls in flight end at once: their upstream ids are forgotten
  * (a late response is dropped and counted), their timers cancelled, and the frames not yet sent
  * dropped.
+ *
+ * <p>Drained, the connection closes as soon as no two-way call is in flight (at once when none
+ * is): the protocols have no way to tell a client to go elsewhere, and a client whose idle
+ * connection closes opens another (to whichever process accepts it now).
  */
-final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConnection {
+final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConnection, DrainableConnection {
 
     private static final Logger log = LoggerFactory.getLogger(RpcDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
@@ -71,6 +77,8 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     private BatchedChannel channel;
     private RpcLoop loop;
     private boolean tooSlow;
+    private boolean draining;
+    private final Runnable closeIfNoCall = this::closeIfNoCall;
     private String clientIp;
     private String peer;
     private String peerIdentity;
@@ -196,6 +204,23 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     /** A call of this connection ended, whichever way. */
     void ended(RpcCall call) {
         calls.remove(call);
+        if (draining && calls.isEmpty()) {
+            // the call's answer is written after it ended: close once it is out
+            ctx.channel().eventLoop().execute(closeIfNoCall);
+        }
+    }
+
+    @Override
+    public void drain() {
+        draining = true;
+        closeIfNoCall();
+    }
+
+    /** Draining: closes the connection, after the answers written so far, unless a call came meanwhile. */
+    private void closeIfNoCall() {
+        if (calls.isEmpty() && ctx.channel().isActive()) {
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
     }
 
     /**

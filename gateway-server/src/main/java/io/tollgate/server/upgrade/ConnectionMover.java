@@ -4,92 +4,84 @@ import io.micrometer.core.instrument.Counter;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.EventLoop;
 import io.netty.channel.unix.FileDescriptor;
 import io.netty.channel.unix.UnixChannel;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
 import io.tollgate.server.Gateway;
+import io.tollgate.server.drain.Drain;
+import io.tollgate.server.drain.DrainTrigger;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.listener.MovableConnection;
 import io.tollgate.server.listener.PipelineNames;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The old process's side of live connection migration. Every plaintext connection whose handler is
- * a {@link MovableConnection} (HTTP/1, Bolt, Dubbo, or one whose protocol is not yet detected)
- * stops reading at once ({@link ReadHold}); as soon as nothing of it is in flight or buffered it is
- * offered to the new process, its descriptor sent when asked, and closed here only once the new
- * process adopted it: closing one of two descriptors of a socket neither sends FIN nor loses a
- * byte, so the client does not notice. TLS connections (their session keys live in this process)
- * and HTTP/2 ones (HPACK tables and stream state) are left to drain.
- *
- * <p>Connections are looked for again every {@value #SCAN_MILLIS} ms, which finds those accepted
- * just before the listeners closed; the process is done when no connection is left or at the
- * deadline.
+ * The old process's side of live connection migration, within its drain. Every plaintext
+ * connection whose handler is a {@link MovableConnection} (HTTP/1, Bolt, Dubbo, or one whose
+ * protocol is not yet detected) stops reading at once ({@link ReadHold}); as soon as nothing of it
+ * is in flight or buffered it is offered to the new process, its descriptor sent when asked, and
+ * closed here only once the new process adopted it: closing one of two descriptors of a socket
+ * neither sends FIN nor loses a byte, so the client does not notice. TLS connections (their session
+ * keys live in this process) and HTTP/2 ones (HPACK tables and stream state) drain as for an exit
+ * (GOAWAY, {@code Connection: close}); so does every connection still open at the drain timeout.
  */
 final class ConnectionMover {
 
     private static final Logger log = LoggerFactory.getLogger(ConnectionMover.class);
-    private static final long SCAN_MILLIS = 20;
     private static final long QUIESCENCE_POLL_MICROS = 500;
 
     private final Gateway gateway;
-    private final long deadlineNanos;
     private final Runnable changed;
-    private final Set<Channel> seen = ConcurrentHashMap.newKeySet();
+    private final Set<Channel> held = ConcurrentHashMap.newKeySet();
     private final Map<Long, Channel> offered = new ConcurrentHashMap<>();
     private final Queue<HandoverMessage.Moving> ready = new ConcurrentLinkedQueue<>();
     private final AtomicLong ids = new AtomicLong();
     private final Counter moved;
     private final Counter lost;
     private volatile boolean abandoned;
-    private ScheduledFuture<?> scanning;
+    private volatile Drain drain;
 
-    /**
-     * @param drainTimeout the longest the old process waits for its connections to move or end
-     * @param changed runs, on any thread, when a connection is ready to move or everything ended
-     */
-    ConnectionMover(Gateway gateway, long drainTimeoutNanos, Runnable changed) {
+    /** @param changed runs, on any thread, when a connection is ready to move or the drain ended */
+    ConnectionMover(Gateway gateway, Runnable changed) {
         this.gateway = gateway;
-        this.deadlineNanos = System.nanoTime() + drainTimeoutNanos;
         this.changed = changed;
         this.moved = HotRestartMeters.connections(gateway.metrics().registry(), "moved");
         this.lost = HotRestartMeters.connections(gateway.metrics().registry(), "lost");
     }
 
-    /** Starts looking for connections, on {@code scheduler}, until everything ended or {@link #abandon}. */
-    void start(EventLoop scheduler) {
-        scanning = scheduler.scheduleWithFixedDelay(() -> {
-            scan();
-            changed.run();
-        }, 0, SCAN_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    /** Stops looking for connections. */
-    void stop() {
-        if (scanning != null) {
-            scanning.cancel(false);
+    /**
+     * Stops accepting, holds every connection that can move, then drains the process: the drain
+     * reaches each connection after its hold (both are tasks on its event loop, in that order), so
+     * that a connection that moves is never told to go away. Blocks until every event loop has
+     * admitted the connections its listeners accepted last.
+     */
+    void start() {
+        gateway.stopAccepting();
+        List<Future<?>> admitted = new ArrayList<>();
+        for (EventExecutor loop : gateway.eventLoops()) {
+            admitted.add(loop.submit(() -> { }));
         }
-    }
-
-    private void scan() {
+        admitted.forEach(Future::syncUninterruptibly);
         for (Listener listener : gateway.listeners()) {
-            String name = listener.config().name();
-            for (Channel ch : listener.connections()) {
-                if (seen.add(ch)) {
-                    ch.eventLoop().execute(() -> claim(ch, name));
-                }
+            String name = listener.name();
+            for (Channel ch : listener.connections().open()) {
+                ch.eventLoop().execute(() -> claim(ch, name));
             }
         }
+        drain = gateway.drain(DrainTrigger.HOT_RESTART, true);
+        drain.done().whenComplete((outcome, error) -> changed.run());
     }
 
     /** On the connection's loop: holds its reads and waits for it to be quiescent, unless it cannot move. */
@@ -99,6 +91,7 @@ final class ConnectionMover {
             return;
         }
         ReadHold.hold(ch);
+        held.add(ch);
         awaitQuiescence(ch, listener, movable);
     }
 
@@ -112,11 +105,7 @@ final class ConnectionMover {
     }
 
     private void awaitQuiescence(Channel ch, String listener, MovableConnection movable) {
-        if (!ch.isActive()) {
-            return;
-        }
-        if (abandoned || System.nanoTime() - deadlineNanos > 0) {
-            ReadHold.release(ch);
+        if (!ch.isActive() || abandoned) {
             return;
         }
         ChannelOutboundBuffer outbound = ch.unsafe().outboundBuffer();
@@ -138,9 +127,9 @@ final class ConnectionMover {
 
     /**
      * Sends the descriptor of connection {@code id} on {@code control}, from the connection's own
-     * loop so that it cannot close meanwhile; a connection that closed already is sent as
-     * {@code /dev/null}, which the new process recognises as lost. Closes {@code control} when the
-     * descriptor cannot be sent.
+     * loop so that it cannot close meanwhile; a connection that closed already (the drain timed
+     * out) is sent as {@code /dev/null}, which the new process counts as lost. Closes
+     * {@code control} when the descriptor cannot be sent.
      */
     void send(long id, Channel control) {
         Channel ch = offered.get(id);
@@ -171,7 +160,7 @@ final class ConnectionMover {
         }
     }
 
-    /** The new process serves connection {@code id}: closes this process's descriptor of it, nothing more. */
+    /** The new process took connection {@code id}: closes this process's descriptor of it, nothing more. */
     void adopted(long id, boolean served) {
         Channel ch = offered.remove(id);
         if (ch == null) {
@@ -181,33 +170,26 @@ final class ConnectionMover {
         ch.close();
     }
 
-    /** Whether no connection is left, or the deadline passed. */
+    /** The drain under way, once {@link #start} began it. */
+    Drain drain() {
+        return drain;
+    }
+
+    /** Whether the drain ended and no connection waits to move. */
     boolean finished() {
-        if (!ready.isEmpty() || !offered.isEmpty()) {
-            return false;
-        }
-        if (System.nanoTime() - deadlineNanos > 0) {
-            return true;
-        }
-        for (Listener listener : gateway.listeners()) {
-            if (!listener.connections().isEmpty()) {
-                return false;
-            }
-        }
-        return true;
+        return drain != null && drain.done().isDone() && ready.isEmpty() && offered.isEmpty();
     }
 
     /** The new process went away: connections not yet moved read again here and drain. */
     void abandon() {
         abandoned = true;
-        stop();
         ready.clear();
-        for (Channel ch : seen) {
-            ch.eventLoop().execute(() -> ReadHold.release(ch));
-        }
         if (!offered.isEmpty()) {
-            log.warn("hot restart: the new process went away; {} connections offered to it stay here", offered.size());
+            log.warn("hot restart: the new process went away; {} connections offered to it drain here", offered.size());
         }
         offered.clear();
+        for (Channel ch : held) {
+            ch.eventLoop().execute(() -> ReadHold.release(ch));
+        }
     }
 }

@@ -37,9 +37,11 @@ sealed interface HandoverMessage {
     record Hello(int version) implements HandoverMessage {
     }
 
-    /** The old process says what it can hand over. */
-    record Info(long epoch, List<ListenerSocket> listeners, AdminSocket admin, List<CounterValue> counters)
-            implements HandoverMessage {
+    /**
+     * The old process says what it can hand over, its restart epoch and when epoch 0 started.
+     */
+    record Info(long epoch, long firstEpochStartedMillis, List<ListenerSocket> listeners, AdminSocket admin,
+            List<CounterValue> counters) implements HandoverMessage {
     }
 
     /** A listener of the old process as configured; the new process takes it when its own is configured the same. */
@@ -96,7 +98,7 @@ sealed interface HandoverMessage {
         if (message instanceof Hello m) {
             out.writeByte(1).writeInt(m.version());
         } else if (message instanceof Info m) {
-            out.writeByte(2).writeLong(m.epoch()).writeInt(m.listeners().size());
+            out.writeByte(2).writeLong(m.epoch()).writeLong(m.firstEpochStartedMillis()).writeInt(m.listeners().size());
             for (ListenerSocket l : m.listeners()) {
                 string(out, l.name());
                 string(out, l.address());
@@ -154,13 +156,14 @@ sealed interface HandoverMessage {
 
     private static Info info(ByteBuf in) {
         long epoch = in.readLong();
+        long firstEpochStarted = in.readLong();
         int n = in.readInt();
         List<ListenerSocket> listeners = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             listeners.add(new ListenerSocket(string(in), string(in), in.readInt()));
         }
         AdminSocket admin = in.readBoolean() ? new AdminSocket(string(in), in.readInt()) : null;
-        return new Info(epoch, listeners, admin, counters(in));
+        return new Info(epoch, firstEpochStarted, listeners, admin, counters(in));
     }
 
     private static void counters(ByteBuf out, List<CounterValue> counters) {

@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Where a running gateway waits for its successor: a Unix domain socket at
  * {@code upgrade.socket_path}, on one event loop of its own. One hot restart at a time is served;
- * another process that connects meanwhile is refused. When the handover is over (or, after the new
- * process went away mid-drain, at the drain timeout) it calls the retirement callback, on which the
- * process exits.
+ * another process that connects meanwhile is refused. When everything is handed over (or, after
+ * the new process went away mid-drain, once drained) it closes the gateway, on which the process
+ * exits.
  */
 public final class HandoverServer implements AutoCloseable {
 
@@ -39,15 +39,15 @@ public final class HandoverServer implements AutoCloseable {
 
     private final Path path;
     private final EventLoopGroup group;
-    private final Runnable retirement;
+    private final Gateway gateway;
     private final AtomicBoolean busy = new AtomicBoolean();
     private final AtomicBoolean retired = new AtomicBoolean();
     private final AtomicBoolean socketClosed = new AtomicBoolean();
     private Channel channel;
 
-    private HandoverServer(Path path, Runnable retirement) {
+    private HandoverServer(Path path, Gateway gateway) {
         this.path = path;
-        this.retirement = retirement;
+        this.gateway = gateway;
         this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("tollgate-upgrade", true),
                 EpollIoHandler.newFactory());
     }
@@ -56,17 +56,15 @@ public final class HandoverServer implements AutoCloseable {
      * Listens at {@code path} for a successor of {@code gateway}. A socket file left by a process
      * that ended is replaced; one where a process still answers is not.
      *
-     * @param drainTimeoutNanos how long, once the successor serves, connections may take to move or end
-     * @param retirement runs once, on any thread, when this process has handed everything over
      * @throws IllegalStateException when the gateway does not run on epoll, or another process listens at {@code path}
      */
-    public static HandoverServer listen(Gateway gateway, Path path, long drainTimeoutNanos, Runnable retirement)
+    public static HandoverServer listen(Gateway gateway, Path path)
             throws InterruptedException {
         if (gateway.transport() != Transport.EPOLL) {
             throw new IllegalStateException("hot restart needs the native epoll transport; this gateway runs on NIO");
         }
         removeStaleSocket(path);
-        HandoverServer server = new HandoverServer(path, retirement);
+        HandoverServer server = new HandoverServer(path, gateway);
         try {
             server.channel = new ServerBootstrap()
                     .group(server.group)
@@ -82,7 +80,7 @@ public final class HandoverServer implements AutoCloseable {
                             ch.pipeline().addLast(
                                     new LengthFieldBasedFrameDecoder(HandoverMessage.MAX_FRAME_BYTES, 0, 4, 0, 4),
                                     new LengthFieldPrepender(4),
-                                    new OldSide(gateway, server, drainTimeoutNanos));
+                                    new OldSide(gateway, server));
                         }
                     })
                     .bind(new DomainSocketAddress(path.toString()))
@@ -135,9 +133,10 @@ public final class HandoverServer implements AutoCloseable {
         busy.set(false);
     }
 
+    /** This process handed everything over: closes the gateway, on a thread of its own. */
     void retired() {
         if (retired.compareAndSet(false, true)) {
-            retirement.run();
+            new Thread(gateway::close, "tollgate-stop").start();
         }
     }
 

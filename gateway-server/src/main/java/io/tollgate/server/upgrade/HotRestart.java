@@ -15,8 +15,11 @@ import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.server.Gateway;
+import io.tollgate.server.Launch;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -98,6 +101,15 @@ public final class HotRestart implements AutoCloseable {
     /** The sockets, epoch and counters to start the new gateway with. */
     public Inheritance inheritance() {
         return inheritance;
+    }
+
+    /**
+     * How this process was started: the epoch after the old process's, and the first epoch's
+     * start carried on.
+     */
+    public Launch launch(Path configFile, List<String> commandLine) {
+        HandoverMessage.Info info = side.info();
+        return new Launch(configFile, commandLine, info.epoch() + 1, Instant.ofEpochMilli(info.firstEpochStartedMillis()));
     }
 
     /** The new gateway serves: the old process stops accepting, hands its idle connections over and drains. */

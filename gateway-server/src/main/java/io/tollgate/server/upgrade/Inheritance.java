@@ -6,30 +6,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a gateway starts with after a hot restart: its restart epoch, the listening sockets (by
- * listener name) and admin socket the previous process handed over, and that process's counters.
- * A gateway started normally inherits {@link #NONE}.
+ * What a gateway starts with after a hot restart: the listening sockets (by listener name) and
+ * admin socket the previous process handed over, and that process's counters. A gateway started
+ * normally inherits {@link #NONE}.
  */
 public final class Inheritance {
 
-    /** Nothing handed over: epoch 0, every socket bound afresh, counters from zero. */
-    public static final Inheritance NONE = new Inheritance(0, Map.of(), null, List.of());
+    /** Nothing handed over: every socket bound afresh, counters from zero. */
+    public static final Inheritance NONE = new Inheritance(Map.of(), null, List.of());
 
-    private final long epoch;
     private final Map<String, FileDescriptor> listeners;
     private final FileDescriptor admin;
     private final List<CounterValue> counters;
 
-    Inheritance(long epoch, Map<String, FileDescriptor> listeners, FileDescriptor admin, List<CounterValue> counters) {
-        this.epoch = epoch;
+    Inheritance(Map<String, FileDescriptor> listeners, FileDescriptor admin, List<CounterValue> counters) {
         this.listeners = Map.copyOf(listeners);
         this.admin = admin;
         this.counters = List.copyOf(counters);
-    }
-
-    /** How many hot restarts led to this process: 0 for one started normally. */
-    public long epoch() {
-        return epoch;
     }
 
     /** The listening socket of listener {@code name} handed over, or null: bind one. */

@@ -60,6 +60,11 @@ final class NewSide extends ChannelInboundHandlerAdapter {
         return inheritance;
     }
 
+    /** What the old process said of itself; set once {@link #inheritance} completed. */
+    HandoverMessage.Info info() {
+        return info;
+    }
+
     /** Completes when the old process is done (or gone). */
     CompletableFuture<Void> finished() {
         return finished;
@@ -142,7 +147,7 @@ final class NewSide extends ChannelInboundHandlerAdapter {
             return;
         }
         readDescriptors(false);
-        inheritance.complete(new Inheritance(info.epoch() + 1, listenerSockets, adminSocket, info.counters()));
+        inheritance.complete(new Inheritance(listenerSockets, adminSocket, info.counters()));
     }
 
     private void descriptor(FileDescriptor fd) {

@@ -9,13 +9,13 @@ import io.netty.channel.unix.FileDescriptor;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.server.Gateway;
+import io.tollgate.server.Launch;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.upgrade.HandoverMessage.AdminSocket;
 import io.tollgate.server.upgrade.HandoverMessage.ListenerSocket;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,17 +32,15 @@ final class OldSide extends ChannelInboundHandlerAdapter {
 
     private final Gateway gateway;
     private final HandoverServer server;
-    private final long drainTimeoutNanos;
     private ChannelHandlerContext ctx;
     private List<CounterValue> countersSent = List.of();
     private ConnectionMover mover;
     private boolean nextAsked;
     private boolean done;
 
-    OldSide(Gateway gateway, HandoverServer server, long drainTimeoutNanos) {
+    OldSide(Gateway gateway, HandoverServer server) {
         this.gateway = gateway;
         this.server = server;
-        this.drainTimeoutNanos = drainTimeoutNanos;
     }
 
     @Override
@@ -85,6 +83,10 @@ final class OldSide extends ChannelInboundHandlerAdapter {
                     + ", not " + hello.version()));
             return;
         }
+        if (gateway.drains().draining()) {
+            write(new HandoverMessage.Refused("this gateway is draining"));
+            return;
+        }
         GatewayConfig config = gateway.snapshot().config();
         List<ListenerSocket> listeners = new ArrayList<>();
         for (Listener listener : gateway.listeners()) {
@@ -96,9 +98,11 @@ final class OldSide extends ChannelInboundHandlerAdapter {
         AdminSocket admin = gateway.adminSocket() == null ? null
                 : new AdminSocket(config.admin().address(), config.admin().port());
         countersSent = CounterValue.of(registry());
-        log.info("hot restart: a new process (epoch {}) is taking over {} listeners{}", gateway.restartEpoch() + 1,
+        Launch launch = gateway.launch();
+        log.info("hot restart: a new process (epoch {}) is taking over {} listeners{}", launch.restartEpoch() + 1,
                 listeners.size(), admin == null ? "" : " and the admin API");
-        write(new HandoverMessage.Info(gateway.restartEpoch(), listeners, admin, countersSent));
+        write(new HandoverMessage.Info(launch.restartEpoch(), launch.firstEpochStarted().toEpochMilli(), listeners, admin,
+                countersSent));
     }
 
     private FileDescriptor listenerSocket(String name) {
@@ -127,9 +131,8 @@ final class OldSide extends ChannelInboundHandlerAdapter {
 
     private void serving() {
         log.info("hot restart: the new process serves; this one stops accepting, moves its idle connections and drains");
-        gateway.stopAccepting();
-        mover = new ConnectionMover(gateway, drainTimeoutNanos, () -> ctx.executor().execute(this::answerNext));
-        mover.start(ctx.channel().eventLoop());
+        mover = new ConnectionMover(gateway, () -> ctx.executor().execute(this::answerNext));
+        mover.start();
     }
 
     /** Answers a waiting {@code Next}: the next connection ready to move, or the end once nothing is left. */
@@ -147,7 +150,6 @@ final class OldSide extends ChannelInboundHandlerAdapter {
             return;
         }
         done = true;
-        mover.stop();
         server.closeSocket();
         List<CounterValue> increments = CounterValue.increments(countersSent, CounterValue.of(registry()));
         log.info("hot restart: nothing left to move or drain; handing over the last counter increments and retiring");
@@ -167,9 +169,9 @@ final class OldSide extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         if (mover != null && !done) {
-            log.warn("hot restart: the new process went away while this one was draining; it retires at the drain timeout");
+            log.warn("hot restart: the new process went away while this one was draining; it exits once drained");
             mover.abandon();
-            ctx.executor().schedule(server::retired, drainTimeoutNanos, TimeUnit.NANOSECONDS);
+            mover.drain().done().whenComplete((outcome, error) -> server.retired());
         } else if (mover == null) {
             log.warn("hot restart: the new process went away before serving; this one serves on as before");
         }

@@ -1,24 +1,30 @@
 package io.tollgate.server.upgrade;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.tollgate.server.drain.DrainableConnection;
+import java.util.Map;
 
 /**
  * Keeps a connection from reading while a hot restart moves it: with auto-read off, every read
  * the connection's own handlers ask for (a proxy resuming after backpressure) is held here, so that
  * what the client sends next stays in the socket for the process that takes the connection over.
- * {@link #release} gives the connection its reading back when it does not move after all. Installed
- * first in the pipeline, on the connection's event loop.
+ * Installed first in the pipeline, it is also the first {@link DrainableConnection} the drain finds
+ * there: the drain's request waits here, since a connection that moves must not be told to go
+ * away, and reaches the protocol's handler only when {@link #release} gives the connection back
+ * (it does not move after all). Everything runs on the connection's event loop.
  */
-final class ReadHold extends ChannelOutboundHandlerAdapter {
+final class ReadHold extends ChannelOutboundHandlerAdapter implements DrainableConnection {
 
     static final String NAME = "upgrade-hold";
 
     private boolean autoReadBefore;
     private boolean readAsked;
+    private boolean drainAsked;
 
-    /** Stops {@code ch} reading; on its event loop. */
+    /** Stops {@code ch} reading. */
     static void hold(Channel ch) {
         ReadHold hold = new ReadHold();
         hold.autoReadBefore = ch.config().isAutoRead();
@@ -26,7 +32,7 @@ final class ReadHold extends ChannelOutboundHandlerAdapter {
         ch.config().setAutoRead(false);
     }
 
-    /** Lets {@code ch} read again as its handlers wanted; on its event loop. */
+    /** Lets {@code ch} read again as its handlers want, and drain when it was asked to meanwhile. */
     static void release(Channel ch) {
         if (!(ch.pipeline().get(NAME) instanceof ReadHold hold)) {
             return;
@@ -37,10 +43,23 @@ final class ReadHold extends ChannelOutboundHandlerAdapter {
         if (wanted) {
             ch.read();
         }
+        if (hold.drainAsked) {
+            for (Map.Entry<String, ChannelHandler> entry : ch.pipeline()) {
+                if (entry.getValue() instanceof DrainableConnection connection) {
+                    connection.drain();
+                    return;
+                }
+            }
+        }
     }
 
     @Override
     public void read(ChannelHandlerContext ctx) {
         readAsked = true;
+    }
+
+    @Override
+    public void drain() {
+        drainAsked = true;
     }
 }
