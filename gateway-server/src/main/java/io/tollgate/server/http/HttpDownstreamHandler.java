@@ -69,11 +69,15 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter
         return "http1";
     }
 
+    @Override
+    public boolean betweenMessages() {
+        return !headTimeout.pending() && Http1Decoders.betweenRequests(ctx.pipeline().get(PipelineNames.HEAD_GUARD));
+    }
+
     /** No request is being served and no byte of a next one was read. */
     @Override
     public boolean quiescent() {
-        return downstream.isIdle() && !headTimeout.pending()
-                && Http1Decoders.betweenRequests(ctx.pipeline().get(PipelineNames.HEAD_GUARD));
+        return downstream.isIdle() && betweenMessages();
     }
 
     @Override

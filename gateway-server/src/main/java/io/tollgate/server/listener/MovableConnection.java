@@ -12,8 +12,14 @@ public interface MovableConnection {
     String protocol();
 
     /**
-     * Whether nothing of the connection is in flight in this process: no request or call
-     * unanswered and no received byte buffered by a decoder. Only then may it move.
+     * Whether no part of a next request or frame was read: the connection may stop reading here
+     * without leaving a message half read.
+     */
+    boolean betweenMessages();
+
+    /**
+     * Whether nothing of the connection is in flight in this process: {@link #betweenMessages()}
+     * and no request or call unanswered. Only then may it move.
      */
     boolean quiescent();
 

@@ -53,8 +53,13 @@ final class ProtocolDetectionHandler extends ByteToMessageDecoder implements Mov
     }
 
     @Override
-    public boolean quiescent() {
+    public boolean betweenMessages() {
         return actualReadableBytes() == 0;
+    }
+
+    @Override
+    public boolean quiescent() {
+        return betweenMessages();
     }
 
     @Override

@@ -124,11 +124,15 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
         return codec.protocol();
     }
 
+    @Override
+    public boolean betweenMessages() {
+        return ctx.pipeline().get(PipelineNames.CODEC) instanceof RpcFrameDecoder decoder && decoder.holdsNoBytes();
+    }
+
     /** No call waits for its response and the decoder holds no part of a frame. */
     @Override
     public boolean quiescent() {
-        return calls.isEmpty() && ctx.pipeline().get(PipelineNames.CODEC) instanceof RpcFrameDecoder decoder
-                && decoder.holdsNoBytes();
+        return calls.isEmpty() && betweenMessages();
     }
 
     @Override

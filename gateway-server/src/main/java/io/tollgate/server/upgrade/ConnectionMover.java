@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The old process's side of live connection migration, within its drain. Every plaintext
  * connection whose handler is a {@link MovableConnection} (HTTP/1, Bolt, Dubbo, or one whose
- * protocol is not yet detected) stops reading at once ({@link ReadHold}); as soon as nothing of it
- * is in flight or buffered it is offered to the new process, its descriptor sent when asked, and
+ * protocol is not yet detected) is marked ({@link ReadHold}) and stops reading at its first
+ * message boundary, so that no new request starts here and none is left half read; as soon as
+ * nothing of it is in flight it is offered to the new process, its descriptor sent when asked, and
  * closed here only once the new process adopted it: closing one of two descriptors of a socket
  * neither sends FIN nor loses a byte, so the client does not notice. TLS connections (their session
  * keys live in this process) and HTTP/2 ones (HPACK tables and stream state) drain as for an exit
@@ -90,7 +91,7 @@ final class ConnectionMover {
         if (abandoned || movable == null || !ch.isActive()) {
             return;
         }
-        ReadHold.hold(ch);
+        ReadHold.install(ch);
         held.add(ch);
         awaitQuiescence(ch, listener, movable);
     }
@@ -107,6 +108,9 @@ final class ConnectionMover {
     private void awaitQuiescence(Channel ch, String listener, MovableConnection movable) {
         if (!ch.isActive() || abandoned) {
             return;
+        }
+        if (movable.betweenMessages()) {
+            ReadHold.hold(ch);
         }
         ChannelOutboundBuffer outbound = ch.unsafe().outboundBuffer();
         if (movable.quiescent() && (outbound == null || outbound.totalPendingWriteBytes() == 0)) {

@@ -8,27 +8,36 @@ import io.tollgate.server.drain.DrainableConnection;
 import java.util.Map;
 
 /**
- * Keeps a connection from reading while a hot restart moves it: with auto-read off, every read
- * the connection's own handlers ask for (a proxy resuming after backpressure) is held here, so that
- * what the client sends next stays in the socket for the process that takes the connection over.
- * Installed first in the pipeline, it is also the first {@link DrainableConnection} the drain finds
- * there: the drain's request waits here, since a connection that moves must not be told to go
- * away, and reaches the protocol's handler only when {@link #release} gives the connection back
- * (it does not move after all). Everything runs on the connection's event loop.
+ * Marks a connection a hot restart means to move, installed first in its pipeline. It is the first
+ * {@link DrainableConnection} the drain finds there: the drain's request waits here, since a
+ * connection that moves must not be told to go away, and reaches the protocol's handler only when
+ * {@link #release} gives the connection back (it does not move after all). Once {@link #hold}
+ * stops the connection reading, every read its own handlers ask for (a proxy resuming after
+ * backpressure) is held here too, so that what the client sends next stays in the socket for the
+ * process that takes the connection over. Everything runs on the connection's event loop.
  */
 final class ReadHold extends ChannelOutboundHandlerAdapter implements DrainableConnection {
 
-    static final String NAME = "upgrade-hold";
+    private static final String NAME = "upgrade-hold";
 
+    private boolean holding;
     private boolean autoReadBefore;
     private boolean readAsked;
     private boolean drainAsked;
 
-    /** Stops {@code ch} reading. */
+    /** Marks {@code ch}: a drain waits here; it still reads. */
+    static void install(Channel ch) {
+        ch.pipeline().addFirst(NAME, new ReadHold());
+    }
+
+    /** Stops {@code ch} reading; it MUST be {@link #install installed}. */
     static void hold(Channel ch) {
-        ReadHold hold = new ReadHold();
+        ReadHold hold = (ReadHold) ch.pipeline().get(NAME);
+        if (hold.holding) {
+            return;
+        }
+        hold.holding = true;
         hold.autoReadBefore = ch.config().isAutoRead();
-        ch.pipeline().addFirst(NAME, hold);
         ch.config().setAutoRead(false);
     }
 
@@ -38,10 +47,12 @@ final class ReadHold extends ChannelOutboundHandlerAdapter implements DrainableC
             return;
         }
         ch.pipeline().remove(hold);
-        boolean wanted = hold.readAsked ? ch.config().isAutoRead() : hold.autoReadBefore;
-        ch.config().setAutoRead(wanted);
-        if (wanted) {
-            ch.read();
+        if (hold.holding) {
+            boolean wanted = hold.readAsked ? ch.config().isAutoRead() : hold.autoReadBefore;
+            ch.config().setAutoRead(wanted);
+            if (wanted) {
+                ch.read();
+            }
         }
         if (hold.drainAsked) {
             for (Map.Entry<String, ChannelHandler> entry : ch.pipeline()) {
@@ -55,7 +66,11 @@ final class ReadHold extends ChannelOutboundHandlerAdapter implements DrainableC
 
     @Override
     public void read(ChannelHandlerContext ctx) {
-        readAsked = true;
+        if (holding) {
+            readAsked = true;
+            return;
+        }
+        ctx.read();
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A client calling one call after another on its own thread until stopped, keeping every failure
+ * A client calling one call after another, a short pause apart, on its own thread until stopped, keeping every failure
  * (an exception, or a call that returned false): hot restart tests run several under restarts and
  * assert that none failed. It counts its successes, so a test can wait for traffic to flow.
  */
@@ -20,6 +20,8 @@ final class ClientLoop implements AutoCloseable {
     }
 
     private static final Duration STOP_LIMIT = Duration.ofSeconds(10);
+    /** Leaves the processes under test some CPU on a small machine, where the clients would take it all. */
+    private static final long PAUSE_MILLIS = 2;
 
     private final String name;
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -37,6 +39,9 @@ final class ClientLoop implements AutoCloseable {
                     } else {
                         failures.add(name + " call " + i + " answered wrongly");
                     }
+                    Thread.sleep(PAUSE_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
                 } catch (Exception e) {
                     failures.add(name + " call " + i + ": " + e);
                 }

@@ -39,7 +39,7 @@ final class GatewayProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Dio.netty.leakDetection.level=paranoid",
                 Main.class.getName(), "run", "-c", config.toString(), "--upgrade-socket", socket.toString()));
         if (upgrade) {
