@@ -19,6 +19,8 @@ import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.drain.DrainableConnection;
+import io.tollgate.server.drain.ListenerConnections;
+import io.tollgate.server.listener.PipelineNames;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.tls.PeerIdentity;
@@ -57,8 +59,9 @@ import org.slf4j.LoggerFactory;
  * dropped.
  *
  * <p>Drained, the connection closes as soon as no two-way call is in flight (at once when none
- * is): the protocols have no way to tell a client to go elsewhere, and a client whose idle
- * connection closes opens another (to whichever process accepts it now).
+ * is; a connection that has sent no frame yet, after its first call): the protocols have no way
+ * to tell a client to go elsewhere, and a client whose idle connection closes opens another (to
+ * whichever process accepts it now).
  */
 final class RpcDownstreamHandler extends RpcFrameHandler implements DrainableConnection {
 
@@ -92,6 +95,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements DrainableCon
         this.channel = new BatchedChannel(ctx.channel());
         this.loop = proxy.upstreams().loop(ctx.channel().eventLoop());
         proxy.records().listenerMetrics().connectionOpened();
+        draining = ListenerConnections.drainRequested(ctx.channel());
     }
 
     @Override
@@ -193,7 +197,9 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements DrainableCon
     @Override
     public void drain() {
         draining = true;
-        closeIfNoCall();
+        if (ctx.pipeline().get(PipelineNames.FIRST_FRAME) == null) {
+            closeIfNoCall();
+        }
     }
 
     /** Draining: closes the connection, after the answers written so far, unless a call came meanwhile. */

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * A tiny gRPC service described by hand, so that tests need no generated code: every method of
  * {@code test.Echo} carries UTF-8 strings.
  */
-final class EchoGrpc {
+public final class EchoGrpc {
 
     static final String SERVICE = "test.Echo";
 
@@ -42,7 +42,7 @@ final class EchoGrpc {
     }
 
     /** A method of {@code service} with the same string marshaller, e.g. for a service nobody routes. */
-    static MethodDescriptor<String, String> method(String service, MethodDescriptor.MethodType type, String name) {
+    public static MethodDescriptor<String, String> method(String service, MethodDescriptor.MethodType type, String name) {
         return MethodDescriptor.<String, String>newBuilder()
                 .setType(type)
                 .setFullMethodName(MethodDescriptor.generateFullMethodName(service, name))
