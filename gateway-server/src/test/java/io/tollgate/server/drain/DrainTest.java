@@ -21,6 +21,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
 import io.micrometer.core.instrument.Counter;
+import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.metrics.MetricNames;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.dubbo.DubboProvider;
@@ -267,6 +268,32 @@ class DrainTest {
         terminated.get(10, TimeUnit.SECONDS);
         assertThat(gateway.gateway().drains().processDrain().done().get().result()).isEqualTo("ended");
         assertThatThrownBy(() -> stuck.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+    }
+
+    @Test
+    void aListenerRemovedByAReloadDrainsWhileTheOthersAndReadinessCarryOn() throws Exception {
+        start("60s");
+        DubboConsumer consumer = started.add(DubboConsumer.to(gateway.port("dubbo")).async()
+                .timeout(Duration.ofSeconds(30)).connect());
+        int callsBefore = dubbo.service().calls();
+        CompletableFuture<String> viaDubbo = consumer.async(s -> s.slow("removed", 1_000));
+        Await.until("the call in flight at the provider", Duration.ofSeconds(10),
+                () -> dubbo.service().calls() == callsBefore + 1);
+        GatewayConfig served = gateway.gateway().snapshot().config();
+        int dubboPort = gateway.port("dubbo");
+
+        gateway.gateway().reload(served.with(served.listeners().stream().filter(l -> !l.name().equals("dubbo")).toList(),
+                served.clusters()));
+
+        assertThatThrownBy(() -> new Socket("127.0.0.1", dubboPort).close()).isInstanceOf(ConnectException.class);
+        assertThat(admin("GET", "/ready").statusCode()).isEqualTo(200);
+        assertThat(viaDubbo.get(10, TimeUnit.SECONDS)).isEqualTo("removed");
+        Await.until("the removed listener's drain done", Duration.ofSeconds(10),
+                () -> count(MetricNames.SERVER_DRAIN_COMPLETED, MetricNames.TAG_TRIGGER, "listener_removed",
+                        MetricNames.TAG_RESULT, "drained") == 1);
+        release.get().countDown();
+        assertThat(get("/slow/after").statusCode()).isEqualTo(200);
+        assertThat(serverInfoState()).isEqualTo("LIVE");
     }
 
     @Test
