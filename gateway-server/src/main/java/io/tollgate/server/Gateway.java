@@ -518,6 +518,8 @@ public final class Gateway implements AutoCloseable {
 
     /** What the admin API sees of this gateway. */
     private final class Context implements AdminContext {
+        private final ServerControl lifecycle = new Lifecycle();
+
         @Override
         public ServedConfig served() {
             return snapshot.get();
@@ -555,7 +557,7 @@ public final class Gateway implements AutoCloseable {
 
         @Override
         public ServerControl server() {
-            return new Lifecycle();
+            return lifecycle;
         }
 
         @Override

@@ -2,10 +2,12 @@ package io.tollgate.server.drain;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.Channel;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.metrics.MetricNames;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -107,13 +109,15 @@ public final class Drain {
             return;
         }
         forcedResult = result;
-        int closed = 0;
+        List<Channel> unfinished = new ArrayList<>();
         for (DrainableListener listener : listeners) {
-            closed += listener.connections().closeAll();
+            unfinished.addAll(listener.connections().unfinished());
         }
+        int closed = unfinished.size();
         closedUnfinished = closed;
         log.info("drain ({}) {} after {} ms: closing the {} connections still open", trigger.tag(),
                 result.equals("timeout") ? "timed out" : "ended at once", elapsedMillis(), closed);
+        unfinished.forEach(Channel::close);
     }
 
     private void logProgress() {

@@ -3,25 +3,29 @@ package io.tollgate.server.drain;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
+import io.netty.util.AttributeKey;
 import io.tollgate.core.metrics.ListenerMetrics;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The open downstream connections of one listener, so that a drain can reach each of them and
  * knows when the last one closed. A connection is added when the listener admits it and leaves
  * when it closes: one set insertion and removal per connection, nothing per request. Shared by
  * the listener's event loops.
+ *
+ * <p>A connection whose protocol is not known yet when the drain reaches it (still detecting, or in
+ * its TLS handshake) is marked instead; its protocol's {@link DrainableConnection}, once installed,
+ * sees the mark ({@link #drainRequested}) and drains from the start.
  */
 public final class ListenerConnections {
 
-    /** How soon a connection whose protocol is not known yet (still detecting, TLS handshake) is looked at again. */
-    private static final long UNKNOWN_PROTOCOL_RETRY_MILLIS = 50;
+    private static final AttributeKey<Boolean> DRAIN_REQUESTED = AttributeKey.valueOf("tollgate.drain.requested");
 
     private final ListenerMetrics metrics;
     private final Set<Channel> open = ConcurrentHashMap.newKeySet();
@@ -71,18 +75,25 @@ public final class ListenerConnections {
         return future;
     }
 
-    /** Closes every connection still open, counted as closed at the drain's timeout; returns how many. */
-    int closeAll() {
+    /**
+     * Whether a drain reached {@code ch} before its protocol was installed: the protocol's
+     * {@link DrainableConnection} then drains from the start, serving what the client sent first.
+     */
+    public static boolean drainRequested(Channel ch) {
+        return ch.hasAttr(DRAIN_REQUESTED);
+    }
+
+    /**
+     * The connections still open, from now on counted as closed at the drain's timeout; the caller
+     * closes them.
+     */
+    List<Channel> unfinished() {
         forcing = true;
-        int closed = 0;
-        for (Channel ch : open) {
-            ch.close();
-            closed++;
+        List<Channel> left = List.copyOf(open);
+        if (!left.isEmpty()) {
+            metrics.drainTimedOut(left.size());
         }
-        if (closed > 0) {
-            metrics.drainTimedOut(closed);
-        }
-        return closed;
+        return left;
     }
 
     private void closed(Channel ch) {
@@ -101,7 +112,7 @@ public final class ListenerConnections {
         }
     }
 
-    /** On {@code ch}'s event loop: drains it, or looks again shortly while its protocol is not known yet. */
+    /** On {@code ch}'s event loop: drains it, or marks it while its protocol is not known yet. */
     private static void drain(Channel ch) {
         if (!ch.isActive()) {
             return;
@@ -111,7 +122,7 @@ public final class ListenerConnections {
             connection.drain();
             return;
         }
-        ch.eventLoop().schedule(() -> drain(ch), UNKNOWN_PROTOCOL_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        ch.attr(DRAIN_REQUESTED).set(Boolean.TRUE);
     }
 
     private static DrainableConnection drainable(Channel ch) {

@@ -23,6 +23,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.server.drain.DrainableConnection;
+import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.http2.Http2Multiplexer;
 import io.tollgate.server.http2.Http2StreamFrameListener;
 import java.nio.channels.ClosedChannelException;
@@ -102,6 +103,9 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         if (!upgraded) {
             firstFrameTimer = ctx.executor().schedule(this::checkFirstFrame,
                     proxy.listenerConfig().http2().firstFrameTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        }
+        if (ListenerConnections.drainRequested(ctx.channel())) {
+            ctx.executor().execute(this::drain);
         }
     }
 

@@ -138,6 +138,11 @@ final class HttpDownstream {
         lastResponse = true;
     }
 
+    /** Whether an HTTP/1 request arrived on the connection yet. */
+    boolean requestSeen() {
+        return firstRequestSeen;
+    }
+
     /** Whether the response in progress is the connection's last ({@link #closeAfterResponse}). */
     boolean lastResponse() {
         return lastResponse;

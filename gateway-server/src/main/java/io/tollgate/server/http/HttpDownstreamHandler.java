@@ -20,6 +20,7 @@ import io.tollgate.protocols.http1.Http1Decoders;
 import io.tollgate.protocols.http1.RequestHeadEvent;
 import io.tollgate.server.exchange.Deadline;
 import io.tollgate.server.drain.DrainableConnection;
+import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.listener.MovableConnection;
 import io.tollgate.server.listener.PipelineNames;
@@ -62,6 +63,9 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter
         this.downstream = new HttpDownstream(proxy, this);
         this.deadlines = downstream.deadlines();
         proxy.listenerMetrics().connectionOpened();
+        if (ListenerConnections.drainRequested(ctx.channel())) {
+            downstream.closeAfterResponse();
+        }
     }
 
     @Override
@@ -121,12 +125,13 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * Closes the connection when no request is in progress (nor has begun to arrive); else its
-     * response says {@code Connection: close} and the connection closes after it.
+     * Closes the connection when it is idle between requests; else the response in progress (on
+     * a connection that has sent nothing yet, the response to its first request) says
+     * {@code Connection: close} and the connection closes after it.
      */
     @Override
     public void drain() {
-        if (downstream.isIdle() && !headTimeout.pending()) {
+        if (downstream.isIdle() && downstream.requestSeen() && !headTimeout.pending()) {
             ctx.close();
             return;
         }

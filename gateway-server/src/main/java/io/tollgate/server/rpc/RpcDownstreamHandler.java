@@ -20,6 +20,8 @@ import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.drain.DrainableConnection;
+import io.tollgate.server.drain.ListenerConnections;
+import io.tollgate.server.listener.PipelineNames;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.listener.MovableConnection;
@@ -29,6 +31,7 @@ import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.transport.HandlerFailures;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -59,15 +62,23 @@ import org.slf4j.LoggerFactory;
  * (a late response is dropped and counted), their timers cancelled, and the frames not yet sent
  * dropped.
  *
- * <p>Drained, the connection closes as soon as no two-way call is in flight (at once when none
- * is): the protocols have no way to tell a client to go elsewhere, and a client whose idle
- * connection closes opens another (to whichever process accepts it now).
+ * <p>Drained, the connection closes once no two-way call has been in flight for
+ * {@link #DRAIN_LINGER_MILLIS} (at once when none was in flight; a connection that has sent no
+ * frame yet, after its first call): the protocols have no way
+ * to tell a client to go elsewhere, and a client whose idle connection closes opens another (to
+ * whichever process accepts it now).
  */
 final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConnection, DrainableConnection {
 
     private static final Logger log = LoggerFactory.getLogger(RpcDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
     private static final WarnLimiter SLOW_CLIENT_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
+    /**
+     * How long a draining connection stays open after its last answer. Clients hand a response to
+     * a worker thread and fail every call still pending when the connection closes (sofa-bolt's
+     * RpcClient does): closing at once can fail the very call just answered.
+     */
+    static final long DRAIN_LINGER_MILLIS = 1000;
 
     private final RpcProxy proxy;
     private final RpcCodec codec;
@@ -79,6 +90,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     private boolean tooSlow;
     private boolean draining;
     private final Runnable closeIfNoCall = this::closeIfNoCall;
+    private ScheduledFuture<?> drainClose;
     private String clientIp;
     private String peer;
     private String peerIdentity;
@@ -95,11 +107,15 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
         this.channel = new BatchedChannel(ctx.channel());
         this.loop = proxy.upstreams().loop(ctx.channel().eventLoop());
         proxy.records().listenerMetrics().connectionOpened();
+        draining = ListenerConnections.drainRequested(ctx.channel());
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         proxy.records().listenerMetrics().connectionClosed();
+        if (drainClose != null) {
+            drainClose.cancel(false);
+        }
         RpcCall call;
         while ((call = calls.poll()) != null) {
             call.abandon();
@@ -209,15 +225,19 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     void ended(RpcCall call) {
         calls.remove(call);
         if (draining && calls.isEmpty()) {
-            // the call's answer is written after it ended: close once it is out
-            ctx.channel().eventLoop().execute(closeIfNoCall);
+            if (drainClose != null) {
+                drainClose.cancel(false);
+            }
+            drainClose = ctx.executor().schedule(closeIfNoCall, DRAIN_LINGER_MILLIS, TimeUnit.MILLISECONDS);
         }
     }
 
     @Override
     public void drain() {
         draining = true;
-        closeIfNoCall();
+        if (ctx.pipeline().get(PipelineNames.FIRST_FRAME) == null) {
+            closeIfNoCall();
+        }
     }
 
     /** Draining: closes the connection, after the answers written so far, unless a call came meanwhile. */
