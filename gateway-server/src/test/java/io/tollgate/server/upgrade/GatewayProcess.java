@@ -36,12 +36,19 @@ final class GatewayProcess implements AutoCloseable {
 
     /** Starts {@code tollgate run -c config --upgrade-socket socket}, plus {@code --upgrade} when asked. */
     static GatewayProcess start(Path config, Path socket, boolean upgrade, Path output) throws IOException {
+        return start(config, socket, upgrade, output, List.of());
+    }
+
+    /** As {@link #start(Path, Path, boolean, Path)}, with more JVM options. */
+    static GatewayProcess start(Path config, Path socket, boolean upgrade, Path output, List<String> jvmOptions)
+            throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Dio.netty.leakDetection.level=paranoid",
-                Main.class.getName(), "run", "-c", config.toString(), "--upgrade-socket", socket.toString()));
+                "-Dio.netty.leakDetection.level=paranoid"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of(Main.class.getName(), "run", "-c", config.toString(), "--upgrade-socket", socket.toString()));
         if (upgrade) {
             command.add("--upgrade");
         }

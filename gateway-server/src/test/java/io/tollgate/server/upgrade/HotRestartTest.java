@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.netty.channel.epoll.Epoll;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.RawHttp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -74,6 +76,8 @@ class HotRestartTest {
                 assertThat(next.output()).contains("restart epoch 1").contains("listener http took over");
                 assertThat(get("/after").statusCode()).isEqualTo(200);
                 assertThat(admin("/ready").statusCode()).isEqualTo(200);
+                assertThat(GatewayProcess.prometheus(client, adminPort))
+                        .contains("tollgate_hot_restart_connections_total{event=\"adopted\"}");
                 old.assertNoLeak();
                 next.close();
                 next.assertNoLeak();
@@ -132,6 +136,47 @@ class HotRestartTest {
                 }
                 assertThat(requestsCounted()).isEqualTo(12);
             }
+        }
+    }
+
+    @Test
+    void aKeepAliveConnectionBusyDuringTheSwitchMovesOnceItsResponseIsSent() throws Exception {
+        upstream.handle("/slow", exchange -> {
+            try {
+                Thread.sleep(1500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.sendResponseHeaders(200, 4);
+            exchange.getResponseBody().write("slow".getBytes(StandardCharsets.US_ASCII));
+            exchange.close();
+        });
+        Path config = config("gateway.yaml", "");
+        try (GatewayProcess old = GatewayProcess.start(config, socket, false, dir.resolve("old.log")).awaitReady();
+                RawHttp connection = new RawHttp(port)) {
+            connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
+            try (GatewayProcess next = GatewayProcess.start(config, socket, true, dir.resolve("next.log")).awaitReady()) {
+                RawHttp.Response slow = connection.read(false);
+                assertThat(slow.status()).isEqualTo(200);
+                assertThat(slow.header("connection")).isNull();
+                assertThat(old.awaitExit(EXIT_LIMIT)).isZero();
+
+                RawHttp.Response after = connection.send("GET /after HTTP/1.1\r\nHost: x\r\n\r\n").read(false);
+
+                assertThat(after.status()).isEqualTo(200);
+                assertThat(GatewayProcess.prometheus(client, adminPort))
+                        .contains("tollgate_hot_restart_connections_total{event=\"adopted\"} 1.0");
+            }
+        }
+    }
+
+    @Test
+    void onNioTheUpgradeSaysItNeedsEpoll() throws Exception {
+        Path config = config("gateway.yaml", "");
+        try (GatewayProcess nio = GatewayProcess.start(config, socket, true, dir.resolve("nio.log"),
+                List.of("-Dio.netty.transport.noNative=true"))) {
+            assertThat(nio.awaitExit(EXIT_LIMIT)).isEqualTo(1);
+            assertThat(nio.output()).contains("cannot upgrade: --upgrade needs the native epoll transport");
         }
     }
 
