@@ -158,8 +158,8 @@ public final class ConfigLoader {
         n.allowOnly(Set.of("socket_path"));
         String path = n.string("socket_path");
         if (path.isBlank() || path.getBytes(StandardCharsets.UTF_8).length > MAX_UNIX_SOCKET_PATH_BYTES) {
-            throw n.child("socket_path").error("'" + path + "' (expected: a non-blank path of at most " + MAX_UNIX_SOCKET_PATH_BYTES
-                    + " bytes, the limit of a Unix domain socket address)");
+            throw n.child("socket_path").error("'" + path + "' (expected: a non-blank path of at most "
+                    + MAX_UNIX_SOCKET_PATH_BYTES + " bytes, the limit of a Unix domain socket address)");
         }
         return new UpgradeConfig(Path.of(path));
     }
