@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * sending GET / and reading the whole response before the next, for S seconds; then one line per
  * second: requests completed, p50 and p99 latency of the requests completed in that second,
  * errors (an exception or a status other than 200; the connection is opened again) and
- * reconnects (after an error, or after a response with Connection: close, which counts as served). Run with the JDK's source launcher: java bench/UpgradeLoad.java PORT C S.
+ * reconnects (after an error, or after a response with Connection: close, which counts as served),
+ * after a first line with the wall-clock start in epoch milliseconds. Run with the JDK's source launcher: java bench/UpgradeLoad.java PORT C S.
  */
 public final class UpgradeLoad {
 
@@ -28,6 +29,7 @@ public final class UpgradeLoad {
         int port = Integer.parseInt(args[0]);
         int connections = Integer.parseInt(args[1]);
         int seconds = Integer.parseInt(args[2]);
+        long startMillis = System.currentTimeMillis();
         long start = System.nanoTime();
         long end = start + seconds * 1_000_000_000L;
         Thread[] threads = new Thread[connections];
@@ -38,6 +40,7 @@ public final class UpgradeLoad {
         for (Thread t : threads) {
             t.join();
         }
+        System.out.println("# started at " + startMillis);
         System.out.println("second requests p50_ms p99_ms errors reconnects");
         for (int s = 0; s < seconds; s++) {
             Long[] l = latencies.getOrDefault(s, new ConcurrentLinkedQueue<>()).toArray(new Long[0]);
