@@ -47,7 +47,7 @@ final class ConnectionMover {
     private final Runnable changed;
     private final Set<Channel> held = ConcurrentHashMap.newKeySet();
     private final Map<Long, Channel> offered = new ConcurrentHashMap<>();
-    private final Queue<HandoverMessage.Moving> ready = new ConcurrentLinkedQueue<>();
+    private final Queue<HandoverMessage.MovingConnection> ready = new ConcurrentLinkedQueue<>();
     private final AtomicLong ids = new AtomicLong();
     private final Counter moved;
     private final Counter lost;
@@ -117,26 +117,39 @@ final class ConnectionMover {
             long id = ids.incrementAndGet();
             String protocol = movable.protocol();
             offered.put(id, ch);
-            ready.add(new HandoverMessage.Moving(id, listener, protocol == null ? "" : protocol, movable.firstFrameSeen()));
+            ready.add(new HandoverMessage.MovingConnection(id, listener, protocol == null ? "" : protocol,
+                    movable.firstFrameSeen()));
             changed.run();
             return;
         }
         ch.eventLoop().schedule(() -> awaitQuiescence(ch, listener, movable), QUIESCENCE_POLL_MICROS, TimeUnit.MICROSECONDS);
     }
 
-    /** The next connection ready to move, or null. */
-    HandoverMessage.Moving nextReady() {
-        return ready.poll();
+    /** The connections ready to move, at most {@code max}; empty when none is. */
+    List<HandoverMessage.MovingConnection> nextReady(int max) {
+        List<HandoverMessage.MovingConnection> batch = new ArrayList<>();
+        HandoverMessage.MovingConnection next;
+        while (batch.size() < max && (next = ready.poll()) != null) {
+            batch.add(next);
+        }
+        return batch;
     }
 
     /**
-     * Sends the descriptor of connection {@code id} on {@code control}, from the connection's own
-     * loop so that it cannot close meanwhile; a connection that closed already (the drain timed
-     * out) is sent as {@code /dev/null}, which the new process counts as lost. Closes
-     * {@code control} when the descriptor cannot be sent.
+     * Sends the descriptors of the connections {@code ids} on {@code control}, in that order, each
+     * from its connection's own loop so that the connection cannot close meanwhile; one that closed
+     * already (the drain timed out) is sent as {@code /dev/null}, which the new process counts as
+     * lost. Closes {@code control} when a descriptor cannot be sent.
      */
-    void send(long id, Channel control) {
-        Channel ch = offered.get(id);
+    void send(List<Long> ids, Channel control) {
+        sendFrom(ids, 0, control);
+    }
+
+    private void sendFrom(List<Long> ids, int index, Channel control) {
+        if (index == ids.size()) {
+            return;
+        }
+        Channel ch = offered.get(ids.get(index));
         if (ch == null) {
             control.close();
             return;
@@ -151,7 +164,9 @@ final class ConnectionMover {
             } catch (IOException e) {
                 log.warn("hot restart: cannot send connection {}: {}", ch, e.toString());
                 control.close();
+                return;
             }
+            sendFrom(ids, index + 1, control);
         });
     }
 

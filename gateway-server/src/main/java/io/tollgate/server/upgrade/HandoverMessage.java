@@ -17,9 +17,9 @@ import java.util.List;
  * Hello                           Info (epoch, listeners, admin, counters) | Refused
  * TakeListener(name), TakeAdmin   the socket's descriptor
  * Serving                         (nothing: the old process stops accepting and starts draining)
- * Next                            Moving(id, listener, protocol) | Done(counter increments)
- * TakeConnection(id)              the connection's descriptor
- * Adopted(id, served)            (nothing: the old process closes its descriptor)
+ * Next                            Moving(connections: id, listener, protocol) | Done(counter increments)
+ * TakeConnections                 each connection's descriptor, in that order
+ * Adopted(id and served, each)    (nothing: the old process closes its descriptors)
  * </pre>
  *
  * Framed by a 4-byte length; each message starts with its type byte. Strings are UTF-8 with a
@@ -70,22 +70,30 @@ sealed interface HandoverMessage {
     record Next() implements HandoverMessage {
     }
 
+    /** Idle connections ready to move, as many as were ready, in the order their descriptors follow. */
+    record Moving(List<MovingConnection> connections) implements HandoverMessage {
+    }
+
     /**
-     * An idle connection is ready to move.
+     * A connection ready to move.
      *
      * @param protocol the protocol it speaks, empty while it was not yet known
      */
-    record Moving(long id, String listener, String protocol, boolean firstFrameSeen) implements HandoverMessage {
+    record MovingConnection(long id, String listener, String protocol, boolean firstFrameSeen) {
     }
 
-    record TakeConnection(long id) implements HandoverMessage {
+    /** Asks for the descriptors of the connections of the last {@link Moving}. */
+    record TakeConnections() implements HandoverMessage {
     }
 
     /**
-     * The new process took the connection's descriptor (and serves it, unless it had closed on the
-     * way): the old one may close its own.
+     * The new process took the connections' descriptors (and serves each, unless it had closed on
+     * the way): the old one may close its own.
      */
-    record Adopted(long id, boolean served) implements HandoverMessage {
+    record Adopted(List<AdoptedConnection> connections) implements HandoverMessage {
+    }
+
+    record AdoptedConnection(long id, boolean served) {
     }
 
     /** The old process has nothing left: what its counters grew by since {@link Info}. */
@@ -121,14 +129,20 @@ sealed interface HandoverMessage {
         } else if (message instanceof Next) {
             out.writeByte(7);
         } else if (message instanceof Moving m) {
-            out.writeByte(8).writeLong(m.id());
-            string(out, m.listener());
-            string(out, m.protocol());
-            out.writeBoolean(m.firstFrameSeen());
-        } else if (message instanceof TakeConnection m) {
-            out.writeByte(9).writeLong(m.id());
+            out.writeByte(8).writeInt(m.connections().size());
+            for (MovingConnection c : m.connections()) {
+                out.writeLong(c.id());
+                string(out, c.listener());
+                string(out, c.protocol());
+                out.writeBoolean(c.firstFrameSeen());
+            }
+        } else if (message instanceof TakeConnections) {
+            out.writeByte(9);
         } else if (message instanceof Adopted m) {
-            out.writeByte(10).writeLong(m.id()).writeBoolean(m.served());
+            out.writeByte(10).writeInt(m.connections().size());
+            for (AdoptedConnection c : m.connections()) {
+                out.writeLong(c.id()).writeBoolean(c.served());
+            }
         } else if (message instanceof Done m) {
             counters(out.writeByte(11), m.increments());
         }
@@ -146,9 +160,9 @@ sealed interface HandoverMessage {
             case 5 -> new TakeAdmin();
             case 6 -> new Serving();
             case 7 -> new Next();
-            case 8 -> new Moving(in.readLong(), string(in), string(in), in.readBoolean());
-            case 9 -> new TakeConnection(in.readLong());
-            case 10 -> new Adopted(in.readLong(), in.readBoolean());
+            case 8 -> moving(in);
+            case 9 -> new TakeConnections();
+            case 10 -> adopted(in);
             case 11 -> new Done(counters(in));
             default -> throw new IllegalArgumentException("hot restart message type " + type + " (expected 1 to 11)");
         };
@@ -157,13 +171,40 @@ sealed interface HandoverMessage {
     private static Info info(ByteBuf in) {
         long epoch = in.readLong();
         long firstEpochStarted = in.readLong();
-        int n = in.readInt();
+        int n = count(in);
         List<ListenerSocket> listeners = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             listeners.add(new ListenerSocket(string(in), string(in), in.readInt()));
         }
         AdminSocket admin = in.readBoolean() ? new AdminSocket(string(in), in.readInt()) : null;
         return new Info(epoch, firstEpochStarted, listeners, admin, counters(in));
+    }
+
+    private static Moving moving(ByteBuf in) {
+        int n = count(in);
+        List<MovingConnection> connections = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            connections.add(new MovingConnection(in.readLong(), string(in), string(in), in.readBoolean()));
+        }
+        return new Moving(connections);
+    }
+
+    private static Adopted adopted(ByteBuf in) {
+        int n = count(in);
+        List<AdoptedConnection> connections = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            connections.add(new AdoptedConnection(in.readLong(), in.readBoolean()));
+        }
+        return new Adopted(connections);
+    }
+
+    /** A count of list elements, each at least one byte long. */
+    private static int count(ByteBuf in) {
+        int n = in.readInt();
+        if (n < 0 || n > in.readableBytes()) {
+            throw new IllegalArgumentException("hot restart list of " + n + " elements (expected 0 to " + in.readableBytes() + ")");
+        }
+        return n;
     }
 
     private static void counters(ByteBuf out, List<CounterValue> counters) {
@@ -181,11 +222,11 @@ sealed interface HandoverMessage {
     }
 
     private static List<CounterValue> counters(ByteBuf in) {
-        int n = in.readInt();
+        int n = count(in);
         List<CounterValue> counters = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             String name = string(in);
-            int tagCount = in.readInt();
+            int tagCount = count(in);
             List<String> tags = new ArrayList<>(tagCount);
             for (int t = 0; t < tagCount; t++) {
                 tags.add(string(in));

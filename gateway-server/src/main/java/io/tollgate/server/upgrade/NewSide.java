@@ -16,7 +16,9 @@ import io.tollgate.server.Gateway;
 import io.tollgate.server.upgrade.HandoverMessage.ListenerSocket;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -45,7 +47,8 @@ final class NewSide extends ChannelInboundHandlerAdapter {
     private HandoverMessage.Info info;
     private HandoverMessage taking;
     private FileDescriptor adminSocket;
-    private HandoverMessage.Moving moving;
+    private List<HandoverMessage.MovingConnection> moving = List.of();
+    private final List<HandoverMessage.AdoptedConnection> adoptedNow = new ArrayList<>();
     private Runnable afterRead;
     private volatile Gateway gateway;
     private Counter adopted;
@@ -105,10 +108,11 @@ final class NewSide extends ChannelInboundHandlerAdapter {
         } else if (message instanceof HandoverMessage.Info received) {
             info(received);
         } else if (message instanceof HandoverMessage.Moving next) {
-            moving = next;
+            moving = next.connections();
+            adoptedNow.clear();
             afterRead = () -> {
                 readDescriptors(true);
-                write(new HandoverMessage.TakeConnection(next.id()));
+                write(new HandoverMessage.TakeConnections());
             };
         } else if (message instanceof HandoverMessage.Done done) {
             HotRestartMeters.addAll(done.increments(), gateway.metrics().registry());
@@ -157,15 +161,17 @@ final class NewSide extends ChannelInboundHandlerAdapter {
         } else if (taking instanceof HandoverMessage.TakeAdmin) {
             adminSocket = fd;
             afterRead = this::takeNext;
-        } else if (moving != null) {
-            HandoverMessage.Moving adopting = moving;
-            moving = null;
-            boolean served = adopt(adopting, fd);
-            afterRead = () -> {
-                readDescriptors(false);
-                write(new HandoverMessage.Adopted(adopting.id(), served));
-                write(new HandoverMessage.Next());
-            };
+        } else if (adoptedNow.size() < moving.size()) {
+            HandoverMessage.MovingConnection adopting = moving.get(adoptedNow.size());
+            adoptedNow.add(new HandoverMessage.AdoptedConnection(adopting.id(), adopt(adopting, fd)));
+            if (adoptedNow.size() == moving.size()) {
+                List<HandoverMessage.AdoptedConnection> batch = List.copyOf(adoptedNow);
+                afterRead = () -> {
+                    readDescriptors(false);
+                    write(new HandoverMessage.Adopted(batch));
+                    write(new HandoverMessage.Next());
+                };
+            }
         } else {
             closeQuietly(fd);
             throw new IllegalStateException("hot restart: a descriptor nobody asked for");
@@ -173,7 +179,7 @@ final class NewSide extends ChannelInboundHandlerAdapter {
         taking = null;
     }
 
-    private boolean adopt(HandoverMessage.Moving connection, FileDescriptor fd) {
+    private boolean adopt(HandoverMessage.MovingConnection connection, FileDescriptor fd) {
         EpollSocketChannel channel;
         try {
             channel = new EpollSocketChannel(fd.intValue());

@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
 final class OldSide extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(OldSide.class);
+    /** The most connections offered at once: their descriptors follow one another without a round trip. */
+    private static final int MAX_BATCH = 256;
 
     private final Gateway gateway;
     private final HandoverServer server;
@@ -36,6 +38,7 @@ final class OldSide extends ChannelInboundHandlerAdapter {
     private List<CounterValue> countersSent = List.of();
     private ConnectionMover mover;
     private boolean nextAsked;
+    private List<Long> offered = List.of();
     private boolean done;
 
     OldSide(Gateway gateway, HandoverServer server) {
@@ -68,10 +71,12 @@ final class OldSide extends ChannelInboundHandlerAdapter {
         } else if (message instanceof HandoverMessage.Next) {
             nextAsked = true;
             answerNext();
-        } else if (message instanceof HandoverMessage.TakeConnection take) {
-            mover.send(take.id(), ctx.channel());
+        } else if (message instanceof HandoverMessage.TakeConnections) {
+            mover.send(offered, ctx.channel());
         } else if (message instanceof HandoverMessage.Adopted adopted) {
-            mover.adopted(adopted.id(), adopted.served());
+            for (HandoverMessage.AdoptedConnection connection : adopted.connections()) {
+                mover.adopted(connection.id(), connection.served());
+            }
         } else {
             throw new IllegalArgumentException("hot restart: unexpected " + message);
         }
@@ -140,10 +145,11 @@ final class OldSide extends ChannelInboundHandlerAdapter {
         if (!nextAsked || done) {
             return;
         }
-        HandoverMessage.Moving moving = mover.nextReady();
-        if (moving != null) {
+        List<HandoverMessage.MovingConnection> batch = mover.nextReady(MAX_BATCH);
+        if (!batch.isEmpty()) {
             nextAsked = false;
-            write(moving);
+            offered = batch.stream().map(HandoverMessage.MovingConnection::id).toList();
+            write(new HandoverMessage.Moving(batch));
             return;
         }
         if (!mover.finished()) {
