@@ -41,7 +41,9 @@ import org.slf4j.LoggerFactory;
 final class ConnectionMover {
 
     private static final Logger log = LoggerFactory.getLogger(ConnectionMover.class);
-    private static final long QUIESCENCE_POLL_MICROS = 500;
+    /** The first look again at a connection not yet quiescent; each next one waits twice as long, up to the most. */
+    private static final long FIRST_POLL_MICROS = 200;
+    private static final long MOST_POLL_MICROS = 10_000;
 
     private final Gateway gateway;
     private final Runnable changed;
@@ -93,7 +95,7 @@ final class ConnectionMover {
         }
         ReadHold.install(ch);
         held.add(ch);
-        awaitQuiescence(ch, listener, movable);
+        awaitQuiescence(ch, listener, movable, FIRST_POLL_MICROS);
     }
 
     private static MovableConnection movable(Channel ch) {
@@ -105,7 +107,7 @@ final class ConnectionMover {
         return last instanceof MovableConnection movable ? movable : null;
     }
 
-    private void awaitQuiescence(Channel ch, String listener, MovableConnection movable) {
+    private void awaitQuiescence(Channel ch, String listener, MovableConnection movable, long pollMicros) {
         if (!ch.isActive() || abandoned) {
             return;
         }
@@ -122,7 +124,8 @@ final class ConnectionMover {
             changed.run();
             return;
         }
-        ch.eventLoop().schedule(() -> awaitQuiescence(ch, listener, movable), QUIESCENCE_POLL_MICROS, TimeUnit.MICROSECONDS);
+        long next = Math.min(2 * pollMicros, MOST_POLL_MICROS);
+        ch.eventLoop().schedule(() -> awaitQuiescence(ch, listener, movable, next), pollMicros, TimeUnit.MICROSECONDS);
     }
 
     /** The connections ready to move, at most {@code max}; empty when none is. */
