@@ -31,7 +31,7 @@ public final class EchoGrpc {
         }
     };
 
-    static final MethodDescriptor<String, String> UNARY = method(MethodDescriptor.MethodType.UNARY, "Unary");
+    public static final MethodDescriptor<String, String> UNARY = method(MethodDescriptor.MethodType.UNARY, "Unary");
     static final MethodDescriptor<String, String> CLIENT_STREAMING =
             method(MethodDescriptor.MethodType.CLIENT_STREAMING, "Collect");
     static final MethodDescriptor<String, String> SERVER_STREAMING =
