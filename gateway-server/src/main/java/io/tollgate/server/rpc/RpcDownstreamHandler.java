@@ -220,11 +220,8 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements DrainableCon
     /** A call of this connection ended, whichever way. */
     void ended(RpcCall call) {
         calls.remove(call);
-        if (draining && calls.isEmpty()) {
-            if (drainClose != null) {
-                drainClose.cancel(false);
-            }
-            drainClose = ctx.executor().schedule(closeIfNoCall, DRAIN_LINGER_MILLIS, TimeUnit.MILLISECONDS);
+        if (draining) {
+            closeLaterIfNoCall();
         }
     }
 
@@ -236,11 +233,27 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements DrainableCon
         }
     }
 
+    /** Draining: once the last call ended, closes the connection {@link #DRAIN_LINGER_MILLIS} later. */
+    private void closeLaterIfNoCall() {
+        if (!noCall()) {
+            return;
+        }
+        if (drainClose != null) {
+            drainClose.cancel(false);
+        }
+        drainClose = ctx.executor().schedule(closeIfNoCall, DRAIN_LINGER_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
     /** Draining: closes the connection, after the answers written so far, unless a call came meanwhile. */
     private void closeIfNoCall() {
-        if (calls.isEmpty() && ctx.channel().isActive()) {
+        if (noCall() && ctx.channel().isActive()) {
             ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }
+    }
+
+    /** Whether no two-way call is in flight, nor held by a stream filter. */
+    private boolean noCall() {
+        return calls.isEmpty() && (held == null || held.isEmpty());
     }
 
     /**
@@ -331,6 +344,9 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements DrainableCon
     void filtersPassed(RpcFilterRun run) {
         if (held != null) {
             held.remove(run);
+        }
+        if (draining) {
+            closeLaterIfNoCall();
         }
     }
 
