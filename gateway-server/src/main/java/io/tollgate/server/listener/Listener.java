@@ -2,6 +2,7 @@ package io.tollgate.server.listener;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -133,10 +134,16 @@ public final class Listener implements DrainableListener, AutoCloseable {
         return connections;
     }
 
-    /** Closes the listening socket; the connections it accepted stay open. */
+    /**
+     * Closes the listening socket; the connections it accepted stay open. Closed when this returns;
+     * on the socket's own event loop the close runs at once, elsewhere this waits for it.
+     */
     @Override
     public void stopAccepting() {
-        channel.close().syncUninterruptibly();
+        ChannelFuture closed = channel.close();
+        if (!channel.eventLoop().inEventLoop()) {
+            closed.syncUninterruptibly();
+        }
     }
 
     /** The port actually bound (differs from the configured one when that was 0). */
