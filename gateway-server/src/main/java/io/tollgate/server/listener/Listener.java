@@ -3,6 +3,7 @@ package io.tollgate.server.listener;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -175,11 +176,15 @@ public final class Listener implements DrainableListener, AutoCloseable {
     /**
      * Stops accepting: closes this process's descriptor of the listening socket; the connections
      * it accepted stay open. When another process holds the socket too (a hot restart handed it
-     * over), the socket stays open and that process goes on accepting.
+     * over), the socket stays open and that process goes on accepting. Closed when this returns;
+     * on the socket's own event loop the close runs at once, elsewhere this waits for it.
      */
     @Override
     public void stopAccepting() {
-        channel.close().syncUninterruptibly();
+        ChannelFuture closed = channel.close();
+        if (!channel.eventLoop().inEventLoop()) {
+            closed.syncUninterruptibly();
+        }
     }
 
     /** The port actually bound (differs from the configured one when that was 0). */

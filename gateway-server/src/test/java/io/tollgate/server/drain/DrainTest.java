@@ -82,6 +82,7 @@ class DrainTest {
               - name: bolt
                 port: 0
                 protocols: [bolt]
+                filters: [ { name: fault, delay: { fixed_delay: 1s } } ]
                 route_config:
                   virtual_hosts:
                     - { name: all, domains: ["*"], routes: [ { match: { prefix: / }, route: { cluster: bolt, timeout: 60s } } ] }
@@ -232,6 +233,24 @@ class DrainTest {
     }
 
     @Test
+    void aBoltCallHeldByAStreamFilterWhenTheDrainStartsStillCompletes() throws Exception {
+        start("60s");
+        release.get().countDown();
+        RpcClient boltClient = new RpcClient();
+        boltClient.startup();
+        started.add(boltClient::shutdown);
+
+        RpcResponseFuture held = boltClient.invokeWithFuture("127.0.0.1:" + gateway.port("bolt"), "held", 30_000);
+        Await.until("the call held by the fault filter's delay", Duration.ofSeconds(10),
+                () -> count("tollgate.filter.fault.delays") == 1);
+        Drain drain = gateway.gateway().drain(DrainTrigger.DRAIN_LISTENERS, true);
+
+        assertThat(held.get(10_000)).isEqualTo("echo:held");
+        assertThat(drain.done().get(10, TimeUnit.SECONDS).result()).isEqualTo("drained");
+        assertThat(boltArrived.get()).isEqualTo(1);
+    }
+
+    @Test
     void aStuckUpstreamMakesTheDrainEndAtItsTimeoutClosingWhatIsLeft() throws Exception {
         start("1s");
         CompletableFuture<HttpResponse<String>> stuck = http1Client.sendAsync(
@@ -319,6 +338,12 @@ class DrainTest {
     void drainListenersClosesIdleConnectionsAndStopsAcceptingButTheProcessStaysUp() throws Exception {
         start("60s");
         release.get().countDown();
+        RpcClient boltClient = new RpcClient();
+        boltClient.startup();
+        started.add(boltClient::shutdown);
+        DubboConsumer consumer = started.add(DubboConsumer.to(gateway.port("dubbo")).connect());
+        assertThat(boltClient.invokeSync("127.0.0.1:" + gateway.port("bolt"), "before", 10_000)).isEqualTo("echo:before");
+        assertThat(consumer.service().echo("before")).isEqualTo("before");
         try (RawHttp idle = new RawHttp(gateway.port("http"))) {
             idle.send("GET /slow/idle HTTP/1.1\r\nHost: test\r\n\r\n");
             assertThat(idle.read().status()).isEqualTo(200);
@@ -335,6 +360,8 @@ class DrainTest {
                 () -> count(MetricNames.SERVER_DRAIN_COMPLETED, MetricNames.TAG_TRIGGER, "drain_listeners") == 1);
         assertThat(gateway.gateway().terminated()).isNotDone();
         assertThat(count(MetricNames.DOWNSTREAM_CX_DRAIN_CLOSE, MetricNames.TAG_LISTENER, "http")).isEqualTo(1);
+        assertThat(count(MetricNames.DOWNSTREAM_CX_DRAIN_CLOSE, MetricNames.TAG_LISTENER, "bolt")).isEqualTo(1);
+        assertThat(count(MetricNames.DOWNSTREAM_CX_DRAIN_CLOSE, MetricNames.TAG_LISTENER, "dubbo")).isEqualTo(1);
     }
 
     @Test
