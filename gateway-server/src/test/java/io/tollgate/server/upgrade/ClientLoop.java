@@ -1,5 +1,6 @@
 package io.tollgate.server.upgrade;
 
+import io.tollgate.server.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -53,6 +54,14 @@ final class ClientLoop implements AutoCloseable {
 
     long succeeded() {
         return succeeded.get();
+    }
+
+    /** Waits until each of {@code loops} made {@code calls} more successful calls, 15 s at most each. */
+    static void awaitEach(int calls, List<ClientLoop> loops) throws InterruptedException {
+        for (ClientLoop loop : loops) {
+            long target = loop.succeeded() + calls;
+            Await.until(loop + " to reach " + target, Duration.ofSeconds(15), () -> loop.succeeded() >= target);
+        }
     }
 
     /** Stops calling and returns the failures. */

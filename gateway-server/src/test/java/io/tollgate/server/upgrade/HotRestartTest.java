@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.channel.epoll.Epoll;
-import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
 import java.io.IOException;
@@ -67,10 +66,10 @@ class HotRestartTest {
         try (GatewayProcess old = GatewayProcess.start(config, socket, false, dir.resolve("old.log")).awaitReady();
                 ClientLoop fresh = new ClientLoop("new connection per request", i -> freshConnectionGet());
                 ClientLoop kept = new ClientLoop("keep-alive", i -> get("/kept").statusCode() == 200)) {
-            awaitCalls(fresh, kept);
+            ClientLoop.awaitEach(20, List.of(fresh, kept));
             try (GatewayProcess next = GatewayProcess.start(config, socket, true, dir.resolve("next.log")).awaitReady()) {
                 assertThat(old.awaitExit(EXIT_LIMIT)).isZero();
-                awaitCalls(fresh, kept);
+                ClientLoop.awaitEach(20, List.of(fresh, kept));
                 assertThat(fresh.stop()).isEmpty();
                 assertThat(kept.stop()).isEmpty();
                 assertThat(next.output()).contains("restart epoch 1").contains("listener http took over");
@@ -92,7 +91,7 @@ class HotRestartTest {
                 ClientLoop kept = new ClientLoop("keep-alive", i -> get("/kept").statusCode() == 200);
                 ClientLoop fresh = new ClientLoop("new connection per request", i -> freshConnectionGet());
                 java.net.ServerSocket taken = new java.net.ServerSocket(0)) {
-            awaitCalls(fresh, kept);
+            ClientLoop.awaitEach(20, List.of(fresh, kept));
             Path invalid = Files.writeString(dir.resolve("invalid.yaml"), "listeners: [ { name: http, port: -1 } ]\n");
             try (GatewayProcess bad = GatewayProcess.start(invalid, socket, true, dir.resolve("invalid.log"))) {
                 assertThat(bad.awaitExit(EXIT_LIMIT)).isEqualTo(2);
@@ -109,7 +108,7 @@ class HotRestartTest {
                 assertThat(failing.awaitExit(EXIT_LIMIT)).isNotZero();
                 assertThat(failing.output()).contains("hot restart abandoned");
             }
-            awaitCalls(fresh, kept);
+            ClientLoop.awaitEach(20, List.of(fresh, kept));
             assertThat(old.isAlive()).isTrue();
             assertThat(old.output()).contains("serves on as before");
             assertThat(fresh.stop()).isEmpty();
@@ -237,10 +236,4 @@ class HotRestartTest {
         }
     }
 
-    private static void awaitCalls(ClientLoop... loops) throws InterruptedException {
-        for (ClientLoop loop : loops) {
-            long target = loop.succeeded() + 20;
-            Await.until(loop + " to reach " + target, Duration.ofSeconds(10), () -> loop.succeeded() >= target);
-        }
-    }
 }

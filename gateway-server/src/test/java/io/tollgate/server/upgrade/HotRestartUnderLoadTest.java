@@ -3,11 +3,9 @@ package io.tollgate.server.upgrade;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.alipay.remoting.BizContext;
 import com.alipay.remoting.Connection;
 import com.alipay.remoting.rpc.RpcClient;
 import com.alipay.remoting.rpc.RpcServer;
-import com.alipay.remoting.rpc.protocol.SyncUserProcessor;
 import io.grpc.CallOptions;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -19,7 +17,7 @@ import io.tollgate.server.dubbo.DubboEchoService;
 import io.tollgate.server.dubbo.DubboProvider;
 import io.tollgate.server.http2.EchoGrpc;
 import io.tollgate.server.http2.EchoServer;
-import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.BoltEchoServer;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.StartedResources;
 import java.net.URI;
@@ -59,7 +57,7 @@ class HotRestartUnderLoadTest {
         try (StartedResources started = new StartedResources()) {
             HttpUpstream http = started.add(new HttpUpstream());
             EchoServer grpc = started.add(new EchoServer());
-            RpcServer boltServer = boltServer(GatewayProcess.freePort());
+            RpcServer boltServer = BoltEchoServer.start(GatewayProcess.freePort());
             started.add(boltServer::shutdown);
             DubboProvider dubbo = started.add(DubboProvider.named("main").start());
             int httpPort = GatewayProcess.freePort();
@@ -92,7 +90,7 @@ class HotRestartUnderLoadTest {
                     started.add(new ClientLoop("bolt", i -> ("echo:b" + i).equals(boltClient.invokeSync(boltAddress, "b" + i,
                             10_000)))),
                     started.add(new ClientLoop("dubbo", i -> ("d" + i).equals(echo.echo("d" + i)))));
-            awaitCalls(loops);
+            ClientLoop.awaitEach(CALLS_BETWEEN_RESTARTS, loops);
             Connection boltConnection = boltClient.getConnection(boltAddress, 1000);
             int boltLocalPort = boltConnection.getLocalPort();
 
@@ -101,7 +99,7 @@ class HotRestartUnderLoadTest {
                 processes.add(started.add(GatewayProcess.start(config, socket, true, dir.resolve("epoch-" + epoch + ".log"))
                         .awaitReady()));
                 assertThat(old.awaitExit(EXIT_LIMIT)).as("epoch %d exit", epoch - 1).isZero();
-                awaitCalls(loops);
+                ClientLoop.awaitEach(CALLS_BETWEEN_RESTARTS, loops);
             }
 
             for (ClientLoop loop : loops) {
@@ -127,30 +125,6 @@ class HotRestartUnderLoadTest {
         Matcher m = Pattern.compile("tollgate_hot_restart_connections_total\\{event=\"" + event + "\"} (\\S+)")
                 .matcher(prometheus);
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
-    }
-
-    private static void awaitCalls(List<ClientLoop> loops) throws InterruptedException {
-        for (ClientLoop loop : loops) {
-            long target = loop.succeeded() + CALLS_BETWEEN_RESTARTS;
-            Await.until(loop + " to reach " + target, Duration.ofSeconds(15), () -> loop.succeeded() >= target);
-        }
-    }
-
-    private static RpcServer boltServer(int port) {
-        RpcServer server = new RpcServer("127.0.0.1", port, false);
-        server.registerUserProcessor(new SyncUserProcessor<String>() {
-            @Override
-            public Object handleRequest(BizContext context, String request) {
-                return "echo:" + request;
-            }
-
-            @Override
-            public String interest() {
-                return String.class.getName();
-            }
-        });
-        server.startup();
-        return server;
     }
 
     private static String config(int adminPort, int httpPort, int boltPort, int dubboPort, int http, int grpc, int bolt,
