@@ -192,6 +192,11 @@ final class ConnectionMover {
         ch.close();
     }
 
+    /** How many connections moved so far. */
+    long movedCount() {
+        return (long) moved.count();
+    }
+
     /** The drain under way, once {@link #start} began it. */
     Drain drain() {
         return drain;

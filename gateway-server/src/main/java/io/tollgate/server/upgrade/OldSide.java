@@ -39,6 +39,7 @@ final class OldSide extends ChannelInboundHandlerAdapter {
     private ConnectionMover mover;
     private boolean nextAsked;
     private List<Long> offered = List.of();
+    private int batches;
     private boolean done;
 
     OldSide(Gateway gateway, HandoverServer server) {
@@ -149,6 +150,7 @@ final class OldSide extends ChannelInboundHandlerAdapter {
         if (!batch.isEmpty()) {
             nextAsked = false;
             offered = batch.stream().map(HandoverMessage.MovingConnection::id).toList();
+            batches++;
             write(new HandoverMessage.Moving(batch));
             return;
         }
@@ -158,7 +160,8 @@ final class OldSide extends ChannelInboundHandlerAdapter {
         done = true;
         server.closeSocket();
         List<CounterValue> increments = CounterValue.increments(countersSent, CounterValue.of(registry()));
-        log.info("hot restart: nothing left to move or drain; handing over the last counter increments and retiring");
+        log.info("hot restart: nothing left to move or drain ({} connections moved in {} batches); handing over the"
+                + " last counter increments and retiring", mover.movedCount(), batches);
         ctx.writeAndFlush(HandoverMessage.encode(ctx.alloc(), new HandoverMessage.Done(increments)))
                 .addListener(ChannelFutureListener.CLOSE)
                 .addListener(written -> server.retired());
