@@ -181,9 +181,7 @@ class DrainTest {
     @Test
     void quitLetsTheLongRequestsOfEveryProtocolFinishThenStopsWithoutWaitingForTheTimeout() throws Exception {
         start("60s");
-        RpcClient boltClient = new RpcClient();
-        boltClient.startup();
-        started.add(boltClient::shutdown);
+        RpcClient boltClient = boltClient();
         DubboConsumer consumer = started.add(DubboConsumer.to(gateway.port("dubbo")).async()
                 .timeout(Duration.ofSeconds(30)).connect());
         int callsBefore = dubbo.service().calls();
@@ -236,9 +234,7 @@ class DrainTest {
     void aBoltCallHeldByAStreamFilterWhenTheDrainStartsStillCompletes() throws Exception {
         start("60s");
         release.get().countDown();
-        RpcClient boltClient = new RpcClient();
-        boltClient.startup();
-        started.add(boltClient::shutdown);
+        RpcClient boltClient = boltClient();
 
         RpcResponseFuture held = boltClient.invokeWithFuture("127.0.0.1:" + gateway.port("bolt"), "held", 30_000);
         Await.until("the call held by the fault filter's delay", Duration.ofSeconds(10),
@@ -338,9 +334,7 @@ class DrainTest {
     void drainListenersClosesIdleConnectionsAndStopsAcceptingButTheProcessStaysUp() throws Exception {
         start("60s");
         release.get().countDown();
-        RpcClient boltClient = new RpcClient();
-        boltClient.startup();
-        started.add(boltClient::shutdown);
+        RpcClient boltClient = boltClient();
         DubboConsumer consumer = started.add(DubboConsumer.to(gateway.port("dubbo")).connect());
         assertThat(boltClient.invokeSync("127.0.0.1:" + gateway.port("bolt"), "before", 10_000)).isEqualTo("echo:before");
         assertThat(consumer.service().echo("before")).isEqualTo("before");
@@ -392,6 +386,14 @@ class DrainTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** A started sofa-bolt client, shut down after the test. */
+    private RpcClient boltClient() {
+        RpcClient client = new RpcClient();
+        client.startup();
+        started.add(client::shutdown);
+        return client;
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
