@@ -38,6 +38,9 @@ public interface AdminContext {
      */
     boolean ready();
 
+    /** The process's state and the controls of its lifecycle: health check failing, drain, exit. */
+    ServerControl server();
+
     /** The resources received from the xDS control plane, with versions and rejections; empty without one. */
     default List<XdsResourceStatus> xdsResources() {
         return List.of();

@@ -20,10 +20,34 @@ final class AdminEndpoints {
 
     AdminEndpoints(AdminContext context) {
         add(new AdminEndpoint(GET, "/", "this list", params -> index()));
-        add(new AdminEndpoint(GET, "/ready", "200 LIVE when taking traffic, else 503",
+        add(new AdminEndpoint(GET, "/ready", "200 LIVE when taking traffic, else 503 and the state (e.g. DRAINING)",
                 params -> context.ready()
                         ? AdminResponse.text(HttpResponseStatus.OK, "LIVE")
-                        : AdminResponse.text(HttpResponseStatus.SERVICE_UNAVAILABLE, "NOT_READY")));
+                        : AdminResponse.text(HttpResponseStatus.SERVICE_UNAVAILABLE, context.server().info().state())));
+        add(new AdminEndpoint(GET, "/server_info", "version, state (LIVE, DRAINING, PRE_INITIALIZING, INITIALIZING),"
+                + " uptime, restart epoch and command line, as JSON",
+                params -> AdminResponse.json(ServerInfoJson.of(context.server().info()))));
+        add(new AdminEndpoint(POST, "/healthcheck/fail", "makes /ready answer 503, draining nothing (loopback only)",
+                params -> {
+                    context.server().failHealthChecks(true);
+                    return AdminResponse.text(HttpResponseStatus.OK, "OK");
+                }, true));
+        add(new AdminEndpoint(POST, "/healthcheck/ok", "undoes /healthcheck/fail (loopback only)",
+                params -> {
+                    context.server().failHealthChecks(false);
+                    return AdminResponse.text(HttpResponseStatus.OK, "OK");
+                }, true));
+        add(new AdminEndpoint(POST, "/drain_listeners", "[?graceful] drains every listener, the process staying up;"
+                + " graceful: they accept until the drain ends (loopback only)",
+                params -> {
+                    context.server().drainListeners(params.containsKey("graceful"));
+                    return AdminResponse.text(HttpResponseStatus.OK, "OK");
+                }, true));
+        add(new AdminEndpoint(POST, "/quitquitquit", "drains every listener, then exits (loopback only)",
+                params -> {
+                    context.server().quit();
+                    return AdminResponse.text(HttpResponseStatus.OK, "OK");
+                }, true));
         add(new AdminEndpoint(GET, "/stats", "every meter as JSON",
                 params -> AdminResponse.json(StatsJson.of(context.prometheus()))));
         add(new AdminEndpoint(GET, "/stats/prometheus", "every meter in the Prometheus text format",

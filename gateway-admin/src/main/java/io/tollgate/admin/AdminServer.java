@@ -4,9 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -16,6 +19,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.tollgate.core.config.AdminConfig;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +34,7 @@ public final class AdminServer implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final Channel channel;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private AdminServer(EventLoopGroup group, Channel channel) {
         this.group = group;
@@ -42,14 +47,24 @@ public final class AdminServer implements AutoCloseable {
      * @param config the address and port; port 0 picks a free one, see {@link #port()}
      */
     public static AdminServer start(AdminConfig config, AdminContext context) throws InterruptedException {
+        return start(config, context, NioIoHandler.newFactory(), NioServerSocketChannel::new, false);
+    }
+
+    /**
+     * Starts answering on the given transport: {@code io} drives the admin thread and
+     * {@code sockets} makes the listening channel, which is bound, or, with {@code listening}, is
+     * already bound and listening (a socket handed over by the previous process in a hot restart)
+     * and only registered.
+     */
+    public static AdminServer start(AdminConfig config, AdminContext context, IoHandlerFactory io,
+            ChannelFactory<? extends ServerChannel> sockets, boolean listening) throws InterruptedException {
         requireNonNull(config, "config");
         AdminEndpoints endpoints = new AdminEndpoints(requireNonNull(context, "context"));
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(
-                1, new DefaultThreadFactory("tollgate-admin"), NioIoHandler.newFactory());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("tollgate-admin"), io);
         try {
-            Channel channel = new ServerBootstrap()
+            ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
-                    .channel(NioServerSocketChannel.class)
+                    .channelFactory(sockets)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
@@ -58,8 +73,8 @@ public final class AdminServer implements AutoCloseable {
                                     new HttpObjectAggregator(MAX_REQUEST_BYTES),
                                     new AdminHandler(endpoints, config.token()));
                         }
-                    })
-                    .bind(config.address(), config.port())
+                    });
+            Channel channel = (listening ? bootstrap.register() : bootstrap.bind(config.address(), config.port()))
                     .sync()
                     .channel();
             AdminServer server = new AdminServer(group, channel);
@@ -76,9 +91,17 @@ public final class AdminServer implements AutoCloseable {
         return ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
-    /** Stops listening, closes admin connections and stops the admin thread. */
+    /** The listening channel, whose socket a hot restart hands over. */
+    public Channel channel() {
+        return channel;
+    }
+
+    /** Stops listening, closes admin connections and stops the admin thread; again, does nothing. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         channel.close().syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

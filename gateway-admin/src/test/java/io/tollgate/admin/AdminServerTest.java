@@ -51,6 +51,7 @@ class AdminServerTest {
     /** When set, every read of the served configuration first applies a reload, as if one raced with it. */
     private final AtomicBoolean reloadOnEveryRead = new AtomicBoolean();
     private final AtomicReference<ConfigException> rejection = new AtomicReference<>();
+    private final RecordingServerControl control = new RecordingServerControl();
     private AdminServer server;
 
     @BeforeEach
@@ -89,6 +90,11 @@ class AdminServerTest {
             }
 
             @Override
+            public ServerControl server() {
+                return control;
+            }
+
+            @Override
             public boolean ready() {
                 return ready.get();
             }
@@ -115,6 +121,48 @@ class AdminServerTest {
         assertThat(live.statusCode()).isEqualTo(200);
         assertThat(live.body()).isEqualTo("LIVE\n");
         assertThat(notReady.statusCode()).isEqualTo(503);
+    }
+
+    @Test
+    void readyNamesTheStateWhenNotReady() throws Exception {
+        ready.set(false);
+        control.state = "DRAINING";
+
+        HttpResponse<String> draining = get("/ready");
+
+        assertThat(draining.statusCode()).isEqualTo(503);
+        assertThat(draining.body()).isEqualTo("DRAINING\n");
+    }
+
+    @Test
+    void serverInfoShowsVersionStateUptimeRestartEpochAndCommandLineLikeEnvoy() throws Exception {
+        JsonNode info = json(get("/server_info"));
+
+        assertThat(info.get("version").asText()).isEqualTo("1.2.3");
+        assertThat(info.get("state").asText()).isEqualTo("LIVE");
+        assertThat(info.get("uptime_current_epoch").asText()).isEqualTo("12.345s");
+        assertThat(info.get("uptime_all_epochs").asText()).isEqualTo("67.890s");
+        assertThat(info.get("restart_epoch").asLong()).isZero();
+        JsonNode options = info.get("command_line_options");
+        assertThat(options.get("config_path").asText()).isEqualTo("/etc/tollgate.yaml");
+        assertThat(options.get("restart_epoch").asLong()).isZero();
+        assertThat(options.get("drain_time").asText()).isEqualTo("30.000s");
+        assertThat(options.get("args")).hasSize(3);
+    }
+
+    @Test
+    void lifecycleEndpointsAnswerPostOnlyAndReachTheServer() throws Exception {
+        HttpResponse<String> getQuit = get("/quitquitquit");
+
+        assertThat(getQuit.statusCode()).isEqualTo(405);
+        assertThat(control.calls).isEmpty();
+        for (String path : new String[] {"/healthcheck/fail", "/healthcheck/ok", "/drain_listeners",
+            "/drain_listeners?graceful", "/quitquitquit"}) {
+            HttpResponse<String> answer = post(path);
+            assertThat(answer.statusCode()).as(path).isEqualTo(200);
+            assertThat(answer.body()).as(path).isEqualTo("OK\n");
+        }
+        assertThat(control.calls).containsExactly("fail", "ok", "drain", "drain graceful", "quit");
     }
 
     @Test

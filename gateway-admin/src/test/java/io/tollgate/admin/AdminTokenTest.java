@@ -32,6 +32,7 @@ class AdminTokenTest {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final AtomicLong reloads = new AtomicLong();
+    private final RecordingServerControl control = new RecordingServerControl();
     private AdminServer server;
 
     @BeforeEach
@@ -76,6 +77,11 @@ class AdminTokenTest {
             }
 
             @Override
+            public ServerControl server() {
+                return control;
+            }
+
+            @Override
             public boolean ready() {
                 return true;
             }
@@ -100,6 +106,18 @@ class AdminTokenTest {
         assertThat(wrong.statusCode()).isEqualTo(401);
         assertThat(basic.statusCode()).isEqualTo(401);
         assertThat(reloads).hasValue(0);
+    }
+
+    @Test
+    void lifecycleEndpointsNeedTheTokenAndServerInfoDoesNot() throws Exception {
+        for (String path : List.of("/quitquitquit", "/drain_listeners", "/healthcheck/fail", "/healthcheck/ok")) {
+            assertThat(send(post(path)).statusCode()).as(path).isEqualTo(401);
+        }
+        HttpResponse<String> quit = send(post("/quitquitquit").header("Authorization", "Bearer " + TOKEN));
+
+        assertThat(quit.statusCode()).isEqualTo(200);
+        assertThat(control.calls).containsExactly("quit");
+        assertThat(send(HttpRequest.newBuilder(uri("/server_info")).GET()).statusCode()).isEqualTo(200);
     }
 
     @Test

@@ -2,11 +2,20 @@ package io.tollgate.server;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.channel.unix.UnixChannel;
 import io.tollgate.admin.AdminContext;
 import io.tollgate.admin.ServedConfig;
 import io.tollgate.admin.AdminServer;
 import io.tollgate.admin.ListenerInfo;
+import io.tollgate.admin.ServerControl;
+import io.tollgate.admin.ServerInfo;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
@@ -17,20 +26,29 @@ import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.demo.DemoUpstream;
+import io.tollgate.server.drain.Drain;
+import io.tollgate.server.drain.DrainController;
+import io.tollgate.server.drain.DrainTrigger;
 import io.tollgate.server.health.UpstreamHealth;
 import io.tollgate.server.listener.DownstreamProtocols;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upgrade.Inheritance;
 import io.tollgate.xds.XdsClient;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +58,10 @@ import org.slf4j.LoggerFactory;
  * upstream, metrics, upstream health checking, overload guard, the current configuration snapshot
  * and, with {@code dynamic_resources}, its xDS client. {@link #start} returns once every socket is
  * bound (the gateway reports ready once the first xDS configuration, if any, is applied too);
- * {@link #reload} swaps the configuration without a restart; {@link #close} stops everything.
+ * {@link #reload} swaps the configuration without a restart; {@link #drain} and
+ * {@link #drainAndClose} let the requests in flight finish (see {@link io.tollgate.server.drain});
+ * {@link #close} stops everything, after the drain under way if there is one. In a hot restart it
+ * starts on the sockets and counters of the process before it ({@link Inheritance}).
  */
 public final class Gateway implements AutoCloseable {
 
@@ -48,6 +69,8 @@ public final class Gateway implements AutoCloseable {
 
     private final AtomicReference<Snapshot> snapshot;
     private final Path configFile;
+    private final Launch launch;
+    private final Instant started = Instant.now();
     private final Transport transport;
     private final EventLoopGroup workers;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -55,7 +78,12 @@ public final class Gateway implements AutoCloseable {
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final ReloadMeters reloads = new ReloadMeters(registry);
     private final ControlThread control = ControlThread.start();
-    private volatile boolean ready;
+    private final Inheritance inherited;
+    private final DrainController drains;
+    private final Set<Listener> retiring = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final AtomicBoolean closeScheduled = new AtomicBoolean();
+    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private DemoUpstream demo;
     private AdminServer admin;
     private UpstreamHealth health;
@@ -63,22 +91,26 @@ public final class Gateway implements AutoCloseable {
     private OverloadGuard overload;
     private XdsClient xds;
 
-    private Gateway(GatewayConfig config, Path configFile) {
+    private Gateway(GatewayConfig config, Launch launch, Inheritance inherited) {
+        this.inherited = inherited;
+        inherited.addCountersTo(registry);
         try {
             this.snapshot = new AtomicReference<>(Snapshot.compile(config, metrics, control));
         } catch (RuntimeException e) {
             control.close();
             throw e;
         }
-        this.configFile = configFile;
+        this.launch = launch;
+        this.configFile = launch.configFile();
         this.transport = Transport.best();
         this.workers = transport.newGroup(config.eventLoops(), "tollgate-io");
+        this.drains = new DrainController(workers, registry, () -> xds == null || xds.initialized());
         reloads.version(1);
     }
 
     /** Starts a gateway on a validated configuration; {@link #reload()} has no file to read. */
     public static Gateway start(GatewayConfig config) throws InterruptedException {
-        return start(config, null);
+        return start(config, (Path) null);
     }
 
     /**
@@ -86,10 +118,27 @@ public final class Gateway implements AutoCloseable {
      * {@link #reload()} reads again.
      */
     public static Gateway start(GatewayConfig config, Path configFile) throws InterruptedException {
-        Gateway gateway = new Gateway(config, configFile);
+        return start(config, Launch.fresh(configFile, List.of()));
+    }
+
+    /**
+     * Starts a gateway on a validated configuration read from {@code launch}'s file, which
+     * {@link #reload()} reads again; {@code launch} is what {@code /server_info} reports of the process.
+     */
+    public static Gateway start(GatewayConfig config, Launch launch) throws InterruptedException {
+        return start(config, launch, Inheritance.NONE);
+    }
+
+    /**
+     * Starts a gateway as {@link #start(GatewayConfig, Launch)} does, on the sockets and counters a
+     * previous process handed over: listeners and the admin API with a socket in {@code inherited}
+     * serve on it instead of binding, and accept only once the whole gateway started.
+     */
+    public static Gateway start(GatewayConfig config, Launch launch, Inheritance inherited) throws InterruptedException {
+        Gateway gateway = new Gateway(config, launch, inherited);
         try {
             gateway.bind();
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (Exception e) { // also a BindException, which Netty throws undeclared
             gateway.close();
             throw e;
         }
@@ -106,14 +155,29 @@ public final class Gateway implements AutoCloseable {
         overload = OverloadGuard.start(config.overload(), registry);
         protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload);
         for (ListenerConfig listenerConfig : config.listeners()) {
-            listeners.add(Listener.bind(listenerConfig, workers, transport, protocols));
+            FileDescriptor socket = inherited.listenerSocket(listenerConfig.name());
+            listeners.add(socket == null ? Listener.bind(listenerConfig, workers, transport, protocols)
+                    : Listener.adopt(listenerConfig, workers, transport, protocols, socket));
         }
-        admin = AdminServer.start(config.admin(), new Context());
+        admin = startAdmin(config);
         if (config.xds().isPresent()) {
             xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::reload);
         }
-        ready = true;
-        log.info("gateway ready; admin API on {}:{}", config.admin().address(), admin.port());
+        listeners.forEach(Listener::startAccepting);
+        drains.started();
+        log.info("gateway ready; admin API on {}:{}, restart epoch {}", config.admin().address(), admin.port(),
+                launch.restartEpoch());
+    }
+
+    /** The admin API on epoll when available, so that a hot restart can hand its socket over. */
+    private AdminServer startAdmin(GatewayConfig config) throws InterruptedException {
+        if (transport != Transport.EPOLL) {
+            return AdminServer.start(config.admin(), new Context());
+        }
+        FileDescriptor socket = inherited.adminSocket();
+        ChannelFactory<ServerChannel> sockets = socket == null ? EpollServerSocketChannel::new
+                : () -> new EpollServerSocketChannel(socket.intValue());
+        return AdminServer.start(config.admin(), new Context(), EpollIoHandler.newFactory(), sockets, socket != null);
     }
 
     /**
@@ -181,6 +245,11 @@ public final class Gateway implements AutoCloseable {
     /** {@link #reload(GatewayConfig)}, on the control thread. */
     private long apply(GatewayConfig config) {
         Snapshot current = snapshot.get();
+        if (drains.draining()) {
+            reloads.failed();
+            throw new ConfigException("<root>: the gateway is draining (" + drains.processDrain().trigger().tag()
+                    + "); still serving version " + current.version());
+        }
         List<Listener> bound = new ArrayList<>();
         SnapshotUpdate update;
         try {
@@ -201,7 +270,7 @@ public final class Gateway implements AutoCloseable {
             for (Listener listener : listeners) {
                 if (listener.config().name().equals(removed)) {
                     listeners.remove(listener);
-                    listener.close();
+                    retire(listener, config.drain().timeout());
                 }
             }
         }
@@ -211,6 +280,19 @@ public final class Gateway implements AutoCloseable {
         log.info("configuration version {} applied: {} listeners, {} clusters", next.version(),
                 config.listeners().size(), config.clusters().size());
         return next.version();
+    }
+
+    /**
+     * Drains a listener the configuration no longer has (it stops accepting at once), then closes
+     * what served it, on the control thread.
+     */
+    private void retire(Listener listener, Duration timeout) {
+        retiring.add(listener);
+        drains.drainListener(listener, timeout).done().whenCompleteAsync((outcome, error) -> {
+            if (retiring.remove(listener)) {
+                listener.close();
+            }
+        }, control);
     }
 
     private Listener bindForReload(ListenerConfig config) {
@@ -247,9 +329,127 @@ public final class Gateway implements AutoCloseable {
         return admin.port();
     }
 
+    /** How this process was started, its restart epoch included. */
+    public Launch launch() {
+        return launch;
+    }
+
+    /** The event loops that serve connections. */
+    public EventLoopGroup eventLoops() {
+        return workers;
+    }
+
+    /** The transport the gateway runs on; hot restarts need {@link Transport#EPOLL}. */
+    public Transport transport() {
+        return transport;
+    }
+
+    /** The listeners serving now. */
+    public List<Listener> listeners() {
+        return List.copyOf(listeners);
+    }
+
+    /** The admin API's listening socket, for a hot restart to hand over; null on NIO. */
+    public FileDescriptor adminSocket() {
+        Channel channel = admin.channel();
+        return channel instanceof UnixChannel unix ? unix.fd() : null;
+    }
+
+    /**
+     * Stops accepting on every listener and the admin API: a hot restart handed their sockets
+     * over, and another process accepts on them now. Connections already open stay.
+     */
+    public void stopAccepting() {
+        listeners.forEach(Listener::stopAccepting);
+        admin.close();
+    }
+
+    /**
+     * Serves a connection moved here by a hot restart on the listener named {@code listenerName},
+     * with the protocol it spoke (see {@link Listener#adoptConnection}); closes it when no such
+     * listener serves now.
+     *
+     * @return false when the connection was closed instead
+     */
+    public boolean adoptConnection(String listenerName, Channel connection, String protocol, boolean firstFrameSeen) {
+        for (Listener listener : listeners) {
+            if (listener.config().name().equals(listenerName)) {
+                return listener.adoptConnection(connection, protocol, firstFrameSeen);
+            }
+        }
+        connection.unsafe().closeForcibly();
+        return false;
+    }
+
+    /**
+     * Drains every listener for the whole process: {@code /ready} answers 503 at once, every open
+     * connection finishes its work in flight and closes (see {@link io.tollgate.server.drain}),
+     * and the drain ends when none is left or at {@code drain.timeout}, closing those still open.
+     * The first call starts the drain; later ones join it. The process keeps running: see
+     * {@link #drainAndClose} to stop it after.
+     *
+     * @param stopAccepting whether the listeners stop accepting at once (the process exits after, or
+     *     another process serves their sockets now); else they accept until the process closes, and
+     *     every new connection drains at once
+     * @return the drain, whose {@link Drain#done()} completes once nothing is left in flight
+     */
+    public Drain drain(DrainTrigger trigger, boolean stopAccepting) {
+        return drains.drainProcess(trigger, List.copyOf(listeners), stopAccepting,
+                snapshot.get().config().drain().timeout());
+    }
+
+    /**
+     * Drains every listener, accepting no new connection, then closes the gateway on a thread of its
+     * own; how SIGTERM, {@code /quitquitquit} and the old process of a hot restart stop. Returns
+     * {@link #terminated()}. Safe from any thread, the event loops included.
+     */
+    public CompletableFuture<Void> drainAndClose(DrainTrigger trigger) {
+        Drain drain = drain(trigger, true);
+        if (closeScheduled.compareAndSet(false, true)) {
+            drain.done().whenComplete((outcome, error) -> {
+                Thread closer = new Thread(this::close, "tollgate-stop");
+                closer.start();
+            });
+        }
+        return terminated;
+    }
+
+    /**
+     * Ends the process's drain at once, if one is under way (a second SIGTERM): the connections
+     * still open are closed with their work unfinished.
+     */
+    public void endDrain() {
+        Drain drain = drains.processDrain();
+        if (drain != null) {
+            drain.endNow();
+        }
+    }
+
+    /** Completes once {@link #close()} has stopped everything. */
+    public CompletableFuture<Void> terminated() {
+        return terminated;
+    }
+
+    /** The process's drain state: live, draining or failing health checks. */
+    public DrainController drains() {
+        return drains;
+    }
+
+    /**
+     * Stops everything. When a drain of the process is under way, it first waits for that drain
+     * to end (at most its timeout, less when {@link #endDrain()} is called), so that closing never
+     * cuts requests a drain lets finish; else connections still open are cut.
+     */
     @Override
     public void close() {
-        ready = false;
+        if (!closing.compareAndSet(false, true)) {
+            terminated.join();
+            return;
+        }
+        Drain draining = drains.processDrain();
+        if (draining != null) {
+            draining.done().join();
+        }
         if (xds != null) {
             xds.close();
         }
@@ -258,6 +458,11 @@ public final class Gateway implements AutoCloseable {
         }
         for (Listener listener : listeners) {
             listener.close();
+        }
+        for (Listener listener : retiring) {
+            if (retiring.remove(listener)) {
+                listener.close();
+            }
         }
         if (demo != null) {
             demo.close();
@@ -275,10 +480,46 @@ public final class Gateway implements AutoCloseable {
         control.close();
         registry.close();
         log.info("gateway stopped");
+        terminated.complete(null);
+    }
+
+    /** The gateway's version, from the jar's manifest. */
+    public static String version() {
+        String version = Gateway.class.getPackage().getImplementationVersion();
+        return version == null ? "development build" : version;
+    }
+
+    /** The admin API's controls of this gateway's lifecycle. */
+    private final class Lifecycle implements ServerControl {
+        @Override
+        public ServerInfo info() {
+            Instant now = Instant.now();
+            return new ServerInfo(version(), drains.state().name(), Duration.between(started, now),
+                    Duration.between(launch.firstEpochStarted(), now), launch.restartEpoch(),
+                    configFile == null ? null : configFile.toString(), snapshot.get().config().drain().timeout(),
+                    launch.commandLine());
+        }
+
+        @Override
+        public void failHealthChecks(boolean fail) {
+            drains.failHealthChecks(fail);
+        }
+
+        @Override
+        public void drainListeners(boolean graceful) {
+            drain(DrainTrigger.DRAIN_LISTENERS, !graceful);
+        }
+
+        @Override
+        public void quit() {
+            drainAndClose(DrainTrigger.QUITQUITQUIT);
+        }
     }
 
     /** What the admin API sees of this gateway. */
     private final class Context implements AdminContext {
+        private final ServerControl lifecycle = new Lifecycle();
+
         @Override
         public ServedConfig served() {
             return snapshot.get();
@@ -311,7 +552,12 @@ public final class Gateway implements AutoCloseable {
 
         @Override
         public boolean ready() {
-            return ready && (xds == null || xds.initialized());
+            return drains.ready();
+        }
+
+        @Override
+        public ServerControl server() {
+            return lifecycle;
         }
 
         @Override

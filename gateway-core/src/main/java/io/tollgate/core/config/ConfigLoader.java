@@ -48,6 +48,8 @@ public final class ConfigLoader {
     /** Classpath resource holding the built-in configuration used when no file is given. */
     public static final String DEFAULT_RESOURCE = "/io/tollgate/core/config/default-gateway.yaml";
 
+    /** sun_path of a Unix domain socket address holds 108 bytes with the terminating NUL. */
+    private static final int MAX_UNIX_SOCKET_PATH_BYTES = 107;
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /** The keys of a cluster beside those its load-balancing policies read. */
@@ -138,7 +140,7 @@ public final class ConfigLoader {
 
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
         root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload", "node",
-                "dynamic_resources"));
+                "dynamic_resources", "drain", "upgrade"));
         AdminConfig admin = root.optional("admin").map(TlsConfigLoader::admin)
                 .orElse(new AdminConfig("127.0.0.1", 9901));
         List<ListenerConfig> listeners = root.list("listeners", n -> listener(n, extensions));
@@ -150,8 +152,25 @@ public final class ConfigLoader {
             return new DemoUpstreamConfig(n.string("address", "127.0.0.1"), n.integer("port", 8081, 0, 65535));
         });
         OverloadConfig overload = root.optional("overload").map(ConfigLoader::overload).orElse(OverloadConfig.DEFAULTS);
+        DrainConfig drain = root.optional("drain").map(ConfigLoader::drain).orElse(DrainConfig.DEFAULTS);
+        UpgradeConfig upgrade = root.optional("upgrade").map(ConfigLoader::upgrade).orElse(UpgradeConfig.defaults(admin));
         return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo, overload,
-                xds(root));
+                xds(root), drain, upgrade);
+    }
+
+    private static UpgradeConfig upgrade(ConfigNode n) {
+        n.allowOnly(Set.of("socket_path"));
+        String path = n.string("socket_path");
+        if (path.isBlank() || path.getBytes(StandardCharsets.UTF_8).length > MAX_UNIX_SOCKET_PATH_BYTES) {
+            throw n.child("socket_path").error("'" + path + "' (expected: a non-blank path of at most "
+                    + MAX_UNIX_SOCKET_PATH_BYTES + " bytes, the limit of a Unix domain socket address)");
+        }
+        return new UpgradeConfig(Path.of(path));
+    }
+
+    private static DrainConfig drain(ConfigNode n) {
+        n.allowOnly(Set.of("timeout"));
+        return new DrainConfig(positive(n, "timeout", DrainConfig.DEFAULTS.timeout()));
     }
 
     private static OverloadConfig overload(ConfigNode n) {

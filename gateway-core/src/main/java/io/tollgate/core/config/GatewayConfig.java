@@ -17,6 +17,8 @@ import java.util.Optional;
  * @param demoUpstream an in-process demo upstream server started beside the gateway, if any
  * @param overload the process-wide connection limit and the resource thresholds of load shedding
  * @param xds the control plane that adds listeners and clusters to these, if any
+ * @param drain how long a drain lets requests in flight finish
+ * @param upgrade where a hot restart finds this process
  */
 public record GatewayConfig(
         AdminConfig admin,
@@ -25,7 +27,9 @@ public record GatewayConfig(
         List<ClusterConfig> clusters,
         Optional<DemoUpstreamConfig> demoUpstream,
         OverloadConfig overload,
-        Optional<XdsConfig> xds) {
+        Optional<XdsConfig> xds,
+        DrainConfig drain,
+        UpgradeConfig upgrade) {
 
     public GatewayConfig {
         listeners = List.copyOf(listeners);
@@ -33,17 +37,31 @@ public record GatewayConfig(
         requireNonNull(demoUpstream, "demoUpstream");
         requireNonNull(overload, "overload");
         requireNonNull(xds, "xds");
+        requireNonNull(drain, "drain");
+        requireNonNull(upgrade, "upgrade");
     }
 
-    /** A configuration with the default overload protection that takes nothing from a control plane. */
+    /** A configuration with the default hot restart socket. */
+    public GatewayConfig(AdminConfig admin, int eventLoops, List<ListenerConfig> listeners, List<ClusterConfig> clusters,
+            Optional<DemoUpstreamConfig> demoUpstream, OverloadConfig overload, Optional<XdsConfig> xds,
+            DrainConfig drain) {
+        this(admin, eventLoops, listeners, clusters, demoUpstream, overload, xds, drain, UpgradeConfig.defaults(admin));
+    }
+
+    /**
+     * A configuration with the default overload protection and drain timeout that takes nothing
+     * from a control plane.
+     */
     public GatewayConfig(AdminConfig admin, int eventLoops, List<ListenerConfig> listeners, List<ClusterConfig> clusters,
             Optional<DemoUpstreamConfig> demoUpstream) {
-        this(admin, eventLoops, listeners, clusters, demoUpstream, OverloadConfig.DEFAULTS, Optional.empty());
+        this(admin, eventLoops, listeners, clusters, demoUpstream, OverloadConfig.DEFAULTS, Optional.empty(),
+                DrainConfig.DEFAULTS);
     }
 
     /** This configuration with {@code otherListeners} and {@code otherClusters} instead of its own. */
     public GatewayConfig with(List<ListenerConfig> otherListeners, List<ClusterConfig> otherClusters) {
-        return new GatewayConfig(admin, eventLoops, otherListeners, otherClusters, demoUpstream, overload, xds);
+        return new GatewayConfig(admin, eventLoops, otherListeners, otherClusters, demoUpstream, overload, xds, drain,
+                upgrade);
     }
 
     /** Returns the cluster with this name, if configured. */

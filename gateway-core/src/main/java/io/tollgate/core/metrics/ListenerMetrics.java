@@ -57,6 +57,16 @@ public final class ListenerMetrics {
         connections.closed();
     }
 
+    /** Counts a connection that closed on its own terms during a drain. */
+    public void drainClosed() {
+        Counter.builder(MetricNames.DOWNSTREAM_CX_DRAIN_CLOSE).tags(tags).register(registry).increment();
+    }
+
+    /** Counts {@code connections} a drain closed at its timeout, their work unfinished. */
+    public void drainTimedOut(int connections) {
+        Counter.builder(MetricNames.DOWNSTREAM_CX_DRAIN_TIMEOUT).tags(tags).register(registry).increment(connections);
+    }
+
     /**
      * Counts a connection the gateway closed before or instead of serving it, by reason, e.g.
      * {@code max_connections} or {@code detection_timeout}. Reasons MUST come from a small fixed set.

@@ -65,6 +65,27 @@ public final class MetricNames {
     public static final String CONNECTION_ERROR = "tollgate.connection.error";
     /** Gauge: 1 while the overload guard sheds load (heap or descriptors past their threshold), else 0. */
     public static final String OVERLOAD_ACTIVE = "tollgate.overload.active";
+    /**
+     * Counter: downstream connections that closed on their own terms during a drain (their last
+     * request answered, or idle), by listener.
+     */
+    public static final String DOWNSTREAM_CX_DRAIN_CLOSE = "tollgate.downstream.cx.drain_close";
+    /** Counter: downstream connections a drain closed at its timeout (or when it was ended at once), by listener. */
+    public static final String DOWNSTREAM_CX_DRAIN_TIMEOUT = "tollgate.downstream.cx.drain_timeout";
+    /**
+     * Gauge: the process's state as Envoy numbers it: 0 live, 1 draining (or failing health checks
+     * on request), 2 pre-initializing, 3 initializing (waiting for the first xDS configuration).
+     */
+    public static final String SERVER_STATE = "tollgate.server.state";
+    /** Counter: drains started, by trigger ({@code sigterm}, {@code quitquitquit}, {@code listener_removed} ...). */
+    public static final String SERVER_DRAIN_STARTED = "tollgate.server.drain.started";
+    /**
+     * Counter: drains ended, by trigger and result: {@code drained} (nothing left in flight),
+     * {@code timeout} (the rest closed at the drain timeout) or {@code ended} (ended at once on request).
+     */
+    public static final String SERVER_DRAIN_COMPLETED = "tollgate.server.drain.completed";
+    /** Tag: what started a drain. */
+    public static final String TAG_TRIGGER = "trigger";
     /** Counter: downstream requests answered, by listener and status class. */
     public static final String DOWNSTREAM_RQ = "tollgate.downstream.rq";
     /** Counter: downstream requests rejected or failed, by listener and reason. */

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The timeouts and limits of connections and requests, and the overload guard, as the loader reads them. */
+/**
+ * The timeouts and limits of connections and requests, the overload guard and the drain timeout,
+ * as the loader reads them.
+ */
 class ConfigLoaderLimitsTest {
 
     private static String config(String top, String listenerExtra, String routeExtra) {
@@ -30,6 +33,7 @@ class ConfigLoaderLimitsTest {
     void readsEveryLimit() {
         GatewayConfig config = ConfigLoader.parse(config("""
                 overload: { max_connections: 5000, heap_threshold: 0.9, fd_threshold: 0.8, check_interval: 250ms }
+                drain: { timeout: 45s }
                 """, """
                     protocol_detection_timeout: 3s
                     max_connections: 100
@@ -42,6 +46,7 @@ class ConfigLoaderLimitsTest {
         assertThat(listener.http().requestHeadersTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(listener.http2().firstFrameTimeout()).isEqualTo(Duration.ofSeconds(4));
         assertThat(config.overload()).isEqualTo(new OverloadConfig(5000, 0.9, 0.8, Duration.ofMillis(250)));
+        assertThat(config.drain().timeout()).isEqualTo(Duration.ofSeconds(45));
         ForwardActionConfig forward = listener.routeConfig().virtualHosts().get(0).routes().get(0).forward().orElseThrow();
         assertThat(forward.maxGrpcTimeout()).isEqualTo(Duration.ofSeconds(5));
     }
@@ -56,6 +61,7 @@ class ConfigLoaderLimitsTest {
         assertThat(listener.http().requestHeadersTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(listener.http2().firstFrameTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config.overload()).isEqualTo(OverloadConfig.DEFAULTS);
+        assertThat(config.drain().timeout()).isEqualTo(Duration.ofSeconds(30));
         ForwardActionConfig forward = listener.routeConfig().virtualHosts().get(0).routes().get(0).forward().orElseThrow();
         assertThat(forward.maxGrpcTimeout()).as("the route timeout").isEqualTo(Duration.ofSeconds(20));
     }
@@ -71,6 +77,9 @@ class ConfigLoaderLimitsTest {
         assertRejected(config("overload: { max_connections: -2 }\n", "", ""), "overload.max_connections");
         assertRejected(config("overload: { check_interval: 0s }\n", "", ""), "overload.check_interval");
         assertRejected(config("overload: { heap: 1 }\n", "", ""), "overload.heap");
+        assertRejected(config("drain: { timeout: 0s }\n", "", ""), "drain.timeout");
+        assertRejected(config("drain: { timeout: soon }\n", "", ""), "drain.timeout: 'soon' is not a duration");
+        assertRejected(config("drain: { grace: 1s }\n", "", ""), "drain.grace: unknown field (expected one of [timeout])");
         assertRejected(config("", "", ", max_grpc_timeout: 0s"),
                 "listeners[0].route_config.virtual_hosts[0].routes[0].route.max_grpc_timeout");
     }

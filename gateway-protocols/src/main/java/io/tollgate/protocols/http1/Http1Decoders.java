@@ -65,6 +65,14 @@ public final class Http1Decoders {
     }
 
     /**
+     * Whether a {@link #headGuard} stands between two requests: the codec after it then holds no
+     * byte of a request either, since the guard forwards only what a request head parser consumed.
+     */
+    public static boolean betweenRequests(ChannelHandler headGuard) {
+        return headGuard instanceof RequestHeadGuard guard && guard.betweenRequests();
+    }
+
+    /**
      * The upstream codec: encodes requests ({@link UpstreamRequestEncoder}), decodes responses
      * ({@link UpstreamResponseDecoder}). It fails a response that is still owed when the upstream
      * closes, and does not parse HTTP after a CONNECT.

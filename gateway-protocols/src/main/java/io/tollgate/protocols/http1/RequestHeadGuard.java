@@ -85,6 +85,11 @@ final class RequestHeadGuard extends HttpRequestDecoder {
         }
     }
 
+    /** Whether the stream stands between two requests: no part of a next head was seen yet. */
+    boolean betweenRequests() {
+        return inHead && !headStarted && !refused && actualReadableBytes() == 0;
+    }
+
     /** Passes the end of the stream on as bytes only; the codec reports an unfinished message itself. */
     @Override
     protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws Exception {

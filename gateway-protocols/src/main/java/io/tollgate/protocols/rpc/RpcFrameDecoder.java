@@ -27,6 +27,11 @@ public class RpcFrameDecoder extends ByteToMessageDecoder {
         this.codec = requireNonNull(codec, "codec");
     }
 
+    /** Whether no part of a frame waits here for more bytes, and the stream is not broken. */
+    public boolean holdsNoBytes() {
+        return !failed && actualReadableBytes() == 0;
+    }
+
     @Override
     protected final void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (failed) {

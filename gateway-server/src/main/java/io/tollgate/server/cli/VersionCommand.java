@@ -1,5 +1,6 @@
 package io.tollgate.server.cli;
 
+import io.tollgate.server.Gateway;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,8 +15,7 @@ final class VersionCommand implements Runnable, IVersionProvider {
 
     @Override
     public String[] getVersion() {
-        String version = VersionCommand.class.getPackage().getImplementationVersion();
-        return new String[] {"tollgate " + (version == null ? "development build" : version)};
+        return new String[] {"tollgate " + Gateway.version()};
     }
 
     @Override

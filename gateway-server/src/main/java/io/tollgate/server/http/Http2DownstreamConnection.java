@@ -2,7 +2,6 @@ package io.tollgate.server.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -23,6 +22,8 @@ import io.netty.handler.codec.http2.InboundHttpToHttp2Adapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.protocols.http2.Http2Codecs;
+import io.tollgate.server.drain.DrainableConnection;
+import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.http2.Http2Multiplexer;
 import io.tollgate.server.http2.Http2StreamFrameListener;
 import java.nio.channels.ClosedChannelException;
@@ -41,25 +42,31 @@ import java.util.concurrent.TimeUnit;
  * when nothing was read for the idle timeout and no stream is open (watched here rather than by an
  * {@code IdleStateHandler}, which every frame written would pass through) or when its preface and
  * first SETTINGS frame do not arrive within {@code http2.first_frame_timeout}, and drains it on
- * demand (GOAWAY, then close when the last stream ends or the drain timeout passes). It keeps the
+ * demand ({@link Http2Drain}: GOAWAY twice, then close when the last stream ends). It keeps the
  * stream states of RFC 9113 where Netty's decoder is lenient ({@link Http2ClientStreamIds}) and
  * refuses a request head without the pseudo-headers a request needs ({@link Http2RequestHeads}).
  */
-final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamStream> {
+final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamStream> implements DrainableConnection {
 
     private final HttpProxy proxy;
     private final boolean upgraded;
     private final long holdNanos;
     private final long idleNanos;
-    private final Http2StreamFrameListener frames = new Http2StreamFrameListener(this);
+    private final Http2StreamFrameListener frames = new Http2StreamFrameListener(this) {
+        @Override
+        public void onPingAckRead(ChannelHandlerContext ctx, long data) {
+            if (drain != null) {
+                drain.pingAcked(data);
+            }
+        }
+    };
     private final Runnable idleCheck = this::checkIdle;
     private final Http2ClientStreamIds streamIds;
     private ChannelHandlerContext ctx;
     private PeerAddress peer;
     private ScheduledFuture<?> idleTimer;
     private ScheduledFuture<?> firstFrameTimer;
-    private boolean draining;
-    private ScheduledFuture<?> drainTimer;
+    private Http2Drain drain;
 
     /** @param upgraded whether the connection began as HTTP/1.1, whose handler already counted it */
     Http2DownstreamConnection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
@@ -74,7 +81,9 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         connection().addListener(new Http2ConnectionAdapter() {
             @Override
             public void onStreamClosed(Http2Stream stream) {
-                closeIfDrained();
+                if (drain != null) {
+                    drain.streamClosed();
+                }
             }
         });
     }
@@ -94,6 +103,9 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         if (!upgraded) {
             firstFrameTimer = ctx.executor().schedule(this::checkFirstFrame,
                     proxy.listenerConfig().http2().firstFrameTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        }
+        if (ListenerConnections.drainRequested(ctx.channel())) {
+            ctx.executor().execute(this::drain);
         }
     }
 
@@ -131,27 +143,29 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         proxy.listenerMetrics().connectionClosed();
-        drainTimer = cancel(drainTimer);
+        if (drain != null) {
+            drain.connectionClosed();
+        }
         idleTimer = cancel(idleTimer);
         firstFrameTimer = cancel(firstFrameTimer);
         super.channelInactive(ctx);
     }
 
+    /** Starts a graceful drain ({@link Http2Drain}) with no limit of its own: the drain's timeout closes what is left. */
+    @Override
+    public void drain() {
+        drain(-1);
+    }
+
     /**
-     * Starts a graceful drain: GOAWAY (NO_ERROR, naming the last stream the client opened) so
-     * that the client sends new requests elsewhere, the open streams finish, and the connection
-     * closes when the last one ends or after {@code timeoutNanos}. MUST run on the event loop.
+     * Starts a graceful drain ({@link Http2Drain}), closing the connection after {@code timeoutNanos}
+     * at the latest (negative: no limit). MUST run on the event loop.
      */
     void drain(long timeoutNanos) {
-        if (draining || !ctx.channel().isActive()) {
+        if (drain != null || !ctx.channel().isActive()) {
             return;
         }
-        draining = true;
-        goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER,
-                ctx.newPromise());
-        flush(ctx);
-        drainTimer = ctx.executor().schedule(() -> ctx.close(), timeoutNanos, TimeUnit.NANOSECONDS);
-        closeIfDrained();
+        drain = Http2Drain.start(this, ctx, timeoutNanos);
     }
 
     /**
@@ -272,12 +286,6 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
     /** A failed future for a write to a stream that can take no more. */
     ChannelFuture closedFuture() {
         return ctx.newFailedFuture(new ClosedChannelException());
-    }
-
-    private void closeIfDrained() {
-        if (draining && connection().numActiveStreams() == 0 && ctx.channel().isActive()) {
-            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> ctx.close());
-        }
     }
 
     /**

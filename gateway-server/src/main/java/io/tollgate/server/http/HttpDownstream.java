@@ -86,6 +86,7 @@ final class HttpDownstream {
     private int pauses;
     private boolean firstRequestSeen;
     private boolean draining;
+    private boolean lastResponse;
     private boolean grpc;
 
     HttpDownstream(HttpProxy proxy, DownstreamCarrier carrier) {
@@ -137,6 +138,24 @@ final class HttpDownstream {
             exchange.downstreamClosed();
         }
         releasePipelined();
+    }
+
+    /**
+     * Makes the response in progress the connection's last: it says {@code Connection: close} when
+     * its head is still to be written, and the connection closes after it (a drain).
+     */
+    void closeAfterResponse() {
+        lastResponse = true;
+    }
+
+    /** Whether an HTTP/1 request arrived on the connection yet. */
+    boolean requestSeen() {
+        return firstRequestSeen;
+    }
+
+    /** Whether the response in progress is the connection's last ({@link #closeAfterResponse}). */
+    boolean lastResponse() {
+        return lastResponse;
     }
 
     /** Whether the carrier has nothing in progress and may close for being idle. */
@@ -434,7 +453,7 @@ final class HttpDownstream {
         record.sent(response.content().readableBytes());
         record.responseHeaders(response.headers());
         record.finish(response.status().code());
-        boolean close = !keepAlive || state == State.CLOSING;
+        boolean close = !keepAlive || state == State.CLOSING || lastResponse;
         if (!http2Stream) {
             HopByHopHeaders.setKeepAlive(response, version, !close);
         }
@@ -479,7 +498,7 @@ final class HttpDownstream {
             exchangeDone(exchange, writeAndFlush(response));
             return;
         }
-        boolean keep = keepAlive && state != State.CLOSING;
+        boolean keep = keepAlive && state != State.CLOSING && !lastResponse;
         HopByHopHeaders.setKeepAlive(response, version, keep);
         ChannelFuture written = writeAndFlush(response);
         exchangeDone(exchange, keep ? null : written);
@@ -509,7 +528,7 @@ final class HttpDownstream {
             return;
         }
         current = null;
-        if (endAfter != null || state == State.CLOSING) {
+        if (endAfter != null || state == State.CLOSING || lastResponse) {
             state = State.CLOSING;
             carrier.endAfter(endAfter);
             releasePipelined();

@@ -16,9 +16,13 @@ import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.protocols.http1.HopByHopHeaders;
+import io.tollgate.protocols.http1.Http1Decoders;
 import io.tollgate.protocols.http1.RequestHeadEvent;
 import io.tollgate.server.exchange.Deadline;
+import io.tollgate.server.drain.DrainableConnection;
+import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.exchange.Deadlines;
+import io.tollgate.server.listener.MovableConnection;
 import io.tollgate.server.listener.PipelineNames;
 import io.tollgate.server.transport.HandlerFailures;
 import org.slf4j.Logger;
@@ -31,9 +35,11 @@ import org.slf4j.LoggerFactory;
  * brought its first bytes ({@link RequestHeadEvent#STARTED}) is answered 408 and the connection
  * closed. Only a head split over reads starts the timeout, which waits on the loop's
  * {@link Deadlines} in an object made once per connection: a head that arrives whole costs
- * nothing for it.
+ * nothing for it. Drained, it closes at once when idle, else after answering the request in
+ * progress with {@code Connection: close}.
  */
-final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implements DownstreamCarrier {
+final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter
+        implements DownstreamCarrier, MovableConnection, DrainableConnection {
 
     private static final Logger log = LoggerFactory.getLogger(HttpDownstreamHandler.class);
 
@@ -57,6 +63,25 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implement
         this.downstream = new HttpDownstream(proxy, this);
         this.deadlines = downstream.deadlines();
         proxy.listenerMetrics().connectionOpened();
+        if (ListenerConnections.drainRequested(ctx.channel())) {
+            downstream.closeAfterResponse();
+        }
+    }
+
+    @Override
+    public String protocol() {
+        return "http1";
+    }
+
+    @Override
+    public boolean betweenMessages() {
+        return !headTimeout.pending() && Http1Decoders.betweenRequests(ctx.pipeline().get(PipelineNames.HEAD_GUARD));
+    }
+
+    /** No request is being served and no byte of a next one was read. */
+    @Override
+    public boolean quiescent() {
+        return downstream.isIdle() && betweenMessages();
     }
 
     @Override
@@ -97,6 +122,20 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter implement
             return;
         }
         ReferenceCountUtil.release(evt);
+    }
+
+    /**
+     * Closes the connection when it is idle between requests; else the response in progress (on
+     * a connection that has sent nothing yet, the response to its first request) says
+     * {@code Connection: close} and the connection closes after it.
+     */
+    @Override
+    public void drain() {
+        if (downstream.isIdle() && downstream.requestSeen() && !headTimeout.pending()) {
+            ctx.close();
+            return;
+        }
+        downstream.closeAfterResponse();
     }
 
     @Override

@@ -404,6 +404,9 @@ final class HttpExchange extends Exchange {
             response.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
             closeDownstreamAfter = true;
         }
+        if (downstream.lastResponse()) {
+            closeDownstreamAfter = true;
+        }
         HopByHopHeaders.setKeepAlive(response, downstreamVersion, !closeDownstreamAfter);
     }
 

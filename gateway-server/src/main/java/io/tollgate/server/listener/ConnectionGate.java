@@ -3,6 +3,7 @@ package io.tollgate.server.listener;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.overload.OverloadGuard;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -10,7 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Admits a listener's new connections: closes one at once, counted, while the process is
  * overloaded, while the process holds its {@code overload.max_connections}, or while the listener
  * holds its own {@code max_connections} (Envoy's listener and overload manager connection limits).
- * An admitted connection is counted until it closes. Shared by the listener's event loops.
+ * An admitted connection is counted until it closes, and tracked in the listener's
+ * {@link ListenerConnections}. Shared by the listener's event loops.
  */
 final class ConnectionGate {
 
@@ -19,10 +21,12 @@ final class ConnectionGate {
     private final ListenerMetrics metrics;
     private final AtomicInteger open = new AtomicInteger();
     private final ChannelFutureListener release;
+    private final ListenerConnections connections;
 
     /** @param maxConnections the listener's own limit, 0 for none */
-    ConnectionGate(int maxConnections, OverloadGuard overload, ListenerMetrics metrics) {
+    ConnectionGate(int maxConnections, OverloadGuard overload, ListenerMetrics metrics, ListenerConnections connections) {
         this.maxConnections = maxConnections;
+        this.connections = connections;
         this.overload = overload;
         this.metrics = metrics;
         this.release = closed -> {
@@ -44,6 +48,7 @@ final class ConnectionGate {
             return false;
         }
         ch.closeFuture().addListener(release);
+        connections.add(ch);
         return true;
     }
 

@@ -2,16 +2,24 @@ package io.tollgate.server.listener;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.channel.unix.UnixChannel;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.accesslog.AccessLogs;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.server.drain.DrainableListener;
+import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.tls.ListenerTls;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
@@ -22,9 +30,12 @@ import org.slf4j.LoggerFactory;
  * One bound downstream socket. A connection is handed to its protocol directly when the listener
  * serves one protocol, or after {@link ProtocolDetectionHandler} looked at its first bytes; on a
  * TLS listener, once the handshake is done, by the ALPN name agreed on (see {@link TlsProtocolSelector}).
- * Every new connection first passes the listener's {@link ConnectionGate}.
+ * Every new connection first passes the listener's {@link ConnectionGate}; once admitted, it is
+ * tracked in the listener's {@link ListenerConnections} until it closes, so that a drain reaches it.
+ * In a hot restart the listening socket comes from the previous process ({@link #adopt}) and so may
+ * live connections ({@link #adoptConnection}).
  */
-public final class Listener implements AutoCloseable {
+public final class Listener implements DrainableListener, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Listener.class);
 
@@ -32,41 +43,78 @@ public final class Listener implements AutoCloseable {
     private final Channel channel;
     private final AccessLogSink accessLog;
     private final ListenerTls tls;
+    private final ConnectionGate gate;
+    private final ListenerProtocols protocols;
+    private final EventLoopGroup group;
+    private final ListenerConnections connections;
 
-    private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog, ListenerTls tls) {
+    private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog, ListenerTls tls,
+            ConnectionGate gate, ListenerProtocols protocols, EventLoopGroup group, ListenerConnections connections) {
         this.config = config;
         this.channel = channel;
         this.accessLog = accessLog;
         this.tls = tls;
+        this.gate = gate;
+        this.protocols = protocols;
+        this.group = group;
+        this.connections = connections;
     }
 
     /** Binds the listener's socket; fails when the address cannot be bound or its certificate cannot be used. */
     public static Listener bind(ListenerConfig config, EventLoopGroup group, Transport transport,
             DownstreamProtocols registry) throws InterruptedException {
+        return open(config, group, transport, registry, null);
+    }
+
+    /**
+     * Serves on a listening socket another process bound and handed over ({@code socket}, which
+     * this listener owns from now on) instead of binding one: the hot restart's listener handover.
+     * It accepts nothing before {@link #startAccepting}, so that a process that fails to start
+     * takes no connection from the one still serving. Needs the epoll transport.
+     */
+    public static Listener adopt(ListenerConfig config, EventLoopGroup group, Transport transport,
+            DownstreamProtocols registry, FileDescriptor socket) throws InterruptedException {
+        if (transport != Transport.EPOLL) {
+            throw new IllegalStateException("listeners." + config.name() + ": a handed-over socket needs the epoll transport");
+        }
+        return open(config, group, transport, registry, socket);
+    }
+
+    private static Listener open(ListenerConfig config, EventLoopGroup group, Transport transport,
+            DownstreamProtocols registry, FileDescriptor inherited) throws InterruptedException {
         ListenerTls tls = config.tls().map(t -> ListenerTls.start(config.name(), t)).orElse(null);
         AccessLogSink accessLog = null;
         Channel channel;
+        ConnectionGate gate;
+        ListenerProtocols protocols;
+        ListenerConnections connections;
         try {
             accessLog = config.accessLog().enabled() ? AccessLogs.open(config.accessLog()) : null;
             ListenerMetrics metrics = registry.listenerMetrics(config);
-            ListenerProtocols protocols = new ListenerProtocols(config.protocols(), registry.forListener(config, accessLog),
+            protocols = new ListenerProtocols(config.protocols(), registry.forListener(config, accessLog),
                     config.limits().protocolDetectionTimeout().toNanos(), metrics);
-            ConnectionGate gate = new ConnectionGate(config.limits().maxConnections(), registry.overload(), metrics);
-            ChannelInitializer<Channel> connections = tls == null ? plaintext(gate, protocols)
+            connections = new ListenerConnections(metrics);
+            gate = new ConnectionGate(config.limits().maxConnections(), registry.overload(), metrics, connections);
+            ChannelInitializer<Channel> initializer = tls == null ? plaintext(gate, protocols)
                     : decrypted(gate, protocols, tls, config.tls().get(), metrics);
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
-                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 4096)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .option(ChannelOption.RCVBUF_ALLOCATOR, AcceptBatch.allocator())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
-                    .childHandler(connections);
+                    .childHandler(initializer);
             if (transport == Transport.EPOLL) {
                 bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
             }
-            channel = bootstrap.bind(config.address(), config.port()).sync().channel();
+            if (inherited == null) {
+                channel = bootstrap.channel(transport.serverChannel()).bind(config.address(), config.port()).sync().channel();
+            } else {
+                ChannelFactory<ServerChannel> handedOver = () -> new EpollServerSocketChannel(inherited.intValue());
+                channel = bootstrap.channelFactory(handedOver).option(ChannelOption.AUTO_READ, false)
+                        .register().sync().channel();
+            }
         } catch (RuntimeException | InterruptedException e) {
             if (accessLog != null) {
                 accessLog.close();
@@ -76,8 +124,9 @@ public final class Listener implements AutoCloseable {
             }
             throw e;
         }
-        Listener listener = new Listener(config, channel, accessLog, tls);
-        log.info("listener {} on {} serving {}{}", config.name(), channel.localAddress(), config.protocols(),
+        Listener listener = new Listener(config, channel, accessLog, tls, gate, protocols, group, connections);
+        log.info("listener {} {} {} serving {}{}", config.name(), inherited == null ? "bound" : "took over",
+                channel.localAddress(), config.protocols(),
                 config.tls().map(t -> " over TLS, ALPN " + t.alpn()).orElse(""));
         return listener;
     }
@@ -114,14 +163,80 @@ public final class Listener implements AutoCloseable {
         return config;
     }
 
+    @Override
+    public String name() {
+        return config.name();
+    }
+
+    @Override
+    public ListenerConnections connections() {
+        return connections;
+    }
+
+    /**
+     * Stops accepting: closes this process's descriptor of the listening socket; the connections
+     * it accepted stay open. When another process holds the socket too (a hot restart handed it
+     * over), the socket stays open and that process goes on accepting. Closed when this returns;
+     * on the socket's own event loop the close runs at once, elsewhere this waits for it.
+     */
+    @Override
+    public void stopAccepting() {
+        ChannelFuture closed = channel.close();
+        if (!channel.eventLoop().inEventLoop()) {
+            closed.syncUninterruptibly();
+        }
+    }
+
     /** The port actually bound (differs from the configured one when that was 0). */
     public int port() {
         return ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
+    /**
+     * The listening socket's descriptor, to hand over to the next process; null on NIO. The socket
+     * stays this listener's.
+     */
+    public FileDescriptor socket() {
+        return channel instanceof UnixChannel unix ? unix.fd() : null;
+    }
+
+    /**
+     * Serves a connection that moved here from another process (a new, unregistered epoll channel
+     * on its descriptor) with the protocol it spoke there ({@code protocol}, null when it was not
+     * yet known); closes it when this listener does not serve that protocol or is full.
+     *
+     * @param firstFrameSeen whether an RPC connection already sent a frame, so that the first frame timeout does not apply
+     * @return false when the connection was closed instead
+     */
+    public boolean adoptConnection(Channel connection, String protocol, boolean firstFrameSeen) {
+        connection.config().setOption(ChannelOption.TCP_NODELAY, true);
+        connection.config().setWriteBufferWaterMark(new WriteBufferWaterMark(32 * 1024, 64 * 1024));
+        boolean[] served = {true};
+        connection.pipeline().addLast(new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                served[0] = gate.admit(ch) && protocols.installMoved(ch.pipeline(), protocol, firstFrameSeen);
+                if (!served[0]) {
+                    ch.close();
+                }
+            }
+        });
+        group.next().register(connection).syncUninterruptibly();
+        return served[0];
+    }
+
+    /** Accepts connections, when a handed-over socket did not yet. */
+    public void startAccepting() {
+        channel.config().setAutoRead(true);
+    }
+
+    /**
+     * Closes the listening socket and what serves the listener's connections (access log, TLS
+     * certificate watch); drain the connections first, or they lose their access log lines.
+     */
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
+        stopAccepting();
         if (accessLog != null) {
             accessLog.close();
         }

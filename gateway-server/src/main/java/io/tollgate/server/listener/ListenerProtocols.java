@@ -16,6 +16,7 @@ final class ListenerProtocols {
 
     private final List<DownstreamProtocol> inOrder;
     private final Map<String, DownstreamProtocol> byAlpn = new HashMap<>();
+    private final Map<String, DownstreamProtocol> byName = new HashMap<>();
     private final long detectionTimeoutNanos;
     private final ListenerMetrics metrics;
 
@@ -34,6 +35,7 @@ final class ListenerProtocols {
         }
         this.inOrder = List.copyOf(protocols);
         for (int i = 0; i < names.size(); i++) {
+            byName.put(names.get(i), protocols.get(i));
             if (names.get(i).equals("h2c")) {
                 byAlpn.put(TlsConfig.H2, protocols.get(i));
             } else if (names.get(i).equals("http1")) {
@@ -49,6 +51,28 @@ final class ListenerProtocols {
             return;
         }
         pipeline.addLast(PipelineNames.DETECT, new ProtocolDetectionHandler(inOrder, detectionTimeoutNanos, metrics));
+    }
+
+    /**
+     * Installs what a connection that moved here from another process needs: the protocol it was
+     * speaking there ({@code null}: not yet known, detected from its first bytes as usual).
+     *
+     * @return false when this listener does not serve {@code protocol}
+     */
+    boolean installMoved(ChannelPipeline pipeline, String protocol, boolean firstFrameSeen) {
+        if (protocol == null) {
+            installByFirstBytes(pipeline);
+            return true;
+        }
+        DownstreamProtocol known = byName.get(protocol);
+        if (known == null) {
+            return false;
+        }
+        known.configure(pipeline);
+        if (firstFrameSeen && pipeline.get(PipelineNames.FIRST_FRAME) != null) {
+            pipeline.remove(PipelineNames.FIRST_FRAME);
+        }
+        return true;
     }
 
     /** The protocol serving an ALPN name, or null when this listener serves none under it. */

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * detection timeout (silent, or one byte and then nothing) or within {@value #MAX_DETECTION_BYTES}
  * bytes, each counted in {@code tollgate.downstream.cx.rejected}.
  */
-final class ProtocolDetectionHandler extends ByteToMessageDecoder {
+final class ProtocolDetectionHandler extends ByteToMessageDecoder implements MovableConnection {
 
     /**
      * The most bytes a protocol may need to be recognised; every detector in the tree decides
@@ -45,6 +45,26 @@ final class ProtocolDetectionHandler extends ByteToMessageDecoder {
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         timeout.cancel();
+    }
+
+    @Override
+    public String protocol() {
+        return null;
+    }
+
+    @Override
+    public boolean betweenMessages() {
+        return actualReadableBytes() == 0;
+    }
+
+    @Override
+    public boolean quiescent() {
+        return betweenMessages();
+    }
+
+    @Override
+    public boolean firstFrameSeen() {
+        return false;
     }
 
     @Override

@@ -35,6 +35,10 @@ final class InFlightCalls {
         call.next = null;
     }
 
+    boolean isEmpty() {
+        return head == null;
+    }
+
     /** Removes and returns the first call, or null when none is left. */
     RpcCall poll() {
         RpcCall call = head;

@@ -1,6 +1,7 @@
 package io.tollgate.server.rpc;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -13,14 +14,19 @@ import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcCodecException;
 import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.RpcFrame;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.drain.DrainableConnection;
+import io.tollgate.server.drain.ListenerConnections;
+import io.tollgate.server.listener.PipelineNames;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
+import io.tollgate.server.listener.MovableConnection;
 import io.tollgate.server.tls.PeerIdentity;
 import io.tollgate.server.tls.ServerName;
 import io.tollgate.server.transport.ClientAddresses;
@@ -28,6 +34,7 @@ import io.tollgate.server.transport.HandlerFailures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -57,12 +64,24 @@ import org.slf4j.LoggerFactory;
  * When this connection closes, its calls in flight end at once: their upstream ids are forgotten
  * (a late response is dropped and counted), their timers cancelled, and the frames not yet sent
  * dropped.
+ *
+ * <p>Drained, the connection closes once no two-way call has been in flight for
+ * {@link #DRAIN_LINGER_MILLIS} (at once when none was in flight; a connection that has sent no
+ * frame yet, after its first call): the protocols have no way
+ * to tell a client to go elsewhere, and a client whose idle connection closes opens another (to
+ * whichever process accepts it now).
  */
-final class RpcDownstreamHandler extends RpcFrameHandler {
+final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConnection, DrainableConnection {
 
     private static final Logger log = LoggerFactory.getLogger(RpcDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
     private static final WarnLimiter SLOW_CLIENT_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
+    /**
+     * How long a draining connection stays open after its last answer. Clients hand a response to
+     * a worker thread and fail every call still pending when the connection closes (sofa-bolt's
+     * RpcClient does): closing at once can fail the very call just answered.
+     */
+    static final long DRAIN_LINGER_MILLIS = 1000;
 
     private final RpcProxy proxy;
     private final RpcCodec codec;
@@ -74,6 +93,9 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
     private BatchedChannel channel;
     private RpcLoop loop;
     private boolean tooSlow;
+    private boolean draining;
+    private final Runnable closeIfNoCall = this::closeIfNoCall;
+    private ScheduledFuture<?> drainClose;
     private String clientIp;
     private String peer;
     private String peerIdentity;
@@ -92,11 +114,15 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         this.channel = new BatchedChannel(ctx.channel());
         this.loop = proxy.upstreams().loop(ctx.channel().eventLoop());
         proxy.records().listenerMetrics().connectionOpened();
+        draining = ListenerConnections.drainRequested(ctx.channel());
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         proxy.records().listenerMetrics().connectionClosed();
+        if (drainClose != null) {
+            drainClose.cancel(false);
+        }
         RpcCall call;
         while ((call = calls.poll()) != null) {
             call.abandon();
@@ -121,6 +147,27 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         }
         updateReading();
         ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public String protocol() {
+        return codec.protocol();
+    }
+
+    @Override
+    public boolean betweenMessages() {
+        return ctx.pipeline().get(PipelineNames.CODEC) instanceof RpcFrameDecoder decoder && decoder.holdsNoBytes();
+    }
+
+    /** No call waits for its response or its stream filters, and the decoder holds no part of a frame. */
+    @Override
+    public boolean quiescent() {
+        return noCall() && betweenMessages();
+    }
+
+    @Override
+    public boolean firstFrameSeen() {
+        return ctx.pipeline().get(PipelineNames.FIRST_FRAME) == null;
     }
 
     @Override
@@ -197,6 +244,40 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
     /** A call of this connection ended, whichever way. */
     void ended(RpcCall call) {
         calls.remove(call);
+        if (draining) {
+            closeLaterIfNoCall();
+        }
+    }
+
+    @Override
+    public void drain() {
+        draining = true;
+        if (ctx.pipeline().get(PipelineNames.FIRST_FRAME) == null) {
+            closeIfNoCall();
+        }
+    }
+
+    /** Draining: once the last call ended, closes the connection {@link #DRAIN_LINGER_MILLIS} later. */
+    private void closeLaterIfNoCall() {
+        if (!noCall()) {
+            return;
+        }
+        if (drainClose != null) {
+            drainClose.cancel(false);
+        }
+        drainClose = ctx.executor().schedule(closeIfNoCall, DRAIN_LINGER_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Draining: closes the connection, after the answers written so far, unless a call came meanwhile. */
+    private void closeIfNoCall() {
+        if (noCall() && ctx.channel().isActive()) {
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** Whether no two-way call is in flight, nor held by a stream filter. */
+    private boolean noCall() {
+        return calls.isEmpty() && (held == null || held.isEmpty());
     }
 
     /**
@@ -305,6 +386,9 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
     void filtersPassed(RpcFilterRun run) {
         if (held != null) {
             held.remove(run);
+        }
+        if (draining) {
+            closeLaterIfNoCall();
         }
     }
 

@@ -42,7 +42,7 @@ public final class EchoGrpc {
     }
 
     /** A method of {@code service} with the same string marshaller, e.g. for a service nobody routes. */
-    static MethodDescriptor<String, String> method(String service, MethodDescriptor.MethodType type, String name) {
+    public static MethodDescriptor<String, String> method(String service, MethodDescriptor.MethodType type, String name) {
         return MethodDescriptor.<String, String>newBuilder()
                 .setType(type)
                 .setFullMethodName(MethodDescriptor.generateFullMethodName(service, name))

@@ -1,9 +1,11 @@
 package io.tollgate.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.netty.channel.Channel;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.tollgate.server.http.Http2Drain;
 import io.tollgate.server.listener.CapturingListener;
@@ -14,7 +16,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,9 +27,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Draining a downstream HTTP/2 connection: GOAWAY (NO_ERROR) goes out at once, the stream in
- * flight (held by a slow upstream) still completes, a stream the client opens after the GOAWAY
- * is not served, and the connection closes once the last stream ended.
+ * Draining a downstream HTTP/2 connection in the two steps of RFC 9113 section 6.8: a GOAWAY
+ * (NO_ERROR) with the largest stream id and a PING go out at once; a stream the client opened
+ * before it saw them is still served; once the PING is answered (or a second later) the final
+ * GOAWAY names the last stream opened; the streams in flight (held by a slow upstream) still
+ * complete, a stream opened after the final GOAWAY is not served, and the connection closes once
+ * the last stream ended.
  */
 class Http2DrainTest {
 
@@ -63,27 +70,41 @@ class Http2DrainTest {
             Await.until("the request reached the upstream", Duration.ofSeconds(5), () -> arrived.get() == 1);
 
             assertThat(Http2Drain.goAway(connection, Duration.ofSeconds(10))).isTrue();
-            RawH2.Frame goAway = client.await(f -> f.type() == RawH2.GOAWAY);
-            assertThat(goAway).isNotNull();
-            assertThat(goAway.errorCode()).isZero();
-            assertThat(ByteBuffer.wrap(goAway.payload()).getInt(0) & 0x7fffffff).isEqualTo(1);
-
+            RawH2.Frame announced = client.await(f -> f.type() == RawH2.GOAWAY);
+            assertThat(announced).isNotNull();
+            assertThat(announced.errorCode()).isZero();
+            assertThat(lastStreamId(announced)).isEqualTo(Integer.MAX_VALUE);
+            RawH2.Frame ping = client.await(f -> f.type() == RawH2.PING);
             client.get(3, "/slow");
+            Await.until("stream 3, sent before the final GOAWAY, reached the upstream", Duration.ofSeconds(5),
+                    () -> arrived.get() == 2);
+            client.frame(RawH2.PING, 0x1, 0, ping.payload());
+            RawH2.Frame last = client.await(f -> f.type() == RawH2.GOAWAY);
+            assertThat(last.errorCode()).isZero();
+            assertThat(lastStreamId(last)).isEqualTo(3);
+
+            client.get(5, "/slow");
             release.countDown();
             List<RawH2.Frame> frames = new ArrayList<>();
+            Map<Integer, String> statuses = new HashMap<>();
             RawH2.Frame frame;
             while ((frame = client.read()) != null) {
                 frames.add(frame);
+                if (frame.type() == RawH2.HEADERS) {
+                    statuses.put(frame.stream(), headerStatus(client, frame));
+                }
             }
 
-            assertThat(frames).anyMatch(f -> f.stream() == 1 && f.type() == RawH2.HEADERS
-                    && headerStatus(client, f).equals("200"));
+            assertThat(statuses).containsEntry(1, "200").containsEntry(3, "200").doesNotContainKey(5);
             assertThat(frames).anyMatch(f -> f.stream() == 1 && f.type() == RawH2.DATA
                     && new String(f.payload(), StandardCharsets.US_ASCII).equals("done"));
             assertThat(frames).anyMatch(f -> f.stream() == 1 && f.endsStream());
-            assertThat(frames).noneMatch(f -> f.stream() == 3 && f.type() == RawH2.HEADERS);
-            assertThat(frames).noneMatch(f -> f.stream() == 1 && f.type() == RawH2.RST_STREAM);
-            assertThat(arrived.get()).isEqualTo(1);
+            assertThat(frames).anyMatch(f -> f.stream() == 3 && f.endsStream());
+            assertThat(frames).as("only stream 5, opened after the final GOAWAY, is refused (REFUSED_STREAM: safe to retry)")
+                    .filteredOn(f -> f.type() == RawH2.RST_STREAM)
+                    .extracting(RawH2.Frame::stream, RawH2.Frame::errorCode)
+                    .containsExactly(tuple(5, (int) Http2Error.REFUSED_STREAM.code()));
+            assertThat(arrived.get()).isEqualTo(2);
             assertThat(connection.closeFuture().await(5, TimeUnit.SECONDS)).isTrue();
         }
     }
@@ -93,6 +114,10 @@ class Http2DrainTest {
         EmbeddedChannel other = new EmbeddedChannel();
         assertThat(Http2Drain.goAway(other, Duration.ofSeconds(1))).isFalse();
         assertThat(other.finishAndReleaseAll()).isFalse();
+    }
+
+    private static int lastStreamId(RawH2.Frame goAway) {
+        return ByteBuffer.wrap(goAway.payload()).getInt(0) & 0x7fffffff;
     }
 
     private static String headerStatus(RawH2 client, RawH2.Frame frame) {

@@ -1,0 +1,173 @@
+package io.tollgate.server.upgrade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.alipay.remoting.Connection;
+import com.alipay.remoting.rpc.RpcClient;
+import com.alipay.remoting.rpc.RpcServer;
+import io.grpc.CallOptions;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.ClientCalls;
+import io.netty.channel.epoll.Epoll;
+import io.tollgate.server.dubbo.DubboConsumer;
+import io.tollgate.server.dubbo.DubboEchoService;
+import io.tollgate.server.dubbo.DubboProvider;
+import io.tollgate.server.http2.EchoGrpc;
+import io.tollgate.server.http2.EchoServer;
+import io.tollgate.server.testing.BoltEchoServer;
+import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.StartedResources;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hot restarts in a row under continuous load from real clients, each calling in a loop: the
+ * JDK's HttpClient (HTTP/1.1 keep-alive), grpc-java (HTTP/2), sofa-bolt's RpcClient (SOFA Bolt)
+ * and an Apache Dubbo consumer. No call fails and no client sees a connection error; the Bolt
+ * client's connection moves from process to process and keeps its local port, and the HTTP/1.1 and
+ * Dubbo ones move too; the gRPC one drains (GOAWAY) and the client reconnects.
+ */
+class HotRestartUnderLoadTest {
+
+    private static final int RESTARTS = 3;
+    private static final int CALLS_BETWEEN_RESTARTS = 20;
+    private static final Duration EXIT_LIMIT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void restartsInARowUnderLoadFailNoCallAndMoveTheRpcConnections() throws Exception {
+        assumeTrue(Epoll.isAvailable(), "hot restart needs native epoll, unavailable here: " + Epoll.unavailabilityCause());
+        try (StartedResources started = new StartedResources()) {
+            HttpUpstream http = started.add(new HttpUpstream());
+            EchoServer grpc = started.add(new EchoServer());
+            RpcServer boltServer = BoltEchoServer.start(GatewayProcess.freePort());
+            started.add(boltServer::shutdown);
+            DubboProvider dubbo = started.add(DubboProvider.named("main").start());
+            int httpPort = GatewayProcess.freePort();
+            int boltPort = GatewayProcess.freePort();
+            int dubboPort = GatewayProcess.freePort();
+            int adminPort = GatewayProcess.freePort();
+            Path config = Files.writeString(dir.resolve("gateway.yaml"), config(adminPort, httpPort, boltPort, dubboPort,
+                    http.port(), grpc.port(), boltServer.port(), dubbo.port()));
+            Path socket = dir.resolve("upgrade.sock");
+            List<GatewayProcess> processes = new ArrayList<>();
+            processes.add(started.add(GatewayProcess.start(config, socket, false, dir.resolve("epoch-0.log")).awaitReady()));
+
+            HttpClient httpClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/kept")).build();
+            ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", httpPort,
+                    InsecureChannelCredentials.create()).build();
+            started.add(() -> channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
+            RpcClient boltClient = new RpcClient();
+            boltClient.startup();
+            started.add(boltClient::shutdown);
+            String boltAddress = "127.0.0.1:" + boltPort;
+            DubboConsumer dubboConsumer = started.add(DubboConsumer.to(dubboPort).timeout(Duration.ofSeconds(10)).connect());
+            DubboEchoService echo = dubboConsumer.service();
+
+            List<ClientLoop> loops = List.of(
+                    started.add(new ClientLoop("http/1.1", i -> httpClient.send(get, HttpResponse.BodyHandlers.ofString())
+                            .statusCode() == 200)),
+                    started.add(new ClientLoop("grpc", i -> ("g" + i).equals(ClientCalls.blockingUnaryCall(channel,
+                            EchoGrpc.UNARY, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), "g" + i)))),
+                    started.add(new ClientLoop("bolt", i -> ("echo:b" + i).equals(boltClient.invokeSync(boltAddress, "b" + i,
+                            10_000)))),
+                    started.add(new ClientLoop("dubbo", i -> ("d" + i).equals(echo.echo("d" + i)))));
+            ClientLoop.awaitEach(CALLS_BETWEEN_RESTARTS, loops);
+            Connection boltConnection = boltClient.getConnection(boltAddress, 1000);
+            int boltLocalPort = boltConnection.getLocalPort();
+
+            for (int epoch = 1; epoch <= RESTARTS; epoch++) {
+                GatewayProcess old = processes.get(processes.size() - 1);
+                processes.add(started.add(GatewayProcess.start(config, socket, true, dir.resolve("epoch-" + epoch + ".log"))
+                        .awaitReady()));
+                assertThat(old.awaitExit(EXIT_LIMIT)).as("epoch %d exit", epoch - 1).isZero();
+                ClientLoop.awaitEach(CALLS_BETWEEN_RESTARTS, loops);
+            }
+
+            for (ClientLoop loop : loops) {
+                assertThat(loop.stop()).as(loop.toString()).isEmpty();
+            }
+            assertThat(boltClient.getConnection(boltAddress, 1000)).isSameAs(boltConnection);
+            assertThat(boltConnection.isFine()).isTrue();
+            assertThat(boltConnection.getLocalPort()).isEqualTo(boltLocalPort);
+            GatewayProcess last = processes.get(processes.size() - 1);
+            assertThat(last.output()).contains("restart epoch " + RESTARTS);
+            String prometheus = GatewayProcess.prometheus(httpClient, adminPort);
+            assertThat(counter(prometheus, "adopted")).as("connections adopted, carried over all epochs")
+                    .isGreaterThanOrEqualTo(3.0 * RESTARTS);
+            assertThat(counter(prometheus, "lost")).isZero();
+            last.close();
+            for (GatewayProcess process : processes) {
+                process.assertNoLeak();
+            }
+        }
+    }
+
+    private static double counter(String prometheus, String event) {
+        Matcher m = Pattern.compile("tollgate_hot_restart_connections_total\\{event=\"" + event + "\"} (\\S+)")
+                .matcher(prometheus);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    private static String config(int adminPort, int httpPort, int boltPort, int dubboPort, int http, int grpc, int bolt,
+            int dubbo) {
+        return """
+                admin: { address: 127.0.0.1, port: %d }
+                event_loops: 2
+                listeners:
+                  - name: http
+                    address: 127.0.0.1
+                    port: %d
+                    protocols: [http1, h2c]
+                    route_config:
+                      virtual_hosts:
+                        - name: all
+                          domains: ["*"]
+                          routes:
+                            - { match: { prefix: /test.Echo/ }, route: { cluster: grpc } }
+                            - { match: { prefix: / }, route: { cluster: http } }
+                  - name: bolt
+                    address: 127.0.0.1
+                    port: %d
+                    protocols: [bolt]
+                    route_config:
+                      virtual_hosts:
+                        - { name: all, domains: ["*"], routes: [ { match: { prefix: / }, route: { cluster: bolt } } ] }
+                  - name: dubbo
+                    address: 127.0.0.1
+                    port: %d
+                    protocols: [dubbo]
+                    route_config:
+                      virtual_hosts:
+                        - { name: all, domains: ["*"], routes: [ { match: { prefix: / }, route: { cluster: dubbo } } ] }
+                clusters:
+                  - name: http
+                    endpoints: [ { address: 127.0.0.1, port: %d } ]
+                  - name: grpc
+                    protocol: h2
+                    endpoints: [ { address: 127.0.0.1, port: %d } ]
+                  - name: bolt
+                    endpoints: [ { address: 127.0.0.1, port: %d } ]
+                  - name: dubbo
+                    endpoints: [ { address: 127.0.0.1, port: %d } ]
+                """.formatted(adminPort, httpPort, boltPort, dubboPort, http, grpc, bolt, dubbo);
+    }
+}
