@@ -82,6 +82,20 @@ public interface StreamFilterContext {
      */
     void resume();
 
+    /**
+     * Shadows this request to {@code cluster}, fire and forget, as Envoy's request mirror policy
+     * does: once the request is forwarded, a copy of it (for HTTP the head as sent upstream, with
+     * {@code -shadow} appended to its host, and up to {@code maxBodyBytes} of its body; for RPC the
+     * frame under an id of its own, a oneway frame as oneway) goes to a host of {@code cluster}
+     * chosen by its load balancer, within its circuit breakers and the route's timeout; the answer
+     * is read and dropped. The request itself is neither held nor slowed: the copy waits for
+     * nothing of it. {@code listener} hears how the copy ended, once. Several calls send several
+     * copies. A protocol that cannot mirror reports {@link MirrorOutcome#SKIPPED} at once.
+     */
+    default void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
+        listener.mirrored(MirrorOutcome.SKIPPED);
+    }
+
     /** What {@code filter} kept for this request, or null. */
     Object state(StreamFilter filter);
 

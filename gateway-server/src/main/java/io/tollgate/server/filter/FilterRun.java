@@ -187,6 +187,11 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
                 warn(chain.get(i), e);
             }
         }
+        requestEnded();
+    }
+
+    /** After the filters heard that the request ended: the protocol lets go of what it kept for them. */
+    protected void requestEnded() {
     }
 
     private void failed(StreamFilter filter, RuntimeException e) {

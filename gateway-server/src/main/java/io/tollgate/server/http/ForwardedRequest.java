@@ -31,15 +31,17 @@ final class ForwardedRequest {
      * @param clientIp the client's address for {@code x-forwarded-for}, or null when its connection
      *     has none (as {@code ClientAddresses.ip} allows): then the header is passed on as it came
      * @param scheme the scheme the client used, for {@code x-forwarded-proto}
+     * @return the target sent upstream, in origin form
      */
-    static void prepare(HttpRequest request, HttpRouteRequest view, Route route, String clientIp, String scheme,
+    static String prepare(HttpRequest request, HttpRouteRequest view, Route route, String clientIp, String scheme,
             boolean http2Upstream) {
         HttpHeaders headers = request.headers();
         boolean trailers = headers.containsValue(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS, true);
         HopByHopHeaders.strip(headers);
         Http2ExtensionHeaders.strip(headers);
         request.setProtocolVersion(HttpVersion.HTTP_1_1);
-        request.setUri(view.originForm(route.rewritePath(view.path())));
+        String originForm = view.originForm(route.rewritePath(view.path()));
+        request.setUri(originForm);
         String host = route.hostRewrite();
         if (host != null) {
             headers.set(HttpHeaderNames.HOST, host);
@@ -56,7 +58,7 @@ final class ForwardedRequest {
         }
         HeaderMutations.apply(route.requestHeaders(), headers);
         if (!http2Upstream) {
-            return;
+            return originForm;
         }
         if (trailers) {
             headers.set(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS);
@@ -65,5 +67,6 @@ final class ForwardedRequest {
         if (authority != null) {
             request.setUri("http://" + authority + request.uri());
         }
+        return originForm;
     }
 }

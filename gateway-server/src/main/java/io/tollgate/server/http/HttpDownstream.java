@@ -20,6 +20,7 @@ import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.filter.MirrorListener;
 import io.tollgate.protocols.http1.Http1RequestValidator;
 import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http1.Rejection;
@@ -344,8 +345,11 @@ final class HttpDownstream {
             long grpcTimeout = Grpc.timeoutNanos(request.headers().get(Grpc.TIMEOUT));
             timeoutNanos = grpcTimeout >= 0 ? Math.min(grpcTimeout, route.maxGrpcTimeout().toNanos()) : timeoutNanos;
         }
-        ForwardedRequest.prepare(request, view, route, peer.ip(), proxy.scheme(),
+        String originForm = ForwardedRequest.prepare(request, view, route, peer.ip(), proxy.scheme(),
                 ClusterConfig.H2.equals(cluster.config().protocol()));
+        if (run != null) {
+            run.forwarding(request, originForm);
+        }
         record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
         state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
         ExchangeTarget target = new ExchangeTarget(route, cluster, view, cluster.circuitBreakers(route.priority()),
@@ -353,6 +357,16 @@ final class HttpDownstream {
         current = new HttpExchange(this, request, target, pools, record, keepAlive, version, maxBody, complete,
                 timeoutNanos, run);
         current.start(host);
+    }
+
+    /**
+     * Starts a shadow copy of a request being forwarded, with this loop's pools and timers; see
+     * {@link HttpShadow#start}.
+     */
+    HttpShadow shadow(String cluster, long maxBodyBytes, MirrorListener listener, Snapshot snapshot, Route route,
+            HttpRequest prepared, HttpRouteRequest view, String originForm) {
+        return HttpShadow.start(cluster, maxBodyBytes, listener, snapshot, proxy.metrics(), pools, deadlines,
+                carrier.eventLoop(), route, prepared, view, originForm);
     }
 
     /**

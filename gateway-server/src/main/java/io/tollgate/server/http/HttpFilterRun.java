@@ -1,13 +1,18 @@
 package io.tollgate.server.http;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpRequest;
 import io.tollgate.core.filter.FilterHeaders;
+import io.tollgate.core.filter.MirrorListener;
+import io.tollgate.core.filter.MirrorOutcome;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An HTTP request (HTTP/1.x, or one HTTP/2 stream, gRPC included) passing its stream filters:
@@ -27,6 +32,14 @@ final class HttpFilterRun extends FilterRun {
     private final boolean grpc;
     private final boolean http2;
     private FilterHeaders headers;
+    /** The copies filters asked for, started when the request is forwarded; null when none. */
+    private List<MirrorRequest> mirrors;
+    /** The copies started that still wait for the rest of the body; null when none. */
+    private List<HttpShadow> shadows;
+
+    /** A filter's wish to shadow the request, until it is forwarded. */
+    private record MirrorRequest(String cluster, long maxBodyBytes, MirrorListener listener) {
+    }
 
     HttpFilterRun(StreamFilterChain chain, HttpDownstream downstream, HttpRequest request, HttpRouteRequest view,
             ExchangeRecord record, Route route, Snapshot snapshot, PeerAddress peer, String listenerName,
@@ -56,6 +69,67 @@ final class HttpFilterRun extends FilterRun {
     @Override
     protected void afterAsync() {
         downstream.afterFilters();
+    }
+
+    @Override
+    public void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
+        if (mirrors == null) {
+            mirrors = new ArrayList<>(1);
+        }
+        mirrors.add(new MirrorRequest(cluster, maxBodyBytes, listener));
+    }
+
+    /**
+     * The request goes upstream now with its head {@code prepared}: the copies filters asked for
+     * start, before the request itself is sent, so that they copy what it is.
+     *
+     * @param originForm the request's target as sent upstream, in origin form
+     */
+    void forwarding(HttpRequest prepared, String originForm) {
+        if (mirrors == null) {
+            return;
+        }
+        for (MirrorRequest mirror : mirrors) {
+            HttpShadow shadow = downstream.shadow(mirror.cluster(), mirror.maxBodyBytes(), mirror.listener(),
+                    snapshot, route, prepared, view, originForm);
+            if (shadow != null) {
+                if (shadows == null) {
+                    shadows = new ArrayList<>(1);
+                }
+                shadows.add(shadow);
+            }
+        }
+        mirrors = null;
+    }
+
+    /** A part of the forwarded request's body, not owned: the copies waiting for it take theirs. */
+    void shadowBody(ByteBuf content, boolean last) {
+        if (shadows == null) {
+            return;
+        }
+        for (int i = 0; i < shadows.size(); i++) {
+            shadows.get(i).body(content, last);
+        }
+        if (last) {
+            shadows = null;
+        }
+    }
+
+    /** Copies asked for by a request that was never forwarded, or whose body never ended, are not sent. */
+    @Override
+    protected void requestEnded() {
+        if (mirrors != null) {
+            for (MirrorRequest mirror : mirrors) {
+                mirror.listener().mirrored(MirrorOutcome.SKIPPED);
+            }
+            mirrors = null;
+        }
+        if (shadows != null) {
+            for (HttpShadow shadow : shadows) {
+                shadow.requestEnded();
+            }
+            shadows = null;
+        }
     }
 
     /** The request head, for the downstream to let go of when the request ends while held. */

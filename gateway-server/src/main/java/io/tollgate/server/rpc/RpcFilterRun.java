@@ -1,6 +1,8 @@
 package io.tollgate.server.rpc;
 
 import io.tollgate.core.filter.FilterHeaders;
+import io.tollgate.core.filter.MirrorListener;
+import io.tollgate.core.filter.MirrorOutcome;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.router.route.Route;
@@ -8,6 +10,8 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A Bolt, Dubbo or plug-in call passing its stream filters: filters read its routing view (the
@@ -22,6 +26,12 @@ final class RpcFilterRun extends FilterRun {
     private final RpcRouteView view;
     private final Snapshot snapshot;
     private FilterHeaders headers;
+    /** The copies filters asked for, made when the call is forwarded; null when none. */
+    private List<MirrorRequest> mirrors;
+
+    /** A filter's wish to shadow the call, until it is forwarded. */
+    private record MirrorRequest(String cluster, MirrorListener listener) {
+    }
 
     RpcFilterRun(StreamFilterChain chain, RpcDownstreamHandler downstream, RpcFrame frame, RpcRouteView view,
             ExchangeRecord record, Route route, Snapshot snapshot, RpcLoop loop, String listenerName) {
@@ -47,6 +57,37 @@ final class RpcFilterRun extends FilterRun {
     @Override
     protected void afterAsync() {
         downstream.loop().flush();
+    }
+
+    /** An RPC call has no separate body: {@code maxBodyBytes} does not apply; the whole frame is copied. */
+    @Override
+    public void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
+        if (mirrors == null) {
+            mirrors = new ArrayList<>(1);
+        }
+        mirrors.add(new MirrorRequest(cluster, listener));
+    }
+
+    /** The call is forwarded now, before its frame is sent: the copies filters asked for start. */
+    void forwarding() {
+        if (mirrors == null) {
+            return;
+        }
+        for (MirrorRequest mirror : mirrors) {
+            downstream.shadow(mirror.cluster(), mirror.listener(), snapshot, route, frame, view);
+        }
+        mirrors = null;
+    }
+
+    /** Copies asked for by a call that was never forwarded are not sent. */
+    @Override
+    protected void requestEnded() {
+        if (mirrors != null) {
+            for (MirrorRequest mirror : mirrors) {
+                mirror.listener().mirrored(MirrorOutcome.SKIPPED);
+            }
+            mirrors = null;
+        }
     }
 
     /** The held frame, for the connection to let go of when it closes. */
