@@ -258,6 +258,7 @@ final class HttpDownstream {
             act(null, request, view, record, route, snapshot, keepAlive, complete);
             return;
         }
+        ForwardedRequest.addForwardingHeaders(request.headers(), peer.ip(), proxy.scheme());
         filters = new HttpFilterRun(chain, this, request, view, record, route, snapshot, peer, listener, keepAlive,
                 complete);
         if (filters.start()) {
@@ -282,16 +283,14 @@ final class HttpDownstream {
         } else if (route.kind() == Route.Kind.DIRECT_RESPONSE) {
             FullHttpResponse response = LocalResponses.text(carrier.alloc(),
                     HttpResponseStatus.valueOf(route.directResponse().status()), route.directResponse().body());
-            HeaderMutations.apply(route.responseHeaders(), response.headers());
-            respondLocally(record, version, keepAlive, response);
+            writeLocal(record, version, keepAlive, response, false);
         } else if (route.kind() == Route.Kind.REDIRECT) {
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                     HttpResponseStatus.valueOf(route.redirectCode()), carrier.alloc().buffer(0));
             response.headers()
                     .set(HttpHeaderNames.LOCATION, route.redirectLocation(view, proxy.scheme(), view.hostHeader()))
                     .setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
-            HeaderMutations.apply(route.responseHeaders(), response.headers());
-            respondLocally(record, version, keepAlive, response);
+            writeLocal(record, version, keepAlive, response, false);
         } else {
             forward(run, request, view, record, route, snapshot, keepAlive, complete);
             return;
@@ -346,7 +345,7 @@ final class HttpDownstream {
             timeoutNanos = grpcTimeout >= 0 ? Math.min(grpcTimeout, route.maxGrpcTimeout().toNanos()) : timeoutNanos;
         }
         String originForm = ForwardedRequest.prepare(request, view, route, peer.ip(), proxy.scheme(),
-                ClusterConfig.H2.equals(cluster.config().protocol()));
+                ClusterConfig.H2.equals(cluster.config().protocol()), run != null);
         if (run != null) {
             run.forwarding(request, originForm);
         }
@@ -434,11 +433,20 @@ final class HttpDownstream {
         carrier.flush();
     }
 
-    /** Writes a response the gateway made itself and closes afterwards when asked to. */
+    /** Writes an error response the gateway made itself and closes afterwards when asked to. */
     private void respondLocally(ExchangeRecord record, HttpVersion version, boolean keepAlive,
             FullHttpResponse response) {
+        writeLocal(record, version, keepAlive, response, true);
+    }
+
+    /**
+     * Writes a response the gateway made itself, an error or the route's own answer, and closes
+     * afterwards when asked to.
+     */
+    private void writeLocal(ExchangeRecord record, HttpVersion version, boolean keepAlive, FullHttpResponse response,
+            boolean error) {
         if (filters != null) {
-            filters.response(new HttpFilterResponse(response, true));
+            filters.response(new HttpFilterResponse(response, true, error));
         }
         record.sent(response.content().readableBytes());
         record.finish(response.status().code());
@@ -481,7 +489,7 @@ final class HttpDownstream {
             boolean keepAlive) {
         proxy.listenerMetrics().error(reason);
         if (filters != null) {
-            filters.response(new HttpFilterResponse(response, true));
+            filters.response(new HttpFilterResponse(response, true, true));
         }
         if (http2Stream) {
             exchangeDone(exchange, writeAndFlush(response));

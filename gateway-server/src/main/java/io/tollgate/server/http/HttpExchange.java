@@ -384,9 +384,8 @@ final class HttpExchange extends Exchange {
         HopByHopHeaders.strip(response.headers());
         Http2ExtensionHeaders.strip(response.headers());
         response.setProtocolVersion(HttpVersion.HTTP_1_1);
-        HeaderMutations.apply(route.responseHeaders(), response.headers());
         if (filters != null) {
-            filters.response(new HttpFilterResponse(response, false));
+            filters.response(new HttpFilterResponse(response, false, false));
         }
         if (downstream.isHttp2Stream()) {
             return;
