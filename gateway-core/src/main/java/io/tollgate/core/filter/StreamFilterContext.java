@@ -76,6 +76,16 @@ public interface StreamFilterContext {
     void respond(int httpStatus, int grpcStatus, String reason);
 
     /**
+     * Answers the request now with {@code httpStatus} and no body, as the gateway's own answer
+     * and not an error (a CORS preflight's 200): no {@code x-tollgate-error}, nothing counted as an
+     * error; the filters' {@link StreamFilter#onResponse} add their headers to it. Ends the chain.
+     * An RPC call, which has no such answer, gets {@link #respond(int, String)} instead.
+     */
+    default void answer(int httpStatus) {
+        respond(httpStatus, "filter_answer");
+    }
+
+    /**
      * Goes on with the chain after {@link FilterStatus#STOP}: the next filter runs, then the
      * route's action. Does nothing when the request ended meanwhile (its client went away, its
      * timeout passed). Called on {@link #executor()}.

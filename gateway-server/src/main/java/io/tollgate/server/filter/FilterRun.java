@@ -110,6 +110,12 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
         respond(httpStatus, -1, reason);
     }
 
+    /** Answers with no reason: the protocol writes the answer as the gateway's own, not as an error. */
+    @Override
+    public final void answer(int httpStatus) {
+        respond(httpStatus, -1, null);
+    }
+
     @Override
     public final void respond(int httpStatus, int grpcStatus, String reason) {
         if (answered || completed) {
@@ -209,7 +215,10 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     /** The chain let the request through: the protocol goes on with it (the route's action). */
     protected abstract void proceed();
 
-    /** A filter answers the request: the protocol writes the answer in its own form and records it. */
+    /**
+     * A filter answers the request: the protocol writes the answer in its own form and records it;
+     * {@code reason} is null for an answer that is no error ({@link #answer(int)}).
+     */
     protected abstract void reply(int httpStatus, int grpcStatus, String reason);
 
     /** Called after a resume or an answer that came later than the request's read, to flush what they wrote. */

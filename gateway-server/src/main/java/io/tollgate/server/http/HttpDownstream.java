@@ -382,7 +382,8 @@ final class HttpDownstream {
 
     /**
      * A stream filter answers the request, in the request's form (text, or gRPC trailers-only with
-     * {@code grpcStatus} when given); then the connection carries on as after any local answer.
+     * {@code grpcStatus} when given; with no {@code reason}, an empty answer that is no error);
+     * then the connection carries on as after any local answer.
      */
     void filterAnswered(HttpFilterRun run, HttpRequest request, ExchangeRecord record, boolean keepAlive,
             boolean complete, int httpStatus, int grpcStatus, String reason) {
@@ -390,8 +391,16 @@ final class HttpDownstream {
             return;
         }
         state = complete ? State.IDLE : State.DISCARDING_BODY;
-        proxy.listenerMetrics().error(reason);
         HttpResponseStatus status = HttpResponseStatus.valueOf(httpStatus);
+        if (reason == null) {
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                    carrier.alloc().buffer(0));
+            response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+            writeLocal(record, request.protocolVersion(), keepAlive, response, false);
+            ReferenceCountUtil.release(request);
+            return;
+        }
+        proxy.listenerMetrics().error(reason);
         FullHttpResponse response = grpc && grpcStatus >= 0
                 ? LocalResponses.grpcError(carrier.alloc(), grpcStatus, reason) : error(status, reason);
         respondLocally(record, request.protocolVersion(), keepAlive, response);

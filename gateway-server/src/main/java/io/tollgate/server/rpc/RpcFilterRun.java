@@ -51,7 +51,7 @@ final class RpcFilterRun extends FilterRun {
     @Override
     protected void reply(int httpStatus, int grpcStatus, String reason) {
         downstream.filtersPassed(this);
-        downstream.filterAnswered(this, frame, record, httpStatus, reason);
+        downstream.filterAnswered(this, frame, record, httpStatus, reason == null ? "filter_answer" : reason);
     }
 
     @Override
