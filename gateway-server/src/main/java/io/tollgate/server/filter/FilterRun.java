@@ -5,6 +5,8 @@ import io.netty.util.concurrent.EventExecutor;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.filter.FilterResponse;
 import io.tollgate.core.filter.FilterStatus;
+import io.tollgate.core.filter.MirrorListener;
+import io.tollgate.core.filter.MirrorOutcome;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
 import io.tollgate.core.metrics.WarnLimiter;
@@ -13,6 +15,8 @@ import io.tollgate.server.exchange.Deadline;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.FinishListener;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +46,8 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     private final EventExecutor executor;
     private final String listenerName;
     private Object[] states;
+    /** The copies filters asked for, until the protocol takes them; null when none. */
+    private List<MirrorRequest> mirrors;
     /** The filters that saw the request: the next to run is at this index. */
     private int seen;
     private boolean stopped;
@@ -193,11 +199,40 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
                 warn(chain.get(i), e);
             }
         }
+        if (mirrors != null) {
+            for (MirrorRequest mirror : mirrors) {
+                mirror.listener().mirrored(MirrorOutcome.SKIPPED);
+            }
+            mirrors = null;
+        }
         requestEnded();
     }
 
     /** After the filters heard that the request ended: the protocol lets go of what it kept for them. */
     protected void requestEnded() {
+    }
+
+    /** A filter's wish to shadow the request ({@link #mirror}), until the request is forwarded. */
+    public record MirrorRequest(String cluster, long maxBodyBytes, MirrorListener listener) {
+    }
+
+    /**
+     * Keeps the copy until the protocol forwards the request and takes it ({@link #takeMirrors});
+     * a request never forwarded sends none, reported {@link MirrorOutcome#SKIPPED} when it ends.
+     */
+    @Override
+    public final void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
+        if (mirrors == null) {
+            mirrors = new ArrayList<>(1);
+        }
+        mirrors.add(new MirrorRequest(cluster, maxBodyBytes, listener));
+    }
+
+    /** The copies filters asked for, now that the request is forwarded; null when none. Taken once. */
+    protected final List<MirrorRequest> takeMirrors() {
+        List<MirrorRequest> taken = mirrors;
+        mirrors = null;
+        return taken;
     }
 
     private void failed(StreamFilter filter, RuntimeException e) {

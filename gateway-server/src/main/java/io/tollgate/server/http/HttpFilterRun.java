@@ -3,8 +3,6 @@ package io.tollgate.server.http;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpRequest;
 import io.tollgate.core.filter.FilterHeaders;
-import io.tollgate.core.filter.MirrorListener;
-import io.tollgate.core.filter.MirrorOutcome;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
@@ -32,14 +30,8 @@ final class HttpFilterRun extends FilterRun {
     private final boolean grpc;
     private final boolean http2;
     private FilterHeaders headers;
-    /** The copies filters asked for, started when the request is forwarded; null when none. */
-    private List<MirrorRequest> mirrors;
     /** The copies started that still wait for the rest of the body; null when none. */
     private List<HttpShadow> shadows;
-
-    /** A filter's wish to shadow the request, until it is forwarded. */
-    private record MirrorRequest(String cluster, long maxBodyBytes, MirrorListener listener) {
-    }
 
     HttpFilterRun(StreamFilterChain chain, HttpDownstream downstream, HttpRequest request, HttpRouteRequest view,
             ExchangeRecord record, Route route, Snapshot snapshot, PeerAddress peer, String listenerName,
@@ -71,14 +63,6 @@ final class HttpFilterRun extends FilterRun {
         downstream.afterFilters();
     }
 
-    @Override
-    public void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
-        if (mirrors == null) {
-            mirrors = new ArrayList<>(1);
-        }
-        mirrors.add(new MirrorRequest(cluster, maxBodyBytes, listener));
-    }
-
     /**
      * The request goes upstream now with its head {@code prepared}: the copies filters asked for
      * start, before the request itself is sent, so that they copy what it is.
@@ -86,6 +70,7 @@ final class HttpFilterRun extends FilterRun {
      * @param originForm the request's target as sent upstream, in origin form
      */
     void forwarding(HttpRequest prepared, String originForm) {
+        List<MirrorRequest> mirrors = takeMirrors();
         if (mirrors == null) {
             return;
         }
@@ -99,7 +84,6 @@ final class HttpFilterRun extends FilterRun {
                 shadows.add(shadow);
             }
         }
-        mirrors = null;
     }
 
     /** A part of the forwarded request's body, not owned: the copies waiting for it take theirs. */
@@ -115,15 +99,9 @@ final class HttpFilterRun extends FilterRun {
         }
     }
 
-    /** Copies asked for by a request that was never forwarded, or whose body never ended, are not sent. */
+    /** Copies whose request ended before its body did are not sent. */
     @Override
     protected void requestEnded() {
-        if (mirrors != null) {
-            for (MirrorRequest mirror : mirrors) {
-                mirror.listener().mirrored(MirrorOutcome.SKIPPED);
-            }
-            mirrors = null;
-        }
         if (shadows != null) {
             for (HttpShadow shadow : shadows) {
                 shadow.requestEnded();

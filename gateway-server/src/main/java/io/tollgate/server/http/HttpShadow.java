@@ -23,17 +23,15 @@ import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.router.breaker.CircuitBreakers;
-import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.Attempt;
 import io.tollgate.server.exchange.Deadlines;
+import io.tollgate.server.filter.ShadowTarget;
 import io.tollgate.server.upstream.UpstreamConnection;
 import io.tollgate.server.upstream.UpstreamListener;
 import io.tollgate.server.upstream.UpstreamPool;
 import io.tollgate.server.upstream.UpstreamPools;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A shadow copy of one forwarded HTTP request on its way to a host of another cluster, fire and
@@ -48,8 +46,6 @@ import java.util.concurrent.TimeUnit;
 final class HttpShadow extends Attempt implements UpstreamPool.Acquirer, UpstreamListener {
 
     private static final String SHADOW_SUFFIX = "-shadow";
-    /** How long a shadow may take when its route sets no timeout. */
-    private static final long DEFAULT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(15);
 
     private final UpstreamPool pool;
     private final EventLoop loop;
@@ -91,25 +87,14 @@ final class HttpShadow extends Attempt implements UpstreamPool.Acquirer, Upstrea
     static HttpShadow start(String clusterName, long maxBodyBytes, MirrorListener listener, Snapshot snapshot,
             GatewayMetrics gatewayMetrics, UpstreamPools pools, Deadlines deadlines, EventLoop loop, Route route,
             HttpRequest prepared, HttpRouteRequest view, String originForm) {
-        ClusterMetrics metrics = gatewayMetrics.cluster(clusterName);
-        Cluster cluster = snapshot.clusters().cluster(clusterName);
-        Host host = cluster == null ? null : cluster.choose(view);
-        if (host == null) {
-            metrics.noHealthyHost();
-            listener.mirrored(MirrorOutcome.FAILED);
+        ShadowTarget target = ShadowTarget.choose(clusterName, snapshot, gatewayMetrics, route, view, listener);
+        if (target == null) {
             return null;
         }
-        CircuitBreakers breakers = cluster.circuitBreakers(route.priority());
-        if (!breakers.tryStartRequest()) {
-            metrics.requestOverflow();
-            listener.mirrored(MirrorOutcome.FAILED);
-            return null;
-        }
-        boolean http2 = ClusterConfig.H2.equals(cluster.config().protocol());
-        HttpShadow shadow = new HttpShadow(pools.pool(cluster, host), loop, breakers, metrics, listener,
-                head(prepared, originForm, http2), maxBodyBytes);
-        long timeoutNanos = route.timeout().toNanos();
-        shadow.startPerTryTimeout(deadlines, timeoutNanos > 0 ? timeoutNanos : DEFAULT_TIMEOUT_NANOS);
+        boolean http2 = ClusterConfig.H2.equals(target.cluster().config().protocol());
+        HttpShadow shadow = new HttpShadow(pools.pool(target.cluster(), target.host()), loop, target.breakers(),
+                target.metrics(), listener, head(prepared, originForm, http2), maxBodyBytes);
+        shadow.startPerTryTimeout(deadlines, target.timeoutNanos());
         if (prepared instanceof LastHttpContent) {
             shadow.body(((LastHttpContent) prepared).content(), true);
         }

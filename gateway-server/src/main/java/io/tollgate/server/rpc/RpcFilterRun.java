@@ -1,8 +1,6 @@
 package io.tollgate.server.rpc;
 
 import io.tollgate.core.filter.FilterHeaders;
-import io.tollgate.core.filter.MirrorListener;
-import io.tollgate.core.filter.MirrorOutcome;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.router.route.Route;
@@ -10,7 +8,6 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,12 +23,6 @@ final class RpcFilterRun extends FilterRun {
     private final RpcRouteView view;
     private final Snapshot snapshot;
     private FilterHeaders headers;
-    /** The copies filters asked for, made when the call is forwarded; null when none. */
-    private List<MirrorRequest> mirrors;
-
-    /** A filter's wish to shadow the call, until it is forwarded. */
-    private record MirrorRequest(String cluster, MirrorListener listener) {
-    }
 
     RpcFilterRun(StreamFilterChain chain, RpcDownstreamHandler downstream, RpcFrame frame, RpcRouteView view,
             ExchangeRecord record, Route route, Snapshot snapshot, RpcLoop loop, String listenerName) {
@@ -59,34 +50,17 @@ final class RpcFilterRun extends FilterRun {
         downstream.loop().flush();
     }
 
-    /** An RPC call has no separate body: {@code maxBodyBytes} does not apply; the whole frame is copied. */
-    @Override
-    public void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
-        if (mirrors == null) {
-            mirrors = new ArrayList<>(1);
-        }
-        mirrors.add(new MirrorRequest(cluster, listener));
-    }
-
-    /** The call is forwarded now, before its frame is sent: the copies filters asked for start. */
+    /**
+     * The call is forwarded now, before its frame is sent: the copies filters asked for start, each
+     * the whole frame (an RPC call has no separate body, so no body limit applies).
+     */
     void forwarding() {
+        List<MirrorRequest> mirrors = takeMirrors();
         if (mirrors == null) {
             return;
         }
         for (MirrorRequest mirror : mirrors) {
             downstream.shadow(mirror.cluster(), mirror.listener(), snapshot, route, frame, view);
-        }
-        mirrors = null;
-    }
-
-    /** Copies asked for by a call that was never forwarded are not sent. */
-    @Override
-    protected void requestEnded() {
-        if (mirrors != null) {
-            for (MirrorRequest mirror : mirrors) {
-                mirror.listener().mirrored(MirrorOutcome.SKIPPED);
-            }
-            mirrors = null;
         }
     }
 

@@ -4,17 +4,13 @@ import io.netty.buffer.ByteBuf;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.filter.MirrorListener;
 import io.tollgate.core.filter.MirrorOutcome;
-import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.protocols.rpc.RpcFrame;
-import io.tollgate.router.breaker.CircuitBreakers;
-import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
 import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
-import java.util.concurrent.TimeUnit;
+import io.tollgate.server.filter.ShadowTarget;
 
 /**
  * A shadow copy of one forwarded RPC call, fire and forget (Envoy's request mirroring): a copy of
@@ -27,27 +23,15 @@ import java.util.concurrent.TimeUnit;
  */
 final class RpcShadow implements AttemptOwner {
 
-    /** How long a shadow may wait for its answer when its route sets no timeout. */
-    private static final long DEFAULT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(15);
-
     private final RpcLoop loop;
-    private final Cluster cluster;
-    private final Host host;
-    private final CircuitBreakers breakers;
-    private final ClusterMetrics metrics;
+    private final ShadowTarget target;
     private final MirrorListener listener;
-    private final long timeoutNanos;
     private final long startNanos = System.nanoTime();
 
-    private RpcShadow(RpcLoop loop, Cluster cluster, Host host, CircuitBreakers breakers, ClusterMetrics metrics,
-            MirrorListener listener, long timeoutNanos) {
+    private RpcShadow(RpcLoop loop, ShadowTarget target, MirrorListener listener) {
         this.loop = loop;
-        this.cluster = cluster;
-        this.host = host;
-        this.breakers = breakers;
-        this.metrics = metrics;
+        this.target = target;
         this.listener = listener;
-        this.timeoutNanos = timeoutNanos;
     }
 
     /**
@@ -58,23 +42,11 @@ final class RpcShadow implements AttemptOwner {
      */
     static void start(String clusterName, MirrorListener listener, Snapshot snapshot, GatewayMetrics gatewayMetrics,
             RpcLoop loop, Route route, RpcFrame frame, RouteRequest view) {
-        ClusterMetrics metrics = gatewayMetrics.cluster(clusterName);
-        Cluster cluster = snapshot.clusters().cluster(clusterName);
-        Host host = cluster == null ? null : cluster.choose(view);
-        if (host == null) {
-            metrics.noHealthyHost();
-            listener.mirrored(MirrorOutcome.FAILED);
+        ShadowTarget target = ShadowTarget.choose(clusterName, snapshot, gatewayMetrics, route, view, listener);
+        if (target == null) {
             return;
         }
-        CircuitBreakers breakers = cluster.circuitBreakers(route.priority());
-        if (!breakers.tryStartRequest()) {
-            metrics.requestOverflow();
-            listener.mirrored(MirrorOutcome.FAILED);
-            return;
-        }
-        long timeoutNanos = route.timeout().toNanos();
-        RpcShadow shadow = new RpcShadow(loop, cluster, host, breakers, metrics, listener,
-                timeoutNanos > 0 ? timeoutNanos : DEFAULT_TIMEOUT_NANOS);
+        RpcShadow shadow = new RpcShadow(loop, target, listener);
         RpcFrame copy = copy(loop, frame);
         loop.eventLoop().execute(() -> shadow.send(copy));
     }
@@ -93,7 +65,7 @@ final class RpcShadow implements AttemptOwner {
 
     /** Sends the copy, whose ownership passes here. */
     private void send(RpcFrame copy) {
-        RpcHostPool pool = loop.pool(cluster, host);
+        RpcHostPool pool = loop.pool(target.cluster(), target.host());
         if (copy.kind() == RpcFrame.Kind.ONEWAY) {
             try {
                 if (pool.connection().send(copy, null)) {
@@ -102,12 +74,12 @@ final class RpcShadow implements AttemptOwner {
                     unsent(copy);
                 }
             } finally {
-                breakers.requestFinished();
+                target.breakers().requestFinished();
             }
         } else {
-            RpcAttempt attempt = new RpcAttempt(this, pool, breakers, false);
+            RpcAttempt attempt = new RpcAttempt(this, pool, target.breakers(), false);
             if (attempt.send(copy)) {
-                attempt.start(timeoutNanos);
+                attempt.start(target.timeoutNanos());
             } else {
                 attempt.end();
                 unsent(copy);
@@ -119,13 +91,13 @@ final class RpcShadow implements AttemptOwner {
     /** No connection took the copy: its pending queue or the breakers' were full, or it closed. */
     private void unsent(RpcFrame copy) {
         copy.release();
-        metrics.poolOverflow();
+        target.metrics().poolOverflow();
         listener.mirrored(MirrorOutcome.FAILED);
     }
 
     @Override
     public void attemptResponded(RpcAttempt answered, RpcFrame response) {
-        metrics.requestCompleted(response.httpStatus(), System.nanoTime() - startNanos);
+        target.metrics().requestCompleted(response.httpStatus(), System.nanoTime() - startNanos);
         response.release();
         answered.end();
         listener.mirrored(MirrorOutcome.SENT);
@@ -141,7 +113,7 @@ final class RpcShadow implements AttemptOwner {
     @Override
     public void attemptFailed(RpcAttempt failed, ResponseFlag flag, UpstreamFailure failure) {
         if (failure == UpstreamFailure.RESET) {
-            metrics.reset();
+            target.metrics().reset();
         }
         failed.end();
         listener.mirrored(MirrorOutcome.FAILED);
@@ -149,7 +121,7 @@ final class RpcShadow implements AttemptOwner {
 
     @Override
     public void attemptTimedOut(RpcAttempt late) {
-        metrics.timeout();
+        target.metrics().timeout();
         late.end();
         listener.mirrored(MirrorOutcome.FAILED);
     }

@@ -2,10 +2,10 @@ package io.tollgate.server.filter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -91,11 +91,7 @@ class HeadersAndCorsTest {
             exchange.getResponseHeaders().set("x-upstream-internal", "secret");
             HttpUpstream.respond(exchange, 200, new byte[0]);
         });
-        int nowhere;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            nowhere = socket.getLocalPort();
-        }
-        gateway = TestGateway.start(CONFIG, Map.of("APP", app.port(), "NOWHERE", nowhere));
+        gateway = TestGateway.start(CONFIG, Map.of("APP", app.port(), "NOWHERE", FreePort.pick()));
     }
 
     @AfterAll

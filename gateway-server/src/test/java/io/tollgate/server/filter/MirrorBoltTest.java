@@ -7,11 +7,11 @@ import com.alipay.remoting.rpc.RpcClient;
 import com.alipay.remoting.rpc.RpcServer;
 import com.alipay.remoting.rpc.protocol.SyncUserProcessor;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Queue;
@@ -87,7 +87,7 @@ class MirrorBoltTest {
         silent = new RawUpstream(socket -> socket.getInputStream().transferTo(OutputStream.nullOutputStream()));
         gateway = TestGateway.start(CONFIG.replace("${ROUTES}", ROUTES)
                         .replace("${SHORT_ROUTES}", ROUTES.replace("cluster: primary", "cluster: primary, timeout: 500ms")),
-                Map.of("PRIMARY", primary.port(), "SHADOW", shadow.port(), "DOWN", closedPort(),
+                Map.of("PRIMARY", primary.port(), "SHADOW", shadow.port(), "DOWN", FreePort.pick(),
                         "SILENT", silent.port(), "HELD", held.port()));
         client = new RpcClient();
         client.startup();
@@ -162,7 +162,7 @@ class MirrorBoltTest {
 
     /** A Bolt server answering {@code name:request}, after {@code gate} opens when there is one. */
     private static RpcServer server(Queue<String> received, String name, CountDownLatch gate) throws IOException {
-        RpcServer server = new RpcServer("127.0.0.1", closedPort(), false);
+        RpcServer server = new RpcServer("127.0.0.1", FreePort.pick(), false);
         server.registerUserProcessor(new SyncUserProcessor<String>() {
             @Override
             public Object handleRequest(BizContext context, String request) throws InterruptedException {
@@ -180,11 +180,5 @@ class MirrorBoltTest {
         });
         server.startup();
         return server;
-    }
-
-    private static int closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.dubbo.DubboProvider;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
-import java.io.IOException;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -66,7 +65,7 @@ class MirrorDubboTest {
         RawUpstream silent = started.add(new RawUpstream(socket -> socket.getInputStream()
                 .transferTo(OutputStream.nullOutputStream())));
         gateway = started.add(TestGateway.start(CONFIG.replace("${ROUTES}", ROUTES), Map.of("MAIN", main.port(),
-                "SHADOW", shadow.port(), "DOWN", closedPort(), "SILENT", silent.port())));
+                "SHADOW", shadow.port(), "DOWN", FreePort.pick(), "SILENT", silent.port())));
     }
 
     @AfterAll
@@ -103,11 +102,5 @@ class MirrorDubboTest {
                 () -> gateway.count("tollgate.filter.mirror.failed", "cluster", "down") == 5);
         Await.until("5 timed-out copies to the silent shadow", Duration.ofSeconds(10),
                 () -> gateway.count("tollgate.filter.mirror.failed", "cluster", "silent") == 5);
-    }
-
-    private static int closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

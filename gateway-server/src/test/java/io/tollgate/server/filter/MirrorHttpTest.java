@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpHandler;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -138,7 +138,7 @@ class MirrorHttpTest {
             }
         });
         gateway = TestGateway.start(CONFIG, Map.of("PRIMARY", primary.port(), "SHADOW", shadow.port(),
-                "DOWN", closedPort(), "SILENT", silent.port(), "HELD", held.port(), "SAMPLED", sampled.port()));
+                "DOWN", FreePort.pick(), "SILENT", silent.port(), "HELD", held.port(), "SAMPLED", sampled.port()));
     }
 
     @AfterAll
@@ -249,11 +249,5 @@ class MirrorHttpTest {
 
     private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
         return client.send(request.timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static int closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -20,10 +20,10 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.ServerCalls;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Queue;
@@ -92,7 +92,7 @@ class GrpcMirrorTest {
         shadow = recordingServer(atShadow, true);
         silent = recordingServer(atSilent, false);
         gateway = TestGateway.start(CONFIG, Map.of("ECHO", echo.port(), "SHADOW", shadow.getPort(),
-                "DOWN", closedPort(), "SILENT", silent.getPort()));
+                "DOWN", FreePort.pick(), "SILENT", silent.getPort()));
         channel = Grpc.newChannelBuilderForAddress("127.0.0.1", gateway.port("grpc"),
                 InsecureChannelCredentials.create()).build();
     }
@@ -173,11 +173,5 @@ class GrpcMirrorTest {
                 .directExecutor()
                 .build()
                 .start();
-    }
-
-    private static int closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
