@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import io.tollgate.core.extension.ExtensionFactory;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.filter.StreamFilterConfig;
@@ -30,8 +32,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Turns YAML text into a validated {@link GatewayConfig}. The whole document is checked before

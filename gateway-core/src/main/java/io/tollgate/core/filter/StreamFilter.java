@@ -32,12 +32,26 @@ public interface StreamFilter {
     default void onRequestBody(StreamFilterContext context, ByteBuf content, boolean last) {
     }
 
+    /**
+     * The request's trailers (HTTP/1.1 chunked trailers, HTTP/2 trailing HEADERS), after its last
+     * body part, when it has any; they may still change.
+     */
+    default void onRequestTrailers(StreamFilterContext context, FilterHeaders trailers) {
+    }
+
     /** The head of the response, before it is written; headers may still change. */
     default void onResponse(StreamFilterContext context, FilterResponse response) {
     }
 
     /** A part of the response's body, before it is written; {@code last} when it ends the body. */
     default void onResponseBody(StreamFilterContext context, ByteBuf content, boolean last) {
+    }
+
+    /**
+     * The response's trailers, when it has any (a gRPC call's {@code grpc-status} is there),
+     * before they are written; they may still change.
+     */
+    default void onResponseTrailers(StreamFilterContext context, FilterHeaders trailers) {
     }
 
     /**

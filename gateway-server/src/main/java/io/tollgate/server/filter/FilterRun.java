@@ -3,6 +3,7 @@ package io.tollgate.server.filter;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterResponse;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.MirrorListener;
@@ -10,6 +11,7 @@ import io.tollgate.core.filter.MirrorOutcome;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
 import io.tollgate.core.metrics.WarnLimiter;
+import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.exchange.Deadline;
 import io.tollgate.server.exchange.Deadlines;
@@ -41,11 +43,13 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
 
     protected final ExchangeRecord record;
     protected final Route route;
+    private final RouteRequest request;
     private final StreamFilterChain chain;
     private final Deadlines deadlines;
     private final EventExecutor executor;
     private final String listenerName;
     private Object[] states;
+    private FilterHeaders requestHeaders;
     /** The copies filters asked for, until the protocol takes them; null when none. */
     private List<MirrorRequest> mirrors;
     /** The filters that saw the request: the next to run is at this index. */
@@ -54,9 +58,10 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     private boolean answered;
     private boolean completed;
 
-    protected FilterRun(StreamFilterChain chain, ExchangeRecord record, Route route, Deadlines deadlines,
-            EventExecutor executor, String listenerName) {
+    protected FilterRun(StreamFilterChain chain, RouteRequest request, ExchangeRecord record, Route route,
+            Deadlines deadlines, EventExecutor executor, String listenerName) {
         this.chain = chain;
+        this.request = request;
         this.record = record;
         this.route = route;
         this.deadlines = deadlines;
@@ -169,6 +174,20 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
         }
     }
 
+    /** Passes the request's trailers to the filters that saw the request, in order. */
+    public final void requestTrailers(FilterHeaders trailers) {
+        for (int i = 0; i < seen; i++) {
+            chain.get(i).onRequestTrailers(this, trailers);
+        }
+    }
+
+    /** Passes the response's trailers to the filters that saw the request, last first. */
+    public final void responseTrailers(FilterHeaders trailers) {
+        for (int i = seen - 1; i >= 0; i--) {
+            chain.get(i).onResponseTrailers(this, trailers);
+        }
+    }
+
     /** Passes the response head to the filters that saw the request, last first. */
     public final void response(FilterResponse response) {
         for (int i = seen - 1; i >= 0; i--) {
@@ -258,6 +277,27 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
 
     /** Called after a resume or an answer that came later than the request's read, to flush what they wrote. */
     protected abstract void afterAsync();
+
+    /** The request's headers as filters see them, made when a filter first asks. */
+    protected abstract FilterHeaders newRequestHeaders();
+
+    @Override
+    public final RouteRequest request() {
+        return request;
+    }
+
+    @Override
+    public final FilterHeaders requestHeaders() {
+        if (requestHeaders == null) {
+            requestHeaders = newRequestHeaders();
+        }
+        return requestHeaders;
+    }
+
+    @Override
+    public final String clientAddress() {
+        return request.clientAddress();
+    }
 
     @Override
     public final EventExecutor executor() {

@@ -232,8 +232,12 @@ final class HttpExchange extends Exchange {
             return;
         }
         if (filters != null) {
-            filters.requestBody(content.content(), content instanceof LastHttpContent);
-            filters.shadowBody(content.content(), content instanceof LastHttpContent);
+            boolean last = content instanceof LastHttpContent;
+            filters.requestBody(content.content(), last);
+            filters.shadowBody(content.content(), last);
+            if (last && !((LastHttpContent) content).trailingHeaders().isEmpty()) {
+                filters.requestTrailers(new HttpFilterHeaders(((LastHttpContent) content).trailingHeaders()));
+            }
         }
         int bytes = content.content().readableBytes();
         requestBytes += bytes;
@@ -350,6 +354,9 @@ final class HttpExchange extends Exchange {
             HttpContent content = (HttpContent) msg;
             if (filters != null) {
                 filters.responseBody(content.content(), last);
+                if (last && !((LastHttpContent) content).trailingHeaders().isEmpty()) {
+                    filters.responseTrailers(new HttpFilterHeaders(((LastHttpContent) content).trailingHeaders()));
+                }
             }
             record.sent(content.content().readableBytes());
         }

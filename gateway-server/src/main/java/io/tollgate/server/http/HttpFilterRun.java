@@ -3,7 +3,6 @@ package io.tollgate.server.http;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpRequest;
 import io.tollgate.core.filter.FilterHeaders;
-import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
@@ -29,14 +28,13 @@ final class HttpFilterRun extends FilterRun {
     private final boolean complete;
     private final boolean grpc;
     private final boolean http2;
-    private FilterHeaders headers;
     /** The copies started that still wait for the rest of the body; null when none. */
     private List<HttpShadow> shadows;
 
     HttpFilterRun(StreamFilterChain chain, HttpDownstream downstream, HttpRequest request, HttpRouteRequest view,
             ExchangeRecord record, Route route, Snapshot snapshot, PeerAddress peer, String listenerName,
             boolean keepAlive, boolean complete) {
-        super(chain, record, route, downstream.deadlines(), downstream.eventLoop(), listenerName);
+        super(chain, view, record, route, downstream.deadlines(), downstream.eventLoop(), listenerName);
         this.downstream = downstream;
         this.request = request;
         this.view = view;
@@ -141,21 +139,8 @@ final class HttpFilterRun extends FilterRun {
     }
 
     @Override
-    public RouteRequest request() {
-        return view;
-    }
-
-    @Override
-    public FilterHeaders requestHeaders() {
-        if (headers == null) {
-            headers = new HttpFilterHeaders(request.headers());
-        }
-        return headers;
-    }
-
-    @Override
-    public String clientAddress() {
-        return peer.ip();
+    protected FilterHeaders newRequestHeaders() {
+        return new HttpFilterHeaders(request.headers());
     }
 
     @Override

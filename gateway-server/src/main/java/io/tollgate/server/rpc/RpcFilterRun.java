@@ -1,7 +1,6 @@
 package io.tollgate.server.rpc;
 
 import io.tollgate.core.filter.FilterHeaders;
-import io.tollgate.core.route.RouteRequest;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
@@ -22,11 +21,10 @@ final class RpcFilterRun extends FilterRun {
     private final RpcFrame frame;
     private final RpcRouteView view;
     private final Snapshot snapshot;
-    private FilterHeaders headers;
 
     RpcFilterRun(StreamFilterChain chain, RpcDownstreamHandler downstream, RpcFrame frame, RpcRouteView view,
             ExchangeRecord record, Route route, Snapshot snapshot, RpcLoop loop, String listenerName) {
-        super(chain, record, route, loop.deadlines(), loop.eventLoop(), listenerName);
+        super(chain, view, record, route, loop.deadlines(), loop.eventLoop(), listenerName);
         this.downstream = downstream;
         this.frame = frame;
         this.view = view;
@@ -95,21 +93,8 @@ final class RpcFilterRun extends FilterRun {
     }
 
     @Override
-    public RouteRequest request() {
-        return view;
-    }
-
-    @Override
-    public FilterHeaders requestHeaders() {
-        if (headers == null) {
-            headers = new RpcFilterHeaders(view);
-        }
-        return headers;
-    }
-
-    @Override
-    public String clientAddress() {
-        return view.clientAddress();
+    protected FilterHeaders newRequestHeaders() {
+        return new RpcFilterHeaders(view);
     }
 
     @Override
