@@ -1,5 +1,7 @@
 package io.tollgate.filters.cors;
 
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import io.tollgate.core.config.ConfigNode;
 import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.StreamFilter;
@@ -7,8 +9,6 @@ import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterFactory;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Makes the {@code cors} filter: reads {@code allow_origin} (a list of {@code exact},
