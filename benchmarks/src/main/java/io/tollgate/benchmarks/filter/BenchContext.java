@@ -1,0 +1,196 @@
+package io.tollgate.benchmarks.filter;
+
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.filter.FilterHeaders;
+import io.tollgate.core.filter.FilterResponse;
+import io.tollgate.core.filter.MirrorListener;
+import io.tollgate.core.filter.MirrorOutcome;
+import io.tollgate.core.filter.StreamFilter;
+import io.tollgate.core.filter.StreamFilterContext;
+import io.tollgate.core.route.RouteRequest;
+import java.util.List;
+
+/**
+ * One HTTP request and its response as a filter sees them, over Netty's headers as the gateway
+ * has them, without a socket: what a built-in filter costs per request is its callbacks on these.
+ * A copy asked for ({@link #mirror}) is counted, not sent: sending it is an upstream request.
+ */
+final class BenchContext implements StreamFilterContext, FilterResponse {
+
+    /** Netty's HTTP headers as a filter sees them. */
+    private record Headers(HttpHeaders headers) implements FilterHeaders {
+
+        @Override
+        public String get(String name) {
+            return headers.get(name);
+        }
+
+        @Override
+        public List<String> getAll(String name) {
+            return headers.getAll(name);
+        }
+
+        @Override
+        public boolean writable() {
+            return true;
+        }
+
+        @Override
+        public void set(String name, String value) {
+            headers.set(name, value);
+        }
+
+        @Override
+        public void add(String name, String value) {
+            headers.add(name, value);
+        }
+
+        @Override
+        public void remove(String name) {
+            headers.remove(name);
+        }
+    }
+
+    private final String method;
+    private final Headers request;
+    private final Headers response = new Headers(new DefaultHttpHeaders());
+    private Object state;
+    int mirrors;
+
+    BenchContext(String method, HttpHeaders requestHeaders) {
+        this.method = method;
+        this.request = new Headers(requestHeaders);
+        response.headers().set("content-type", "application/json").set("content-length", "512")
+                .set("server", "upstream").set("date", "Tue, 24 Nov 2026 15:00:00 GMT");
+    }
+
+    @Override
+    public String protocol() {
+        return "HTTP/1.1";
+    }
+
+    @Override
+    public boolean rpc() {
+        return false;
+    }
+
+    @Override
+    public boolean grpc() {
+        return false;
+    }
+
+    @Override
+    public String method() {
+        return method;
+    }
+
+    @Override
+    public String service() {
+        return null;
+    }
+
+    @Override
+    public RouteRequest request() {
+        return null;
+    }
+
+    @Override
+    public FilterHeaders requestHeaders() {
+        return request;
+    }
+
+    @Override
+    public String clientAddress() {
+        return "10.1.2.3";
+    }
+
+    @Override
+    public String sni() {
+        return null;
+    }
+
+    @Override
+    public String peerIdentity() {
+        return null;
+    }
+
+    @Override
+    public String listenerName() {
+        return "web";
+    }
+
+    @Override
+    public String routeName() {
+        return "catalog";
+    }
+
+    @Override
+    public String requestId() {
+        return request.get("x-request-id");
+    }
+
+    @Override
+    public String upstreamHost() {
+        return "10.0.0.7:8080";
+    }
+
+    @Override
+    public EventExecutor executor() {
+        return ImmediateEventExecutor.INSTANCE;
+    }
+
+    @Override
+    public void flag(ResponseFlag flag) {
+    }
+
+    @Override
+    public void respond(int httpStatus, String reason) {
+    }
+
+    @Override
+    public void respond(int httpStatus, int grpcStatus, String reason) {
+    }
+
+    @Override
+    public void answer(int httpStatus) {
+    }
+
+    @Override
+    public void resume() {
+    }
+
+    @Override
+    public void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
+        mirrors++;
+        listener.mirrored(MirrorOutcome.SENT);
+    }
+
+    @Override
+    public Object state(StreamFilter filter) {
+        return state;
+    }
+
+    @Override
+    public void state(StreamFilter filter, Object value) {
+        state = value;
+    }
+
+    @Override
+    public int status() {
+        return 200;
+    }
+
+    @Override
+    public boolean local() {
+        return false;
+    }
+
+    @Override
+    public FilterHeaders headers() {
+        return response;
+    }
+}
