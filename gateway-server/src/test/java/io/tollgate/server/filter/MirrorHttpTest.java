@@ -9,6 +9,7 @@ import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.InputStreamReader;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -170,6 +171,19 @@ class MirrorHttpTest {
         Await.until("two copies counted sent", Duration.ofSeconds(5),
                 () -> gateway.count("tollgate.filter.mirror.sent", "cluster", "shadow") >= 2);
         assertThat(gateway.count("tollgate.upstream.rq", "cluster", "shadow")).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void chunkedBodyIsCopiedWholeWithItsLength() throws Exception {
+        HttpResponse<String> post = send(HttpRequest.newBuilder(gateway.uri("http", "/orders/chunked"))
+                .POST(HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new ByteArrayInputStream("z".repeat(50).getBytes(StandardCharsets.US_ASCII)))));
+
+        assertThat(post.statusCode()).isEqualTo(200);
+        assertThat(post.body()).contains("h-transfer-encoding: chunked", "body-bytes: 50");
+        String host = "127.0.0.1-shadow:" + gateway.port("http");
+        Await.until("the chunked copy at the shadow", Duration.ofSeconds(5),
+                () -> shadowed.contains("POST /orders/chunked " + host + " 50"));
     }
 
     @Test
