@@ -1,39 +1,46 @@
 package io.tollgate.filters;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.tollgate.core.config.ConfigLoader;
-import io.tollgate.core.config.ListenerConfig;
-import io.tollgate.core.extension.ExtensionRegistry;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Loads a listener with the filters a test writes, as the configuration file's {@code listeners[0]}. */
+import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.ConfigLoader;
+
+/**
+ * A configuration of one listener whose chain is one filter entry, written inline, for the
+ * filters' configuration tests: what the loader keeps of the entry, or the error it names.
+ */
 public final class FilterYaml {
+
+    /** The path of the entry, which every error about it starts with. */
+    public static final String ENTRY = "listeners[0].filters[0]";
 
     private FilterYaml() {
     }
 
-    /**
-     * The listener {@code web} with {@code filter}, one filter entry written as a YAML flow
-     * mapping, routing everything to cluster {@code app}.
-     */
-    public static ListenerConfig withFilter(String filter) {
-        String yaml = """
-                name: web
-                port: 8080
-                filters: [ %s ]
-                route_config:
-                  virtual_hosts:
-                    - name: all
-                      domains: ["*"]
-                      routes: [ { match: { prefix: / }, route: { cluster: app } } ]
-                """.formatted(filter);
-        try {
-            return ConfigLoader.listener(new ObjectMapper(new YAMLFactory()).readTree(yaml), "listeners[0]",
-                    ExtensionRegistry.defaults());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** The configuration, {@code entry} being a YAML flow mapping such as {@code { name: rbac, ... }}. */
+    public static String listenerWith(String entry) {
+        return """
+                listeners:
+                  - name: l
+                    filters:
+                      - %s
+                    route_config:
+                      virtual_hosts:
+                        - name: vh
+                          domains: ["*"]
+                          routes: [{ match: { prefix: / }, direct_response: { status: 200 } }]
+                """.formatted(entry);
+    }
+
+    /** What the filter's factory read from {@code entry}. */
+    public static <T> T settings(String entry, Class<T> type) {
+        return ConfigLoader.parse(listenerWith(entry)).listeners().get(0).filters().get(0).settings(type);
+    }
+
+    /** Fails unless loading {@code entry} fails with exactly {@code message}. */
+    public static void assertRejected(String entry, String message) {
+        assertThatThrownBy(() -> ConfigLoader.parse(listenerWith(entry)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(message);
     }
 }

@@ -96,8 +96,8 @@ public class BuiltInFilterBenchmark {
 
     /** One request through the filter: its head, its response's head, its end. */
     @Benchmark
-    public BenchContext request() {
-        BenchContext context = new BenchContext(method, requestHeaders.copy());
+    public HttpBenchContext request() {
+        HttpBenchContext context = new HttpBenchContext(method, requestHeaders.copy());
         if (built != null) {
             built.onRequest(context);
             built.onResponse(context, context);

@@ -29,7 +29,9 @@ public enum ResponseFlag {
     /** The fault filter answered the request with its abort status. */
     FAULT_INJECTED("FI"),
     /** The fault filter delayed the request. */
-    DELAY_INJECTED("DI");
+    DELAY_INJECTED("DI"),
+    /** The {@code local_rate_limit} filter refused the request: its token bucket was empty. */
+    RATE_LIMITED("RL");
 
     /** What {@link AccessLogEntry#responseFlags()} holds when no flag applies. */
     public static final String NONE = "-";

@@ -1,7 +1,6 @@
 package io.tollgate.filters.cors;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Tags;
 import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterResponse;
 import io.tollgate.core.filter.FilterScope;
@@ -9,6 +8,7 @@ import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
 import io.tollgate.core.metrics.MetricNames;
+import io.tollgate.filters.FilterCounters;
 
 /**
  * Cross-origin resource sharing as Envoy's CORS filter does it, for HTTP requests that carry an
@@ -17,12 +17,9 @@ import io.tollgate.core.metrics.MetricNames;
  * upstream; the response to any other request from an allowed origin gets
  * {@code Access-Control-Allow-Origin} (the origin itself) and the policy's credentials and exposed
  * headers. Requests from other origins, and RPC calls, pass untouched. Origins are counted as
- * {@code tollgate.filter.cors.origin_valid} or {@code .origin_invalid}, tagged by listener.
+ * {@code tollgate.filter.cors.origin_valid} or {@code .origin_invalid}, tagged by listener and route.
  */
 final class CorsFilter implements StreamFilter {
-
-    static final String ORIGIN_VALID = "tollgate.filter.cors.origin_valid";
-    static final String ORIGIN_INVALID = "tollgate.filter.cors.origin_invalid";
 
     /** What the filter keeps for a request from an allowed origin. */
     private record Allowed(String origin, boolean preflight) {
@@ -34,9 +31,8 @@ final class CorsFilter implements StreamFilter {
 
     CorsFilter(CorsPolicy policy, FilterScope scope) {
         this.policy = policy;
-        Tags tags = Tags.of(MetricNames.TAG_LISTENER, scope.listener());
-        this.valid = scope.meters().counter(ORIGIN_VALID, tags);
-        this.invalid = scope.meters().counter(ORIGIN_INVALID, tags);
+        this.valid = FilterCounters.counter(scope, MetricNames.FILTER_CORS_ORIGIN_VALID);
+        this.invalid = FilterCounters.counter(scope, MetricNames.FILTER_CORS_ORIGIN_INVALID);
     }
 
     @Override

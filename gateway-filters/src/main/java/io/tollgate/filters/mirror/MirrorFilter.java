@@ -1,7 +1,6 @@
 package io.tollgate.filters.mirror;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Tags;
 import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.MirrorListener;
@@ -9,6 +8,7 @@ import io.tollgate.core.filter.MirrorOutcome;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
 import io.tollgate.core.metrics.MetricNames;
+import io.tollgate.filters.FilterCounters;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -16,13 +16,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * Traffic mirroring: a share of the requests is copied to a shadow cluster, fire and forget, by
  * the engine's {@link StreamFilterContext#mirror}; the request itself goes on at once and never
  * waits for its copy. Each copy's end is counted as {@code tollgate.filter.mirror.sent},
- * {@code .failed} or {@code .skipped}, tagged by listener and shadow cluster.
+ * {@code .failed} or {@code .skipped}, tagged by listener, route and shadow cluster.
  */
 final class MirrorFilter implements StreamFilter {
-
-    static final String SENT = "tollgate.filter.mirror.sent";
-    static final String FAILED = "tollgate.filter.mirror.failed";
-    static final String SKIPPED = "tollgate.filter.mirror.skipped";
 
     private final MirrorSettings settings;
     /** Null without a seed: then each event loop draws from its own generator. */
@@ -32,10 +28,12 @@ final class MirrorFilter implements StreamFilter {
     MirrorFilter(MirrorSettings settings, FilterScope scope) {
         this.settings = settings;
         this.seeded = settings.seed() == null ? null : new Random(settings.seed());
-        Tags tags = Tags.of(MetricNames.TAG_LISTENER, scope.listener(), MetricNames.TAG_CLUSTER, settings.cluster());
-        Counter sent = scope.meters().counter(SENT, tags);
-        Counter failed = scope.meters().counter(FAILED, tags);
-        Counter skipped = scope.meters().counter(SKIPPED, tags);
+        Counter sent = FilterCounters.counter(scope, MetricNames.FILTER_MIRROR_SENT, MetricNames.TAG_CLUSTER,
+                settings.cluster());
+        Counter failed = FilterCounters.counter(scope, MetricNames.FILTER_MIRROR_FAILED, MetricNames.TAG_CLUSTER,
+                settings.cluster());
+        Counter skipped = FilterCounters.counter(scope, MetricNames.FILTER_MIRROR_SKIPPED, MetricNames.TAG_CLUSTER,
+                settings.cluster());
         this.counting = outcome -> {
             if (outcome == MirrorOutcome.SENT) {
                 sent.increment();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.filters.FilterYaml;
 import org.junit.jupiter.api.Test;
 
@@ -11,10 +12,9 @@ class CorsFilterFactoryTest {
 
     @Test
     void originsMatchExactlyByPrefixSuffixOrRegex() {
-        CorsPolicy policy = FilterYaml.withFilter("""
+        CorsPolicy policy = FilterYaml.settings("""
                 { name: cors, allow_origin: [ { exact: "https://a.example" }, { prefix: "https://dev." },
-                  { suffix: ".test" }, { regex: "https://[0-9]+\\\\.example" } ], max_age: 600 }""")
-                .filters().get(0).settings(CorsPolicy.class);
+                  { suffix: ".test" }, { regex: "https://[0-9]+\\\\.example" } ], max_age: 600 }""", CorsPolicy.class);
 
         assertThat(policy.allows("https://a.example")).isTrue();
         assertThat(policy.allows("https://dev.shop")).isTrue();
@@ -27,16 +27,16 @@ class CorsFilterFactoryTest {
 
     @Test
     void anOriginNeedsExactlyOneMatcher() {
-        assertThatThrownBy(() -> FilterYaml.withFilter(
-                "{ name: cors, allow_origin: [ { exact: a, prefix: b } ] }"))
+        assertThatThrownBy(() -> ConfigLoader.parse(FilterYaml.listenerWith(
+                "{ name: cors, allow_origin: [ { exact: a, prefix: b } ] }")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("listeners[0].filters[0].allow_origin[0]");
     }
 
     @Test
     void badRegexIsRejectedWithItsPath() {
-        assertThatThrownBy(() -> FilterYaml.withFilter(
-                "{ name: cors, allow_origin: [ { regex: \"(\" } ] }"))
+        assertThatThrownBy(() -> ConfigLoader.parse(FilterYaml.listenerWith(
+                "{ name: cors, allow_origin: [ { regex: \"(\" } ] }")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("listeners[0].filters[0].allow_origin[0].regex");
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.filters.FilterYaml;
 import org.junit.jupiter.api.Test;
 
@@ -12,11 +12,10 @@ class HeadersFilterFactoryTest {
 
     @Test
     void readsBothSidesAndCompilesVariables() {
-        ListenerConfig config = FilterYaml.withFilter("""
+        HeadersSettings settings = FilterYaml.settings("""
                 { name: headers, request_headers: { add: [ { name: x-client, value: "ip=%DOWNSTREAM_REMOTE_ADDRESS_WITHOUT_PORT% 100%%" } ],
-                  remove: [ x-secret ] }, response_headers: { add: [ { name: x-route, value: "%ROUTE_NAME%", append: true } ] } }""");
+                  remove: [ x-secret ] }, response_headers: { add: [ { name: x-route, value: "%ROUTE_NAME%", append: true } ] } }""", HeadersSettings.class);
 
-        HeadersSettings settings = config.filters().get(0).settings(HeadersSettings.class);
         assertThat(settings.request().remove()).containsExactly("x-secret");
         assertThat(settings.request().add()).hasSize(1);
         assertThat(settings.response().add().get(0).append()).isTrue();
@@ -24,8 +23,8 @@ class HeadersFilterFactoryTest {
 
     @Test
     void unknownVariableIsRejectedWithItsPath() {
-        assertThatThrownBy(() -> FilterYaml.withFilter(
-                "{ name: headers, request_headers: { add: [ { name: x-a, value: \"%NO_SUCH%\" } ] } }"))
+        assertThatThrownBy(() -> ConfigLoader.parse(FilterYaml.listenerWith(
+                "{ name: headers, request_headers: { add: [ { name: x-a, value: \"%NO_SUCH%\" } ] } }")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("listeners[0].filters[0].request_headers.add[0].value")
                 .hasMessageContaining("unknown variable %NO_SUCH%");
@@ -33,8 +32,8 @@ class HeadersFilterFactoryTest {
 
     @Test
     void lonePercentIsRejected() {
-        assertThatThrownBy(() -> FilterYaml.withFilter(
-                "{ name: headers, response_headers: { add: [ { name: x-a, value: \"50% off\" } ] } }"))
+        assertThatThrownBy(() -> ConfigLoader.parse(FilterYaml.listenerWith(
+                "{ name: headers, response_headers: { add: [ { name: x-a, value: \"50% off\" } ] } }")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("response_headers.add[0].value")
                 .hasMessageContaining("write %% for a percent sign");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.filters.FilterYaml;
 import org.junit.jupiter.api.Test;
 
@@ -11,15 +12,15 @@ class MirrorFilterFactoryTest {
 
     @Test
     void readsTheClusterAPercentAndDefaults() {
-        MirrorSettings settings = FilterYaml.withFilter("{ name: mirror, cluster: app, percent: 12.5 }")
-                .filters().get(0).settings(MirrorSettings.class);
+        MirrorSettings settings = FilterYaml.settings("{ name: mirror, cluster: app, percent: 12.5 }",
+                MirrorSettings.class);
 
         assertThat(settings).isEqualTo(new MirrorSettings("app", 125_000, MirrorSettings.DEFAULT_MAX_BODY_BYTES, null));
     }
 
     @Test
     void percentOutOfRangeIsRejectedWithItsPath() {
-        assertThatThrownBy(() -> FilterYaml.withFilter("{ name: mirror, cluster: app, percent: 101 }"))
+        assertThatThrownBy(() -> ConfigLoader.parse(FilterYaml.listenerWith("{ name: mirror, cluster: app, percent: 101 }")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("listeners[0].filters[0].percent")
                 .hasMessageContaining("expected: 0 to 100");
@@ -27,7 +28,7 @@ class MirrorFilterFactoryTest {
 
     @Test
     void clusterIsRequired() {
-        assertThatThrownBy(() -> FilterYaml.withFilter("{ name: mirror, percent: 10 }"))
+        assertThatThrownBy(() -> ConfigLoader.parse(FilterYaml.listenerWith("{ name: mirror, percent: 10 }")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("listeners[0].filters[0].cluster");
     }

@@ -15,11 +15,12 @@ import io.tollgate.core.route.RouteRequest;
 import java.util.List;
 
 /**
- * One HTTP request and its response as a filter sees them, over Netty's headers as the gateway
- * has them, without a socket: what a built-in filter costs per request is its callbacks on these.
+ * One HTTP request and its response as a filter sees them, over Netty's writable headers as the
+ * gateway has them, without a socket: what a built-in filter costs per request is its callbacks
+ * on these.
  * A copy asked for ({@link #mirror}) is counted, not sent: sending it is an upstream request.
  */
-final class BenchContext implements StreamFilterContext, FilterResponse {
+final class HttpBenchContext implements StreamFilterContext, FilterResponse {
 
     /** Netty's HTTP headers as a filter sees them. */
     private record Headers(HttpHeaders headers) implements FilterHeaders {
@@ -61,7 +62,7 @@ final class BenchContext implements StreamFilterContext, FilterResponse {
     private Object state;
     int mirrors;
 
-    BenchContext(String method, HttpHeaders requestHeaders) {
+    HttpBenchContext(String method, HttpHeaders requestHeaders) {
         this.method = method;
         this.request = new Headers(requestHeaders);
         response.headers().set("content-type", "application/json").set("content-length", "512")
