@@ -43,6 +43,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class BuiltInFilterBenchmark {
 
+    private static final String ORIGINS =
+            "allow_origin: [ { exact: \"https://a.example\" }, { suffix: \".shop.example\" } ]";
     private static final Map<String, String> FILTERS = Map.of(
             "none", "",
             "headers-literal", "{ name: headers, request_headers: { add: [ { name: x-gateway, value: tollgate },"
@@ -53,10 +55,9 @@ public class BuiltInFilterBenchmark {
                     + " { name: x-via, value: \"tollgate %LISTENER_NAME%/%ROUTE_NAME%\" } ], remove: [ x-debug ] },"
                     + " response_headers: { add: [ { name: x-request-id, value: \"%REQUEST_ID%\" },"
                     + " { name: x-served-by, value: \"%UPSTREAM_REMOTE_ADDRESS%\" } ] } }",
-            "cors-actual", "{ name: cors, allow_origin: [ { exact: \"https://a.example\" }, { suffix: \".shop.example\" } ],"
-                    + " expose_headers: x-request-id, allow_credentials: true }",
-            "cors-preflight", "{ name: cors, allow_origin: [ { exact: \"https://a.example\" }, { suffix: \".shop.example\" } ],"
-                    + " allow_methods: \"GET, POST\", allow_headers: content-type, max_age: 600 }",
+            "cors-actual", "{ name: cors, " + ORIGINS + ", expose_headers: x-request-id, allow_credentials: true }",
+            "cors-preflight", "{ name: cors, " + ORIGINS
+                    + ", allow_methods: \"GET, POST\", allow_headers: content-type, max_age: 600 }",
             "mirror-10pct", "{ name: mirror, cluster: shadow, percent: 10, seed: 1 }");
 
     @Param({"none", "headers-literal", "headers-variables", "cors-actual", "cors-preflight", "mirror-10pct"})
