@@ -12,7 +12,7 @@ import io.tollgate.core.filter.MirrorOutcome;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
 import io.tollgate.core.route.RouteRequest;
-import java.util.List;
+import io.tollgate.server.http.HttpFilterHeaders;
 
 /**
  * One HTTP request and its response as a filter sees them, over Netty's writable headers as the
@@ -22,50 +22,17 @@ import java.util.List;
  */
 final class HttpBenchContext implements StreamFilterContext, FilterResponse {
 
-    /** Netty's HTTP headers as a filter sees them. */
-    private record Headers(HttpHeaders headers) implements FilterHeaders {
-
-        @Override
-        public String get(String name) {
-            return headers.get(name);
-        }
-
-        @Override
-        public List<String> getAll(String name) {
-            return headers.getAll(name);
-        }
-
-        @Override
-        public boolean writable() {
-            return true;
-        }
-
-        @Override
-        public void set(String name, String value) {
-            headers.set(name, value);
-        }
-
-        @Override
-        public void add(String name, String value) {
-            headers.add(name, value);
-        }
-
-        @Override
-        public void remove(String name) {
-            headers.remove(name);
-        }
-    }
-
     private final String method;
-    private final Headers request;
-    private final Headers response = new Headers(new DefaultHttpHeaders());
+    private final HttpFilterHeaders request;
+    private final HttpHeaders responseHeaders = new DefaultHttpHeaders();
+    private final HttpFilterHeaders response = new HttpFilterHeaders(responseHeaders);
     private Object state;
     int mirrors;
 
     HttpBenchContext(String method, HttpHeaders requestHeaders) {
         this.method = method;
-        this.request = new Headers(requestHeaders);
-        response.headers().set("content-type", "application/json").set("content-length", "512")
+        this.request = new HttpFilterHeaders(requestHeaders);
+        responseHeaders.set("content-type", "application/json").set("content-length", "512")
                 .set("server", "upstream").set("date", "Tue, 24 Nov 2026 15:00:00 GMT");
     }
 
