@@ -21,7 +21,16 @@ public final class FilterCounters {
 
     /** The counter {@code name} of the chain {@code scope} describes; the same instance for the same chain. */
     public static Counter counter(FilterScope scope, String name) {
-        return scope.meters().counter(name, Tags.of(MetricNames.TAG_LISTENER, scope.listener(),
-                MetricNames.TAG_ROUTE, scope.route() == null ? LISTENER_CHAIN : scope.route()));
+        return scope.meters().counter(name, tags(scope));
+    }
+
+    /** {@link #counter(FilterScope, String)} with one more tag, such as a mirror's shadow cluster. */
+    public static Counter counter(FilterScope scope, String name, String tag, String value) {
+        return scope.meters().counter(name, tags(scope).and(tag, value));
+    }
+
+    private static Tags tags(FilterScope scope) {
+        return Tags.of(MetricNames.TAG_LISTENER, scope.listener(),
+                MetricNames.TAG_ROUTE, scope.route() == null ? LISTENER_CHAIN : scope.route());
     }
 }

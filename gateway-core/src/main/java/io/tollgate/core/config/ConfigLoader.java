@@ -571,7 +571,11 @@ public final class ConfigLoader {
                 n.optionalString("prefix_rewrite"), code, n.bool("strip_query", false));
     }
 
-    private static HeaderMutationConfig headerMutation(ConfigNode n) {
+    /**
+     * Reads a header mutation ({@code add}: name, value, append; {@code remove}: names), as a
+     * route's {@code request_headers} and the {@code headers} filter write it.
+     */
+    public static HeaderMutationConfig headerMutation(ConfigNode n) {
         n.allowOnly(Set.of("add", "remove"));
         List<HeaderValueConfig> add = n.list("add", h -> {
             h.allowOnly(Set.of("name", "value", "append"));

@@ -13,6 +13,15 @@ public interface FilterResponse {
     /** Whether the gateway made this response itself (a route's direct response, an error, a filter's answer). */
     boolean local();
 
+    /**
+     * Whether the gateway made this response because the request failed (no route, no healthy
+     * upstream, a timeout, a filter's refusal ...), rather than as the route's own answer (a
+     * direct response, a redirect) or the upstream's.
+     */
+    default boolean error() {
+        return false;
+    }
+
     /** The response's headers; writable for HTTP. */
     FilterHeaders headers();
 }

@@ -82,11 +82,35 @@ public interface StreamFilterContext {
     void respond(int httpStatus, int grpcStatus, String reason);
 
     /**
+     * Answers the request now with {@code httpStatus} and no body, as the gateway's own answer
+     * and not an error (a CORS preflight's 200): no {@code x-tollgate-error}, nothing counted as an
+     * error; the filters' {@link StreamFilter#onResponse} add their headers to it. Ends the chain.
+     * An RPC call, which has no such answer, gets {@link #respond(int, String)} instead.
+     */
+    default void answer(int httpStatus) {
+        respond(httpStatus, "filter_answer");
+    }
+
+    /**
      * Goes on with the chain after {@link FilterStatus#STOP}: the next filter runs, then the
      * route's action. Does nothing when the request ended meanwhile (its client went away, its
      * timeout passed). Called on {@link #executor()}.
      */
     void resume();
+
+    /**
+     * Shadows this request to {@code cluster}, fire and forget, as Envoy's request mirror policy
+     * does: once the request is forwarded, a copy of it (for HTTP the head as sent upstream, with
+     * {@code -shadow} appended to its host, and up to {@code maxBodyBytes} of its body; for RPC the
+     * frame under an id of its own, a oneway frame as oneway) goes to a host of {@code cluster}
+     * chosen by its load balancer, within its circuit breakers and the route's timeout; the answer
+     * is read and dropped. The request itself is neither held nor slowed: the copy waits for
+     * nothing of it. {@code listener} hears how the copy ended, once. Several calls send several
+     * copies. A protocol that cannot mirror reports {@link MirrorOutcome#SKIPPED} at once.
+     */
+    default void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
+        listener.mirrored(MirrorOutcome.SKIPPED);
+    }
 
     /** What {@code filter} kept for this request, or null. */
     Object state(StreamFilter filter);

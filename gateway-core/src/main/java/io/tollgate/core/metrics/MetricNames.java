@@ -168,6 +168,16 @@ public final class MetricNames {
     public static final String FILTER_LOCAL_RATE_LIMIT_ALLOWED = "tollgate.filter.local_rate_limit.allowed";
     /** Counter: requests the {@code local_rate_limit} filter refused for want of a token, by listener and route. */
     public static final String FILTER_LOCAL_RATE_LIMIT_LIMITED = "tollgate.filter.local_rate_limit.limited";
+    /** Counter: copies the {@code mirror} filter's shadow cluster answered, by listener, route and shadow cluster. */
+    public static final String FILTER_MIRROR_SENT = "tollgate.filter.mirror.sent";
+    /** Counter: copies that got no answer (no host, breakers full, connect failed, reset, timed out), by listener, route and cluster. */
+    public static final String FILTER_MIRROR_FAILED = "tollgate.filter.mirror.failed";
+    /** Counter: copies not sent (body over the limit, request not forwarded), by listener, route and cluster. */
+    public static final String FILTER_MIRROR_SKIPPED = "tollgate.filter.mirror.skipped";
+    /** Counter: requests whose {@code Origin} the {@code cors} filter allowed, by listener and route. */
+    public static final String FILTER_CORS_ORIGIN_VALID = "tollgate.filter.cors.origin_valid";
+    /** Counter: requests whose {@code Origin} the {@code cors} filter did not allow, by listener and route. */
+    public static final String FILTER_CORS_ORIGIN_INVALID = "tollgate.filter.cors.origin_invalid";
 
     private MetricNames() {
     }

@@ -6,6 +6,8 @@ import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterResponse;
 import io.tollgate.core.filter.FilterStatus;
+import io.tollgate.core.filter.MirrorListener;
+import io.tollgate.core.filter.MirrorOutcome;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
 import io.tollgate.core.metrics.WarnLimiter;
@@ -15,6 +17,8 @@ import io.tollgate.server.exchange.Deadline;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.FinishListener;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +50,8 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     private final String listenerName;
     private Object[] states;
     private FilterHeaders requestHeaders;
+    /** The copies filters asked for, until the protocol takes them; null when none. */
+    private List<MirrorRequest> mirrors;
     /** The filters that saw the request: the next to run is at this index. */
     private int seen;
     private boolean stopped;
@@ -113,6 +119,12 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     @Override
     public final void respond(int httpStatus, String reason) {
         respond(httpStatus, -1, reason);
+    }
+
+    /** Answers with no reason: the protocol writes the answer as the gateway's own, not as an error. */
+    @Override
+    public final void answer(int httpStatus) {
+        respond(httpStatus, -1, null);
     }
 
     @Override
@@ -206,6 +218,40 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
                 warn(chain.get(i), e);
             }
         }
+        if (mirrors != null) {
+            for (MirrorRequest mirror : mirrors) {
+                mirror.listener().mirrored(MirrorOutcome.SKIPPED);
+            }
+            mirrors = null;
+        }
+        requestEnded();
+    }
+
+    /** After the filters heard that the request ended: the protocol lets go of what it kept for them. */
+    protected void requestEnded() {
+    }
+
+    /** A filter's wish to shadow the request ({@link #mirror}), until the request is forwarded. */
+    public record MirrorRequest(String cluster, long maxBodyBytes, MirrorListener listener) {
+    }
+
+    /**
+     * Keeps the copy until the protocol forwards the request and takes it ({@link #takeMirrors});
+     * a request never forwarded sends none, reported {@link MirrorOutcome#SKIPPED} when it ends.
+     */
+    @Override
+    public final void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
+        if (mirrors == null) {
+            mirrors = new ArrayList<>(1);
+        }
+        mirrors.add(new MirrorRequest(cluster, maxBodyBytes, listener));
+    }
+
+    /** The copies filters asked for, now that the request is forwarded; null when none. Taken once. */
+    protected final List<MirrorRequest> takeMirrors() {
+        List<MirrorRequest> taken = mirrors;
+        mirrors = null;
+        return taken;
     }
 
     private void failed(StreamFilter filter, RuntimeException e) {
@@ -223,7 +269,10 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     /** The chain let the request through: the protocol goes on with it (the route's action). */
     protected abstract void proceed();
 
-    /** A filter answers the request: the protocol writes the answer in its own form and records it. */
+    /**
+     * A filter answers the request: the protocol writes the answer in its own form and records it;
+     * {@code reason} is null for an answer that is no error ({@link #answer(int)}).
+     */
     protected abstract void reply(int httpStatus, int grpcStatus, String reason);
 
     /** Called after a resume or an answer that came later than the request's read, to flush what they wrote. */

@@ -9,6 +9,7 @@ import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterFactory;
+import io.tollgate.filters.headers.HeadersFilterFactory;
 import io.tollgate.router.route.Route;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -17,8 +18,10 @@ import java.util.Map;
 
 /**
  * The stream filter chains of one listener, compiled from one configuration: the listener's own,
- * and one for each route that overrides or disables some of its filters. Finding a request's
- * chain is a field read for a route without overrides, one identity-map lookup for a route with.
+ * and one for each route that overrides or disables some of its filters or changes headers of its
+ * own ({@code request_headers}, {@code response_headers}: the {@code headers} filter's per-route
+ * form). Finding a request's chain is a field read on a listener none of whose routes has its own
+ * chain, else one identity-map lookup.
  */
 public final class ListenerFilters {
 
@@ -38,9 +41,6 @@ public final class ListenerFilters {
      * in {@code meters}. Runs when a configuration is compiled, on the control thread.
      */
     public static ListenerFilters build(ListenerConfig listener, ExtensionRegistry extensions, MeterRegistry meters) {
-        if (listener.filters().isEmpty()) {
-            return NONE;
-        }
         List<StreamFilter> filters = new ArrayList<>();
         for (StreamFilterConfig config : listener.filters()) {
             filters.add(factory(extensions, config).create(config, new FilterScope(listener.name(), null, meters)));
@@ -48,15 +48,28 @@ public final class ListenerFilters {
         Map<RouteEntryConfig, StreamFilterChain> routeChains = new IdentityHashMap<>();
         for (VirtualHostConfig host : listener.routeConfig().virtualHosts()) {
             for (RouteEntryConfig route : host.routes()) {
-                if (!route.filters().isEmpty()) {
+                if (!route.filters().isEmpty() || changesHeaders(route)) {
                     routeChains.put(route, routeChain(listener, route, filters, extensions, meters));
                 }
             }
         }
+        if (filters.isEmpty() && routeChains.isEmpty()) {
+            return NONE;
+        }
         return new ListenerFilters(StreamFilterChain.of(filters), routeChains);
     }
 
-    /** The listener's chain with the route's overrides: disabled filters left out, overridden ones made anew. */
+    /** Whether the route has {@code request_headers} or {@code response_headers} of its own. */
+    private static boolean changesHeaders(RouteEntryConfig route) {
+        return !route.requestHeaders().isEmpty() || !route.responseHeaders().isEmpty();
+    }
+
+    /**
+     * The listener's chain with the route's overrides: disabled filters left out, overridden ones
+     * made anew; and last, the {@code headers} filter of the route's own {@code request_headers}
+     * and {@code response_headers}, whose request changes thus come after every other filter's and
+     * whose response changes before.
+     */
     private static StreamFilterChain routeChain(ListenerConfig listener, RouteEntryConfig route,
             List<StreamFilter> listenerFilters, ExtensionRegistry extensions, MeterRegistry meters) {
         List<StreamFilter> filters = new ArrayList<>();
@@ -69,6 +82,9 @@ public final class ListenerFilters {
                 filters.add(factory(extensions, override).create(override,
                         new FilterScope(listener.name(), route.name(), meters)));
             }
+        }
+        if (changesHeaders(route)) {
+            filters.add(HeadersFilterFactory.routeForm(route.requestHeaders(), route.responseHeaders()));
         }
         return StreamFilterChain.of(filters);
     }

@@ -20,6 +20,7 @@ import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.filter.MirrorListener;
 import io.tollgate.protocols.http1.Http1RequestValidator;
 import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http1.Rejection;
@@ -276,6 +277,7 @@ final class HttpDownstream {
             act(null, request, view, record, route, snapshot, keepAlive, complete);
             return;
         }
+        ForwardedRequest.addForwardingHeaders(request.headers(), peer.ip(), proxy.scheme());
         filters = new HttpFilterRun(chain, this, request, view, record, route, snapshot, peer, listener, keepAlive,
                 complete);
         if (filters.start()) {
@@ -300,16 +302,14 @@ final class HttpDownstream {
         } else if (route.kind() == Route.Kind.DIRECT_RESPONSE) {
             FullHttpResponse response = LocalResponses.text(carrier.alloc(),
                     HttpResponseStatus.valueOf(route.directResponse().status()), route.directResponse().body());
-            HeaderMutations.apply(route.responseHeaders(), response.headers());
-            respondLocally(record, version, keepAlive, response);
+            writeLocal(record, version, keepAlive, response, false);
         } else if (route.kind() == Route.Kind.REDIRECT) {
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                     HttpResponseStatus.valueOf(route.redirectCode()), carrier.alloc().buffer(0));
             response.headers()
                     .set(HttpHeaderNames.LOCATION, route.redirectLocation(view, proxy.scheme(), view.hostHeader()))
                     .setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
-            HeaderMutations.apply(route.responseHeaders(), response.headers());
-            respondLocally(record, version, keepAlive, response);
+            writeLocal(record, version, keepAlive, response, false);
         } else {
             forward(run, request, view, record, route, snapshot, keepAlive, complete);
             return;
@@ -368,8 +368,11 @@ final class HttpDownstream {
             long grpcTimeout = Grpc.timeoutNanos(request.headers().get(Grpc.TIMEOUT));
             timeoutNanos = grpcTimeout >= 0 ? Math.min(grpcTimeout, route.maxGrpcTimeout().toNanos()) : timeoutNanos;
         }
-        ForwardedRequest.prepare(request, view, route, peer.ip(), proxy.scheme(),
-                ClusterConfig.H2.equals(cluster.config().protocol()));
+        String originForm = ForwardedRequest.prepare(request, view, route, peer.ip(), proxy.scheme(),
+                ClusterConfig.H2.equals(cluster.config().protocol()), run != null);
+        if (run != null) {
+            run.forwarding(request, originForm);
+        }
         record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
         state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
         ExchangeTarget target = new ExchangeTarget(route, cluster, view, cluster.circuitBreakers(route.priority()),
@@ -377,6 +380,16 @@ final class HttpDownstream {
         current = new HttpExchange(this, request, target, pools, record, keepAlive, version, maxBody, complete,
                 timeoutNanos, run);
         current.start(host);
+    }
+
+    /**
+     * Starts a shadow copy of a request being forwarded, with this loop's pools and timers; see
+     * {@link HttpShadow#start}.
+     */
+    HttpShadow shadow(String cluster, long maxBodyBytes, MirrorListener listener, Snapshot snapshot, Route route,
+            HttpRequest prepared, HttpRouteRequest view, String originForm) {
+        return HttpShadow.start(cluster, maxBodyBytes, listener, snapshot, proxy.metrics(), pools, deadlines,
+                carrier.eventLoop(), route, prepared, view, originForm);
     }
 
     /**
@@ -393,7 +406,8 @@ final class HttpDownstream {
 
     /**
      * A stream filter answers the request, in the request's form (text, or gRPC trailers-only with
-     * {@code grpcStatus} when given); then the connection carries on as after any local answer.
+     * {@code grpcStatus} when given; with no {@code reason}, an empty answer that is no error);
+     * then the connection carries on as after any local answer.
      */
     void filterAnswered(HttpFilterRun run, HttpRequest request, ExchangeRecord record, boolean keepAlive,
             boolean complete, int httpStatus, int grpcStatus, String reason) {
@@ -401,8 +415,16 @@ final class HttpDownstream {
             return;
         }
         state = complete ? State.IDLE : State.DISCARDING_BODY;
-        proxy.listenerMetrics().error(reason);
         HttpResponseStatus status = HttpResponseStatus.valueOf(httpStatus);
+        if (reason == null) {
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                    carrier.alloc().buffer(0));
+            response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+            writeLocal(record, request.protocolVersion(), keepAlive, response, false);
+            ReferenceCountUtil.release(request);
+            return;
+        }
+        proxy.listenerMetrics().error(reason);
         FullHttpResponse response = grpc && grpcStatus >= 0
                 ? LocalResponses.grpcError(carrier.alloc(), grpcStatus, reason) : error(status, reason);
         respondLocally(record, request.protocolVersion(), keepAlive, response);
@@ -444,11 +466,20 @@ final class HttpDownstream {
         carrier.flush();
     }
 
-    /** Writes a response the gateway made itself and closes afterwards when asked to. */
+    /** Writes an error response the gateway made itself and closes afterwards when asked to. */
     private void respondLocally(ExchangeRecord record, HttpVersion version, boolean keepAlive,
             FullHttpResponse response) {
+        writeLocal(record, version, keepAlive, response, true);
+    }
+
+    /**
+     * Writes a response the gateway made itself, an error or the route's own answer, and closes
+     * afterwards when asked to.
+     */
+    private void writeLocal(ExchangeRecord record, HttpVersion version, boolean keepAlive, FullHttpResponse response,
+            boolean error) {
         if (filters != null) {
-            filters.response(new HttpFilterResponse(response, true));
+            filters.response(new HttpFilterResponse(response, true, error));
         }
         record.sent(response.content().readableBytes());
         record.responseHeaders(response.headers());
@@ -492,7 +523,7 @@ final class HttpDownstream {
             boolean keepAlive) {
         proxy.listenerMetrics().error(reason);
         if (filters != null) {
-            filters.response(new HttpFilterResponse(response, true));
+            filters.response(new HttpFilterResponse(response, true, true));
         }
         if (http2Stream) {
             exchangeDone(exchange, writeAndFlush(response));

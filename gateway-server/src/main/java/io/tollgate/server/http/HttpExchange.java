@@ -26,7 +26,6 @@ import io.tollgate.router.route.Route;
 import io.tollgate.server.exchange.Exchange;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
-import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.upstream.UpstreamConnection;
 import io.tollgate.server.upstream.UpstreamPool;
 import io.tollgate.server.upstream.UpstreamPools;
@@ -57,7 +56,7 @@ final class HttpExchange extends Exchange {
     private final long maxRequestBody;
     private final long timeoutNanos;
     /** The request's stream filters, null when it has none. */
-    private final FilterRun filters;
+    private final HttpFilterRun filters;
     private final ArrayDeque<HttpContent> waitingBody = new ArrayDeque<>();
     /** Null when the request may not be retried (no policy, method not retried). */
     private final RetryPolicy retryPolicy;
@@ -86,7 +85,7 @@ final class HttpExchange extends Exchange {
 
     HttpExchange(HttpDownstream downstream, HttpRequest request, ExchangeTarget target, UpstreamPools pools,
             ExchangeRecord record, boolean downstreamKeepAlive, HttpVersion downstreamVersion,
-            long maxRequestBody, boolean requestComplete, long timeoutNanos, FilterRun filters) {
+            long maxRequestBody, boolean requestComplete, long timeoutNanos, HttpFilterRun filters) {
         super(target, record, retriable(target.route().retryPolicy(), request, downstream.isGrpc()),
                 downstream.deadlines(), downstream.eventLoop());
         this.downstream = downstream;
@@ -235,6 +234,7 @@ final class HttpExchange extends Exchange {
         if (filters != null) {
             boolean last = content instanceof LastHttpContent;
             filters.requestBody(content.content(), last);
+            filters.shadowBody(content.content(), last);
             if (last && !((LastHttpContent) content).trailingHeaders().isEmpty()) {
                 filters.requestTrailers(new HttpFilterHeaders(((LastHttpContent) content).trailingHeaders()));
             }
@@ -393,9 +393,8 @@ final class HttpExchange extends Exchange {
         HopByHopHeaders.strip(response.headers());
         Http2ExtensionHeaders.strip(response.headers());
         response.setProtocolVersion(HttpVersion.HTTP_1_1);
-        HeaderMutations.apply(route.responseHeaders(), response.headers());
         if (filters != null) {
-            filters.response(new HttpFilterResponse(response, false));
+            filters.response(new HttpFilterResponse(response, false, false));
         }
         if (downstream.isHttp2Stream()) {
             return;

@@ -4,12 +4,15 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.tollgate.core.filter.FilterHeaders;
 import java.util.List;
 
-/** An HTTP message's headers as filters see and change them. */
-final class HttpFilterHeaders implements FilterHeaders {
+/**
+ * An HTTP message's headers as filters see and change them. Public so that benchmarks run filters
+ * on the very headers the gateway gives them.
+ */
+public final class HttpFilterHeaders implements FilterHeaders {
 
     private final HttpHeaders headers;
 
-    HttpFilterHeaders(HttpHeaders headers) {
+    public HttpFilterHeaders(HttpHeaders headers) {
         this.headers = headers;
     }
 

@@ -9,10 +9,12 @@ final class HttpFilterResponse implements FilterResponse {
 
     private final HttpResponse response;
     private final boolean local;
+    private final boolean error;
 
-    HttpFilterResponse(HttpResponse response, boolean local) {
+    HttpFilterResponse(HttpResponse response, boolean local, boolean error) {
         this.response = response;
         this.local = local;
+        this.error = error;
     }
 
     @Override
@@ -23,6 +25,11 @@ final class HttpFilterResponse implements FilterResponse {
     @Override
     public boolean local() {
         return local;
+    }
+
+    @Override
+    public boolean error() {
+        return error;
     }
 
     @Override

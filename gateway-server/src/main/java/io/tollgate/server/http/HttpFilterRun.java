@@ -1,5 +1,6 @@
 package io.tollgate.server.http;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpRequest;
 import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.router.route.Route;
@@ -7,6 +8,8 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An HTTP request (HTTP/1.x, or one HTTP/2 stream, gRPC included) passing its stream filters:
@@ -25,6 +28,8 @@ final class HttpFilterRun extends FilterRun {
     private final boolean complete;
     private final boolean grpc;
     private final boolean http2;
+    /** The copies started that still wait for the rest of the body; null when none. */
+    private List<HttpShadow> shadows;
 
     HttpFilterRun(StreamFilterChain chain, HttpDownstream downstream, HttpRequest request, HttpRouteRequest view,
             ExchangeRecord record, Route route, Snapshot snapshot, PeerAddress peer, String listenerName,
@@ -54,6 +59,53 @@ final class HttpFilterRun extends FilterRun {
     @Override
     protected void afterAsync() {
         downstream.afterFilters();
+    }
+
+    /**
+     * The request goes upstream now with its head {@code prepared}: the copies filters asked for
+     * start, before the request itself is sent, so that they copy what it is.
+     *
+     * @param originForm the request's target as sent upstream, in origin form
+     */
+    void forwarding(HttpRequest prepared, String originForm) {
+        List<MirrorRequest> mirrors = takeMirrors();
+        if (mirrors == null) {
+            return;
+        }
+        for (MirrorRequest mirror : mirrors) {
+            HttpShadow shadow = downstream.shadow(mirror.cluster(), mirror.maxBodyBytes(), mirror.listener(),
+                    snapshot, route, prepared, view, originForm);
+            if (shadow != null) {
+                if (shadows == null) {
+                    shadows = new ArrayList<>(1);
+                }
+                shadows.add(shadow);
+            }
+        }
+    }
+
+    /** A part of the forwarded request's body, not owned: the copies waiting for it take theirs. */
+    void shadowBody(ByteBuf content, boolean last) {
+        if (shadows == null) {
+            return;
+        }
+        for (int i = 0; i < shadows.size(); i++) {
+            shadows.get(i).body(content, last);
+        }
+        if (last) {
+            shadows = null;
+        }
+    }
+
+    /** Copies whose request ended before its body did are not sent. */
+    @Override
+    protected void requestEnded() {
+        if (shadows != null) {
+            for (HttpShadow shadow : shadows) {
+                shadow.requestEnded();
+            }
+            shadows = null;
+        }
     }
 
     /** The request head, for the downstream to let go of when the request ends while held. */

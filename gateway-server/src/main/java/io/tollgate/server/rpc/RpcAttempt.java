@@ -7,18 +7,18 @@ import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.server.exchange.Attempt;
 
 /**
- * One try of an {@link RpcCall} on one multiplexed upstream connection: the request id it was sent
+ * One try of an {@link RpcCall} (or of a shadow copy of one) on one multiplexed upstream connection: the request id it was sent
  * under and its per-try timer. Once ended, the connection forgets its id, so that a late answer is
  * dropped. Confined to the call's event loop.
  */
 final class RpcAttempt extends Attempt {
 
-    private final RpcCall call;
+    private final AttemptOwner call;
     private final RpcHostPool pool;
     private RpcUpstreamConnection connection;
     private long upstreamId;
 
-    RpcAttempt(RpcCall call, RpcHostPool pool, CircuitBreakers breakers, boolean retry) {
+    RpcAttempt(AttemptOwner call, RpcHostPool pool, CircuitBreakers breakers, boolean retry) {
         super(pool.host(), breakers, retry);
         this.call = call;
         this.pool = pool;

@@ -28,7 +28,7 @@ import io.tollgate.server.filter.FilterRun;
  * only attempt takes the call's reference. Either way the frame is released exactly once per
  * reference.
  */
-final class RpcCall extends Exchange {
+final class RpcCall extends Exchange implements AttemptOwner {
 
     /** Links of the downstream connection's {@link InFlightCalls}. */
     RpcCall previous;
@@ -101,7 +101,8 @@ final class RpcCall extends Exchange {
     }
 
     /** The current attempt's response, whose ownership passes here. */
-    void attemptResponded(RpcAttempt answered, RpcFrame response) {
+    @Override
+    public void attemptResponded(RpcAttempt answered, RpcFrame response) {
         int status = response.httpStatus();
         target.outcomes().responded(answered.host(), status);
         target.metrics().requestCompleted(status, record.elapsedNanos());
@@ -140,7 +141,8 @@ final class RpcCall extends Exchange {
      * passes here): another host takes the request at once without a retry when there is one;
      * else it is a connect failure.
      */
-    void attemptUnsent(RpcAttempt failed, RpcFrame unsent) {
+    @Override
+    public void attemptUnsent(RpcAttempt failed, RpcFrame unsent) {
         if (frame == null) {
             frame = unsent;
         } else {
@@ -155,7 +157,8 @@ final class RpcCall extends Exchange {
     }
 
     /** The current attempt's connection could not connect, or closed before the response. */
-    void attemptFailed(RpcAttempt failed, ResponseFlag flag, UpstreamFailure failure) {
+    @Override
+    public void attemptFailed(RpcAttempt failed, ResponseFlag flag, UpstreamFailure failure) {
         target.outcomes().failed(failed.host(), failure);
         if (failure == UpstreamFailure.RESET) {
             target.metrics().reset();
@@ -180,7 +183,8 @@ final class RpcCall extends Exchange {
      * The current attempt outlived the per-try timeout. It is retried only when its frame has left
      * the old connection: the retry rewrites the request id in the same bytes.
      */
-    void attemptTimedOut(RpcAttempt late) {
+    @Override
+    public void attemptTimedOut(RpcAttempt late) {
         target.metrics().timeout();
         RpcUpstreamConnection connection = late.connection();
         attempt = null;

@@ -9,6 +9,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.filter.MirrorListener;
 import io.tollgate.core.metrics.WarnLimiter;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcCodecException;
@@ -421,6 +422,9 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
         }
         ExchangeTarget target = new ExchangeTarget(route, cluster, view, cluster.circuitBreakers(route.priority()),
                 snapshot.outliers().outcomes(clusterName), proxy.records().metrics().cluster(clusterName));
+        if (run != null) {
+            run.forwarding();
+        }
         if (frame.kind() == RpcFrame.Kind.ONEWAY) {
             forwardOneway(frame, record, run, target, host);
             return;
@@ -431,6 +435,12 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
         calls.add(call);
         long timeoutMillis = frameTimeout > 0 ? Math.min(frameTimeout, routeTimeout) : routeTimeout;
         call.start(host, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+    }
+
+    /** Starts a shadow copy of a call about to be forwarded, on this connection's loop; see {@link RpcShadow#start}. */
+    void shadow(String cluster, MirrorListener listener, Snapshot snapshot, Route route, RpcFrame frame,
+            RpcRouteView view) {
+        RpcShadow.start(cluster, listener, snapshot, proxy.records().metrics(), loop, route, frame, view);
     }
 
     /** Sends a oneway request, counted as a request of the breakers for as long as the sending takes. */

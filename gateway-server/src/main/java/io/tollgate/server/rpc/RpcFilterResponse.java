@@ -6,6 +6,12 @@ import io.tollgate.core.filter.FilterResponse;
 /** An RPC response as filters see it: its status's HTTP meaning, and no headers. */
 record RpcFilterResponse(int status, boolean local) implements FilterResponse {
 
+    /** Every response an RPC call gets from the gateway itself reports a failure. */
+    @Override
+    public boolean error() {
+        return local;
+    }
+
     @Override
     public FilterHeaders headers() {
         return RpcFilterHeaders.NONE;

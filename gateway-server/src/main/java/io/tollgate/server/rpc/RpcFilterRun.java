@@ -7,6 +7,7 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -57,12 +58,26 @@ final class RpcFilterRun extends FilterRun {
     @Override
     protected void reply(int httpStatus, int grpcStatus, String reason) {
         downstream.filtersPassed(this);
-        downstream.filterAnswered(this, frame, record, httpStatus, reason);
+        downstream.filterAnswered(this, frame, record, httpStatus, reason == null ? "filter_answer" : reason);
     }
 
     @Override
     protected void afterAsync() {
         downstream.loop().flush();
+    }
+
+    /**
+     * The call is forwarded now, before its frame is sent: the copies filters asked for start, each
+     * the whole frame (an RPC call has no separate body, so no body limit applies).
+     */
+    void forwarding() {
+        List<MirrorRequest> mirrors = takeMirrors();
+        if (mirrors == null) {
+            return;
+        }
+        for (MirrorRequest mirror : mirrors) {
+            downstream.shadow(mirror.cluster(), mirror.listener(), snapshot, route, frame, view);
+        }
     }
 
     /** The held frame, for the connection to let go of when it closes. */

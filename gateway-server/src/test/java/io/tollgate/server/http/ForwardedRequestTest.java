@@ -55,6 +55,6 @@ class ForwardedRequestTest {
     private static void prepare(HttpRequest request, String clientIp) {
         HttpRouteRequest view = new HttpRouteRequest(request, clientIp);
         Route route = ROUTES.route(view);
-        ForwardedRequest.prepare(request, view, route, clientIp, "http", false);
+        ForwardedRequest.prepare(request, view, route, clientIp, "http", false, false);
     }
 }
