@@ -21,6 +21,7 @@ import io.tollgate.server.health.UpstreamHealth;
 import io.tollgate.server.listener.DownstreamProtocols;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.overload.OverloadGuard;
+import io.tollgate.server.tls.CertificateFileWatcher;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.xds.XdsClient;
 import java.nio.file.Path;
@@ -110,7 +111,8 @@ public final class Gateway implements AutoCloseable {
         }
         admin = AdminServer.start(config.admin(), new Context());
         if (config.xds().isPresent()) {
-            xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::reload);
+            xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::reload,
+                    CertificateFileWatcher::checkNow);
         }
         ready = true;
         log.info("gateway ready; admin API on {}:{}", config.admin().address(), admin.port());

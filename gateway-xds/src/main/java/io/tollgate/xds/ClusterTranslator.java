@@ -43,7 +43,13 @@ final class ClusterTranslator {
     }
 
     /** A cluster as received: its settings validated, and where its endpoints come from. */
-    record Translated(ClusterConfig config, Optional<String> edsServiceName) {
+    record Translated(ClusterConfig config, Optional<String> edsServiceName,
+            Optional<TransportSocketTranslator.ClusterSecrets> tls) {
+
+        /** A cluster in cleartext. */
+        Translated(ClusterConfig config, Optional<String> edsServiceName) {
+            this(config, edsServiceName, Optional.empty());
+        }
     }
 
     Translated translate(Cluster cluster) {
@@ -51,7 +57,7 @@ final class ClusterTranslator {
         Fields.allowOnly(cluster, at, Set.of("name", "type", "eds_cluster_config", "connect_timeout", "lb_policy",
                 "load_assignment", "health_checks", "outlier_detection", "circuit_breakers", "lb_subset_config",
                 "ring_hash_lb_config", "maglev_lb_config", "typed_extension_protocol_options", "http2_protocol_options",
-                "common_lb_config"));
+                "common_lb_config", "transport_socket"));
         ObjectNode tree = NODES.objectNode().put("name", cluster.getName());
         Optional<String> eds = switch (cluster.getType()) {
             case STATIC -> Optional.empty();
@@ -104,7 +110,10 @@ final class ClusterTranslator {
         if (eds.isEmpty()) {
             config = config.withEndpoints(EndpointTranslator.endpoints(cluster.getLoadAssignment(), at + ".load_assignment"));
         }
-        return new Translated(config, eds);
+        Optional<TransportSocketTranslator.ClusterSecrets> tls = cluster.hasTransportSocket()
+                ? Optional.of(TransportSocketTranslator.upstream(cluster.getTransportSocket(), at + ".transport_socket"))
+                : Optional.empty();
+        return new Translated(config, eds, tls);
     }
 
     private static String edsServiceName(Cluster cluster, String at) {

@@ -11,6 +11,7 @@ import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
@@ -48,7 +49,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway as an Envoy v3 ADS client, state of the world: one gRPC stream to the control plane
- * carries clusters, endpoints, listeners and routes. Every response is translated and validated by
+ * carries clusters, endpoints, listeners, routes and secrets. Every response is translated and validated by
  * the configuration file's rules, composed with the file's listeners and clusters, applied through
  * {@link ConfigSink} and then acknowledged (ACK); a response that cannot be applied is refused
  * (NACK, with an {@code error_detail} naming the resource and the field) and the last good
@@ -77,6 +78,8 @@ public final class XdsClient implements AutoCloseable {
     private final XdsConfig settings;
     private final Node node;
     private final ConfigSink sink;
+    private final Runnable certificatesChanged;
+    private final SecretFiles secretFiles = new SecretFiles();
     private final ClusterTranslator clusters;
     private final ListenerTranslator listeners;
     private final ScheduledExecutorService control;
@@ -105,13 +108,15 @@ public final class XdsClient implements AutoCloseable {
         Backoff repeatedRejection;
     }
 
-    private XdsClient(GatewayConfig bootstrap, ExtensionRegistry extensions, MeterRegistry registry, ConfigSink sink) {
+    private XdsClient(GatewayConfig bootstrap, ExtensionRegistry extensions, MeterRegistry registry, ConfigSink sink,
+            Runnable certificatesChanged) {
         this.settings = bootstrap.xds().orElseThrow(() -> new IllegalArgumentException("bootstrap: no dynamic_resources"));
         this.bootstrap = bootstrap;
         this.served = bootstrap;
-        this.composer = new ConfigComposer(bootstrap);
+        this.composer = new ConfigComposer(bootstrap, secretFiles);
         this.node = node(settings.node());
         this.sink = sink;
+        this.certificatesChanged = certificatesChanged;
         this.clusters = new ClusterTranslator(extensions);
         this.listeners = new ListenerTranslator(extensions);
         this.control = Executors.newSingleThreadScheduledExecutor(task -> {
@@ -133,10 +138,13 @@ public final class XdsClient implements AutoCloseable {
      * Connects to the control plane of {@code bootstrap}'s {@code dynamic_resources}; the
      * configuration being served MUST be {@code bootstrap}. Returns at once: what arrives is
      * applied through {@code sink}; ACKs, NACKs and broken streams are counted in {@code registry}.
+     * A new version of an SDS secret in use replaces its files without changing the configuration:
+     * {@code certificatesChanged} then runs (on the control thread) so that TLS contexts reading
+     * those files are rebuilt for new handshakes.
      */
     public static XdsClient start(GatewayConfig bootstrap, ExtensionRegistry extensions, MeterRegistry registry,
-            ConfigSink sink) {
-        XdsClient client = new XdsClient(bootstrap, extensions, registry, sink);
+            ConfigSink sink, Runnable certificatesChanged) {
+        XdsClient client = new XdsClient(bootstrap, extensions, registry, sink, certificatesChanged);
         client.control.execute(client::connect);
         return client;
     }
@@ -189,6 +197,7 @@ public final class XdsClient implements AutoCloseable {
             channel.awaitTermination(2, TimeUnit.SECONDS);
             control.shutdownNow();
             control.awaitTermination(2, TimeUnit.SECONDS);
+            secretFiles.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -262,17 +271,21 @@ public final class XdsClient implements AutoCloseable {
         XdsResources candidate;
         ConfigComposer.Composition composition;
         List<String> names = new ArrayList<>();
+        boolean rotated;
         try {
             candidate = translate(type, response, names);
             composition = composer.compose(candidate);
+            rotated = secretFiles.publish(candidate.secrets());
             if (!composition.config().equals(served)) {
                 apply(type, composition);
             }
         } catch (XdsRejection e) {
+            secretFiles.publish(resources.secrets());
             reject(type, response, e);
             return;
         } catch (RuntimeException e) { // a bug of ours: refuse the response, keep serving, keep the stream
             log.error("xDS {} version {} could not be applied", type.kind(), response.getVersionInfo(), e);
+            secretFiles.publish(resources.secrets());
             reject(type, response, new XdsRejection(type.kind() + ": cannot be applied: " + e));
             return;
         }
@@ -288,6 +301,10 @@ public final class XdsClient implements AutoCloseable {
         send(type, state.acceptedVersion, Optional.empty());
         subscribe(ResourceType.ROUTE, resources.rdsNames());
         subscribe(ResourceType.ENDPOINT, resources.edsNames());
+        subscribe(ResourceType.SECRET, resources.sdsNames());
+        if (rotated) {
+            certificatesChanged.run();
+        }
     }
 
     private void apply(ResourceType type, ConfigComposer.Composition composition) {
@@ -325,6 +342,8 @@ public final class XdsClient implements AutoCloseable {
                     m -> RouteTranslator.translate((RouteConfiguration) m)));
             case ENDPOINT -> resources.withEndpoints(unique(type, response, names,
                     m -> EndpointTranslator.translate((ClusterLoadAssignment) m)));
+            case SECRET -> resources.withSecrets(unique(type, response, names,
+                    m -> SecretTranslator.translate((Secret) m, secretFiles)));
         };
     }
 
@@ -363,6 +382,9 @@ public final class XdsClient implements AutoCloseable {
         }
         if (message instanceof RouteConfiguration r) {
             return r.getName();
+        }
+        if (message instanceof Secret s) {
+            return s.getName();
         }
         return ((ClusterLoadAssignment) message).getClusterName();
     }
@@ -410,6 +432,7 @@ public final class XdsClient implements AutoCloseable {
             case LISTENER -> resources.listeners().keySet();
             case ROUTE -> resources.routes().keySet();
             case ENDPOINT -> resources.endpoints().keySet();
+            case SECRET -> resources.secrets().keySet();
         };
         statuses.values().removeIf(s -> s.type().equals(type.kind()) && !s.name().equals("*") && !names.contains(s.name()));
         for (String name : received) {

@@ -5,50 +5,71 @@ import io.tollgate.core.config.RouteConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The resources accepted from the control plane, translated and validated, by type and name:
  * immutable, so that a response is tried on a copy and kept only once it applied.
  *
  * @param endpoints by EDS service name
+ * @param secrets SDS secrets, by name
  */
 record XdsResources(
         Map<String, ListenerTranslator.Translated> listeners,
         Map<String, RouteConfig> routes,
         Map<String, ClusterTranslator.Translated> clusters,
-        Map<String, List<EndpointConfig>> endpoints) {
+        Map<String, List<EndpointConfig>> endpoints,
+        Map<String, TlsSecret> secrets) {
 
-    static final XdsResources EMPTY = new XdsResources(Map.of(), Map.of(), Map.of(), Map.of());
+    static final XdsResources EMPTY = new XdsResources(Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
 
     XdsResources {
         listeners = Map.copyOf(listeners);
         routes = Map.copyOf(routes);
         clusters = Map.copyOf(clusters);
         endpoints = Map.copyOf(endpoints);
+        secrets = Map.copyOf(secrets);
     }
 
     XdsResources withListeners(Map<String, ListenerTranslator.Translated> all) {
-        return new XdsResources(all, retain(routes, all.values().stream()
-                .flatMap(l -> l.rdsName().stream()).toList()), clusters, endpoints);
+        XdsResources next = new XdsResources(all, retain(routes, all.values().stream()
+                .flatMap(l -> l.rdsName().stream()).toList()), clusters, endpoints, secrets);
+        return next.withSecrets(Map.of());
     }
 
     XdsResources withClusters(Map<String, ClusterTranslator.Translated> all) {
-        return new XdsResources(listeners, routes, all, retain(endpoints, all.values().stream()
-                .flatMap(c -> c.edsServiceName().stream()).toList()));
+        XdsResources next = new XdsResources(listeners, routes, all, retain(endpoints, all.values().stream()
+                .flatMap(c -> c.edsServiceName().stream()).toList()), secrets);
+        return next.withSecrets(Map.of());
     }
 
     /** These resources with {@code received} added or replacing those of the same name. */
     XdsResources withRoutes(Map<String, RouteConfig> received) {
         Map<String, RouteConfig> all = new HashMap<>(routes);
         all.putAll(received);
-        return new XdsResources(listeners, retain(all, rdsNames()), clusters, endpoints);
+        return new XdsResources(listeners, retain(all, rdsNames()), clusters, endpoints, secrets);
     }
 
     /** These resources with {@code received} added or replacing those of the same service name. */
     XdsResources withEndpoints(Map<String, List<EndpointConfig>> received) {
         Map<String, List<EndpointConfig>> all = new HashMap<>(endpoints);
         all.putAll(received);
-        return new XdsResources(listeners, routes, clusters, retain(all, edsNames()));
+        return new XdsResources(listeners, routes, clusters, retain(all, edsNames()), secrets);
+    }
+
+    /** These resources with {@code received} added or replacing the secrets of the same name. */
+    XdsResources withSecrets(Map<String, TlsSecret> received) {
+        Map<String, TlsSecret> all = new HashMap<>(secrets);
+        all.putAll(received);
+        return new XdsResources(listeners, routes, clusters, endpoints, retain(all, sdsNames()));
+    }
+
+    /** The secrets the listeners and clusters ask SDS for. */
+    List<String> sdsNames() {
+        return Stream.concat(
+                listeners.values().stream().flatMap(l -> l.tls().stream()).flatMap(t -> t.names().stream()),
+                clusters.values().stream().flatMap(c -> c.tls().stream()).flatMap(t -> t.names().stream()))
+                .distinct().sorted().toList();
     }
 
     /** The route configurations the listeners ask RDS for. */

@@ -28,7 +28,7 @@ class ConfigComposerTest {
             dynamic_resources: { ads_config: { address: 127.0.0.1, port: 18000 } }
             """);
 
-    private final ConfigComposer composer = new ConfigComposer(FILE);
+    private final ConfigComposer composer = new ConfigComposer(FILE, new SecretFiles());
 
     @Test
     void aListenerWaitsForItsRoutesAndTheEndpointsOfTheClustersTheyName() {

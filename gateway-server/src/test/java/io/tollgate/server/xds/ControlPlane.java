@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.Server;
@@ -79,7 +80,12 @@ final class ControlPlane implements AutoCloseable {
 
     void push(String version, List<Cluster> clusters, List<ClusterLoadAssignment> endpoints, List<Listener> listeners,
             List<RouteConfiguration> routes) {
-        cache.setSnapshot(GROUP, Snapshot.create(clusters, endpoints, listeners, routes, List.of(), version));
+        push(version, clusters, endpoints, listeners, routes, List.of());
+    }
+
+    void push(String version, List<Cluster> clusters, List<ClusterLoadAssignment> endpoints, List<Listener> listeners,
+            List<RouteConfiguration> routes, List<Secret> secrets) {
+        cache.setSnapshot(GROUP, Snapshot.create(clusters, endpoints, listeners, routes, secrets, version));
     }
 
     /** Every request received so far, in order. */
