@@ -29,10 +29,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns an Envoy {@code Listener} whose one filter chain is an HTTP connection manager (or a
- * {@code dubbo_proxy}) into the gateway's HTTP (or Dubbo) listener, through the same checks as a
- * listener of the configuration file. HTTP routes are inline or named for RDS; Dubbo routes are
- * inline.
+ * Turns an Envoy {@code Listener} whose filter chain is an HTTP connection manager (or a
+ * {@code dubbo_proxy}, or the gateway's own Bolt proxy in a {@code TypedStruct}) into the gateway's
+ * HTTP (or Dubbo, or Bolt) listener, through the same checks as a listener of the configuration
+ * file. HTTP routes are inline or named for RDS; Dubbo and Bolt routes are inline. Its TLS
+ * certificates come from SDS; several filter chains chosen by SNI become SNI certificates.
  */
 final class ListenerTranslator {
 
@@ -165,12 +166,18 @@ final class ListenerTranslator {
         String at = "Listener '" + listener.getName() + "'";
         if (chain.getFiltersCount() != 1) {
             throw new XdsRejection(chainAt + ".filters: " + chain.getFiltersCount()
-                    + " network filters (supported: exactly one, " + HCM + " or " + DubboProxyTranslator.NAME + ")");
+                    + " network filters (supported: exactly one, " + HCM + ", " + DubboProxyTranslator.NAME
+                    + " or a TypedStruct of " + BoltProxyTranslator.TYPE_URL + ")");
         }
         String where = chainAt + ".filters[0]";
         ObjectNode tree = NODES.objectNode().put("name", listener.getName()).put("address", socket.getAddress())
                 .put("port", socket.getPortValue());
         Filter filter = chain.getFilters(0);
+        if (BoltProxyTranslator.isTypedStruct(filter.getTypedConfig())) {
+            Fields.allowOnly(filter, where, Set.of("name", "typed_config"));
+            BoltProxyTranslator.listener(filter.getTypedConfig(), where + ".typed_config", tree);
+            return validated(at, tree, Optional.empty());
+        }
         if (filter.getTypedConfig().is(DubboProxy.class)) {
             DubboProxy dubbo = typedConfig(filter, where, DubboProxyTranslator.NAME, DubboProxy.class);
             tree.putArray("protocols").add("dubbo");
