@@ -111,7 +111,7 @@ public final class Gateway implements AutoCloseable {
         }
         admin = AdminServer.start(config.admin(), new Context());
         if (config.xds().isPresent()) {
-            xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::reload,
+            xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::applyFromXds,
                     CertificateFileWatcher::checkNow);
         }
         ready = true;
@@ -177,11 +177,24 @@ public final class Gateway implements AutoCloseable {
      * @throws ConfigException when the configuration cannot be applied; the running one stays whole
      */
     public long reload(GatewayConfig config) {
-        return control.call(() -> apply(config));
+        return control.call(() -> apply(config).version());
+    }
+
+    /**
+     * {@link #reload(GatewayConfig)} for the xDS client, which warms a new health-checked cluster
+     * until the returned future completes: once every host this configuration checks for the first
+     * time has had its first verdict.
+     */
+    private CompletableFuture<Void> applyFromXds(GatewayConfig config) {
+        return control.call(() -> apply(config).firstVerdicts());
+    }
+
+    /** What {@link #apply} did: the version served and when its new hosts had their first health verdicts. */
+    private record Applied(long version, CompletableFuture<Void> firstVerdicts) {
     }
 
     /** {@link #reload(GatewayConfig)}, on the control thread. */
-    private long apply(GatewayConfig config) {
+    private Applied apply(GatewayConfig config) {
         Snapshot current = snapshot.get();
         List<Listener> bound = new ArrayList<>();
         SnapshotUpdate update;
@@ -207,12 +220,12 @@ public final class Gateway implements AutoCloseable {
                 }
             }
         }
-        health.update(next);
+        CompletableFuture<Void> firstVerdicts = health.update(next);
         protocols.retireUpstreams(next.clusters());
         reloads.applied(next.version());
         log.info("configuration version {} applied: {} listeners, {} clusters", next.version(),
                 config.listeners().size(), config.clusters().size());
-        return next.version();
+        return new Applied(next.version(), firstVerdicts);
     }
 
     private Listener bindForReload(ListenerConfig config) {

@@ -30,6 +30,10 @@ import java.util.TreeMap;
  * a listener switches to a new version only once its routes arrived and every cluster they name is
  * there; a TLS listener or cluster waits for the SDS secrets it names. Until then, the version
  * served before stays (or, for a new one, nothing is served).
+ *
+ * <p>A cluster with health checks that is served for the first time takes no new routes until its
+ * hosts had their first verdicts, the way the gateway waits for them at start-up. A resource
+ * whose {@code initial_fetch_timeout} passed stops holding warming (see {@link #givenUp(Set)}).
  */
 final class ConfigComposer {
 
@@ -37,51 +41,81 @@ final class ConfigComposer {
     private final SecretFiles secretFiles;
     private Map<String, ListenerConfig> appliedListeners = Map.of();
     private Map<String, ClusterConfig> appliedClusters = Map.of();
+    private Set<String> checked = Set.of();
+    private Set<String> givenUp = Set.of();
 
     ConfigComposer(GatewayConfig bootstrap, SecretFiles secretFiles) {
         this.bootstrap = bootstrap;
         this.secretFiles = secretFiles;
     }
 
-    /** What {@link #compose} built: the configuration and which dynamic resources are still warming. */
+    /**
+     * What {@link #compose} built: the configuration, which dynamic resources are still warming
+     * (and hold the gateway's readiness), and the health-checked clusters served for the first
+     * time, whose routes switch once their hosts had a first verdict.
+     */
     record Composition(GatewayConfig config, Map<String, ListenerConfig> listeners, Map<String, ClusterConfig> clusters,
-            List<String> warming) {
+            List<String> warming, List<String> awaitingVerdicts) {
     }
 
     Composition compose(XdsResources resources) {
         List<String> warming = new ArrayList<>();
+        List<String> awaitingVerdicts = new ArrayList<>();
         Map<String, ClusterConfig> clusters = new TreeMap<>();
+        Set<String> known = new HashSet<>();
+        bootstrap.clusters().forEach(c -> known.add(c.name()));
         resources.clusters().forEach((name, cluster) -> {
             Optional<ClusterConfig> ready = cluster.tls().isEmpty() ? Optional.of(cluster.config())
                     : upstreamTls(cluster.tls().get(), resources.secrets(), "Cluster '" + name + "'")
                             .map(tls -> cluster.config().withTls(Optional.of(tls)));
             if (ready.isPresent() && cluster.edsServiceName().isPresent()) {
-                List<EndpointConfig> endpoints = resources.endpoints().get(cluster.edsServiceName().get());
+                String service = cluster.edsServiceName().get();
+                List<EndpointConfig> endpoints = resources.endpoints().get(service);
+                if (endpoints == null && givenUp(ResourceType.ENDPOINT, service)) {
+                    endpoints = List.of();
+                }
                 ready = endpoints == null ? Optional.empty() : Optional.of(ready.get().withEndpoints(endpoints));
             }
             if (ready.isPresent()) {
                 clusters.put(name, ready.get());
+                if (ready.get().healthCheck().isEmpty() || checked.contains(name)) {
+                    known.add(name);
+                } else {
+                    awaitingVerdicts.add(name);
+                    warming.add("Cluster '" + name + "' (first health check)");
+                }
                 return;
             }
-            warming.add("Cluster '" + name + "'");
+            boolean secretsGivenUp = cluster.tls().isPresent()
+                    && upstreamTls(cluster.tls().get(), resources.secrets(), name).isEmpty()
+                    && givenUp(cluster.tls().get().names(), resources.secrets());
+            if (!secretsGivenUp) {
+                warming.add("Cluster '" + name + "'");
+            }
             ClusterConfig previous = appliedClusters.get(name);
             if (previous != null) {
                 clusters.put(name, previous);
+                known.add(name);
             }
         });
-        Set<String> known = new HashSet<>(clusters.keySet());
-        bootstrap.clusters().forEach(c -> known.add(c.name()));
         Map<String, ListenerConfig> listeners = new TreeMap<>();
         resources.listeners().forEach((name, listener) -> {
             RouteConfig routes = listener.rdsName().isPresent() ? resources.routes().get(listener.rdsName().get())
                     : listener.config().routeConfig();
+            if (routes == null && givenUp(ResourceType.ROUTE, listener.rdsName().get())) {
+                routes = new RouteConfig(List.of());
+            }
             Optional<Optional<TlsConfig>> tls = listener.tls().isEmpty() ? Optional.of(Optional.empty())
                     : listenerTls(listener.tls().get(), resources.secrets(), "Listener '" + name + "'").map(Optional::of);
             if (routes != null && tls.isPresent() && known.containsAll(clusterNames(routes))) {
                 listeners.put(name, listener.ready(routes, tls.get()));
                 return;
             }
-            warming.add("Listener '" + name + "'");
+            boolean onlySecretsGivenUp = tls.isEmpty() && givenUp(listener.tls().get().names(), resources.secrets())
+                    && routes != null && known.containsAll(clusterNames(routes));
+            if (!onlySecretsGivenUp) {
+                warming.add("Listener '" + name + "'");
+            }
             ListenerConfig previous = appliedListeners.get(name);
             if (previous != null && known.containsAll(clusterNames(previous.routeConfig()))) {
                 listeners.put(name, previous);
@@ -91,7 +125,8 @@ final class ConfigComposer {
         allListeners.addAll(listeners.values());
         List<ClusterConfig> allClusters = new ArrayList<>(bootstrap.clusters());
         allClusters.addAll(clusters.values());
-        return new Composition(bootstrap.with(allListeners, allClusters), listeners, clusters, List.copyOf(warming));
+        return new Composition(bootstrap.with(allListeners, allClusters), listeners, clusters, List.copyOf(warming),
+                List.copyOf(awaitingVerdicts));
     }
 
     /** A composer for another configuration file that remembers what this one served. */
@@ -99,6 +134,8 @@ final class ConfigComposer {
         ConfigComposer next = new ConfigComposer(file, secretFiles);
         next.appliedListeners = appliedListeners;
         next.appliedClusters = appliedClusters;
+        next.checked = checked;
+        next.givenUp = givenUp;
         return next;
     }
 
@@ -106,6 +143,35 @@ final class ConfigComposer {
     void applied(Composition composition) {
         appliedListeners = new LinkedHashMap<>(composition.listeners());
         appliedClusters = new LinkedHashMap<>(composition.clusters());
+        Set<String> stillChecked = new HashSet<>(checked);
+        stillChecked.retainAll(composition.clusters().keySet());
+        checked = stillChecked;
+    }
+
+    /** The hosts of {@code names}, served for the first time, had their first health check verdicts. */
+    void firstVerdicts(List<String> names) {
+        Set<String> more = new HashSet<>(checked);
+        more.addAll(names);
+        checked = more;
+    }
+
+    /**
+     * Sets the resources whose {@code initial_fetch_timeout} passed before they arrived (keys
+     * {@code Kind/name}): they no longer hold warming. A missing route configuration then serves
+     * no routes and missing endpoints no hosts, as in Envoy; a listener or cluster missing a secret
+     * is not served, but does not hold the gateway's readiness either.
+     */
+    void givenUp(Set<String> keys) {
+        givenUp = Set.copyOf(keys);
+    }
+
+    private boolean givenUp(ResourceType type, String name) {
+        return givenUp.contains(type.kind() + "/" + name);
+    }
+
+    /** Whether every secret of {@code names} that did not arrive was given up on. */
+    private boolean givenUp(List<String> names, Map<String, TlsSecret> arrived) {
+        return names.stream().filter(n -> !arrived.containsKey(n)).allMatch(n -> givenUp(ResourceType.SECRET, n));
     }
 
     /** A listener's TLS settings once the secrets it names arrived; empty while one is missing. */

@@ -22,6 +22,7 @@ import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.RouteConfig;
 import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.extension.ExtensionRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -53,11 +54,11 @@ final class ListenerTranslator {
      * name of the {@code RouteConfiguration} that brings them.
      */
     record Translated(ListenerConfig config, Optional<String> rdsName,
-            Optional<TransportSocketTranslator.ListenerSecrets> tls) {
+            Optional<TransportSocketTranslator.ListenerSecrets> tls, Duration rdsFetchTimeout) {
 
-        /** A plaintext listener. */
+        /** A plaintext listener, its routes waited for as long as Envoy waits by default. */
         Translated(ListenerConfig config, Optional<String> rdsName) {
-            this(config, rdsName, Optional.empty());
+            this(config, rdsName, Optional.empty(), ClusterTranslator.DEFAULT_INITIAL_FETCH_TIMEOUT);
         }
 
         /** The listener serving {@code routes}, with {@code settings} for its TLS (the secrets it needs, arrived). */
@@ -67,8 +68,12 @@ final class ListenerTranslator {
                     c.protocolOptions(), c.http2(), settings, c.limits());
         }
 
+        private Translated withRdsFetchTimeout(Duration timeout) {
+            return new Translated(config, rdsName, tls, timeout);
+        }
+
         private Translated withTls(Optional<TransportSocketTranslator.ListenerSecrets> secrets) {
-            return new Translated(config, rdsName, secrets);
+            return new Translated(config, rdsName, secrets, rdsFetchTimeout);
         }
     }
 
@@ -150,8 +155,9 @@ final class ListenerTranslator {
             }
             TransportSocketTranslator.ListenerSecrets tls = TransportSocketTranslator.downstream(
                     chain.getTransportSocket(), where + ".transport_socket", protocols);
-            if (!tls.withSni(List.of()).equals(new TransportSocketTranslator.ListenerSecrets(tls.certificate(), List.of(),
-                    defaults.validation(), defaults.requireClientCertificate(), defaults.alpn()))) {
+            if (!tls.validation().equals(defaults.validation())
+                    || tls.requireClientCertificate() != defaults.requireClientCertificate()
+                    || !tls.alpn().equals(defaults.alpn())) {
                 throw new XdsRejection(where + ".transport_socket: differs from that of filter_chains[" + main
                         + "] in more than its certificate (supported: chains chosen by SNI differ only in it)");
             }
@@ -212,7 +218,8 @@ final class ListenerTranslator {
         } else {
             throw new XdsRejection(where + ": needs route_config or rds");
         }
-        return validated(at, tree, rds);
+        return validated(at, tree, rds).withRdsFetchTimeout(
+                hcm.hasRds() ? ClusterTranslator.initialFetchTimeout(hcm.getRds().getConfigSource()) : Duration.ZERO);
     }
 
     private Translated validated(String at, ObjectNode tree, Optional<String> rds) {

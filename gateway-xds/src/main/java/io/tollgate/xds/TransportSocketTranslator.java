@@ -9,6 +9,7 @@ import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsCont
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SdsSecretConfig;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.tollgate.core.config.TlsConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,13 +36,14 @@ final class TransportSocketTranslator {
      * @param validation the secret of the CAs client certificates are checked against, if it asks for them
      * @param requireClientCertificate whether a client without a certificate is refused
      * @param alpn the ALPN names offered
+     * @param fetchTimeout the {@code initial_fetch_timeout} of its secrets (the longest)
      */
     record ListenerSecrets(String certificate, List<SniSecret> sni, Optional<String> validation,
-            boolean requireClientCertificate, List<String> alpn) {
+            boolean requireClientCertificate, List<String> alpn, Duration fetchTimeout) {
 
         /** These settings with {@code more} chosen by SNI. */
         ListenerSecrets withSni(List<SniSecret> more) {
-            return new ListenerSecrets(certificate, more, validation, requireClientCertificate, alpn);
+            return new ListenerSecrets(certificate, more, validation, requireClientCertificate, alpn, fetchTimeout);
         }
 
         List<String> names() {
@@ -63,9 +65,10 @@ final class TransportSocketTranslator {
      * @param validation the secret of the CAs the hosts' certificates are checked against; none: not checked
      * @param certificate the secret of the client certificate presented, if any
      * @param alpn the ALPN names offered; empty: the cluster's protocol
+     * @param fetchTimeout the {@code initial_fetch_timeout} of its secrets (the longest)
      */
     record ClusterSecrets(Optional<String> sni, Optional<String> validation, Optional<String> certificate,
-            List<String> alpn) {
+            List<String> alpn, Duration fetchTimeout) {
 
         List<String> names() {
             List<String> names = new ArrayList<>();
@@ -108,7 +111,8 @@ final class TransportSocketTranslator {
         }
         List<String> alpn = common.getAlpnProtocolsCount() == 0 ? served
                 : alpn(common.getAlpnProtocolsList(), served, where + ".alpn_protocols");
-        return new ListenerSecrets(certificate, List.of(), validation, required, alpn);
+        return new ListenerSecrets(certificate, List.of(), validation, required, alpn, fetchTimeout(
+                common.getTlsCertificateSdsSecretConfigsList(), common.getValidationContextSdsSecretConfig()));
     }
 
     /** A cluster's TLS. */
@@ -135,7 +139,27 @@ final class TransportSocketTranslator {
                 where + ".alpn_protocols");
         Optional<String> sni = context.getSni().isEmpty() ? Optional.empty()
                 : Optional.of(context.getSni().toLowerCase(Locale.ROOT));
-        return new ClusterSecrets(sni, validation, certificate, alpn);
+        return new ClusterSecrets(sni, validation, certificate, alpn, fetchTimeout(
+                common.getTlsCertificateSdsSecretConfigsList(), common.getValidationContextSdsSecretConfig()));
+    }
+
+    /** The longest {@code initial_fetch_timeout} of the secrets named (zero, for ever, is the longest). */
+    private static Duration fetchTimeout(List<SdsSecretConfig> certificates, SdsSecretConfig validation) {
+        List<SdsSecretConfig> all = new ArrayList<>(certificates);
+        if (!validation.getName().isEmpty()) {
+            all.add(validation);
+        }
+        Duration longest = Duration.ofNanos(1);
+        for (SdsSecretConfig config : all) {
+            Duration timeout = ClusterTranslator.initialFetchTimeout(config.getSdsConfig());
+            if (timeout.isZero()) {
+                return timeout;
+            }
+            if (timeout.compareTo(longest) > 0) {
+                longest = timeout;
+            }
+        }
+        return longest;
     }
 
     private static List<String> alpn(List<String> names, List<String> supported, String at) {

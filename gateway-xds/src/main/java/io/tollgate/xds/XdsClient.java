@@ -28,10 +28,12 @@ import io.tollgate.core.config.UpstreamTlsConfig;
 import io.tollgate.core.config.XdsConfig;
 import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,11 +68,12 @@ public final class XdsClient implements AutoCloseable {
     public interface ConfigSink {
 
         /**
-         * Applies {@code config}; called on the control thread.
+         * Applies {@code config}; called on the control thread. Returns what completes once the
+         * hosts it health checks for the first time had their first verdicts.
          *
          * @throws ConfigException when it cannot be applied; the running configuration stays
          */
-        void apply(GatewayConfig config);
+        CompletableFuture<Void> apply(GatewayConfig config);
     }
 
     private static final Logger log = LoggerFactory.getLogger(XdsClient.class);
@@ -88,6 +91,7 @@ public final class XdsClient implements AutoCloseable {
     private final XdsMeters meters;
     private final Map<ResourceType, TypeState> types = new EnumMap<>(ResourceType.class);
     private final Map<String, XdsResourceStatus> statuses = new LinkedHashMap<>();
+    private final Set<String> givenUp = new HashSet<>();
     private GatewayConfig bootstrap;
     private ConfigComposer composer;
     private XdsResources resources = XdsResources.EMPTY;
@@ -169,11 +173,12 @@ public final class XdsClient implements AutoCloseable {
         CompletableFuture<Void> done = CompletableFuture.runAsync(() -> {
             ConfigComposer next = composer.withBootstrap(file);
             ConfigComposer.Composition composition = next.compose(resources);
-            sink.apply(composition.config());
+            CompletableFuture<Void> verdicts = sink.apply(composition.config());
             served = composition.config();
             bootstrap = file;
             composer = next;
             composer.applied(composition);
+            awaitVerdicts(composition, verdicts);
         }, control);
         try {
             done.get();
@@ -272,12 +277,13 @@ public final class XdsClient implements AutoCloseable {
         ConfigComposer.Composition composition;
         List<String> names = new ArrayList<>();
         boolean rotated;
+        CompletableFuture<Void> verdicts = null;
         try {
             candidate = translate(type, response, names);
             composition = composer.compose(candidate);
             rotated = secretFiles.publish(candidate.secrets());
             if (!composition.config().equals(served)) {
-                apply(type, composition);
+                verdicts = apply(type, composition);
             }
         } catch (XdsRejection e) {
             secretFiles.publish(resources.secrets());
@@ -296,7 +302,11 @@ public final class XdsClient implements AutoCloseable {
         state.received = true;
         state.rejectedVersion = null;
         state.repeatedRejection.reset();
-        accepted(type, response.getVersionInfo(), names, composition.warming());
+        accepted(type, response.getVersionInfo(), names);
+        ready(composition);
+        if (verdicts != null) {
+            awaitVerdicts(composition, verdicts);
+        }
         meters.ack(type, System.nanoTime() - receipt);
         send(type, state.acceptedVersion, Optional.empty());
         subscribe(ResourceType.ROUTE, resources.rdsNames());
@@ -307,21 +317,85 @@ public final class XdsClient implements AutoCloseable {
         }
     }
 
-    private void apply(ResourceType type, ConfigComposer.Composition composition) {
+    private CompletableFuture<Void> apply(ResourceType type, ConfigComposer.Composition composition) {
         try {
-            sink.apply(composition.config());
+            return sink.apply(composition.config());
         } catch (ConfigException | IllegalArgumentException e) {
             throw new XdsRejection(type.kind() + ": the configuration it makes cannot be applied: " + e.getMessage());
         }
     }
 
-    /** Asks for {@code names} of {@code type} when they changed; resources no longer named are forgotten. */
+    /**
+     * Asks for {@code names} of {@code type} when they changed; resources no longer named are
+     * forgotten. A name asked for the first time stops holding warming if it has not arrived
+     * after its {@code initial_fetch_timeout}.
+     */
     private void subscribe(ResourceType type, List<String> names) {
         TypeState state = types.get(type);
-        if (!state.names.equals(names)) {
-            state.names = names;
-            send(type, state.acceptedVersion, Optional.empty());
+        if (state.names.equals(names)) {
+            return;
         }
+        for (String name : names) {
+            Duration timeout = resources.initialFetchTimeout(type, name);
+            if (!state.names.contains(name) && !timeout.isZero()) {
+                control.schedule(() -> initialFetchTimedOut(type, name), timeout.toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
+        givenUp.removeIf(key -> key.startsWith(type.kind() + "/") && !names.contains(key.substring(type.kind().length() + 1)));
+        state.names = names;
+        send(type, state.acceptedVersion, Optional.empty());
+    }
+
+    /** Stops waiting for {@code name} of {@code type} if it is still asked for and has not arrived. */
+    private void initialFetchTimedOut(ResourceType type, String name) {
+        if (closed || !types.get(type).names.contains(name) || resources.has(type, name)) {
+            return;
+        }
+        log.warn("xDS {} '{}' did not arrive within its initial_fetch_timeout: it no longer holds warming", type.kind(),
+                name);
+        givenUp.add(key(type, name));
+        composer.givenUp(givenUp);
+        recompose();
+    }
+
+    /** Serves the accepted resources again, after what may be served changed without a response. */
+    private void recompose() {
+        ConfigComposer.Composition composition = composer.compose(resources);
+        CompletableFuture<Void> verdicts = null;
+        if (!composition.config().equals(served)) {
+            try {
+                verdicts = sink.apply(composition.config());
+            } catch (ConfigException | IllegalArgumentException e) {
+                log.warn("xDS: the configuration cannot be applied, still serving the last good one: {}", e.getMessage());
+                return;
+            }
+            served = composition.config();
+        }
+        composer.applied(composition);
+        ready(composition);
+        if (verdicts != null) {
+            awaitVerdicts(composition, verdicts);
+        }
+    }
+
+    /**
+     * Once the hosts of the clusters served for the first time with health checks had their first
+     * verdicts (or twice the longest check timeout passed), lets routes switch to them.
+     */
+    private void awaitVerdicts(ConfigComposer.Composition composition, CompletableFuture<Void> verdicts) {
+        List<String> names = composition.awaitingVerdicts();
+        if (names.isEmpty()) {
+            return;
+        }
+        long limitNanos = 2 * names.stream().map(composition.clusters()::get)
+                .flatMap(c -> c.healthCheck().stream()).mapToLong(h -> h.timeout().toNanos()).max().orElse(0)
+                + TimeUnit.SECONDS.toNanos(1);
+        verdicts.completeOnTimeout(null, limitNanos, TimeUnit.NANOSECONDS).whenCompleteAsync((done, failure) -> {
+            if (!closed) {
+                composer.firstVerdicts(names);
+                recompose();
+            }
+        }, control);
     }
 
     /** The resources with those of {@code response}; the names it carries are added to {@code names}. */
@@ -425,7 +499,7 @@ public final class XdsClient implements AutoCloseable {
         requests.onNext(request.build());
     }
 
-    private void accepted(ResourceType type, String version, List<String> received, List<String> warming) {
+    private void accepted(ResourceType type, String version, List<String> received) {
         Instant now = Instant.now();
         Set<String> names = switch (type) {
             case CLUSTER -> resources.clusters().keySet();
@@ -441,8 +515,12 @@ public final class XdsClient implements AutoCloseable {
                     before == null ? Optional.empty() : before.lastNack()));
         }
         published = List.copyOf(statuses.values());
+    }
+
+    /** Marks the client initialized once clusters and listeners arrived and nothing holds warming. */
+    private void ready(ConfigComposer.Composition composition) {
         if (!initialized && types.get(ResourceType.CLUSTER).received && types.get(ResourceType.LISTENER).received
-                && warming.isEmpty()) {
+                && composition.warming().isEmpty()) {
             initialized = true;
             log.info("first xDS configuration applied");
         }

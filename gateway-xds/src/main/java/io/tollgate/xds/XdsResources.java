@@ -2,9 +2,11 @@ package io.tollgate.xds;
 
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.RouteConfig;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -80,6 +82,40 @@ record XdsResources(
     /** The service names the clusters ask EDS for. */
     List<String> edsNames() {
         return clusters.values().stream().flatMap(c -> c.edsServiceName().stream()).distinct().sorted().toList();
+    }
+
+    /** Whether a resource {@code name} of {@code type} arrived. */
+    boolean has(ResourceType type, String name) {
+        return switch (type) {
+            case CLUSTER -> clusters.containsKey(name);
+            case LISTENER -> listeners.containsKey(name);
+            case ROUTE -> routes.containsKey(name);
+            case ENDPOINT -> endpoints.containsKey(name);
+            case SECRET -> secrets.containsKey(name);
+        };
+    }
+
+    /**
+     * How long {@code name} of a named type is waited for: the longest {@code initial_fetch_timeout}
+     * of the resources naming it; zero (for ever) when one of them says so or none names it.
+     */
+    Duration initialFetchTimeout(ResourceType type, String name) {
+        List<Duration> timeouts = switch (type) {
+            case ROUTE -> listeners.values().stream().filter(l -> l.rdsName().equals(Optional.of(name)))
+                    .map(ListenerTranslator.Translated::rdsFetchTimeout).toList();
+            case ENDPOINT -> clusters.values().stream().filter(c -> c.edsServiceName().equals(Optional.of(name)))
+                    .map(ClusterTranslator.Translated::edsFetchTimeout).toList();
+            case SECRET -> Stream.concat(
+                    listeners.values().stream().flatMap(l -> l.tls().stream())
+                            .filter(t -> t.names().contains(name)).map(t -> t.fetchTimeout()),
+                    clusters.values().stream().flatMap(c -> c.tls().stream())
+                            .filter(t -> t.names().contains(name)).map(t -> t.fetchTimeout())).toList();
+            case CLUSTER, LISTENER -> List.of();
+        };
+        if (timeouts.isEmpty() || timeouts.contains(Duration.ZERO)) {
+            return Duration.ZERO;
+        }
+        return timeouts.stream().max(Duration::compareTo).orElseThrow();
     }
 
     /** Only the entries still subscribed to: a route or assignment nobody names any more is forgotten. */
