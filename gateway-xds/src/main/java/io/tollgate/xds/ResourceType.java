@@ -59,12 +59,17 @@ public enum ResourceType {
         return null;
     }
 
-    /** Unpacks one resource of a response; a resource of another type is a rejection. */
-    Message unpack(Any resource) {
+    /** Refuses a resource of another type in a response of this one. */
+    void check(Any resource) {
         if (!resource.getTypeUrl().equals(typeUrl)) {
             throw new XdsRejection(kind + ": a resource of type " + resource.getTypeUrl() + " in a " + kind
                     + " response");
         }
+    }
+
+    /** Unpacks one resource of a response; a resource of another type is a rejection. */
+    Message unpack(Any resource) {
+        check(resource);
         try {
             return resource.unpack(messageType);
         } catch (InvalidProtocolBufferException e) {

@@ -1,5 +1,6 @@
 package io.tollgate.xds;
 
+import com.google.protobuf.Any;
 import com.google.protobuf.Message;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
@@ -8,7 +9,6 @@ import com.google.rpc.Status;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.core.v3.Node;
-import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
@@ -85,6 +85,7 @@ public final class XdsClient implements AutoCloseable {
     private final SecretFiles secretFiles = new SecretFiles();
     private final ClusterTranslator clusters;
     private final ListenerTranslator listeners;
+    private final EndpointTranslator endpoints = new EndpointTranslator();
     private final ScheduledExecutorService control;
     private final ManagedChannel channel;
     private final Backoff reconnect;
@@ -311,6 +312,7 @@ public final class XdsClient implements AutoCloseable {
         send(type, state.acceptedVersion, Optional.empty());
         subscribe(ResourceType.ROUTE, resources.rdsNames());
         subscribe(ResourceType.ENDPOINT, resources.edsNames());
+        endpoints.retain(resources.edsNames());
         subscribe(ResourceType.SECRET, resources.sdsNames());
         if (rotated) {
             certificatesChanged.run();
@@ -342,6 +344,7 @@ public final class XdsClient implements AutoCloseable {
             }
         }
         givenUp.removeIf(key -> key.startsWith(type.kind() + "/") && !names.contains(key.substring(type.kind().length() + 1)));
+        composer.givenUp(givenUp);
         state.names = names;
         send(type, state.acceptedVersion, Optional.empty());
     }
@@ -414,8 +417,10 @@ public final class XdsClient implements AutoCloseable {
             }));
             case ROUTE -> resources.withRoutes(unique(type, response, names,
                     m -> RouteTranslator.translate((RouteConfiguration) m)));
-            case ENDPOINT -> resources.withEndpoints(unique(type, response, names,
-                    m -> EndpointTranslator.translate((ClusterLoadAssignment) m)));
+            case ENDPOINT -> resources.withEndpoints(uniqueNamed(type, response, names, resource -> {
+                EndpointTranslator.Assignment assignment = endpoints.translate(resource);
+                return Map.entry(assignment.clusterName(), assignment.endpoints());
+            }));
             case SECRET -> resources.withSecrets(unique(type, response, names,
                     m -> SecretTranslator.translate((Secret) m, secretFiles)));
         };
@@ -431,17 +436,27 @@ public final class XdsClient implements AutoCloseable {
     /** The resources of {@code response} translated, by name; a name given twice is a rejection. */
     private static <T> Map<String, T> unique(ResourceType type, DiscoveryResponse response, List<String> names,
             Function<Message, T> translator) {
-        Map<String, T> byName = new HashMap<>();
-        for (int i = 0; i < response.getResourcesCount(); i++) {
-            Message message = type.unpack(response.getResources(i));
+        return uniqueNamed(type, response, names, resource -> {
+            Message message = type.unpack(resource);
             String name = name(message);
-            names.add(name);
             try {
-                if (byName.put(name, translator.apply(message)) != null) {
-                    throw new XdsRejection(type.kind() + " '" + name + "': sent twice in one response");
-                }
+                return Map.entry(name, translator.apply(message));
             } catch (XdsRejection e) {
                 throw e.of(name);
+            }
+        });
+    }
+
+    /** The resources of {@code response} as {@code translator} names and translates them; a name given twice is a rejection. */
+    private static <T> Map<String, T> uniqueNamed(ResourceType type, DiscoveryResponse response, List<String> names,
+            Function<Any, Map.Entry<String, T>> translator) {
+        Map<String, T> byName = new HashMap<>();
+        for (Any resource : response.getResourcesList()) {
+            Map.Entry<String, T> named = translator.apply(resource);
+            names.add(named.getKey());
+            if (byName.put(named.getKey(), named.getValue()) != null) {
+                throw new XdsRejection(type.kind() + " '" + named.getKey() + "': sent twice in one response")
+                        .of(named.getKey());
             }
         }
         return byName;
@@ -457,10 +472,7 @@ public final class XdsClient implements AutoCloseable {
         if (message instanceof RouteConfiguration r) {
             return r.getName();
         }
-        if (message instanceof Secret s) {
-            return s.getName();
-        }
-        return ((ClusterLoadAssignment) message).getClusterName();
+        return ((Secret) message).getName();
     }
 
     private void reject(ResourceType type, DiscoveryResponse response, XdsRejection rejection) {

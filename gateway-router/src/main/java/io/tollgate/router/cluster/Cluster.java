@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -356,17 +357,36 @@ public final class Cluster {
         return List.of(endpoints);
     }
 
-    /** Makes {@code endpoints} the whole host list: {@link #update} with the hosts no longer listed removed. */
+    /**
+     * Makes {@code endpoints} the whole host list: {@link #update} with the hosts no longer listed
+     * removed. An endpoint given as the very object applied last time (an xDS push reuses the
+     * translation of every endpoint that did not change) is unchanged and skipped at once, so that
+     * a push of many endpoints of which few changed costs in proportion to the changes.
+     */
     public void replaceEndpoints(List<EndpointConfig> endpoints) {
-        Set<String> listed = new HashSet<>();
-        endpoints.forEach(endpoint -> listed.add(Host.idOf(endpoint)));
-        List<String> removed = new ArrayList<>();
-        for (Host host : hosts()) {
-            if (!listed.contains(host.id())) {
-                removed.add(host.id());
+        Map<EndpointConfig, Boolean> applied = new IdentityHashMap<>(endpointBySlot.length);
+        for (EndpointConfig endpoint : endpointBySlot) {
+            if (endpoint != null) {
+                applied.put(endpoint, Boolean.FALSE);
             }
         }
-        apply(endpoints, removed, endpoints);
+        List<EndpointConfig> upserts = new ArrayList<>();
+        Set<String> listed = new HashSet<>();
+        for (EndpointConfig endpoint : endpoints) {
+            if (applied.replace(endpoint, Boolean.TRUE) == null) {
+                upserts.add(endpoint);
+                listed.add(Host.idOf(endpoint));
+            }
+        }
+        List<String> removed = new ArrayList<>();
+        Host[] slots = version.hosts().slots();
+        for (int slot = 0; slot < endpointBySlot.length; slot++) {
+            EndpointConfig endpoint = endpointBySlot[slot];
+            if (endpoint != null && !applied.get(endpoint) && !listed.contains(slots[slot].id())) {
+                removed.add(slots[slot].id());
+            }
+        }
+        apply(upserts, removed, endpoints);
     }
 
     /**
