@@ -102,7 +102,10 @@ final class EndpointTranslator {
                 Fields.allowOnly(locality, at + ".endpoints[" + l + "]", LOCALITY_FIELDS);
                 for (int e = 0; e < lbEndpoints.size(); e++) {
                     ByteString bytes = lbEndpoints.get(e);
-                    Entry entry = cluster.byBytes.get(bytes);
+                    // Most pushes list the endpoints in the same order: the one at this position last time first.
+                    int position = inOrder.size();
+                    Entry entry = position < cluster.inOrder.size() && cluster.inOrder.get(position).bytes.equals(bytes)
+                            ? cluster.inOrder.get(position) : cluster.byBytes.get(bytes);
                     if (entry == null || entry.generation == generation) {
                         // new, or the same bytes twice in this response: checked, and its address:port compared below
                         entry = new Entry(bytes, endpoint(LbEndpoint.parseFrom(bytes), path(at, l, e)));
