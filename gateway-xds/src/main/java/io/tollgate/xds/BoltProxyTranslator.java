@@ -92,14 +92,7 @@ final class BoltProxyTranslator {
                 routes.add(route(service, list.get(r), where + ".routes[" + r + "]"));
             }
         }
-        ObjectNode tree = NODES.objectNode();
-        ArrayNode hosts = tree.putArray("virtual_hosts");
-        routesByService.forEach((service, routes) -> {
-            ObjectNode host = hosts.addObject().put("name", service);
-            host.putArray("domains").add(service);
-            host.set("routes", routes);
-        });
-        return tree;
+        return DubboProxyTranslator.byService(routesByService);
     }
 
     private static ObjectNode route(String service, JsonNode route, String at) {

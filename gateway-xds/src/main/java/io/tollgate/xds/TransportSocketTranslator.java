@@ -85,18 +85,9 @@ final class TransportSocketTranslator {
         Fields.allowOnly(context, where, Set.of("common_tls_context", "require_client_certificate"));
         CommonTlsContext common = context.getCommonTlsContext();
         where += ".common_tls_context";
-        Fields.allowOnly(common, where, Set.of("tls_certificate_sds_secret_configs",
-                "validation_context_sds_secret_config", "alpn_protocols"));
-        if (common.getTlsCertificateSdsSecretConfigsCount() != 1) {
-            throw new XdsRejection(where + ".tls_certificate_sds_secret_configs: "
-                    + common.getTlsCertificateSdsSecretConfigsCount() + " secrets (supported: exactly one)");
-        }
-        String certificate = secretName(common.getTlsCertificateSdsSecretConfigs(0),
-                where + ".tls_certificate_sds_secret_configs[0]");
-        Optional<String> validation = common.hasValidationContextSdsSecretConfig()
-                ? Optional.of(secretName(common.getValidationContextSdsSecretConfig(),
-                        where + ".validation_context_sds_secret_config"))
-                : Optional.empty();
+        List<String> certificates = certificates(common, where, 1, "exactly one");
+        String certificate = certificates.get(0);
+        Optional<String> validation = validation(common, where);
         boolean required = context.getRequireClientCertificate().getValue();
         if (required && validation.isEmpty()) {
             throw new XdsRejection(at + ".typed_config.require_client_certificate: needs"
@@ -122,19 +113,8 @@ final class TransportSocketTranslator {
         Fields.allowOnly(context, where, Set.of("sni", "common_tls_context"));
         CommonTlsContext common = context.getCommonTlsContext();
         where += ".common_tls_context";
-        Fields.allowOnly(common, where, Set.of("tls_certificate_sds_secret_configs",
-                "validation_context_sds_secret_config", "alpn_protocols"));
-        if (common.getTlsCertificateSdsSecretConfigsCount() > 1) {
-            throw new XdsRejection(where + ".tls_certificate_sds_secret_configs: "
-                    + common.getTlsCertificateSdsSecretConfigsCount() + " secrets (supported: at most one)");
-        }
-        Optional<String> certificate = common.getTlsCertificateSdsSecretConfigsCount() == 0 ? Optional.empty()
-                : Optional.of(secretName(common.getTlsCertificateSdsSecretConfigs(0),
-                        where + ".tls_certificate_sds_secret_configs[0]"));
-        Optional<String> validation = common.hasValidationContextSdsSecretConfig()
-                ? Optional.of(secretName(common.getValidationContextSdsSecretConfig(),
-                        where + ".validation_context_sds_secret_config"))
-                : Optional.empty();
+        Optional<String> certificate = certificates(common, where, 0, "at most one").stream().findFirst();
+        Optional<String> validation = validation(common, where);
         List<String> alpn = alpn(common.getAlpnProtocolsList(), List.of(TlsConfig.H2, TlsConfig.HTTP_1_1),
                 where + ".alpn_protocols");
         Optional<String> sni = context.getSni().isEmpty() ? Optional.empty()
@@ -160,6 +140,30 @@ final class TransportSocketTranslator {
             }
         }
         return longest;
+    }
+
+    /**
+     * The names of the certificate secrets of {@code common}, which must set only what the
+     * gateway supports: {@code minimum} or one of them ({@code supported} says how many in errors).
+     */
+    private static List<String> certificates(CommonTlsContext common, String at, int minimum, String supported) {
+        Fields.allowOnly(common, at, Set.of("tls_certificate_sds_secret_configs",
+                "validation_context_sds_secret_config", "alpn_protocols"));
+        int count = common.getTlsCertificateSdsSecretConfigsCount();
+        if (count < minimum || count > 1) {
+            throw new XdsRejection(at + ".tls_certificate_sds_secret_configs: " + count + " secrets (supported: "
+                    + supported + ")");
+        }
+        return count == 0 ? List.of() : List.of(secretName(common.getTlsCertificateSdsSecretConfigs(0),
+                at + ".tls_certificate_sds_secret_configs[0]"));
+    }
+
+    /** The name of the validation context secret of {@code common}, if it names one. */
+    private static Optional<String> validation(CommonTlsContext common, String at) {
+        return common.hasValidationContextSdsSecretConfig()
+                ? Optional.of(secretName(common.getValidationContextSdsSecretConfig(),
+                        at + ".validation_context_sds_secret_config"))
+                : Optional.empty();
     }
 
     private static List<String> alpn(List<String> names, List<String> supported, String at) {

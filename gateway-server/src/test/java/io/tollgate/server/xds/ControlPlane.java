@@ -61,6 +61,16 @@ final class ControlPlane implements AutoCloseable {
         return port;
     }
 
+    /** A gateway's bootstrap taking everything from this control plane, reconnecting quickly. */
+    String bootstrap() {
+        return """
+                admin: { address: 127.0.0.1, port: 0 }
+                node: { id: tollgate-test, cluster: ingress }
+                dynamic_resources:
+                  ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 50ms, max_backoff: 200ms }
+                """.formatted(port);
+    }
+
     /** Serves (again, after {@link #stop}) on the same port. */
     void start() throws IOException {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))

@@ -56,7 +56,7 @@ class XdsBoltTest {
                 node: { id: tollgate-test, cluster: ingress }
                 dynamic_resources: { ads_config: { address: 127.0.0.1, port: %d } }
                 """.formatted(controlPlane.port()))));
-        Await.until("the Bolt listener bound", Duration.ofSeconds(10),
+        Await.until("the Bolt listener bound", Duration.ofSeconds(30),
                 () -> gateway.snapshot().config().listeners().size() == 1);
         assertThat(gateway.snapshot().config().listeners().get(0).protocols()).containsExactly("bolt");
         EchoService service = consumer(gateway.port("bolt"));
@@ -65,7 +65,7 @@ class XdsBoltTest {
 
         push("2", a, b, """
                 { "prefix": "ec" }""");
-        Await.until("echo routed to b", Duration.ofSeconds(10), () -> "b:y".equals(service.echo("y")));
+        Await.until("echo routed to b", Duration.ofSeconds(30), () -> "b:y".equals(service.echo("y")));
         assertThat(service.slow("z")).isEqualTo("a:z");
     }
 

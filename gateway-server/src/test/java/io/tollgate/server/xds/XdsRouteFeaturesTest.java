@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  */
 class XdsRouteFeaturesTest {
 
-    private static final Duration LIMIT = Duration.ofSeconds(10);
+    private static final Duration LIMIT = Duration.ofSeconds(30);
 
     private final StartedResources resources = new StartedResources();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -149,12 +149,7 @@ class XdsRouteFeaturesTest {
     }
 
     private void startGateway() throws Exception {
-        gateway = resources.add(Gateway.start(ConfigLoader.parse("""
-                admin: { address: 127.0.0.1, port: 0 }
-                node: { id: tollgate-test, cluster: ingress }
-                dynamic_resources:
-                  ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 50ms, max_backoff: 200ms }
-                """.formatted(controlPlane.port()))));
+        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
         Await.until("the listener bound", LIMIT, () -> gateway.snapshot().config().listeners().size() == 1
                 || controlPlane.requests().stream().anyMatch(DiscoveryRequest::hasErrorDetail));
     }

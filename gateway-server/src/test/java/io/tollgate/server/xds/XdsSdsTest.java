@@ -52,7 +52,7 @@ import org.junit.jupiter.api.Test;
  */
 class XdsSdsTest {
 
-    private static final Duration LIMIT = Duration.ofSeconds(10);
+    private static final Duration LIMIT = Duration.ofSeconds(30);
 
     private final StartedResources resources = new StartedResources();
     private ControlPlane controlPlane;
@@ -192,12 +192,7 @@ class XdsSdsTest {
     }
 
     private void startGateway() throws Exception {
-        gateway = resources.add(Gateway.start(ConfigLoader.parse("""
-                admin: { address: 127.0.0.1, port: 0 }
-                node: { id: tollgate-test, cluster: ingress }
-                dynamic_resources:
-                  ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 50ms, max_backoff: 200ms }
-                """.formatted(controlPlane.port()))));
+        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
     }
 
     private int upstream(String name) throws IOException {

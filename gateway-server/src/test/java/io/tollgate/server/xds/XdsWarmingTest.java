@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  */
 class XdsWarmingTest {
 
-    private static final Duration LIMIT = Duration.ofSeconds(10);
+    private static final Duration LIMIT = Duration.ofSeconds(30);
 
     private final StartedResources resources = new StartedResources();
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -77,7 +77,7 @@ class XdsWarmingTest {
             if (firstCheckHeld.getCount() > 0) {
                 firstCheckHeld.countDown();
                 try {
-                    releaseFirstCheck.await(5, TimeUnit.SECONDS);
+                    releaseFirstCheck.await(20, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -92,14 +92,14 @@ class XdsWarmingTest {
         Await.until("ready", LIMIT, () -> status(gateway.adminPort(), "/ready") == 200);
 
         Cluster withChecks = staticCluster("b", checked.port()).toBuilder().addHealthChecks(HealthCheck.newBuilder()
-                .setTimeout(com.google.protobuf.Duration.newBuilder().setSeconds(5))
+                .setTimeout(com.google.protobuf.Duration.newBuilder().setSeconds(25))
                 .setInterval(com.google.protobuf.Duration.newBuilder().setSeconds(1))
                 .setHealthyThreshold(UInt32Value.of(1)).setUnhealthyThreshold(UInt32Value.of(1))
                 .setHttpHealthCheck(HealthCheck.HttpHealthCheck.newBuilder().setPath("/health"))).build();
         try (TrafficLoop traffic = new TrafficLoop("xds-warming", i -> get(gateway.port("web"), "/load/" + i))) {
             controlPlane.push("2", List.of(staticCluster("a", a), withChecks), List.of(), List.of(web),
                     List.of(routes("web-routes", Map.of("/", "b"))));
-            assertThat(firstCheckHeld.await(5, TimeUnit.SECONDS)).as("the first health check reached b").isTrue();
+            assertThat(firstCheckHeld.await(20, TimeUnit.SECONDS)).as("the first health check reached b").isTrue();
             for (int i = 0; i < 5; i++) {
                 assertThat(upstreamAt("/x")).as("before b's first verdict").isEqualTo("a");
             }
@@ -145,11 +145,6 @@ class XdsWarmingTest {
     }
 
     private void startGateway() throws Exception {
-        gateway = resources.add(Gateway.start(ConfigLoader.parse("""
-                admin: { address: 127.0.0.1, port: 0 }
-                node: { id: tollgate-test, cluster: ingress }
-                dynamic_resources:
-                  ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 50ms, max_backoff: 200ms }
-                """.formatted(controlPlane.port()))));
+        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
     }
 }
