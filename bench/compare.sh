@@ -39,7 +39,9 @@ Usage: bench/compare.sh [-d SECS] [-w SECS] [-r ROUNDS] [-o DIR] [--only 'TARGET
   -o DIR         output dir for raw tool output, configs, results.csv (default: mktemp -d)
   --only LIST    targets, any of: direct haproxy nginx tollgate       (default: all four)
                  and tollgate-b: a second Tollgate for an A/B run, from
-                 TOLLGATE_B_JAR (default: the same jar) with JVM_EXTRA_B
+                 TOLLGATE_B_JAR (default: the same jar) with JVM_EXTRA_B and
+                 FILTERS_B (a YAML flow list of stream filters for its listener,
+                 without single quotes) to measure what filters cost
   -c LIST        wrk connection counts for GET                        (default '20 200 1000')
   -s LIST        scenarios, any of: get post ab h2c                  (default: all four)
 Ports: upstream 18080, haproxy 18090, nginx 18092, tollgate 18100, tollgate-b 18101. Tollgate starts through
@@ -200,7 +202,7 @@ declare -A CMD=(
   [haproxy]="haproxy -db -f $OUT/haproxy.cfg"
   [nginx]="nginx -p $OUT/nginx -c $OUT/nginx/nginx.conf"
   [tollgate]="env TOLLGATE_JAR=$JAR PROXY_PORT=${PORT[tollgate]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
-  [tollgate-b]="env TOLLGATE_JAR=$JAR_B JVM_EXTRA='${JVM_EXTRA_B:-}' PROXY_PORT=${PORT[tollgate-b]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+  [tollgate-b]="env TOLLGATE_JAR=$JAR_B JVM_EXTRA='${JVM_EXTRA_B:-}' FILTERS_YAML='${FILTERS_B:-}' PROXY_PORT=${PORT[tollgate-b]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
 )
 
 # --- run -------------------------------------------------------------------------------------

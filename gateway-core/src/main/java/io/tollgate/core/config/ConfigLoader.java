@@ -8,8 +8,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import io.tollgate.core.extension.ExtensionFactory;
 import io.tollgate.core.extension.ExtensionRegistry;
+import io.tollgate.core.filter.StreamFilterConfig;
+import io.tollgate.core.filter.StreamFilterFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,8 +32,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Turns YAML text into a validated {@link GatewayConfig}. The whole document is checked before
@@ -129,7 +131,7 @@ public final class ConfigLoader {
 
     /** Parses and validates one route configuration given as a tree shaped like {@code route_config}. */
     public static RouteConfig routeConfig(JsonNode tree, String path) {
-        return routeConfig(new ConfigNode(tree, path));
+        return routeConfig(new ConfigNode(tree, path), RouteFilterOverrides.NONE);
     }
 
     /**
@@ -219,7 +221,7 @@ public final class ConfigLoader {
 
     private static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {
         Set<String> keys = new HashSet<>(Set.of("name", "address", "port", "protocols", "route_config", "http",
-                "http2", "access_log", "tls", "protocol_detection_timeout", "max_connections"));
+                "http2", "access_log", "tls", "protocol_detection_timeout", "max_connections", "filters"));
         keys.addAll(extensions.names(ProtocolOptions.class));
         n.allowOnly(keys);
         Map<String, ProtocolOptions> protocolOptions = new LinkedHashMap<>();
@@ -247,12 +249,14 @@ public final class ConfigLoader {
             a.allowOnly(Set.of("path"));
             return new AccessLogConfig(a.string("path", ""));
         }).orElse(AccessLogConfig.DISABLED);
+        List<StreamFilterConfig> filters = n.list("filters", f -> streamFilter(f, extensions));
+        unique(n.child("filters"), filters.stream().map(StreamFilterConfig::name).toList());
         return new ListenerConfig(
                 n.string("name"),
                 n.string("address", "127.0.0.1"),
                 n.integer("port", 0, 0, 65535),
                 protocols,
-                routeConfig(n.required("route_config")),
+                routeConfig(n.required("route_config"), new RouteFilterOverrides(filters, extensions)),
                 http,
                 accessLog,
                 protocolOptions,
@@ -260,7 +264,20 @@ public final class ConfigLoader {
                 TlsConfigLoader.listener(n, protocols),
                 new ConnectionLimits(
                         positive(n, "protocol_detection_timeout", ConnectionLimits.DEFAULT_PROTOCOL_DETECTION_TIMEOUT),
-                        n.integer("max_connections", 0, 0, Integer.MAX_VALUE)));
+                        n.integer("max_connections", 0, 0, Integer.MAX_VALUE)),
+                filters);
+    }
+
+    /** One entry of a listener's {@code filters}: {@code name}, and the keys the filter of that name reads. */
+    private static StreamFilterConfig streamFilter(ConfigNode n, ExtensionRegistry extensions) {
+        String name = n.string("name");
+        StreamFilterFactory factory = extensions.find(StreamFilterConfig.class, name, StreamFilterFactory.class)
+                .orElseThrow(() -> n.child("name").error("unknown filter '" + name + "' (expected one of "
+                        + extensions.names(StreamFilterConfig.class) + ")"));
+        Set<String> keys = new HashSet<>(factory.keys());
+        keys.add("name");
+        n.allowOnly(keys);
+        return factory.parse(n, StreamFilterConfig.named(name));
     }
 
     private static Http2Options http2Options(ConfigNode n) {
@@ -293,9 +310,9 @@ public final class ConfigLoader {
                 positive(n, "request_headers_timeout", d.requestHeadersTimeout()));
     }
 
-    private static RouteConfig routeConfig(ConfigNode n) {
+    private static RouteConfig routeConfig(ConfigNode n, RouteFilterOverrides overrides) {
         n.allowOnly(Set.of("virtual_hosts"));
-        List<VirtualHostConfig> hosts = n.list("virtual_hosts", ConfigLoader::virtualHost);
+        List<VirtualHostConfig> hosts = n.list("virtual_hosts", h -> virtualHost(h, overrides));
         unique(n.child("virtual_hosts"), hosts.stream().map(VirtualHostConfig::name).toList());
         Map<String, Integer> owners = new HashMap<>();
         for (int i = 0; i < hosts.size(); i++) {
@@ -311,7 +328,7 @@ public final class ConfigLoader {
         return new RouteConfig(hosts);
     }
 
-    private static VirtualHostConfig virtualHost(ConfigNode n) {
+    private static VirtualHostConfig virtualHost(ConfigNode n, RouteFilterOverrides overrides) {
         n.allowOnly(Set.of("name", "domains", "routes"));
         List<String> domains = n.list("domains", d -> {
             String domain = d.asString().toLowerCase(Locale.ROOT);
@@ -327,14 +344,14 @@ public final class ConfigLoader {
         if (domains.isEmpty()) {
             throw n.child("domains").error("must list at least one domain");
         }
-        List<RouteEntryConfig> routes = n.list("routes", ConfigLoader::route);
+        List<RouteEntryConfig> routes = n.list("routes", r -> route(r, overrides));
         unique(n.child("routes"), routes.stream().map(RouteEntryConfig::name).toList());
         return new VirtualHostConfig(n.string("name"), domains, routes);
     }
 
-    private static RouteEntryConfig route(ConfigNode n) {
+    private static RouteEntryConfig route(ConfigNode n, RouteFilterOverrides overrides) {
         n.allowOnly(Set.of("name", "match", "route", "direct_response", "redirect",
-                "request_headers", "response_headers"));
+                "request_headers", "response_headers", "filters"));
         Optional<ForwardActionConfig> forward = n.optional("route").map(ConfigLoader::forward);
         Optional<DirectResponseConfig> direct = n.optional("direct_response").map(d -> {
             d.allowOnly(Set.of("status", "body"));
@@ -361,7 +378,8 @@ public final class ConfigLoader {
                 direct,
                 redirect,
                 n.optional("request_headers").map(ConfigLoader::headerMutation).orElse(HeaderMutationConfig.NONE),
-                n.optional("response_headers").map(ConfigLoader::headerMutation).orElse(HeaderMutationConfig.NONE));
+                n.optional("response_headers").map(ConfigLoader::headerMutation).orElse(HeaderMutationConfig.NONE),
+                n.optional("filters").map(overrides::parse).orElse(Map.of()));
     }
 
     private static RouteMatchConfig match(ConfigNode n) {

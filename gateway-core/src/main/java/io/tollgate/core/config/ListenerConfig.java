@@ -1,5 +1,6 @@
 package io.tollgate.core.config;
 
+import io.tollgate.core.filter.StreamFilterConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param http2 settings and protections of HTTP/2 connections
  * @param tls how connections are decrypted, or empty for plaintext connections
  * @param limits the protocol detection timeout and the connection limit
+ * @param filters the stream filters every request of this listener passes, in order
  */
 public record ListenerConfig(
         String name,
@@ -32,11 +34,21 @@ public record ListenerConfig(
         Map<String, ProtocolOptions> protocolOptions,
         Http2Options http2,
         Optional<TlsConfig> tls,
-        ConnectionLimits limits) {
+        ConnectionLimits limits,
+        List<StreamFilterConfig> filters) {
 
     public ListenerConfig {
         protocols = List.copyOf(protocols);
         protocolOptions = Map.copyOf(protocolOptions);
+        filters = List.copyOf(filters);
+    }
+
+    /** A listener without stream filters. */
+    public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
+            HttpOptions http, AccessLogConfig accessLog, Map<String, ProtocolOptions> protocolOptions,
+            Http2Options http2, Optional<TlsConfig> tls, ConnectionLimits limits) {
+        this(name, address, port, protocols, routeConfig, http, accessLog, protocolOptions, http2, tls, limits,
+                List.of());
     }
 
     /** The settings of {@code protocol} on this listener, or null when the listener does not serve it. */
