@@ -33,6 +33,7 @@ import io.tollgate.server.health.UpstreamHealth;
 import io.tollgate.server.listener.DownstreamProtocols;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.overload.OverloadGuard;
+import io.tollgate.server.tls.CertificateFileWatcher;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upgrade.Inheritance;
 import io.tollgate.xds.XdsClient;
@@ -161,7 +162,8 @@ public final class Gateway implements AutoCloseable {
         }
         admin = startAdmin(config);
         if (config.xds().isPresent()) {
-            xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::reload);
+            xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::applyFromXds,
+                    CertificateFileWatcher::checkNow);
         }
         listeners.forEach(Listener::startAccepting);
         drains.started();
@@ -239,11 +241,24 @@ public final class Gateway implements AutoCloseable {
      * @throws ConfigException when the configuration cannot be applied; the running one stays whole
      */
     public long reload(GatewayConfig config) {
-        return control.call(() -> apply(config));
+        return control.call(() -> apply(config).version());
+    }
+
+    /**
+     * {@link #reload(GatewayConfig)} for the xDS client, which warms a new health-checked cluster
+     * until the returned future completes: once every host this configuration checks for the first
+     * time has had its first verdict.
+     */
+    private CompletableFuture<Void> applyFromXds(GatewayConfig config) {
+        return control.call(() -> apply(config).firstVerdicts());
+    }
+
+    /** What {@link #apply} did: the version served and when its new hosts had their first health verdicts. */
+    private record Applied(long version, CompletableFuture<Void> firstVerdicts) {
     }
 
     /** {@link #reload(GatewayConfig)}, on the control thread. */
-    private long apply(GatewayConfig config) {
+    private Applied apply(GatewayConfig config) {
         Snapshot current = snapshot.get();
         if (drains.draining()) {
             reloads.failed();
@@ -274,12 +289,12 @@ public final class Gateway implements AutoCloseable {
                 }
             }
         }
-        health.update(next);
+        CompletableFuture<Void> firstVerdicts = health.update(next);
         protocols.retireUpstreams(next.clusters());
         reloads.applied(next.version());
         log.info("configuration version {} applied: {} listeners, {} clusters", next.version(),
                 config.listeners().size(), config.clusters().size());
-        return next.version();
+        return new Applied(next.version(), firstVerdicts);
     }
 
     /**

@@ -18,6 +18,7 @@ import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistry;
 import java.util.Locale;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -43,15 +44,24 @@ final class ClusterTranslator {
     }
 
     /** A cluster as received: its settings validated, and where its endpoints come from. */
-    record Translated(ClusterConfig config, Optional<String> edsServiceName) {
+    record Translated(ClusterConfig config, Optional<String> edsServiceName,
+            Optional<TransportSocketTranslator.ClusterSecrets> tls, Duration edsFetchTimeout) {
+
+        /** A cluster in cleartext, its endpoints waited for as long as Envoy waits by default. */
+        Translated(ClusterConfig config, Optional<String> edsServiceName) {
+            this(config, edsServiceName, Optional.empty(), DEFAULT_INITIAL_FETCH_TIMEOUT);
+        }
     }
+
+    /** Envoy's default {@code initial_fetch_timeout}. */
+    static final Duration DEFAULT_INITIAL_FETCH_TIMEOUT = Duration.ofSeconds(15);
 
     Translated translate(Cluster cluster) {
         String at = "Cluster '" + cluster.getName() + "'";
         Fields.allowOnly(cluster, at, Set.of("name", "type", "eds_cluster_config", "connect_timeout", "lb_policy",
                 "load_assignment", "health_checks", "outlier_detection", "circuit_breakers", "lb_subset_config",
                 "ring_hash_lb_config", "maglev_lb_config", "typed_extension_protocol_options", "http2_protocol_options",
-                "common_lb_config"));
+                "common_lb_config", "transport_socket"));
         ObjectNode tree = NODES.objectNode().put("name", cluster.getName());
         Optional<String> eds = switch (cluster.getType()) {
             case STATIC -> Optional.empty();
@@ -104,7 +114,11 @@ final class ClusterTranslator {
         if (eds.isEmpty()) {
             config = config.withEndpoints(EndpointTranslator.endpoints(cluster.getLoadAssignment(), at + ".load_assignment"));
         }
-        return new Translated(config, eds);
+        Optional<TransportSocketTranslator.ClusterSecrets> tls = cluster.hasTransportSocket()
+                ? Optional.of(TransportSocketTranslator.upstream(cluster.getTransportSocket(), at + ".transport_socket"))
+                : Optional.empty();
+        return new Translated(config, eds, tls, eds.isEmpty() ? Duration.ZERO
+                : initialFetchTimeout(cluster.getEdsClusterConfig().getEdsConfig()));
     }
 
     private static String edsServiceName(Cluster cluster, String at) {
@@ -116,13 +130,26 @@ final class ClusterTranslator {
 
     /** Only the ADS stream delivers resources: a config source naming anything else is refused. */
     static void requireAds(ConfigSource source, String at) {
-        Fields.allowOnly(source, at, Set.of("ads", "resource_api_version"));
+        Fields.allowOnly(source, at, Set.of("ads", "resource_api_version", "initial_fetch_timeout"));
         if (!source.hasAds()) {
             throw new XdsRejection(at + ": must be ads (the gateway has one ADS stream)");
         }
         if (source.getResourceApiVersion() == ApiVersion.V2) {
             throw new XdsRejection(at + ".resource_api_version: V2 not supported (supported: V3, AUTO)");
         }
+    }
+
+    /**
+     * How long a resource of {@code source} is waited for before it stops holding the gateway's
+     * initialization (and a listener's or cluster's warming): its {@code initial_fetch_timeout},
+     * Envoy's 15 s when unset; zero waits for ever.
+     */
+    static Duration initialFetchTimeout(ConfigSource source) {
+        if (!source.hasInitialFetchTimeout()) {
+            return DEFAULT_INITIAL_FETCH_TIMEOUT;
+        }
+        com.google.protobuf.Duration timeout = source.getInitialFetchTimeout();
+        return Duration.ofSeconds(timeout.getSeconds(), timeout.getNanos());
     }
 
     private static void ringAndTable(Cluster cluster, String at, ObjectNode tree) {

@@ -61,9 +61,17 @@ final class DubboProxyTranslator {
                 routes.add(route(config, config.getRoutes(r), where + ".routes[" + r + "]"));
             }
         }
+        return byService(routesByInterface);
+    }
+
+    /**
+     * A {@code route_config} of one virtual host per RPC service, named after it and serving it
+     * as its domain, with its routes (Dubbo interfaces, Bolt services).
+     */
+    static ObjectNode byService(Map<String, ArrayNode> routesByService) {
         ObjectNode tree = NODES.objectNode();
         ArrayNode hosts = tree.putArray("virtual_hosts");
-        routesByInterface.forEach((service, routes) -> {
+        routesByService.forEach((service, routes) -> {
             ObjectNode host = hosts.addObject().put("name", service);
             host.putArray("domains").add(service);
             host.set("routes", routes);

@@ -1,11 +1,17 @@
 package io.tollgate.xds;
 
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.tollgate.core.config.EndpointConfig;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,9 +24,13 @@ import java.util.Set;
  * unhealthy, draining, timed out or degraded are left out, as Envoy leaves them out of load
  * balancing.
  *
- * <p>A push may carry tens of thousands of endpoints, so they go straight into
- * {@link EndpointConfig} records, which check the file's ranges themselves, instead of through
- * the file's tree; addresses must be unique as in the file.
+ * <p>A push may carry tens of thousands of endpoints of which few changed, so an EDS response is
+ * read incrementally: the assignment is walked in its encoded form, and each {@code LbEndpoint}
+ * whose bytes are those of the last response for the same cluster takes the translation made then
+ * (the same {@link EndpointConfig} object, which the cluster recognizes as unchanged); only the
+ * others are decoded and checked. Endpoints go straight into {@link EndpointConfig} records, which
+ * check the file's ranges themselves; addresses must be unique as in the file. One instance per
+ * client, used on its control thread.
  */
 final class EndpointTranslator {
 
@@ -30,16 +40,149 @@ final class EndpointTranslator {
     private static final Set<String> LB_ENDPOINT_FIELDS = Set.of("endpoint", "load_balancing_weight", "metadata",
             "health_status");
     private static final Set<String> ENDPOINT_FIELDS = Set.of("address");
+    private static final int ENDPOINTS_TAG = delimitedTag(ClusterLoadAssignment.ENDPOINTS_FIELD_NUMBER);
+    private static final int LB_ENDPOINTS_TAG = delimitedTag(LocalityLbEndpoints.LB_ENDPOINTS_FIELD_NUMBER);
 
-    private EndpointTranslator() {
+    /** One endpoint's translation: null {@code endpoint} when it is left out; {@code key} is its address:port. */
+    private record Translated(EndpointConfig endpoint, String key) {
     }
 
-    /** The endpoints of an EDS response. */
-    static List<EndpointConfig> translate(ClusterLoadAssignment assignment) {
-        return endpoints(assignment, "ClusterLoadAssignment '" + assignment.getClusterName() + "'");
+    /** The endpoints of one EDS resource. */
+    record Assignment(String clusterName, List<EndpointConfig> endpoints) {
     }
 
-    /** The endpoints of {@code assignment}, which {@code at} names in errors. */
+    /** One encoded endpoint, its translation, and where it was in the response of generation {@code generation}. */
+    private static final class Entry {
+        final ByteString bytes;
+        final Translated translated;
+        long generation;
+        int locality;
+        int index;
+
+        Entry(ByteString bytes, Translated translated) {
+            this.bytes = bytes;
+            this.translated = translated;
+        }
+    }
+
+    /** The endpoints of one cluster's last response, in order, by their encoded bytes and by their address:port. */
+    private static final class Known {
+        final Map<ByteString, Entry> byBytes = new HashMap<>();
+        final Map<String, Entry> byKey = new HashMap<>();
+        List<Entry> inOrder = List.of();
+        long generation;
+    }
+
+    /** By cluster name. */
+    private final Map<String, Known> known = new HashMap<>();
+
+    /** The endpoints of one resource of an EDS response, {@code resource} being checked to be a {@code ClusterLoadAssignment}. */
+    Assignment translate(Any resource) {
+        ResourceType.ENDPOINT.check(resource);
+        List<ByteString> localities = new ArrayList<>();
+        ClusterLoadAssignment shell;
+        try {
+            shell = ClusterLoadAssignment.parseFrom(split(resource.getValue(), ENDPOINTS_TAG, localities));
+        } catch (IOException e) {
+            throw new XdsRejection("ClusterLoadAssignment: cannot be decoded: " + e.getMessage());
+        }
+        String name = shell.getClusterName();
+        String at = "ClusterLoadAssignment '" + name + "'";
+        try {
+            Fields.allowOnly(shell, at, ASSIGNMENT_FIELDS);
+            Known cluster = known.computeIfAbsent(name, n -> new Known());
+            long generation = ++cluster.generation;
+            List<EndpointConfig> endpoints = new ArrayList<>(cluster.byBytes.size() + 16);
+            List<Entry> added = new ArrayList<>();
+            List<Entry> inOrder = new ArrayList<>(cluster.inOrder.size() + 16);
+            for (int l = 0; l < localities.size(); l++) {
+                List<ByteString> lbEndpoints = new ArrayList<>();
+                LocalityLbEndpoints locality = LocalityLbEndpoints.parseFrom(split(localities.get(l), LB_ENDPOINTS_TAG,
+                        lbEndpoints));
+                Fields.allowOnly(locality, at + ".endpoints[" + l + "]", LOCALITY_FIELDS);
+                for (int e = 0; e < lbEndpoints.size(); e++) {
+                    ByteString bytes = lbEndpoints.get(e);
+                    // Most pushes list the endpoints in the same order: the one at this position last time first.
+                    int position = inOrder.size();
+                    Entry entry = position < cluster.inOrder.size() && cluster.inOrder.get(position).bytes.equals(bytes)
+                            ? cluster.inOrder.get(position) : cluster.byBytes.get(bytes);
+                    if (entry == null || entry.generation == generation) {
+                        // new, or the same bytes twice in this response: checked, and its address:port compared below
+                        entry = new Entry(bytes, endpoint(LbEndpoint.parseFrom(bytes), path(at, l, e)));
+                        added.add(entry);
+                    }
+                    entry.generation = generation;
+                    entry.locality = l;
+                    entry.index = e;
+                    inOrder.add(entry);
+                    if (entry.translated.endpoint() != null) {
+                        endpoints.add(entry.translated.endpoint());
+                    }
+                }
+            }
+            checkUnique(cluster, added, generation, at);
+            for (Entry entry : added) {
+                cluster.byBytes.putIfAbsent(entry.bytes, entry);
+                if (entry.translated.endpoint() != null) {
+                    cluster.byKey.put(entry.translated.key(), entry);
+                }
+            }
+            for (Entry entry : cluster.inOrder) {
+                if (entry.generation != generation) {
+                    cluster.byBytes.remove(entry.bytes, entry);
+                    if (entry.translated.endpoint() != null) {
+                        cluster.byKey.remove(entry.translated.key(), entry);
+                    }
+                }
+            }
+            cluster.inOrder = inOrder;
+            return new Assignment(name, endpoints);
+        } catch (IOException e) {
+            throw new XdsRejection(at + ": cannot be decoded: " + e.getMessage()).of(name);
+        } catch (XdsRejection e) {
+            throw e.of(name);
+        }
+    }
+
+    /**
+     * Refuses an address:port given twice. The endpoints carried over from the last response were
+     * unique then, so only those added can repeat one: each is compared with the others added and
+     * with the carried-over endpoint of its address:port, if that one is still in this response.
+     */
+    private static void checkUnique(Known cluster, List<Entry> added, long generation, String at) {
+        Map<String, Entry> addedByKey = new HashMap<>();
+        for (Entry entry : added) {
+            String key = entry.translated.key();
+            if (entry.translated.endpoint() == null) {
+                continue;
+            }
+            Entry other = addedByKey.putIfAbsent(key, entry);
+            if (other == null) {
+                Entry carried = cluster.byKey.get(key);
+                other = carried != null && carried.generation == generation && carried != entry ? carried : null;
+            }
+            if (other != null) {
+                boolean otherFirst = other.locality < entry.locality
+                        || (other.locality == entry.locality && other.index < entry.index);
+                Entry first = otherFirst ? other : entry;
+                Entry second = otherFirst ? entry : other;
+                throw new XdsRejection(path(at, second.locality, second.index) + ": address:port '" + key
+                        + "' is already used by " + path(at, first.locality, first.index)
+                        + " (expected each address:port once)");
+            }
+        }
+    }
+
+    private static String path(String at, int locality, int index) {
+        return at + ".endpoints[" + locality + "].lb_endpoints[" + index + "]";
+    }
+
+    /** Forgets the endpoints of the clusters other than {@code names}. */
+    void retain(List<String> names) {
+        known.keySet().retainAll(names);
+    }
+
+    /** The endpoints of {@code assignment} (a STATIC cluster's), which {@code at} names in errors. */
     static List<EndpointConfig> endpoints(ClusterLoadAssignment assignment, String at) {
         Fields.allowOnly(assignment, at, ASSIGNMENT_FIELDS);
         List<EndpointConfig> endpoints = new ArrayList<>();
@@ -49,31 +192,65 @@ final class EndpointTranslator {
             String where = at + ".endpoints[" + l + "]";
             Fields.allowOnly(locality, where, LOCALITY_FIELDS);
             for (int e = 0; e < locality.getLbEndpointsCount(); e++) {
-                LbEndpoint endpoint = locality.getLbEndpoints(e);
-                Fields.allowOnly(endpoint, where + ".lb_endpoints[" + e + "]", LB_ENDPOINT_FIELDS);
-                if (!SERVING.contains(endpoint.getHealthStatus())) {
-                    continue;
-                }
                 String here = where + ".lb_endpoints[" + e + "]";
-                Fields.allowOnly(endpoint.getEndpoint(), here + ".endpoint", ENDPOINT_FIELDS);
-                SocketAddress socket = ListenerTranslator.socketAddress(endpoint.getEndpoint().getAddress(),
-                        here + ".endpoint.address");
-                Map<String, String> labels = endpoint.hasMetadata()
-                        ? SubsetTranslator.labels(endpoint.getMetadata(), here + ".metadata") : Map.of();
-                int weight = endpoint.hasLoadBalancingWeight() ? endpoint.getLoadBalancingWeight().getValue() : 1;
-                try {
-                    endpoints.add(new EndpointConfig(socket.getAddress(), socket.getPortValue(), weight, labels));
-                } catch (IllegalArgumentException ex) {
-                    throw new XdsRejection(here + ": " + ex.getMessage());
-                }
-                String key = socket.getAddress() + ":" + socket.getPortValue();
-                String first = seen.putIfAbsent(key, here);
-                if (first != null) {
-                    throw new XdsRejection(here + ": address:port '" + key + "' is already used by " + first
-                            + " (expected each address:port once)");
-                }
+                add(endpoint(locality.getLbEndpoints(e), here), here, endpoints, seen);
             }
         }
         return endpoints;
+    }
+
+    private static Translated endpoint(LbEndpoint endpoint, String here) {
+        Fields.allowOnly(endpoint, here, LB_ENDPOINT_FIELDS);
+        if (!SERVING.contains(endpoint.getHealthStatus())) {
+            return new Translated(null, null);
+        }
+        Fields.allowOnly(endpoint.getEndpoint(), here + ".endpoint", ENDPOINT_FIELDS);
+        SocketAddress socket = ListenerTranslator.socketAddress(endpoint.getEndpoint().getAddress(),
+                here + ".endpoint.address");
+        Map<String, String> labels = endpoint.hasMetadata()
+                ? SubsetTranslator.labels(endpoint.getMetadata(), here + ".metadata") : Map.of();
+        int weight = endpoint.hasLoadBalancingWeight() ? endpoint.getLoadBalancingWeight().getValue() : 1;
+        try {
+            return new Translated(new EndpointConfig(socket.getAddress(), socket.getPortValue(), weight, labels),
+                    socket.getAddress() + ":" + socket.getPortValue());
+        } catch (IllegalArgumentException ex) {
+            throw new XdsRejection(here + ": " + ex.getMessage());
+        }
+    }
+
+    /** Adds a served endpoint to {@code endpoints}, refusing an address:port given twice. */
+    private static void add(Translated translated, String here, List<EndpointConfig> endpoints, Map<String, String> seen) {
+        if (translated.endpoint() == null) {
+            return;
+        }
+        String first = seen.putIfAbsent(translated.key(), here);
+        if (first != null) {
+            throw new XdsRejection(here + ": address:port '" + translated.key() + "' is already used by " + first
+                    + " (expected each address:port once)");
+        }
+        endpoints.add(translated.endpoint());
+    }
+
+    /**
+     * {@code message} without its fields of tag {@code tag} (a repeated message field), which are
+     * added to {@code taken} in order, still encoded.
+     */
+    private static ByteString split(ByteString message, int tag, List<ByteString> taken) throws IOException {
+        CodedInputStream in = message.newCodedInput();
+        ByteString.Output rest = ByteString.newOutput();
+        CodedOutputStream out = CodedOutputStream.newInstance(rest);
+        for (int read = in.readTag(); read != 0; read = in.readTag()) {
+            if (read == tag) {
+                taken.add(in.readBytes());
+            } else if (!in.skipField(read, out)) {
+                break;
+            }
+        }
+        out.flush();
+        return rest.toByteString();
+    }
+
+    private static int delimitedTag(int fieldNumber) {
+        return fieldNumber << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
     }
 }

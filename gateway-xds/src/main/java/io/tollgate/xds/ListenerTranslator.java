@@ -10,6 +10,7 @@ import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.listener.v3.Filter;
 import io.envoyproxy.envoy.config.listener.v3.FilterChain;
+import io.envoyproxy.envoy.config.listener.v3.FilterChainMatch;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.extensions.filters.network.dubbo_proxy.v3.DubboProxy;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
@@ -18,16 +19,21 @@ import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.RouteConfig;
+import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.extension.ExtensionRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns an Envoy {@code Listener} whose one filter chain is an HTTP connection manager (or a
- * {@code dubbo_proxy}) into the gateway's HTTP (or Dubbo) listener, through the same checks as a
- * listener of the configuration file. HTTP routes are inline or named for RDS; Dubbo routes are
- * inline.
+ * Turns an Envoy {@code Listener} whose filter chain is an HTTP connection manager (or a
+ * {@code dubbo_proxy}, or the gateway's own Bolt proxy in a {@code TypedStruct}) into the gateway's
+ * HTTP (or Dubbo, or Bolt) listener, through the same checks as a listener of the configuration
+ * file. HTTP routes are inline or named for RDS; Dubbo and Bolt routes are inline. Its TLS
+ * certificates come from SDS; several filter chains chosen by SNI become SNI certificates.
  */
 final class ListenerTranslator {
 
@@ -45,13 +51,27 @@ final class ListenerTranslator {
      * A listener as received: validated, with the routes it was given inline, or with none and the
      * name of the {@code RouteConfiguration} that brings them.
      */
-    record Translated(ListenerConfig config, Optional<String> rdsName) {
+    record Translated(ListenerConfig config, Optional<String> rdsName,
+            Optional<TransportSocketTranslator.ListenerSecrets> tls, Duration rdsFetchTimeout) {
 
-        /** The listener serving {@code routes}. */
-        ListenerConfig withRoutes(RouteConfig routes) {
+        /** A plaintext listener, its routes waited for as long as Envoy waits by default. */
+        Translated(ListenerConfig config, Optional<String> rdsName) {
+            this(config, rdsName, Optional.empty(), ClusterTranslator.DEFAULT_INITIAL_FETCH_TIMEOUT);
+        }
+
+        /** The listener serving {@code routes}, with {@code settings} for its TLS (the secrets it needs, arrived). */
+        ListenerConfig ready(RouteConfig routes, Optional<TlsConfig> settings) {
             ListenerConfig c = config;
             return new ListenerConfig(c.name(), c.address(), c.port(), c.protocols(), routes, c.http(), c.accessLog(),
-                    c.protocolOptions(), c.http2(), c.tls(), c.limits());
+                    c.protocolOptions(), c.http2(), settings, c.limits(), c.filters());
+        }
+
+        private Translated withRdsFetchTimeout(Duration timeout) {
+            return new Translated(config, rdsName, tls, timeout);
+        }
+
+        private Translated withTls(Optional<TransportSocketTranslator.ListenerSecrets> secrets) {
+            return new Translated(config, rdsName, secrets, rdsFetchTimeout);
         }
     }
 
@@ -59,20 +79,109 @@ final class ListenerTranslator {
         String at = "Listener '" + listener.getName() + "'";
         Fields.allowOnly(listener, at, Set.of("name", "address", "filter_chains"));
         SocketAddress socket = socketAddress(listener.getAddress(), at + ".address");
-        if (listener.getFilterChainsCount() != 1) {
-            throw new XdsRejection(at + ".filter_chains: " + listener.getFilterChainsCount()
-                    + " filter chains (supported: exactly one)");
+        int main = defaultChain(listener, at);
+        String chainAt = at + ".filter_chains[" + main + "]";
+        FilterChain chain = listener.getFilterChains(main);
+        Fields.allowOnly(chain, chainAt, Set.of("filters", "name", "transport_socket"));
+        Translated translated = filters(listener, chain, chainAt, socket);
+        if (!chain.hasTransportSocket()) {
+            if (listener.getFilterChainsCount() > 1) {
+                throw new XdsRejection(chainAt + ".transport_socket: needed when filter chains are chosen by SNI"
+                        + " (server_names)");
+            }
+            return translated;
         }
-        FilterChain chain = listener.getFilterChains(0);
-        Fields.allowOnly(chain, at + ".filter_chains[0]", Set.of("filters", "name"));
+        TransportSocketTranslator.ListenerSecrets secrets = TransportSocketTranslator.downstream(
+                chain.getTransportSocket(), chainAt + ".transport_socket", translated.config().protocols());
+        return translated.withTls(Optional.of(secrets.withSni(sniChains(listener, main, secrets,
+                translated.config().protocols()))));
+    }
+
+    /**
+     * The index of the chain that serves every connection no other chain's {@code server_names}
+     * claims: the only one, or the one of several without a {@code filter_chain_match}.
+     */
+    private static int defaultChain(Listener listener, String at) {
+        if (listener.getFilterChainsCount() == 0) {
+            throw new XdsRejection(at + ".filter_chains: none (supported: one, or several chosen by SNI)");
+        }
+        int main = -1;
+        for (int i = 0; i < listener.getFilterChainsCount(); i++) {
+            if (!listener.getFilterChains(i).hasFilterChainMatch()) {
+                if (main >= 0) {
+                    throw new XdsRejection(at + ".filter_chains[" + i + "].filter_chain_match: needed (filter_chains["
+                            + main + "] has none already; chains are chosen by server_names)");
+                }
+                main = i;
+            }
+        }
+        if (main < 0) {
+            throw new XdsRejection(at + ".filter_chains: every chain has a filter_chain_match (supported: one chain"
+                    + " without, the default, and others matching server_names)");
+        }
+        return main;
+    }
+
+    /**
+     * The certificates of the chains other than the default one, each chosen by its
+     * {@code server_names}; they must serve what the default chain serves, with the same TLS
+     * settings but the certificate, as the listener has one route configuration.
+     */
+    private static List<TransportSocketTranslator.SniSecret> sniChains(Listener listener, int main,
+            TransportSocketTranslator.ListenerSecrets defaults, List<String> protocols) {
+        String at = "Listener '" + listener.getName() + "'.filter_chains";
+        FilterChain first = listener.getFilterChains(main);
+        List<TransportSocketTranslator.SniSecret> sni = new ArrayList<>();
+        for (int i = 0; i < listener.getFilterChainsCount(); i++) {
+            if (i == main) {
+                continue;
+            }
+            FilterChain chain = listener.getFilterChains(i);
+            String where = at + "[" + i + "]";
+            Fields.allowOnly(chain, where, Set.of("filters", "name", "transport_socket", "filter_chain_match"));
+            FilterChainMatch match = chain.getFilterChainMatch();
+            Fields.allowOnly(match, where + ".filter_chain_match", Set.of("server_names"));
+            if (match.getServerNamesCount() == 0) {
+                throw new XdsRejection(where + ".filter_chain_match.server_names: must not be empty");
+            }
+            if (!chain.getFiltersList().equals(first.getFiltersList())) {
+                throw new XdsRejection(where + ".filters: differ from those of filter_chains[" + main
+                        + "] (supported: chains chosen by SNI share their network filters)");
+            }
+            if (!chain.hasTransportSocket()) {
+                throw new XdsRejection(where + ".transport_socket: needed when filter chains are chosen by SNI");
+            }
+            TransportSocketTranslator.ListenerSecrets tls = TransportSocketTranslator.downstream(
+                    chain.getTransportSocket(), where + ".transport_socket", protocols);
+            if (!tls.validation().equals(defaults.validation())
+                    || tls.requireClientCertificate() != defaults.requireClientCertificate()
+                    || !tls.alpn().equals(defaults.alpn())) {
+                throw new XdsRejection(where + ".transport_socket: differs from that of filter_chains[" + main
+                        + "] in more than its certificate (supported: chains chosen by SNI differ only in it)");
+            }
+            sni.add(new TransportSocketTranslator.SniSecret(match.getServerNamesList().stream()
+                    .map(n -> n.toLowerCase(Locale.ROOT)).toList(), tls.certificate()));
+        }
+        return sni;
+    }
+
+    /** The listener the one network filter of {@code chain} makes. */
+    private Translated filters(Listener listener, FilterChain chain, String chainAt, SocketAddress socket) {
+        String at = "Listener '" + listener.getName() + "'";
         if (chain.getFiltersCount() != 1) {
-            throw new XdsRejection(at + ".filter_chains[0].filters: " + chain.getFiltersCount()
-                    + " network filters (supported: exactly one, " + HCM + " or " + DubboProxyTranslator.NAME + ")");
+            throw new XdsRejection(chainAt + ".filters: " + chain.getFiltersCount()
+                    + " network filters (supported: exactly one, " + HCM + ", " + DubboProxyTranslator.NAME
+                    + " or a TypedStruct of " + BoltProxyTranslator.TYPE_URL + ")");
         }
-        String where = at + ".filter_chains[0].filters[0]";
+        String where = chainAt + ".filters[0]";
         ObjectNode tree = NODES.objectNode().put("name", listener.getName()).put("address", socket.getAddress())
                 .put("port", socket.getPortValue());
         Filter filter = chain.getFilters(0);
+        if (BoltProxyTranslator.isTypedStruct(filter.getTypedConfig())) {
+            Fields.allowOnly(filter, where, Set.of("name", "typed_config"));
+            BoltProxyTranslator.listener(filter.getTypedConfig(), where + ".typed_config", tree);
+            return validated(at, tree, Optional.empty());
+        }
         if (filter.getTypedConfig().is(DubboProxy.class)) {
             DubboProxy dubbo = typedConfig(filter, where, DubboProxyTranslator.NAME, DubboProxy.class);
             tree.putArray("protocols").add("dubbo");
@@ -110,7 +219,8 @@ final class ListenerTranslator {
         } else {
             throw new XdsRejection(where + ": needs route_config or rds");
         }
-        return validated(at, tree, rds);
+        return validated(at, tree, rds).withRdsFetchTimeout(
+                hcm.hasRds() ? ClusterTranslator.initialFetchTimeout(hcm.getRds().getConfigSource()) : Duration.ZERO);
     }
 
     private Translated validated(String at, ObjectNode tree, Optional<String> rds) {

@@ -7,10 +7,11 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 
 /**
  * The xDS resource types the gateway subscribes to, in the order Envoy asks for them on a new
- * stream (clusters before their endpoints, listeners before their routes).
+ * stream (clusters before their endpoints, listeners before their routes, secrets last).
  */
 public enum ResourceType {
     CLUSTER("Cluster", "type.googleapis.com/envoy.config.cluster.v3.Cluster", Cluster.class, true),
@@ -18,7 +19,8 @@ public enum ResourceType {
             ClusterLoadAssignment.class, false),
     LISTENER("Listener", "type.googleapis.com/envoy.config.listener.v3.Listener", Listener.class, true),
     ROUTE("RouteConfiguration", "type.googleapis.com/envoy.config.route.v3.RouteConfiguration",
-            RouteConfiguration.class, false);
+            RouteConfiguration.class, false),
+    SECRET("Secret", "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret", Secret.class, false);
 
     private final String kind;
     private final String typeUrl;
@@ -57,12 +59,17 @@ public enum ResourceType {
         return null;
     }
 
-    /** Unpacks one resource of a response; a resource of another type is a rejection. */
-    Message unpack(Any resource) {
+    /** Refuses a resource of another type in a response of this one. */
+    void check(Any resource) {
         if (!resource.getTypeUrl().equals(typeUrl)) {
             throw new XdsRejection(kind + ": a resource of type " + resource.getTypeUrl() + " in a " + kind
                     + " response");
         }
+    }
+
+    /** Unpacks one resource of a response; a resource of another type is a rejection. */
+    Message unpack(Any resource) {
+        check(resource);
         try {
             return resource.unpack(messageType);
         } catch (InvalidProtocolBufferException e) {

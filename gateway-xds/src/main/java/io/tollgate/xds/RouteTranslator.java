@@ -7,6 +7,7 @@ import io.envoyproxy.envoy.config.core.v3.DataSource;
 import io.envoyproxy.envoy.config.route.v3.DirectResponseAction;
 import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
 import io.envoyproxy.envoy.config.route.v3.QueryParameterMatcher;
+import io.envoyproxy.envoy.config.route.v3.RedirectAction;
 import io.envoyproxy.envoy.config.route.v3.RetryPolicy;
 import io.envoyproxy.envoy.config.route.v3.Route;
 import io.envoyproxy.envoy.config.route.v3.RouteAction;
@@ -19,6 +20,7 @@ import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.RouteConfig;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -28,6 +30,10 @@ import java.util.Set;
 final class RouteTranslator {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final Map<RedirectAction.RedirectResponseCode, Integer> REDIRECT_CODES = Map.of(
+            RedirectAction.RedirectResponseCode.MOVED_PERMANENTLY, 301, RedirectAction.RedirectResponseCode.FOUND, 302,
+            RedirectAction.RedirectResponseCode.SEE_OTHER, 303, RedirectAction.RedirectResponseCode.TEMPORARY_REDIRECT, 307,
+            RedirectAction.RedirectResponseCode.PERMANENT_REDIRECT, 308);
 
     private RouteTranslator() {
     }
@@ -45,29 +51,45 @@ final class RouteTranslator {
 
     /** {@code routes} as the configuration file writes a {@code route_config}. */
     static ObjectNode routeConfig(RouteConfiguration routes, String at) {
-        Fields.allowOnly(routes, at, Set.of("name", "virtual_hosts"));
+        Fields.allowOnly(routes, at, Set.of("name", "virtual_hosts", "request_headers_to_add",
+                "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove"));
+        HeaderMutations outer = HeaderMutations.of(routes.getRequestHeadersToAddList(),
+                routes.getRequestHeadersToRemoveList(), routes.getResponseHeadersToAddList(),
+                routes.getResponseHeadersToRemoveList(), at);
         ObjectNode tree = NODES.objectNode();
         ArrayNode hosts = tree.putArray("virtual_hosts");
         for (int v = 0; v < routes.getVirtualHostsCount(); v++) {
             VirtualHost host = routes.getVirtualHosts(v);
             String where = at + ".virtual_hosts[" + v + "]";
-            Fields.allowOnly(host, where, Set.of("name", "domains", "routes"));
+            Fields.allowOnly(host, where, Set.of("name", "domains", "routes", "request_headers_to_add",
+                    "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove"));
+            // Envoy applies the route's mutations, then the virtual host's, then the configuration's.
+            HeaderMutations enclosing = HeaderMutations.of(host.getRequestHeadersToAddList(),
+                    host.getRequestHeadersToRemoveList(), host.getResponseHeadersToAddList(),
+                    host.getResponseHeadersToRemoveList(), where).then(outer);
             ObjectNode h = hosts.addObject().put("name", host.getName());
             host.getDomainsList().forEach(h.putArray("domains")::add);
             ArrayNode list = h.putArray("routes");
             for (int r = 0; r < host.getRoutesCount(); r++) {
-                list.add(route(host.getRoutes(r), where + ".routes[" + r + "]"));
+                list.add(route(host.getRoutes(r), where + ".routes[" + r + "]", enclosing));
             }
         }
         return tree;
     }
 
-    private static ObjectNode route(Route route, String at) {
-        Fields.allowOnly(route, at, Set.of("name", "match", "route", "direct_response"));
+    private static ObjectNode route(Route route, String at, HeaderMutations enclosing) {
+        Fields.allowOnly(route, at, Set.of("name", "match", "route", "direct_response", "redirect",
+                "request_headers_to_add", "request_headers_to_remove", "response_headers_to_add",
+                "response_headers_to_remove"));
         ObjectNode tree = NODES.objectNode().put("name", route.getName());
         tree.set("match", match(route.getMatch(), at + ".match"));
+        HeaderMutations.of(route.getRequestHeadersToAddList(), route.getRequestHeadersToRemoveList(),
+                route.getResponseHeadersToAddList(), route.getResponseHeadersToRemoveList(), at).then(enclosing)
+                .writeTo(tree);
         if (route.hasRoute()) {
             tree.set("route", action(route.getRoute(), at + ".route"));
+        } else if (route.hasRedirect()) {
+            tree.set("redirect", redirect(route.getRedirect(), at + ".redirect"));
         } else if (route.hasDirectResponse()) {
             DirectResponseAction direct = route.getDirectResponse();
             Fields.allowOnly(direct, at + ".direct_response", Set.of("status", "body"));
@@ -78,7 +100,7 @@ final class RouteTranslator {
                 d.put("body", body.getInlineString());
             }
         } else {
-            throw new XdsRejection(at + ": needs route or direct_response");
+            throw new XdsRejection(at + ": needs route, redirect or direct_response");
         }
         return tree;
     }
@@ -144,7 +166,7 @@ final class RouteTranslator {
 
     private static ObjectNode action(RouteAction action, String at) {
         Fields.allowOnly(action, at, Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite_literal",
-                "timeout", "retry_policy", "metadata_match"));
+                "timeout", "retry_policy", "metadata_match", "hash_policy"));
         ObjectNode tree = NODES.objectNode();
         switch (action.getClusterSpecifierCase()) {
             case CLUSTER -> tree.put("cluster", action.getCluster());
@@ -165,6 +187,75 @@ final class RouteTranslator {
         }
         if (action.hasRetryPolicy()) {
             tree.set("retry_policy", retryPolicy(action.getRetryPolicy(), at + ".retry_policy"));
+        }
+        if (action.getHashPolicyCount() > 0) {
+            ArrayNode policies = tree.putArray("hash_policy");
+            for (int i = 0; i < action.getHashPolicyCount(); i++) {
+                policies.add(hashPolicy(action.getHashPolicy(i), at + ".hash_policy[" + i + "]"));
+            }
+        }
+        return tree;
+    }
+
+    /** One hash policy as the file writes it: {@code header}, {@code cookie} or {@code source_ip}. */
+    private static ObjectNode hashPolicy(RouteAction.HashPolicy policy, String at) {
+        Fields.allowOnly(policy, at, Set.of("header", "cookie", "connection_properties", "terminal"));
+        ObjectNode tree = NODES.objectNode();
+        switch (policy.getPolicySpecifierCase()) {
+            case HEADER -> {
+                Fields.allowOnly(policy.getHeader(), at + ".header", Set.of("header_name"));
+                tree.put("header", policy.getHeader().getHeaderName());
+            }
+            case COOKIE -> {
+                Fields.allowOnly(policy.getCookie(), at + ".cookie", Set.of("name"));
+                tree.put("cookie", policy.getCookie().getName());
+            }
+            case CONNECTION_PROPERTIES -> {
+                Fields.allowOnly(policy.getConnectionProperties(), at + ".connection_properties", Set.of("source_ip"));
+                tree.put("source_ip", policy.getConnectionProperties().getSourceIp());
+            }
+            default -> throw new XdsRejection(at + ": needs header, cookie or connection_properties");
+        }
+        if (policy.getTerminal()) {
+            tree.put("terminal", true);
+        }
+        return tree;
+    }
+
+    /** A redirect as the file writes it. */
+    private static ObjectNode redirect(RedirectAction redirect, String at) {
+        Fields.allowOnly(redirect, at, Set.of("https_redirect", "scheme_redirect", "host_redirect", "port_redirect",
+                "path_redirect", "prefix_rewrite", "response_code", "strip_query"));
+        ObjectNode tree = NODES.objectNode();
+        switch (redirect.getSchemeRewriteSpecifierCase()) {
+            case HTTPS_REDIRECT -> {
+                if (redirect.getHttpsRedirect()) {
+                    tree.put("scheme", "https");
+                }
+            }
+            case SCHEME_REDIRECT -> tree.put("scheme", redirect.getSchemeRedirect());
+            default -> {
+            }
+        }
+        if (!redirect.getHostRedirect().isEmpty()) {
+            tree.put("host", redirect.getHostRedirect());
+        }
+        if (redirect.getPortRedirect() != 0) {
+            tree.put("port", redirect.getPortRedirect());
+        }
+        switch (redirect.getPathRewriteSpecifierCase()) {
+            case PATH_REDIRECT -> tree.put("path", redirect.getPathRedirect());
+            case PREFIX_REWRITE -> tree.put("prefix_rewrite", redirect.getPrefixRewrite());
+            default -> {
+            }
+        }
+        Integer code = REDIRECT_CODES.get(redirect.getResponseCode());
+        if (code == null) {
+            throw new XdsRejection(at + ".response_code: " + redirect.getResponseCode() + " not supported");
+        }
+        tree.put("response_code", code);
+        if (redirect.getStripQuery()) {
+            tree.put("strip_query", true);
         }
         return tree;
     }

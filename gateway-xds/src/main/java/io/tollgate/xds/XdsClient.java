@@ -1,5 +1,6 @@
 package io.tollgate.xds;
 
+import com.google.protobuf.Any;
 import com.google.protobuf.Message;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
@@ -8,9 +9,9 @@ import com.google.rpc.Status;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.core.v3.Node;
-import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
@@ -27,10 +28,12 @@ import io.tollgate.core.config.UpstreamTlsConfig;
 import io.tollgate.core.config.XdsConfig;
 import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +51,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway as an Envoy v3 ADS client, state of the world: one gRPC stream to the control plane
- * carries clusters, endpoints, listeners and routes. Every response is translated and validated by
+ * carries clusters, endpoints, listeners, routes and secrets. Every response is translated and validated by
  * the configuration file's rules, composed with the file's listeners and clusters, applied through
  * {@link ConfigSink} and then acknowledged (ACK); a response that cannot be applied is refused
  * (NACK, with an {@code error_detail} naming the resource and the field) and the last good
@@ -65,11 +68,12 @@ public final class XdsClient implements AutoCloseable {
     public interface ConfigSink {
 
         /**
-         * Applies {@code config}; called on the control thread.
+         * Applies {@code config}; called on the control thread. Returns what completes once the
+         * hosts it health checks for the first time had their first verdicts.
          *
          * @throws ConfigException when it cannot be applied; the running configuration stays
          */
-        void apply(GatewayConfig config);
+        CompletableFuture<Void> apply(GatewayConfig config);
     }
 
     private static final Logger log = LoggerFactory.getLogger(XdsClient.class);
@@ -77,14 +81,18 @@ public final class XdsClient implements AutoCloseable {
     private final XdsConfig settings;
     private final Node node;
     private final ConfigSink sink;
+    private final Runnable certificatesChanged;
+    private final SecretFiles secretFiles = new SecretFiles();
     private final ClusterTranslator clusters;
     private final ListenerTranslator listeners;
+    private final EndpointTranslator endpoints = new EndpointTranslator();
     private final ScheduledExecutorService control;
     private final ManagedChannel channel;
     private final Backoff reconnect;
     private final XdsMeters meters;
     private final Map<ResourceType, TypeState> types = new EnumMap<>(ResourceType.class);
     private final Map<String, XdsResourceStatus> statuses = new LinkedHashMap<>();
+    private final Set<String> givenUp = new HashSet<>();
     private GatewayConfig bootstrap;
     private ConfigComposer composer;
     private XdsResources resources = XdsResources.EMPTY;
@@ -105,13 +113,15 @@ public final class XdsClient implements AutoCloseable {
         Backoff repeatedRejection;
     }
 
-    private XdsClient(GatewayConfig bootstrap, ExtensionRegistry extensions, MeterRegistry registry, ConfigSink sink) {
+    private XdsClient(GatewayConfig bootstrap, ExtensionRegistry extensions, MeterRegistry registry, ConfigSink sink,
+            Runnable certificatesChanged) {
         this.settings = bootstrap.xds().orElseThrow(() -> new IllegalArgumentException("bootstrap: no dynamic_resources"));
         this.bootstrap = bootstrap;
         this.served = bootstrap;
-        this.composer = new ConfigComposer(bootstrap);
+        this.composer = new ConfigComposer(bootstrap, secretFiles);
         this.node = node(settings.node());
         this.sink = sink;
+        this.certificatesChanged = certificatesChanged;
         this.clusters = new ClusterTranslator(extensions);
         this.listeners = new ListenerTranslator(extensions);
         this.control = Executors.newSingleThreadScheduledExecutor(task -> {
@@ -133,10 +143,13 @@ public final class XdsClient implements AutoCloseable {
      * Connects to the control plane of {@code bootstrap}'s {@code dynamic_resources}; the
      * configuration being served MUST be {@code bootstrap}. Returns at once: what arrives is
      * applied through {@code sink}; ACKs, NACKs and broken streams are counted in {@code registry}.
+     * A new version of an SDS secret in use replaces its files without changing the configuration:
+     * {@code certificatesChanged} then runs (on the control thread) so that TLS contexts reading
+     * those files are rebuilt for new handshakes.
      */
     public static XdsClient start(GatewayConfig bootstrap, ExtensionRegistry extensions, MeterRegistry registry,
-            ConfigSink sink) {
-        XdsClient client = new XdsClient(bootstrap, extensions, registry, sink);
+            ConfigSink sink, Runnable certificatesChanged) {
+        XdsClient client = new XdsClient(bootstrap, extensions, registry, sink, certificatesChanged);
         client.control.execute(client::connect);
         return client;
     }
@@ -161,11 +174,12 @@ public final class XdsClient implements AutoCloseable {
         CompletableFuture<Void> done = CompletableFuture.runAsync(() -> {
             ConfigComposer next = composer.withBootstrap(file);
             ConfigComposer.Composition composition = next.compose(resources);
-            sink.apply(composition.config());
+            CompletableFuture<Void> verdicts = sink.apply(composition.config());
             served = composition.config();
             bootstrap = file;
             composer = next;
             composer.applied(composition);
+            awaitVerdicts(composition, verdicts);
         }, control);
         try {
             done.get();
@@ -189,6 +203,7 @@ public final class XdsClient implements AutoCloseable {
             channel.awaitTermination(2, TimeUnit.SECONDS);
             control.shutdownNow();
             control.awaitTermination(2, TimeUnit.SECONDS);
+            secretFiles.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -262,17 +277,22 @@ public final class XdsClient implements AutoCloseable {
         XdsResources candidate;
         ConfigComposer.Composition composition;
         List<String> names = new ArrayList<>();
+        boolean rotated;
+        CompletableFuture<Void> verdicts = null;
         try {
             candidate = translate(type, response, names);
             composition = composer.compose(candidate);
+            rotated = secretFiles.publish(candidate.secrets());
             if (!composition.config().equals(served)) {
-                apply(type, composition);
+                verdicts = apply(type, composition);
             }
         } catch (XdsRejection e) {
+            secretFiles.publish(resources.secrets());
             reject(type, response, e);
             return;
         } catch (RuntimeException e) { // a bug of ours: refuse the response, keep serving, keep the stream
             log.error("xDS {} version {} could not be applied", type.kind(), response.getVersionInfo(), e);
+            secretFiles.publish(resources.secrets());
             reject(type, response, new XdsRejection(type.kind() + ": cannot be applied: " + e));
             return;
         }
@@ -283,28 +303,102 @@ public final class XdsClient implements AutoCloseable {
         state.received = true;
         state.rejectedVersion = null;
         state.repeatedRejection.reset();
-        accepted(type, response.getVersionInfo(), names, composition.warming());
+        accepted(type, response.getVersionInfo(), names);
+        ready(composition);
+        if (verdicts != null) {
+            awaitVerdicts(composition, verdicts);
+        }
         meters.ack(type, System.nanoTime() - receipt);
         send(type, state.acceptedVersion, Optional.empty());
         subscribe(ResourceType.ROUTE, resources.rdsNames());
         subscribe(ResourceType.ENDPOINT, resources.edsNames());
+        endpoints.retain(resources.edsNames());
+        subscribe(ResourceType.SECRET, resources.sdsNames());
+        if (rotated) {
+            certificatesChanged.run();
+        }
     }
 
-    private void apply(ResourceType type, ConfigComposer.Composition composition) {
+    private CompletableFuture<Void> apply(ResourceType type, ConfigComposer.Composition composition) {
         try {
-            sink.apply(composition.config());
+            return sink.apply(composition.config());
         } catch (ConfigException | IllegalArgumentException e) {
             throw new XdsRejection(type.kind() + ": the configuration it makes cannot be applied: " + e.getMessage());
         }
     }
 
-    /** Asks for {@code names} of {@code type} when they changed; resources no longer named are forgotten. */
+    /**
+     * Asks for {@code names} of {@code type} when they changed; resources no longer named are
+     * forgotten. A name asked for the first time stops holding warming if it has not arrived
+     * after its {@code initial_fetch_timeout}.
+     */
     private void subscribe(ResourceType type, List<String> names) {
         TypeState state = types.get(type);
-        if (!state.names.equals(names)) {
-            state.names = names;
-            send(type, state.acceptedVersion, Optional.empty());
+        if (state.names.equals(names)) {
+            return;
         }
+        for (String name : names) {
+            Duration timeout = resources.initialFetchTimeout(type, name);
+            if (!state.names.contains(name) && !timeout.isZero()) {
+                control.schedule(() -> initialFetchTimedOut(type, name), timeout.toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
+        givenUp.removeIf(key -> key.startsWith(type.kind() + "/") && !names.contains(key.substring(type.kind().length() + 1)));
+        composer.givenUp(givenUp);
+        state.names = names;
+        send(type, state.acceptedVersion, Optional.empty());
+    }
+
+    /** Stops waiting for {@code name} of {@code type} if it is still asked for and has not arrived. */
+    private void initialFetchTimedOut(ResourceType type, String name) {
+        if (closed || !types.get(type).names.contains(name) || resources.has(type, name)) {
+            return;
+        }
+        log.warn("xDS {} '{}' did not arrive within its initial_fetch_timeout: it no longer holds warming", type.kind(),
+                name);
+        givenUp.add(key(type, name));
+        composer.givenUp(givenUp);
+        recompose();
+    }
+
+    /** Serves the accepted resources again, after what may be served changed without a response. */
+    private void recompose() {
+        ConfigComposer.Composition composition = composer.compose(resources);
+        CompletableFuture<Void> verdicts = null;
+        if (!composition.config().equals(served)) {
+            try {
+                verdicts = sink.apply(composition.config());
+            } catch (ConfigException | IllegalArgumentException e) {
+                log.warn("xDS: the configuration cannot be applied, still serving the last good one: {}", e.getMessage());
+                return;
+            }
+            served = composition.config();
+        }
+        composer.applied(composition);
+        ready(composition);
+        if (verdicts != null) {
+            awaitVerdicts(composition, verdicts);
+        }
+    }
+
+    /**
+     * Once the hosts of the clusters served for the first time with health checks had their first
+     * verdicts (or twice the longest check timeout passed), lets routes switch to them.
+     */
+    private void awaitVerdicts(ConfigComposer.Composition composition, CompletableFuture<Void> verdicts) {
+        List<String> names = composition.awaitingVerdicts();
+        if (names.isEmpty()) {
+            return;
+        }
+        long limitNanos = 2 * names.stream().map(composition.clusters()::get)
+                .flatMap(c -> c.healthCheck().stream()).mapToLong(h -> h.timeout().toNanos()).max().orElse(0)
+                + TimeUnit.SECONDS.toNanos(1);
+        verdicts.completeOnTimeout(null, limitNanos, TimeUnit.NANOSECONDS).whenCompleteAsync((done, failure) -> {
+            if (!closed) {
+                composer.firstVerdicts(names);
+                recompose();
+            }
+        }, control);
     }
 
     /** The resources with those of {@code response}; the names it carries are added to {@code names}. */
@@ -323,8 +417,12 @@ public final class XdsClient implements AutoCloseable {
             }));
             case ROUTE -> resources.withRoutes(unique(type, response, names,
                     m -> RouteTranslator.translate((RouteConfiguration) m)));
-            case ENDPOINT -> resources.withEndpoints(unique(type, response, names,
-                    m -> EndpointTranslator.translate((ClusterLoadAssignment) m)));
+            case ENDPOINT -> resources.withEndpoints(uniqueNamed(type, response, names, resource -> {
+                EndpointTranslator.Assignment assignment = endpoints.translate(resource);
+                return Map.entry(assignment.clusterName(), assignment.endpoints());
+            }));
+            case SECRET -> resources.withSecrets(unique(type, response, names,
+                    m -> SecretTranslator.translate((Secret) m, secretFiles)));
         };
     }
 
@@ -338,17 +436,27 @@ public final class XdsClient implements AutoCloseable {
     /** The resources of {@code response} translated, by name; a name given twice is a rejection. */
     private static <T> Map<String, T> unique(ResourceType type, DiscoveryResponse response, List<String> names,
             Function<Message, T> translator) {
-        Map<String, T> byName = new HashMap<>();
-        for (int i = 0; i < response.getResourcesCount(); i++) {
-            Message message = type.unpack(response.getResources(i));
+        return uniqueNamed(type, response, names, resource -> {
+            Message message = type.unpack(resource);
             String name = name(message);
-            names.add(name);
             try {
-                if (byName.put(name, translator.apply(message)) != null) {
-                    throw new XdsRejection(type.kind() + " '" + name + "': sent twice in one response");
-                }
+                return Map.entry(name, translator.apply(message));
             } catch (XdsRejection e) {
                 throw e.of(name);
+            }
+        });
+    }
+
+    /** The resources of {@code response} as {@code translator} names and translates them; a name given twice is a rejection. */
+    private static <T> Map<String, T> uniqueNamed(ResourceType type, DiscoveryResponse response, List<String> names,
+            Function<Any, Map.Entry<String, T>> translator) {
+        Map<String, T> byName = new HashMap<>();
+        for (Any resource : response.getResourcesList()) {
+            Map.Entry<String, T> named = translator.apply(resource);
+            names.add(named.getKey());
+            if (byName.put(named.getKey(), named.getValue()) != null) {
+                throw new XdsRejection(type.kind() + " '" + named.getKey() + "': sent twice in one response")
+                        .of(named.getKey());
             }
         }
         return byName;
@@ -364,7 +472,7 @@ public final class XdsClient implements AutoCloseable {
         if (message instanceof RouteConfiguration r) {
             return r.getName();
         }
-        return ((ClusterLoadAssignment) message).getClusterName();
+        return ((Secret) message).getName();
     }
 
     private void reject(ResourceType type, DiscoveryResponse response, XdsRejection rejection) {
@@ -403,13 +511,14 @@ public final class XdsClient implements AutoCloseable {
         requests.onNext(request.build());
     }
 
-    private void accepted(ResourceType type, String version, List<String> received, List<String> warming) {
+    private void accepted(ResourceType type, String version, List<String> received) {
         Instant now = Instant.now();
         Set<String> names = switch (type) {
             case CLUSTER -> resources.clusters().keySet();
             case LISTENER -> resources.listeners().keySet();
             case ROUTE -> resources.routes().keySet();
             case ENDPOINT -> resources.endpoints().keySet();
+            case SECRET -> resources.secrets().keySet();
         };
         statuses.values().removeIf(s -> s.type().equals(type.kind()) && !s.name().equals("*") && !names.contains(s.name()));
         for (String name : received) {
@@ -418,8 +527,12 @@ public final class XdsClient implements AutoCloseable {
                     before == null ? Optional.empty() : before.lastNack()));
         }
         published = List.copyOf(statuses.values());
+    }
+
+    /** Marks the client initialized once clusters and listeners arrived and nothing holds warming. */
+    private void ready(ConfigComposer.Composition composition) {
         if (!initialized && types.get(ResourceType.CLUSTER).received && types.get(ResourceType.LISTENER).received
-                && warming.isEmpty()) {
+                && composition.warming().isEmpty()) {
             initialized = true;
             log.info("first xDS configuration applied");
         }

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ConfigComposerTest {
@@ -28,7 +29,7 @@ class ConfigComposerTest {
             dynamic_resources: { ads_config: { address: 127.0.0.1, port: 18000 } }
             """);
 
-    private final ConfigComposer composer = new ConfigComposer(FILE);
+    private final ConfigComposer composer = new ConfigComposer(FILE, new SecretFiles());
 
     @Test
     void aListenerWaitsForItsRoutesAndTheEndpointsOfTheClustersTheyName() {
@@ -72,6 +73,48 @@ class ConfigComposerTest {
         assertThat(warming.config().listeners()).singleElement()
                 .satisfies(l -> assertThat(l.routeConfig()).isEqualTo(routesTo("app")));
         assertThat(warming.warming()).containsExactlyInAnyOrder("Cluster 'next'", "Listener 'web'");
+    }
+
+    @Test
+    void resourcesGivenUpAfterTheirInitialFetchTimeoutServeEmptyAndHoldNothing() {
+        XdsResources resources = XdsResources.EMPTY
+                .withClusters(Map.of("app", new ClusterTranslator.Translated(cluster("app"), Optional.of("app"))))
+                .withListeners(Map.of("web", new ListenerTranslator.Translated(listener(new RouteConfig(List.of())),
+                        Optional.of("web-routes"))));
+        composer.givenUp(Set.of("ClusterLoadAssignment/app", "RouteConfiguration/web-routes"));
+
+        ConfigComposer.Composition composition = composer.compose(resources);
+
+        assertThat(composition.warming()).isEmpty();
+        assertThat(composition.config().clusters()).singleElement().satisfies(c -> assertThat(c.endpoints()).isEmpty());
+        assertThat(composition.config().listeners()).singleElement()
+                .satisfies(l -> assertThat(l.routeConfig().virtualHosts()).isEmpty());
+    }
+
+    @Test
+    void aNewHealthCheckedClusterIsServedButTakesNoRoutesUntilItsFirstVerdicts() {
+        ClusterConfig checked = ConfigLoader.parse("""
+                clusters:
+                  - name: app
+                    endpoints: [ { address: 127.0.0.1, port: 8080 } ]
+                    health_check: { type: tcp, timeout: 1s, interval: 1s }
+                """).clusters().get(0);
+        XdsResources resources = XdsResources.EMPTY
+                .withClusters(Map.of("app", new ClusterTranslator.Translated(checked, Optional.empty())))
+                .withListeners(Map.of("web", new ListenerTranslator.Translated(listener(routesTo("app")), Optional.empty())));
+
+        ConfigComposer.Composition waiting = composer.compose(resources);
+        assertThat(waiting.config().clusters()).extracting(ClusterConfig::name).containsExactly("app");
+        assertThat(waiting.config().listeners()).isEmpty();
+        assertThat(waiting.awaitingVerdicts()).containsExactly("app");
+        assertThat(waiting.warming()).containsExactlyInAnyOrder("Cluster 'app' (first health check)", "Listener 'web'");
+
+        composer.applied(waiting);
+        composer.firstVerdicts(List.of("app"));
+        ConfigComposer.Composition warm = composer.compose(resources);
+        assertThat(warm.warming()).isEmpty();
+        assertThat(warm.config().listeners()).singleElement()
+                .satisfies(l -> assertThat(l.routeConfig()).isEqualTo(routesTo("app")));
     }
 
     private static ClusterConfig cluster(String name) {

@@ -135,9 +135,34 @@ class TranslationTest {
                         .addLbEndpoints(endpoint(8003).setHealthStatus(HealthStatus.HEALTHY)))
                 .build();
 
-        assertThat(EndpointTranslator.translate(assignment)).containsExactly(
+        assertThat(new EndpointTranslator().translate(Any.pack(assignment)).endpoints()).containsExactly(
                 new EndpointConfig("127.0.0.1", 8001, 5, Map.of("version", "v2", "canary", "true")),
                 new EndpointConfig("127.0.0.1", 8003, 1, Map.of()));
+    }
+
+    @Test
+    void anEndpointWhoseBytesDidNotChangeKeepsItsTranslationAndAChangedOneIsCheckedAgain() {
+        EndpointTranslator translator = new EndpointTranslator();
+        ClusterLoadAssignment first = ClusterLoadAssignment.newBuilder().setClusterName("app")
+                .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint(8001)).addLbEndpoints(endpoint(8002)))
+                .build();
+        List<EndpointConfig> before = translator.translate(Any.pack(first)).endpoints();
+        ClusterLoadAssignment second = first.toBuilder().setEndpoints(0, first.getEndpoints(0).toBuilder()
+                .setLbEndpoints(1, endpoint(8003))).build();
+        List<EndpointConfig> after = translator.translate(Any.pack(second)).endpoints();
+
+        assertThat(after).containsExactly(new EndpointConfig("127.0.0.1", 8001, 1, Map.of()),
+                new EndpointConfig("127.0.0.1", 8003, 1, Map.of()));
+        assertThat(after.get(0)).isSameAs(before.get(0));
+        assertThatThrownBy(() -> translator.translate(Any.pack(second.toBuilder().setEndpoints(0, second.getEndpoints(0)
+                .toBuilder().addLbEndpoints(endpoint(8001))).build())))
+                .hasMessageStartingWith("ClusterLoadAssignment 'app'.endpoints[0].lb_endpoints[2]: address:port"
+                        + " '127.0.0.1:8001' is already used");
+        assertThatThrownBy(() -> translator.translate(Any.pack(second.toBuilder().addEndpoints(LocalityLbEndpoints
+                .newBuilder().addLbEndpoints(endpoint(8003))).build())))
+                .hasMessage("ClusterLoadAssignment 'app'.endpoints[1].lb_endpoints[0]: address:port '127.0.0.1:8003' is"
+                        + " already used by ClusterLoadAssignment 'app'.endpoints[0].lb_endpoints[1] (expected each"
+                        + " address:port once)");
     }
 
     @Test
@@ -227,8 +252,9 @@ class TranslationTest {
                                 .setCaseSensitive(BoolValue.of(false))).setRoute(RouteAction.newBuilder().setCluster("c"))))
                 .build()))
                 .hasMessageStartingWith("RouteConfiguration 'r'.virtual_hosts[0].routes[0].match.case_sensitive: not supported");
-        assertThatThrownBy(() -> EndpointTranslator.translate(ClusterLoadAssignment.newBuilder().setClusterName("app")
-                .addEndpoints(LocalityLbEndpoints.newBuilder().setPriority(1).addLbEndpoints(endpoint(8001))).build()))
+        assertThatThrownBy(() -> new EndpointTranslator().translate(Any.pack(ClusterLoadAssignment.newBuilder()
+                .setClusterName("app").addEndpoints(LocalityLbEndpoints.newBuilder().setPriority(1)
+                        .addLbEndpoints(endpoint(8001))).build())))
                 .hasMessageStartingWith("ClusterLoadAssignment 'app'.endpoints[0].priority: not supported");
     }
 
@@ -248,8 +274,8 @@ class TranslationTest {
                 .hasMessage("Cluster 'app'.load_assignment.endpoints[0].lb_endpoints[1]: address:port '127.0.0.1:8001' is"
                         + " already used by Cluster 'app'.load_assignment.endpoints[0].lb_endpoints[0] (expected each"
                         + " address:port once)");
-        assertThatThrownBy(() -> EndpointTranslator.translate(ClusterLoadAssignment.newBuilder().setClusterName("app")
-                .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint(0))).build()))
+        assertThatThrownBy(() -> new EndpointTranslator().translate(Any.pack(ClusterLoadAssignment.newBuilder()
+                .setClusterName("app").addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint(0))).build())))
                 .hasMessage("ClusterLoadAssignment 'app'.endpoints[0].lb_endpoints[0]: port: 0 (expected: 1..65535)");
     }
 

@@ -138,6 +138,15 @@ public final class ConfigLoader {
         return routeConfig(new ConfigNode(tree, path), RouteFilterOverrides.NONE);
     }
 
+    /**
+     * Checks PEM files given as a tree with {@code cert_chain_file} and {@code private_key_file}
+     * (a certificate and its key), or {@code ca_file} (CA certificates), by the rules of a
+     * listener's {@code tls} block; for certificates that do not come from the file (xDS secrets).
+     */
+    public static void pemFiles(JsonNode tree, String path) {
+        TlsConfigLoader.pemFiles(new ConfigNode(tree, path));
+    }
+
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
         root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload", "node",
                 "dynamic_resources", "drain", "upgrade"));

@@ -154,6 +154,17 @@ final class TlsConfigLoader {
         }
     }
 
+    /** Checks a certificate and its key, or CA certificates: see {@link ConfigLoader#pemFiles}. */
+    static void pemFiles(ConfigNode n) {
+        n.allowOnly(Set.of("cert_chain_file", "private_key_file", "ca_file"));
+        if (n.has("ca_file")) {
+            PemFiles.certificateChain(n.child("ca_file"), Path.of(n.string("ca_file")));
+        }
+        if (n.has("cert_chain_file") || n.has("private_key_file")) {
+            certificate(n);
+        }
+    }
+
     private static CertificateFiles certificate(ConfigNode n) {
         Path certChain = Path.of(n.string("cert_chain_file"));
         Path privateKey = Path.of(n.string("private_key_file"));

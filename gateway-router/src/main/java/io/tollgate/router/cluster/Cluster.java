@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -356,17 +357,49 @@ public final class Cluster {
         return List.of(endpoints);
     }
 
-    /** Makes {@code endpoints} the whole host list: {@link #update} with the hosts no longer listed removed. */
+    /**
+     * Makes {@code endpoints} the whole host list: {@link #update} with the hosts no longer listed
+     * removed. An endpoint given as the very object applied last time (an xDS push reuses the
+     * translation of every endpoint that did not change) is unchanged and skipped; most pushes
+     * list the hosts in the same order, so it is looked for at its former position first. A push
+     * of many endpoints of which few changed thus costs in proportion to the changes.
+     */
     public void replaceEndpoints(List<EndpointConfig> endpoints) {
-        Set<String> listed = new HashSet<>();
-        endpoints.forEach(endpoint -> listed.add(Host.idOf(endpoint)));
-        List<String> removed = new ArrayList<>();
-        for (Host host : hosts()) {
-            if (!listed.contains(host.id())) {
-                removed.add(host.id());
+        List<EndpointConfig> applied = version.config().endpoints();
+        boolean[] kept = new boolean[applied.size()];
+        List<EndpointConfig> moved = new ArrayList<>();
+        for (int i = 0; i < endpoints.size(); i++) {
+            if (i < applied.size() && endpoints.get(i) == applied.get(i)) {
+                kept[i] = true;
+            } else {
+                moved.add(endpoints.get(i));
             }
         }
-        apply(endpoints, removed, endpoints);
+        Map<EndpointConfig, Integer> elsewhere = new IdentityHashMap<>();
+        for (int i = 0; i < applied.size(); i++) {
+            if (!kept[i]) {
+                elsewhere.put(applied.get(i), i);
+            }
+        }
+        List<EndpointConfig> upserts = new ArrayList<>();
+        Set<String> listed = new HashSet<>();
+        for (EndpointConfig endpoint : moved) {
+            Integer at = elsewhere.get(endpoint);
+            if (at != null) {
+                kept[at] = true;
+            } else {
+                upserts.add(endpoint);
+                listed.add(Host.idOf(endpoint));
+            }
+        }
+        List<String> removed = new ArrayList<>();
+        for (int i = 0; i < applied.size(); i++) {
+            String id = kept[i] ? null : Host.idOf(applied.get(i));
+            if (id != null && !listed.contains(id)) {
+                removed.add(id);
+            }
+        }
+        apply(upserts, removed, endpoints);
     }
 
     /**

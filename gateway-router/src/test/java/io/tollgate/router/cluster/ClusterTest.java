@@ -216,6 +216,25 @@ class ClusterTest {
     }
 
     @Test
+    void aReplacementReusingTheAppliedEndpointObjectsKeepsTheirHostsAndAppliesTheRest() {
+        Cluster cluster = cluster("round_robin", 3);
+        List<EndpointConfig> applied = cluster.config().endpoints();
+        Host kept = cluster.hosts().get(0);
+        EndpointConfig relabelled = new EndpointConfig(applied.get(1).address(), applied.get(1).port(), 1,
+                Map.of("zone", "b"));
+        EndpointConfig added = new EndpointConfig("127.0.0.1", 9100, 1, Map.of());
+
+        cluster.replaceEndpoints(List.of(applied.get(0), relabelled, added));
+
+        assertThat(cluster.hosts()).hasSize(3).contains(kept);
+        assertThat(cluster.hosts()).extracting(Host::id)
+                .containsExactlyInAnyOrder(kept.id(), Host.idOf(relabelled), "127.0.0.1:9100");
+        assertThat(cluster.hosts()).filteredOn(h -> h.id().equals(Host.idOf(relabelled))).singleElement()
+                .satisfies(h -> assertThat(h.labels()).isEqualTo(Map.of("zone", "b")));
+        assertThat(cluster.config().endpoints()).containsExactly(applied.get(0), relabelled, added);
+    }
+
+    @Test
     void configListsTheHostsLeftByAnIncrementalUpdate() {
         Cluster cluster = cluster("round_robin", 3);
         EndpointConfig added = new EndpointConfig("127.0.0.1", 9100, 1, Map.of());

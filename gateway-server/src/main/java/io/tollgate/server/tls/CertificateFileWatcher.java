@@ -7,8 +7,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -27,6 +30,7 @@ public final class CertificateFileWatcher {
     private static final Logger log = LoggerFactory.getLogger(CertificateFileWatcher.class);
     private static final ScheduledExecutorService CONTROL = Executors.newSingleThreadScheduledExecutor(
             new DefaultThreadFactory("tollgate-tls-files", true));
+    private static final Set<Watch> WATCHES = ConcurrentHashMap.newKeySet();
 
     private CertificateFileWatcher() {
     }
@@ -42,7 +46,19 @@ public final class CertificateFileWatcher {
         Watch watch = new Watch(owner, watched, onChange, stamps(watched));
         long nanos = interval.toNanos();
         ScheduledFuture<?> task = CONTROL.scheduleWithFixedDelay(watch::check, nanos, nanos, TimeUnit.NANOSECONDS);
-        return () -> task.cancel(false);
+        WATCHES.add(watch);
+        return () -> {
+            WATCHES.remove(watch);
+            task.cancel(false);
+        };
+    }
+
+    /**
+     * Looks at every watched file now rather than at the next interval, for files that were just
+     * replaced (an SDS secret's new version); returns at once, the check runs on the control thread.
+     */
+    public static void checkNow() {
+        CONTROL.execute(() -> WATCHES.forEach(Watch::check));
     }
 
     private static List<Object> stamps(List<Path> files) {
@@ -50,7 +66,7 @@ public final class CertificateFileWatcher {
         for (Path file : files) {
             try {
                 BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-                stamps.add(List.of(attributes.lastModifiedTime(), attributes.size()));
+                stamps.add(Arrays.asList(attributes.lastModifiedTime(), attributes.size(), attributes.fileKey()));
             } catch (IOException e) {
                 stamps.add("missing");
             }

@@ -120,7 +120,8 @@ public final class TestPki {
         }
     }
 
-    private static Certificate certificate(Path pem) throws IOException, GeneralSecurityException {
+    /** The certificate in PEM file {@code pem}, e.g. {@code cert("a.test")}. */
+    public static Certificate certificate(Path pem) throws IOException, GeneralSecurityException {
         try (InputStream in = Files.newInputStream(pem)) {
             return CertificateFactory.getInstance("X.509").generateCertificate(in);
         }

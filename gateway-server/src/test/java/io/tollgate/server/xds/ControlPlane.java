@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.Server;
@@ -60,6 +61,16 @@ final class ControlPlane implements AutoCloseable {
         return port;
     }
 
+    /** A gateway's bootstrap taking everything from this control plane, reconnecting quickly. */
+    String bootstrap() {
+        return """
+                admin: { address: 127.0.0.1, port: 0 }
+                node: { id: tollgate-test, cluster: ingress }
+                dynamic_resources:
+                  ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 50ms, max_backoff: 200ms }
+                """.formatted(port);
+    }
+
     /** Serves (again, after {@link #stop}) on the same port. */
     void start() throws IOException {
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
@@ -79,7 +90,12 @@ final class ControlPlane implements AutoCloseable {
 
     void push(String version, List<Cluster> clusters, List<ClusterLoadAssignment> endpoints, List<Listener> listeners,
             List<RouteConfiguration> routes) {
-        cache.setSnapshot(GROUP, Snapshot.create(clusters, endpoints, listeners, routes, List.of(), version));
+        push(version, clusters, endpoints, listeners, routes, List.of());
+    }
+
+    void push(String version, List<Cluster> clusters, List<ClusterLoadAssignment> endpoints, List<Listener> listeners,
+            List<RouteConfiguration> routes, List<Secret> secrets) {
+        cache.setSnapshot(GROUP, Snapshot.create(clusters, endpoints, listeners, routes, secrets, version));
     }
 
     /** Every request received so far, in order. */

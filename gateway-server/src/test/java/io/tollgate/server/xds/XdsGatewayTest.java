@@ -282,12 +282,7 @@ class XdsGatewayTest {
     }
 
     private void startGateway() throws Exception {
-        gateway = resources.add(Gateway.start(ConfigLoader.parse("""
-                admin: { address: 127.0.0.1, port: 0 }
-                node: { id: tollgate-test, cluster: ingress }
-                dynamic_resources:
-                  ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 50ms, max_backoff: 200ms }
-                """.formatted(controlPlane.port()))));
+        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
         awaitReady();
     }
 
