@@ -51,9 +51,7 @@ final class ListenerTranslator {
 
         /** The listener serving {@code routes}. */
         ListenerConfig withRoutes(RouteConfig routes) {
-            ListenerConfig c = config;
-            return new ListenerConfig(c.name(), c.address(), c.port(), c.protocols(), routes, c.http(), c.accessLog(),
-                    c.protocolOptions(), c.http2(), c.tls(), c.limits());
+            return config.withRoutes(routes);
         }
     }
 

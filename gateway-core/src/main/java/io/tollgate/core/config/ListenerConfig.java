@@ -1,5 +1,6 @@
 package io.tollgate.core.config;
 
+import io.tollgate.core.filter.NetworkFilterEntry;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +21,8 @@ import java.util.Optional;
  * @param http2 settings and protections of HTTP/2 connections
  * @param tls how connections are decrypted, or empty for plaintext connections
  * @param limits the protocol detection timeout and the connection limit
+ * @param networkFilters the ordered network filters every connection passes before its protocol;
+ *     on a {@code tcp} listener the last is the terminal one that serves it
  */
 public record ListenerConfig(
         String name,
@@ -32,11 +35,30 @@ public record ListenerConfig(
         Map<String, ProtocolOptions> protocolOptions,
         Http2Options http2,
         Optional<TlsConfig> tls,
-        ConnectionLimits limits) {
+        ConnectionLimits limits,
+        List<NetworkFilterEntry> networkFilters) {
+
+    /** The protocol of a listener whose terminal network filter serves its connections. */
+    public static final String TCP = "tcp";
 
     public ListenerConfig {
         protocols = List.copyOf(protocols);
         protocolOptions = Map.copyOf(protocolOptions);
+        networkFilters = List.copyOf(networkFilters);
+    }
+
+    /** A listener without network filters. */
+    public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
+            HttpOptions http, AccessLogConfig accessLog, Map<String, ProtocolOptions> protocolOptions,
+            Http2Options http2, Optional<TlsConfig> tls, ConnectionLimits limits) {
+        this(name, address, port, protocols, routeConfig, http, accessLog, protocolOptions, http2, tls, limits,
+                List.of());
+    }
+
+    /** This listener serving {@code routes} instead of its own. */
+    public ListenerConfig withRoutes(RouteConfig routes) {
+        return new ListenerConfig(name, address, port, protocols, routes, http, accessLog, protocolOptions, http2, tls,
+                limits, networkFilters);
     }
 
     /** The settings of {@code protocol} on this listener, or null when the listener does not serve it. */
