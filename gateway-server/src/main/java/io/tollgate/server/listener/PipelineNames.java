@@ -19,7 +19,7 @@ package io.tollgate.server.listener;
  *   <li>{@link #UPGRADE}: HTTP/1 on a listener that also serves h2c, turns an {@code Upgrade: h2c}
  *       request into an HTTP/2 connection (removing {@link #HEAD_GUARD} and the HTTP/1 codec);</li>
  *   <li>{@link #ENCODER}: the encoder of protocols whose codec comes in two halves (Bolt);</li>
- *   <li>{@link #IDLE}: closes connections idle too long (for {@code tcp}, without a byte either way);</li>
+ *   <li>{@link #IDLE}: closes connections idle too long (not on {@code tcp}: its proxy times itself);</li>
  *   <li>{@link #FIRST_FRAME}: RPC protocols only, present until the first frame is decoded, closes
  *       a connection that sends none in time;</li>
  *   <li>{@link #PROXY}: the protocol's proxy handler, always last (none for HTTP/2; the TCP proxy

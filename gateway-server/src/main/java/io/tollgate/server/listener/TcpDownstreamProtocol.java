@@ -2,17 +2,15 @@ package io.tollgate.server.listener;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.protocol.Detection;
 import io.tollgate.core.protocol.ProtocolDetector;
 import io.tollgate.server.network.tcpproxy.TcpProxy;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code tcp} protocol of a listener: no protocol, the bytes forwarded as they are by the TCP
- * proxy, behind an idle timeout counting bytes either way. A {@code tcp} listener serves nothing
- * else, so its detector accepts any bytes.
+ * proxy, which keeps its own idle timeout. A {@code tcp} listener serves nothing else, so its
+ * detector accepts any bytes.
  */
 final class TcpDownstreamProtocol implements DownstreamProtocol, ProtocolDetector {
 
@@ -39,7 +37,6 @@ final class TcpDownstreamProtocol implements DownstreamProtocol, ProtocolDetecto
 
     @Override
     public void configure(ChannelPipeline pipeline) {
-        pipeline.addLast(PipelineNames.IDLE, new IdleStateHandler(0, 0, proxy.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
-                .addLast(PipelineNames.PROXY, proxy.newHandler());
+        pipeline.addLast(PipelineNames.PROXY, proxy.newHandler());
     }
 }

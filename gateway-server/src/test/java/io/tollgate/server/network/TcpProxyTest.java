@@ -118,20 +118,37 @@ class TcpProxyTest {
     }
 
     @Test
-    void anUpstreamsFinReachesTheClientWhichMaySendAfterIt() throws Exception {
-        CompletableFuture<String> heardAfterFin = new CompletableFuture<>();
+    void anUpstreamsFinReachesTheClientWhichMayStillSendMuchAfterIt() throws Exception {
+        CompletableFuture<Long> heardAfterFin = new CompletableFuture<>();
         RawUpstream upstream = started.add(new RawUpstream(socket -> {
             socket.getOutputStream().write("bye".getBytes(StandardCharsets.US_ASCII));
             socket.shutdownOutput();
-            heardAfterFin.complete(new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII));
+            // read nothing for a while: the gateway's writes to this half-closed connection must wait
+            TimeUnit.MILLISECONDS.sleep(500);
+            CRC32 crc = new CRC32();
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[CHUNK];
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                crc.update(buffer, 0, n);
+            }
+            heardAfterFin.complete(crc.getValue());
         }));
         TestGateway gateway = tcpGateway(upstream.port(), "");
         try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
-            client.setSoTimeout(10_000);
+            client.setSoTimeout(30_000);
             assertThat(new String(client.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("bye");
-            client.getOutputStream().write("still here".getBytes(StandardCharsets.US_ASCII));
+            byte[] block = new byte[CHUNK];
+            new Random(7).nextBytes(block);
+            CRC32 crc = new CRC32();
+            OutputStream out = client.getOutputStream();
+            for (int i = 0; i < 1024; i++) {
+                out.write(block);
+                crc.update(block);
+            }
             client.shutdownOutput();
-            assertThat(heardAfterFin.get(10, TimeUnit.SECONDS)).isEqualTo("still here");
+            assertThat(heardAfterFin.get(30, TimeUnit.SECONDS)).as("CRC of the 64 MiB sent after the host's FIN")
+                    .isEqualTo(crc.getValue());
         }
     }
 

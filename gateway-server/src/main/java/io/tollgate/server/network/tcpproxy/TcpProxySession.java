@@ -11,8 +11,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.accesslog.AccessLogEntry;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.accesslog.ResponseFlag;
@@ -21,9 +21,11 @@ import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.ClientAddresses;
+import io.tollgate.server.transport.EpollHalfClose;
 import io.tollgate.server.transport.HandlerFailures;
 import io.tollgate.server.transport.ReadPauses;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * so a connection holds at most about one read batch plus a write buffer's high-water mark per
  * direction. Half-close goes through both ways: the end of one side's input becomes a FIN on
  * the other side once what was read before it is written; the connection closes once both inputs
- * have ended, or when either side closes or fails.
+ * have ended, or when either side closes or fails, or after {@code idle_timeout} without a byte
+ * either way: one timer per connection that reads the time of the last read batch when it fires
+ * (cheaper than Netty's idle handler, which makes a promise and a listener per write).
  */
 final class TcpProxySession {
 
@@ -62,6 +66,8 @@ final class TcpProxySession {
     private ClusterMetrics clusterMetrics;
     private long startMillis;
     private long startNanos;
+    private long lastReadNanos;
+    private ScheduledFuture<?> idleTimer;
     private long received;
     private long receivedUncounted;
     private long sent;
@@ -83,6 +89,8 @@ final class TcpProxySession {
         started = true;
         startMillis = System.currentTimeMillis();
         startNanos = System.nanoTime();
+        lastReadNanos = startNanos;
+        idleTimer = downstream.eventLoop().schedule(this::checkIdle, proxy.idleTimeout().toNanos(), TimeUnit.NANOSECONDS);
         downstreamPauses = ReadPauses.of(downstream);
         downstreamPauses.pause(ReadPauses.CONNECTING);
         Cluster cluster = proxy.snapshot().clusters().cluster(proxy.cluster());
@@ -141,6 +149,21 @@ final class TcpProxySession {
         downstreamPauses.resume(ReadPauses.CONNECTING);
     }
 
+    /** Closes the connection when no byte was read either way for the idle timeout, else waits for the rest of it. */
+    private void checkIdle() {
+        if (!downstream.isActive()) {
+            return;
+        }
+        long timeout = proxy.idleTimeout().toNanos();
+        long quiet = System.nanoTime() - lastReadNanos;
+        if (quiet >= timeout) {
+            proxy.meters().idleTimeout();
+            downstream.close();
+        } else {
+            idleTimer = downstream.eventLoop().schedule(this::checkIdle, timeout - quiet, TimeUnit.NANOSECONDS);
+        }
+    }
+
     private void refuse(String reason, ResponseFlag why) {
         proxy.meters().noUpstream(reason);
         flag = why;
@@ -149,6 +172,7 @@ final class TcpProxySession {
 
     /** Sends a FIN on {@code channel} once everything written to it before has gone out. */
     private static void shutdownOutputAfterWrites(Channel channel) {
+        EpollHalfClose.beforeFlush(channel);
         channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
             if (channel.isActive()) {
                 ((DuplexChannel) channel).shutdownOutput();
@@ -159,6 +183,7 @@ final class TcpProxySession {
     /** Closes {@code channel} once everything written to it before has gone out. */
     private static void closeAfterWrites(Channel channel) {
         if (channel.isActive()) {
+            EpollHalfClose.beforeFlush(channel);
             channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         } else {
             channel.close();
@@ -170,6 +195,12 @@ final class TcpProxySession {
             closeAfterWrites(downstream);
             closeAfterWrites(upstream);
         }
+    }
+
+    /** At the end of a read batch of either side: counts its bytes, and marks the connection busy. */
+    private void readBatchDone() {
+        lastReadNanos = System.nanoTime();
+        countBytes();
     }
 
     private void countBytes() {
@@ -235,12 +266,15 @@ final class TcpProxySession {
         public void channelReadComplete(ChannelHandlerContext ctx) {
             if (wroteUpstream) {
                 wroteUpstream = false;
+                if (upstreamEnded) {
+                    EpollHalfClose.beforeFlush(upstream);
+                }
                 upstream.flush();
                 if (!upstream.isWritable()) {
                     downstreamPauses.pause(ReadPauses.PEER_UNWRITABLE);
                 }
             }
-            countBytes();
+            readBatchDone();
         }
 
         @Override
@@ -258,9 +292,6 @@ final class TcpProxySession {
                     shutdownOutputAfterWrites(upstream);
                 }
                 closeIfBothEnded();
-            } else if (evt instanceof IdleStateEvent) {
-                proxy.meters().idleTimeout();
-                ctx.close();
             } else {
                 ctx.fireUserEventTriggered(evt);
             }
@@ -274,6 +305,9 @@ final class TcpProxySession {
             }
             if (upstream != null) {
                 closeAfterWrites(upstream);
+            }
+            if (idleTimer != null) {
+                idleTimer.cancel(false);
             }
             countBytes();
             logAccess();
@@ -302,12 +336,15 @@ final class TcpProxySession {
         public void channelReadComplete(ChannelHandlerContext ctx) {
             if (wroteDownstream) {
                 wroteDownstream = false;
+                if (downstreamEnded) {
+                    EpollHalfClose.beforeFlush(downstream);
+                }
                 downstream.flush();
                 if (!downstream.isWritable()) {
                     upstreamPauses.pause(ReadPauses.PEER_UNWRITABLE);
                 }
             }
-            countBytes();
+            readBatchDone();
         }
 
         @Override
