@@ -49,7 +49,9 @@ Usage: bench/compare.sh [-d SECS] [-w SECS] [-r ROUNDS] [-o DIR] [--only 'TARGET
   -o DIR         output dir for raw tool output, configs, results.csv (default: mktemp -d)
   --only LIST    targets, any of: direct haproxy nginx tollgate envoy (default: all five)
                  and tollgate-b: a second Tollgate for an A/B run, from
-                 TOLLGATE_B_JAR (default: the same jar) with JVM_EXTRA_B
+                 TOLLGATE_B_JAR (default: the same jar) with JVM_EXTRA_B and
+                 FILTERS_B (a YAML flow list of stream filters for its listener,
+                 without single quotes) to measure what filters cost
   -c LIST        wrk connection counts for GET                        (default '20 200 1000')
   -s LIST        scenarios, any of: get post ab h2c tcp              (default: all five)
 Ports: upstream 18080, haproxy 18090, nginx 18092, envoy 18094, tollgate 18100, tollgate-b 18101; the TCP
@@ -295,7 +297,7 @@ declare -A CMD=(
   [nginx]="nginx -p $OUT/nginx -c $OUT/nginx/nginx.conf"
   [envoy]="${ENVOY:-envoy} -c $OUT/envoy.yaml --concurrency 1 --disable-hot-restart --log-level warn"
   [tollgate]="env TOLLGATE_JAR=$JAR PROXY_PORT=${PORT[tollgate]} TCP_PORT=${TCPPORT[tollgate]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
-  [tollgate-b]="env TOLLGATE_JAR=$JAR_B JVM_EXTRA='${JVM_EXTRA_B:-}' PROXY_PORT=${PORT[tollgate-b]} TCP_PORT=${TCPPORT[tollgate-b]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+  [tollgate-b]="env TOLLGATE_JAR=$JAR_B JVM_EXTRA='${JVM_EXTRA_B:-}' FILTERS_YAML='${FILTERS_B:-}' PROXY_PORT=${PORT[tollgate-b]} TCP_PORT=${TCPPORT[tollgate-b]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
 )
 
 # --- run -------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@
 #   CONF_DIR         where the generated YAML goes                 (default $TMPDIR or /tmp)
 #   TLS_CERT, TLS_KEY  PEM certificate chain and PKCS#8 key: the listener terminates TLS (default: cleartext)
 #   TCP_PORT         also a 'tcp' listener on 127.0.0.1:$TCP_PORT: the TCP proxy (L4) to the same upstream
+#   FILTERS_YAML     the listener's stream filters, a YAML flow list, e.g.
+#                    '[{name: fault, abort: {http_status: 503}, headers: {x-never: "1"}}]' (default: none)
 #
 # JVM flags, chosen for a proxy that owns exactly one core:
 #   -Xms512m -Xmx512m   fixed heap, the size the reference JVM peer gets: no resizing under load.
@@ -51,6 +53,7 @@ listeners:
     port: $PROXY_PORT
     protocols: [http1, h2c]
 ${TLS_CERT:+    tls: { cert_chain_file: $TLS_CERT, private_key_file: ${TLS_KEY:?TLS_KEY is not set} \}}
+${FILTERS_YAML:+    filters: $FILTERS_YAML}
     route_config:
       virtual_hosts:
         - name: all

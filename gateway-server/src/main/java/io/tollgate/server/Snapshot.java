@@ -5,11 +5,13 @@ import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.RouteConfig;
+import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.router.outlier.OutlierDetectors;
 import io.tollgate.router.outlier.OutlierListener;
 import io.tollgate.router.route.RouteTable;
+import io.tollgate.server.filter.ListenerFilters;
 import io.tollgate.server.health.ClusterOutlierEvents;
 import io.tollgate.server.tls.UpstreamTls;
 import java.util.HashMap;
@@ -22,17 +24,19 @@ import java.util.function.Function;
  * Everything compiled from one configuration, published through one atomic reference: an event
  * loop reads it once per request, so a request never sees half of a change.
  *
+ * @param filters the stream filter chains of each listener
  * @param outliers the outlier detectors of the clusters, where requests report their outcomes
  * @param version 1 for the configuration the process started with, one more for each reload
  */
 public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String, RouteTable> routeTables,
-        OutlierDetectors outliers, long version) implements ServedConfig {
+        Map<String, ListenerFilters> filters, OutlierDetectors outliers, long version) implements ServedConfig {
 
     /** What a listener the snapshot does not know routes by (one removed by a reload): nothing. */
     private static final RouteTable NO_ROUTES = RouteTable.compile(new RouteConfig(List.of()));
 
     public Snapshot {
         routeTables = Map.copyOf(routeTables);
+        filters = Map.copyOf(filters);
         if (version < 1) {
             throw new IllegalArgumentException("version: " + version + " (expected: >= 1)");
         }
@@ -47,7 +51,7 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
         ClusterManager clusters = ClusterManager.build(config.clusters(), control);
         config.clusters().forEach(Snapshot::prepareTls);
         countSubsets(clusters, metrics);
-        return new Snapshot(config, clusters, routeTables(config),
+        return new Snapshot(config, clusters, routeTables(config), filters(config, metrics),
                 OutlierDetectors.build(clusters, outlierEvents(metrics), System::nanoTime, control), 1);
     }
 
@@ -67,6 +71,16 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
             tables.put(listener.name(), RouteTable.compile(listener.routeConfig()));
         }
         return tables;
+    }
+
+    /** Makes the stream filters of every listener, with the factories of the default extension registry. */
+    static Map<String, ListenerFilters> filters(GatewayConfig config, GatewayMetrics metrics) {
+        Map<String, ListenerFilters> filters = new HashMap<>();
+        for (ListenerConfig listener : config.listeners()) {
+            filters.put(listener.name(), ListenerFilters.build(listener, ExtensionRegistry.defaults(),
+                    metrics.registry()));
+        }
+        return filters;
     }
 
     /**
@@ -89,5 +103,11 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
     public RouteTable routeTable(String listener) {
         RouteTable table = routeTables.get(listener);
         return table == null ? NO_ROUTES : table;
+    }
+
+    /** The stream filters of a listener; none for a listener this snapshot does not configure. */
+    public ListenerFilters filters(String listener) {
+        ListenerFilters chains = filters.get(listener);
+        return chains == null ? ListenerFilters.NONE : chains;
     }
 }

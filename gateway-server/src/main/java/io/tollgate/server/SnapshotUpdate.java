@@ -108,7 +108,7 @@ final class SnapshotUpdate {
         kept.forEach(Cluster::replaceEndpoints);
         ClusterManager next = ClusterManager.of(clusters);
         Snapshot.countSubsets(next, metrics);
-        return new Snapshot(config, next, routeTables,
+        return new Snapshot(config, next, routeTables, Snapshot.filters(config, metrics),
                 previous.outliers().next(next, kept.keySet(), Snapshot.outlierEvents(metrics), System::nanoTime,
                         control),
                 previous.version() + 1);

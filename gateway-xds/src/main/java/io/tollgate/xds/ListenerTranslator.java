@@ -1,5 +1,6 @@
 package io.tollgate.xds;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Any;
@@ -10,10 +11,8 @@ import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.listener.v3.Filter;
 import io.envoyproxy.envoy.config.listener.v3.FilterChain;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
-import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.dubbo_proxy.v3.DubboProxy;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
-import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
@@ -33,7 +32,6 @@ import java.util.Set;
 final class ListenerTranslator {
 
     static final String HCM = "envoy.filters.network.http_connection_manager";
-    static final String ROUTER = "envoy.filters.http.router";
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -82,7 +80,10 @@ final class ListenerTranslator {
         HttpConnectionManager hcm = typedConfig(filter, where, HCM, HttpConnectionManager.class);
         where += ".typed_config";
         Fields.allowOnly(hcm, where, Set.of("stat_prefix", "codec_type", "route_config", "rds", "http_filters"));
-        checkHttpFilters(hcm.getHttpFiltersList(), where + ".http_filters");
+        ArrayNode filters = HttpFilterTranslator.translate(hcm.getHttpFiltersList(), where + ".http_filters");
+        if (!filters.isEmpty()) {
+            tree.set("filters", filters);
+        }
         List<String> protocols = switch (hcm.getCodecType()) {
             case AUTO -> List.of("http1", "h2c");
             case HTTP1 -> List.of("http1");
@@ -115,21 +116,6 @@ final class ListenerTranslator {
             return new Translated(ConfigLoader.listener(tree, "", extensions), rds);
         } catch (ConfigException | IllegalArgumentException e) {
             throw new XdsRejection(at + ": " + e.getMessage());
-        }
-    }
-
-    /** Only the router, last, is supported: any other HTTP filter would be dropped, so it is refused. */
-    private static void checkHttpFilters(List<HttpFilter> filters, String at) {
-        if (filters.size() != 1) {
-            throw new XdsRejection(at + ": " + filters.size() + " filters (supported: exactly one, " + ROUTER + ")");
-        }
-        HttpFilter router = filters.get(0);
-        Fields.allowOnly(router, at + "[0]", Set.of("name", "typed_config"));
-        if (router.hasTypedConfig()) {
-            Router config = typedConfig(router.getName(), router.getTypedConfig(), at + "[0]", ROUTER, Router.class);
-            Fields.allowOnly(config, at + "[0].typed_config", Set.of());
-        } else if (!router.getName().equals(ROUTER)) {
-            throw new XdsRejection(at + "[0].name: '" + router.getName() + "' not supported (supported: " + ROUTER + ")");
         }
     }
 

@@ -12,14 +12,15 @@ import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
-import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
 import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.HealthCheck;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.config.core.v3.RoutingPriority;
+import io.envoyproxy.envoy.config.core.v3.RuntimeFractionalPercent;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
@@ -37,6 +38,10 @@ import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.config.route.v3.RouteMatch;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
+import io.envoyproxy.envoy.extensions.filters.common.fault.v3.FaultDelay;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.FaultAbort;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
+import io.envoyproxy.envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
@@ -44,6 +49,8 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
 import io.envoyproxy.envoy.type.matcher.v3.RegexMatcher;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
+import io.envoyproxy.envoy.type.v3.FractionalPercent;
+import io.envoyproxy.envoy.type.v3.TokenBucket;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.ForwardActionConfig;
@@ -212,7 +219,8 @@ class TranslationTest {
         assertThatThrownBy(() -> listeners.translate(listener(HttpConnectionManager.newBuilder()
                 .setRouteConfig(RouteConfiguration.getDefaultInstance())
                 .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.cors")))))
-                .hasMessageStartingWith("Listener 'web'.filter_chains[0].filters[0].typed_config.http_filters: 2 filters");
+                .hasMessageStartingWith("Listener 'web'.filter_chains[0].filters[0].typed_config.http_filters[0]: the"
+                        + " router must be the last filter");
         assertThatThrownBy(() -> RouteTranslator.translate(RouteConfiguration.newBuilder().setName("r")
                 .addVirtualHosts(VirtualHost.newBuilder().setName("all").addDomains("*")
                         .addRoutes(Route.newBuilder().setMatch(RouteMatch.newBuilder().setPrefix("/")
@@ -243,6 +251,60 @@ class TranslationTest {
         assertThatThrownBy(() -> EndpointTranslator.translate(ClusterLoadAssignment.newBuilder().setClusterName("app")
                 .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint(0))).build()))
                 .hasMessage("ClusterLoadAssignment 'app'.endpoints[0].lb_endpoints[0]: port: 0 (expected: 1..65535)");
+    }
+
+    @Test
+    void faultAndLocalRateLimitBeforeTheRouterBecomeTheListenersStreamFilters() {
+        HTTPFault fault = HTTPFault.newBuilder()
+                .setDelay(FaultDelay.newBuilder().setFixedDelay(duration(250))
+                        .setPercentage(FractionalPercent.newBuilder().setNumerator(25)))
+                .setAbort(FaultAbort.newBuilder().setGrpcStatus(8)
+                        .setPercentage(FractionalPercent.newBuilder().setNumerator(5)
+                                .setDenominator(FractionalPercent.DenominatorType.TEN_THOUSAND)))
+                .addHeaders(HeaderMatcher.newBuilder().setName("X-Fault")
+                        .setStringMatch(StringMatcher.newBuilder().setExact("on")))
+                .build();
+        RuntimeFractionalPercent all = RuntimeFractionalPercent.newBuilder()
+                .setDefaultValue(FractionalPercent.newBuilder().setNumerator(100)).build();
+        LocalRateLimit limit = LocalRateLimit.newBuilder().setStatPrefix("web")
+                .setTokenBucket(TokenBucket.newBuilder().setMaxTokens(10).setTokensPerFill(UInt32Value.of(5))
+                        .setFillInterval(duration(1000)))
+                .setFilterEnabled(all).setFilterEnforced(all).build();
+        LocalRateLimit disabled = LocalRateLimit.newBuilder().setStatPrefix("off")
+                .setTokenBucket(TokenBucket.newBuilder().setMaxTokens(1).setFillInterval(duration(1000))).build();
+
+        ListenerConfig config = listeners.translate(listener(HttpConnectionManager.newBuilder()
+                .setRouteConfig(RouteConfiguration.getDefaultInstance())
+                .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.fault").setTypedConfig(Any.pack(fault)))
+                .addHttpFilters(HttpFilter.newBuilder().setName("limit").setTypedConfig(Any.pack(limit)))
+                .addHttpFilters(HttpFilter.newBuilder().setName("unused").setTypedConfig(Any.pack(disabled))), true))
+                .config();
+
+        assertThat(config.filters()).extracting(f -> f.name()).containsExactly("fault", "local_rate_limit");
+        assertThat(config.filters().get(0).settings().toString())
+                .contains("fixed=PT0.25S", "percentage=25.0", "grpcStatus=8", "percentage=0.05", "x-fault=on");
+        assertThatThrownBy(() -> listeners.translate(listener(HttpConnectionManager.newBuilder()
+                .setRouteConfig(RouteConfiguration.getDefaultInstance())
+                .addHttpFilters(HttpFilter.newBuilder().setName("lua").setTypedConfig(Any.pack(Router.getDefaultInstance())
+                        .toBuilder().setTypeUrl("type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua"))), true)))
+                .isInstanceOf(XdsRejection.class)
+                .hasMessageContaining("http_filters[0]: 'lua' with typed_config")
+                .hasMessageContaining("not supported");
+        assertThatThrownBy(() -> listeners.translate(listener(HttpConnectionManager.newBuilder()
+                .setRouteConfig(RouteConfiguration.getDefaultInstance())
+                .addHttpFilters(HttpFilter.newBuilder().setName("fault").setTypedConfig(Any.pack(
+                        fault.toBuilder().setMaxActiveFaults(UInt32Value.of(3)).build()))), true)))
+                .hasMessageContaining("http_filters[0].typed_config.max_active_faults: not supported");
+    }
+
+    /** A listener whose connection manager ends its {@code http_filters} with the router. */
+    private static Listener listener(HttpConnectionManager.Builder hcm, boolean routerLast) {
+        hcm.addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.router")
+                .setTypedConfig(Any.pack(Router.getDefaultInstance())));
+        return Listener.newBuilder().setName("web").setAddress(address(8080))
+                .addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
+                        .setName("envoy.filters.network.http_connection_manager").setTypedConfig(Any.pack(hcm.build()))))
+                .build();
     }
 
     private static Listener listener(HttpConnectionManager.Builder hcm) {

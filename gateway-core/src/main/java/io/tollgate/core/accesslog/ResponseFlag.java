@@ -25,7 +25,13 @@ public enum ResponseFlag {
     /** Tollgate's own: the request line, headers or body passed a configured limit. Envoy has no code for it. */
     REQUEST_TOO_LARGE("RTL"),
     /** The overload guard shed the request: heap or descriptors were past their threshold. */
-    OVERLOAD_MANAGER("OM");
+    OVERLOAD_MANAGER("OM"),
+    /** The fault filter answered the request with its abort status. */
+    FAULT_INJECTED("FI"),
+    /** The fault filter delayed the request. */
+    DELAY_INJECTED("DI"),
+    /** The {@code local_rate_limit} filter refused the request: its token bucket was empty. */
+    RATE_LIMITED("RL");
 
     /** What {@link AccessLogEntry#responseFlags()} holds when no flag applies. */
     public static final String NONE = "-";

@@ -8,10 +8,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import io.tollgate.core.extension.ExtensionFactory;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.filter.NetworkFilterConfig;
 import io.tollgate.core.filter.NetworkFilterEntry;
+import io.tollgate.core.filter.StreamFilterConfig;
+import io.tollgate.core.filter.StreamFilterFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,8 +34,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Turns YAML text into a validated {@link GatewayConfig}. The whole document is checked before
@@ -131,7 +133,7 @@ public final class ConfigLoader {
 
     /** Parses and validates one route configuration given as a tree shaped like {@code route_config}. */
     public static RouteConfig routeConfig(JsonNode tree, String path) {
-        return routeConfig(new ConfigNode(tree, path));
+        return routeConfig(new ConfigNode(tree, path), RouteFilterOverrides.NONE);
     }
 
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
@@ -212,7 +214,8 @@ public final class ConfigLoader {
 
     private static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {
         Set<String> keys = new HashSet<>(Set.of("name", "address", "port", "protocols", "route_config", "http",
-                "http2", "access_log", "tls", "protocol_detection_timeout", "max_connections", "network_filters"));
+                "http2", "access_log", "tls", "protocol_detection_timeout", "max_connections", "filters",
+                "network_filters"));
         keys.addAll(extensions.names(ProtocolOptions.class));
         n.allowOnly(keys);
         List<NetworkFilterEntry> networkFilters = networkFilters(n, extensions);
@@ -236,7 +239,7 @@ public final class ConfigLoader {
                     : " (expected no tcp: a tcp listener's network_filters end with a terminal filter such as tcp_proxy)"));
         }
         if (tcp) {
-            for (String key : List.of("route_config", "tls", "http", "http2")) {
+            for (String key : List.of("route_config", "filters", "tls", "http", "http2")) {
                 if (n.has(key)) {
                     throw n.child(key).error("does not apply to a tcp listener (its terminal network filter serves it)");
                 }
@@ -253,12 +256,15 @@ public final class ConfigLoader {
             a.allowOnly(Set.of("path"));
             return new AccessLogConfig(a.string("path", ""));
         }).orElse(AccessLogConfig.DISABLED);
+        List<StreamFilterConfig> filters = n.list("filters", f -> streamFilter(f, extensions));
+        unique(n.child("filters"), filters.stream().map(StreamFilterConfig::name).toList());
         return new ListenerConfig(
                 n.string("name"),
                 n.string("address", "127.0.0.1"),
                 n.integer("port", 0, 0, 65535),
                 protocols,
-                tcp ? new RouteConfig(List.of()) : routeConfig(n.required("route_config")),
+                tcp ? new RouteConfig(List.of())
+                        : routeConfig(n.required("route_config"), new RouteFilterOverrides(filters, extensions)),
                 http,
                 accessLog,
                 protocolOptions,
@@ -267,7 +273,20 @@ public final class ConfigLoader {
                 new ConnectionLimits(
                         positive(n, "protocol_detection_timeout", ConnectionLimits.DEFAULT_PROTOCOL_DETECTION_TIMEOUT),
                         n.integer("max_connections", 0, 0, Integer.MAX_VALUE)),
+                filters,
                 networkFilters);
+    }
+
+    /** One entry of a listener's {@code filters}: {@code name}, and the keys the filter of that name reads. */
+    private static StreamFilterConfig streamFilter(ConfigNode n, ExtensionRegistry extensions) {
+        String name = n.string("name");
+        StreamFilterFactory factory = extensions.find(StreamFilterConfig.class, name, StreamFilterFactory.class)
+                .orElseThrow(() -> n.child("name").error("unknown filter '" + name + "' (expected one of "
+                        + extensions.names(StreamFilterConfig.class) + ")"));
+        Set<String> keys = new HashSet<>(factory.keys());
+        keys.add("name");
+        n.allowOnly(keys);
+        return factory.parse(n, StreamFilterConfig.named(name));
     }
 
     /** The listener's ordered {@code network_filters}, each read by its factory; a terminal one only last. */
@@ -321,9 +340,9 @@ public final class ConfigLoader {
                 positive(n, "request_headers_timeout", d.requestHeadersTimeout()));
     }
 
-    private static RouteConfig routeConfig(ConfigNode n) {
+    private static RouteConfig routeConfig(ConfigNode n, RouteFilterOverrides overrides) {
         n.allowOnly(Set.of("virtual_hosts"));
-        List<VirtualHostConfig> hosts = n.list("virtual_hosts", ConfigLoader::virtualHost);
+        List<VirtualHostConfig> hosts = n.list("virtual_hosts", h -> virtualHost(h, overrides));
         unique(n.child("virtual_hosts"), hosts.stream().map(VirtualHostConfig::name).toList());
         Map<String, Integer> owners = new HashMap<>();
         for (int i = 0; i < hosts.size(); i++) {
@@ -339,7 +358,7 @@ public final class ConfigLoader {
         return new RouteConfig(hosts);
     }
 
-    private static VirtualHostConfig virtualHost(ConfigNode n) {
+    private static VirtualHostConfig virtualHost(ConfigNode n, RouteFilterOverrides overrides) {
         n.allowOnly(Set.of("name", "domains", "routes"));
         List<String> domains = n.list("domains", d -> {
             String domain = d.asString().toLowerCase(Locale.ROOT);
@@ -355,14 +374,14 @@ public final class ConfigLoader {
         if (domains.isEmpty()) {
             throw n.child("domains").error("must list at least one domain");
         }
-        List<RouteEntryConfig> routes = n.list("routes", ConfigLoader::route);
+        List<RouteEntryConfig> routes = n.list("routes", r -> route(r, overrides));
         unique(n.child("routes"), routes.stream().map(RouteEntryConfig::name).toList());
         return new VirtualHostConfig(n.string("name"), domains, routes);
     }
 
-    private static RouteEntryConfig route(ConfigNode n) {
+    private static RouteEntryConfig route(ConfigNode n, RouteFilterOverrides overrides) {
         n.allowOnly(Set.of("name", "match", "route", "direct_response", "redirect",
-                "request_headers", "response_headers"));
+                "request_headers", "response_headers", "filters"));
         Optional<ForwardActionConfig> forward = n.optional("route").map(ConfigLoader::forward);
         Optional<DirectResponseConfig> direct = n.optional("direct_response").map(d -> {
             d.allowOnly(Set.of("status", "body"));
@@ -389,7 +408,8 @@ public final class ConfigLoader {
                 direct,
                 redirect,
                 n.optional("request_headers").map(ConfigLoader::headerMutation).orElse(HeaderMutationConfig.NONE),
-                n.optional("response_headers").map(ConfigLoader::headerMutation).orElse(HeaderMutationConfig.NONE));
+                n.optional("response_headers").map(ConfigLoader::headerMutation).orElse(HeaderMutationConfig.NONE),
+                n.optional("filters").map(overrides::parse).orElse(Map.of()));
     }
 
     private static RouteMatchConfig match(ConfigNode n) {

@@ -215,6 +215,14 @@ public final class ConfigNode {
         return result;
     }
 
+    /** The keys of this mapping, in document order. */
+    public List<String> keys() {
+        requireObject();
+        List<String> keys = new ArrayList<>(node.size());
+        node.fieldNames().forEachRemaining(keys::add);
+        return keys;
+    }
+
     private void requireObject() {
         if (!node.isObject()) {
             throw error("must be a mapping");

@@ -137,6 +137,17 @@ public final class MetricNames {
     /** Counter: requests for which subset load balancing left no host. */
     public static final String UPSTREAM_LB_SUBSET_NO_HOST = "tollgate.upstream.lb.subset.no_host";
 
+    /** Counter: requests the {@code rbac} filter let through, by listener and route (empty for the listener's own chain). */
+    public static final String FILTER_RBAC_ALLOWED = "tollgate.filter.rbac.allowed";
+    /** Counter: requests the {@code rbac} filter refused, by listener and route. */
+    public static final String FILTER_RBAC_DENIED = "tollgate.filter.rbac.denied";
+    /** Counter: requests a {@code shadow} {@code rbac} filter would have refused and let through, by listener and route. */
+    public static final String FILTER_RBAC_SHADOW_DENIED = "tollgate.filter.rbac.shadow_denied";
+    /** Counter: requests the {@code local_rate_limit} filter let through, by listener and route. */
+    public static final String FILTER_LOCAL_RATE_LIMIT_ALLOWED = "tollgate.filter.local_rate_limit.allowed";
+    /** Counter: requests the {@code local_rate_limit} filter refused for want of a token, by listener and route. */
+    public static final String FILTER_LOCAL_RATE_LIMIT_LIMITED = "tollgate.filter.local_rate_limit.limited";
+
     /** Counter: connections the TCP proxy forwarded to an upstream host, by listener and cluster. */
     public static final String TCP_CX_TOTAL = "tollgate.tcp.cx.total";
     /** Gauge: connections the TCP proxy forwards now, by listener and cluster. */

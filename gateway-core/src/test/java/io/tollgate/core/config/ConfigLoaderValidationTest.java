@@ -202,10 +202,19 @@ class ConfigLoaderValidationTest {
     @Test
     void rejectsBadRegexesInPathsAndHeaders() {
         assertRejected(routes("[{ match: { regex: \"/a(\" }, route: { cluster: backend } }]"),
-                ROUTE + "[0].match.regex: '/a(' is not a valid regex: Unclosed group");
+                ROUTE + "[0].match.regex: '/a(' is not a valid regex: missing closing )");
         assertRejected(routes("""
                 [{ match: { prefix: /, headers: [{ name: x, regex: "[" }] }, route: { cluster: backend } }]"""),
-                ROUTE + "[0].match.headers[0].regex: '[' is not a valid regex: Unclosed character class");
+                ROUTE + "[0].match.headers[0].regex: '[' is not a valid regex: missing closing ]");
+    }
+
+    @Test
+    void rejectsRegexesThatNeedBacktracking() {
+        assertRejected(routes("[{ match: { regex: \"/(a+)\\\\1\" }, route: { cluster: backend } }]"),
+                ROUTE + "[0].match.regex: '/(a+)\\1' is not a valid regex: invalid escape sequence");
+        assertRejected(routes("""
+                [{ match: { prefix: /, headers: [{ name: x, regex: "(?=a)a" }] }, route: { cluster: backend } }]"""),
+                ROUTE + "[0].match.headers[0].regex: '(?=a)a' is not a valid regex: invalid or unsupported Perl syntax");
     }
 
     @Test

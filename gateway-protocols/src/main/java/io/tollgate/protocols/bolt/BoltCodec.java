@@ -164,7 +164,7 @@ public final class BoltCodec implements RpcCodec {
 
     @Override
     public int httpStatus(RpcError error) {
-        return status(error).httpStatus();
+        return error == RpcError.PERMISSION_DENIED ? 403 : status(error).httpStatus();
     }
 
     private static BoltStatus status(RpcError error) {
@@ -174,6 +174,7 @@ public final class BoltCodec implements RpcCodec {
             case OVERFLOW -> BoltStatus.SERVER_THREADPOOL_BUSY;
             case TIMEOUT -> BoltStatus.TIMEOUT;
             case MALFORMED -> BoltStatus.CODEC_EXCEPTION;
+            case PERMISSION_DENIED, SERVER_ERROR -> BoltStatus.SERVER_EXCEPTION;
         };
     }
 }

@@ -138,7 +138,7 @@ public final class DubboCodec implements RpcCodec {
 
     @Override
     public int httpStatus(RpcError error) {
-        return statusOf(error).httpStatus();
+        return error == RpcError.PERMISSION_DENIED ? 403 : statusOf(error).httpStatus();
     }
 
     /** The status the gateway answers {@code error} with. */
@@ -149,6 +149,8 @@ public final class DubboCodec implements RpcCodec {
             case TIMEOUT -> DubboStatus.SERVER_TIMEOUT;
             case CONNECTION_CLOSED -> DubboStatus.BAD_RESPONSE;
             case MALFORMED -> DubboStatus.BAD_REQUEST;
+            case PERMISSION_DENIED -> DubboStatus.SERVICE_ERROR;
+            case SERVER_ERROR -> DubboStatus.SERVER_ERROR;
         };
     }
 
@@ -161,6 +163,8 @@ public final class DubboCodec implements RpcCodec {
             case TIMEOUT -> "tollgate: upstream timeout";
             case CONNECTION_CLOSED -> "tollgate: upstream connection closed";
             case MALFORMED -> "tollgate: malformed request";
+            case PERMISSION_DENIED -> "tollgate: permission denied";
+            case SERVER_ERROR -> "tollgate: server error";
         };
     }
 

@@ -16,5 +16,25 @@ public enum RpcError {
     /** The upstream connection closed or could not be opened before the response came. */
     CONNECTION_CLOSED,
     /** The request could not be decoded; its connection closes after the answer. */
-    MALFORMED
+    MALFORMED,
+    /** The gateway's policy (RBAC) refused the call. HTTP meaning 403 whatever status carries it. */
+    PERMISSION_DENIED,
+    /** The gateway failed the call on purpose or by its own fault (an injected fault, a filter's failure). */
+    SERVER_ERROR;
+
+    /**
+     * The condition a stream filter's answer with {@code httpStatus} stands for: 403 and 401 a
+     * refusal, 429 and 503 a busy server, 404 no route, 408 and 504 a timeout, 502 a lost
+     * upstream, anything else a server error.
+     */
+    public static RpcError forHttpStatus(int httpStatus) {
+        return switch (httpStatus) {
+            case 401, 403 -> PERMISSION_DENIED;
+            case 429, 503 -> OVERFLOW;
+            case 404 -> NO_ROUTE;
+            case 408, 504 -> TIMEOUT;
+            case 502 -> CONNECTION_CLOSED;
+            default -> SERVER_ERROR;
+        };
+    }
 }

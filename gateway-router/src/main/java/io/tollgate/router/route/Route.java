@@ -1,5 +1,6 @@
 package io.tollgate.router.route;
 
+import com.google.re2j.Pattern;
 import io.tollgate.core.config.DirectResponseConfig;
 import io.tollgate.core.config.ForwardActionConfig;
 import io.tollgate.core.config.HeaderMutationConfig;
@@ -14,7 +15,6 @@ import io.tollgate.router.lb.HashPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * A compiled route: its matcher and its action, ready to be used on the hot path without parsing

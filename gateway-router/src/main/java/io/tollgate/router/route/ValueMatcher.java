@@ -1,7 +1,7 @@
 package io.tollgate.router.route;
 
+import com.google.re2j.Pattern;
 import io.tollgate.core.config.ValueMatcherConfig;
-import java.util.regex.Pattern;
 
 /** A compiled header or query-parameter matcher: exact value, full-value regex, or presence. */
 final class ValueMatcher {

@@ -39,6 +39,7 @@ public final class ExchangeRecord {
     private long bytesReceived;
     private long bytesSent;
     private boolean finished;
+    private FinishListener finishListener;
 
     /**
      * @param protocol the downstream protocol as the access log names it, e.g. {@code HTTP/1.1}, {@code BOLT/1}
@@ -66,6 +67,21 @@ public final class ExchangeRecord {
 
     public void requestId(String requestId) {
         this.requestId = requestId;
+    }
+
+    /** The request's id as the access log writes it, or null when it has none yet. */
+    public String requestId() {
+        return requestId != null || !hasRpcRequestId ? requestId : Long.toString(rpcRequestId);
+    }
+
+    /** Tells {@code listener} (the request's stream filters) when the request finishes. */
+    public void whenFinished(FinishListener listener) {
+        this.finishListener = listener;
+    }
+
+    /** The upstream host the request went to last, or null. */
+    public String upstreamHost() {
+        return upstreamHost;
     }
 
     /** An RPC request's id, made text only when the access log writes it. */
@@ -108,6 +124,9 @@ public final class ExchangeRecord {
             return;
         }
         finished = true;
+        if (finishListener != null) {
+            finishListener.finished(status);
+        }
         ListenerMetrics listener = sink.listenerMetrics();
         RouteMetrics routeMetrics = route == null ? null : listener.route(route.name());
         listener.request(routeMetrics, status);
@@ -118,10 +137,9 @@ public final class ExchangeRecord {
         if (accessLog != null) {
             long elapsedNanos = elapsedNanos();
             long startMillis = System.currentTimeMillis() - elapsedNanos / 1_000_000;
-            String id = requestId != null || !hasRpcRequestId ? requestId : Long.toString(rpcRequestId);
             accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path, authority,
                     status, bytesReceived, bytesSent, elapsedNanos / 1000, upstreamHost,
-                    route == null ? null : route.name(), id, ResponseFlag.codes(flags), downstreamAddress,
+                    route == null ? null : route.name(), requestId(), ResponseFlag.codes(flags), downstreamAddress,
                     downstreamPeer));
         }
     }

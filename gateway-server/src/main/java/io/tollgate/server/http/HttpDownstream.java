@@ -29,6 +29,7 @@ import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.filter.StreamFilterChain;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.ArrayDeque;
 import java.util.concurrent.ThreadLocalRandom;
@@ -64,6 +65,8 @@ final class HttpDownstream {
         DISCARDING_BODY,
         /** The request is complete; its response is in progress. */
         AWAITING_RESPONSE,
+        /** A stream filter holds the request; what the client sends meanwhile waits, read. */
+        FILTERING,
         /** The connection closes once the last response is flushed; input is dropped. */
         CLOSING
     }
@@ -78,6 +81,8 @@ final class HttpDownstream {
     private ArrayDeque<Object> pipelined;
     private State state = State.IDLE;
     private HttpExchange current;
+    /** The filter run of the request in progress, null when its listener has no filters. */
+    private HttpFilterRun filters;
     private int pauses;
     private boolean firstRequestSeen;
     private boolean draining;
@@ -94,7 +99,7 @@ final class HttpDownstream {
 
     /** A request part from the client; ownership passes here. */
     void read(Object msg) {
-        if (state == State.AWAITING_RESPONSE || hasPipelined()) {
+        if (state == State.AWAITING_RESPONSE || state == State.FILTERING || hasPipelined()) {
             if (pipelined == null) {
                 pipelined = new ArrayDeque<>(4);
             }
@@ -120,7 +125,12 @@ final class HttpDownstream {
 
     /** The carrier closed: the exchange in progress ends, nothing more is read. */
     void closed() {
+        boolean held = state == State.FILTERING;
         state = State.CLOSING;
+        if (held) {
+            ReferenceCountUtil.release(filters.head());
+            filters.abandon();
+        }
         HttpExchange exchange = current;
         current = null;
         if (exchange != null) {
@@ -203,6 +213,7 @@ final class HttpDownstream {
     }
 
     private void startRequest(HttpRequest request) {
+        filters = null;
         boolean complete = request instanceof LastHttpContent;
         if (http2Stream) {
             grpc = Grpc.isGrpc(request.headers());
@@ -238,8 +249,31 @@ final class HttpDownstream {
             return;
         }
         Snapshot snapshot = proxy.snapshot();
-        Route route = snapshot.routeTable(proxy.listenerConfig().name()).route(view);
+        String listener = proxy.listenerConfig().name();
+        Route route = snapshot.routeTable(listener).route(view);
         record.route(route);
+        StreamFilterChain chain = snapshot.filters(listener).chain(route);
+        if (chain.isEmpty()) {
+            act(null, request, view, record, route, snapshot, keepAlive, complete);
+            return;
+        }
+        filters = new HttpFilterRun(chain, this, request, view, record, route, snapshot, peer, listener, keepAlive,
+                complete);
+        if (filters.start()) {
+            act(filters, request, view, record, route, snapshot, keepAlive, complete);
+        } else if (filters.holding()) {
+            state = State.FILTERING;
+        }
+    }
+
+    /**
+     * What the route says to do with a request its filters let through (or that has none): answer
+     * it (no route, a direct response, a redirect) or forward it.
+     */
+    void act(HttpFilterRun run, HttpRequest request, HttpRouteRequest view, ExchangeRecord record, Route route,
+            Snapshot snapshot, boolean keepAlive, boolean complete) {
+        state = complete ? State.IDLE : State.DISCARDING_BODY;
+        HttpVersion version = request.protocolVersion();
         if (route == null) {
             record.flag(ResponseFlag.NO_ROUTE);
             proxy.listenerMetrics().error("no_route");
@@ -258,7 +292,7 @@ final class HttpDownstream {
             HeaderMutations.apply(route.responseHeaders(), response.headers());
             respondLocally(record, version, keepAlive, response);
         } else {
-            forward(request, view, record, route, snapshot, keepAlive, complete);
+            forward(run, request, view, record, route, snapshot, keepAlive, complete);
             return;
         }
         ReferenceCountUtil.release(request);
@@ -269,8 +303,8 @@ final class HttpDownstream {
                 peer.text(), peer.identity(), false);
     }
 
-    private void forward(HttpRequest request, HttpRouteRequest view, ExchangeRecord record, Route route,
-            Snapshot snapshot, boolean keepAlive, boolean complete) {
+    private void forward(HttpFilterRun run, HttpRequest request, HttpRouteRequest view, ExchangeRecord record,
+            Route route, Snapshot snapshot, boolean keepAlive, boolean complete) {
         HttpVersion version = request.protocolVersion();
         long maxBody = proxy.listenerConfig().http().maxRequestBodyBytes();
         if (HttpUtil.getContentLength(request, 0L) > maxBody) {
@@ -317,7 +351,7 @@ final class HttpDownstream {
         ExchangeTarget target = new ExchangeTarget(route, cluster, view, cluster.circuitBreakers(route.priority()),
                 snapshot.outliers().outcomes(clusterName), proxy.metrics().cluster(clusterName));
         current = new HttpExchange(this, request, target, pools, record, keepAlive, version, maxBody, complete,
-                timeoutNanos);
+                timeoutNanos, run);
         current.start(host);
     }
 
@@ -331,6 +365,32 @@ final class HttpDownstream {
             return LocalResponses.grpcError(carrier.alloc(), GrpcStatus.forGatewayError(status.code(), reason), reason);
         }
         return LocalResponses.error(carrier.alloc(), status, reason);
+    }
+
+    /**
+     * A stream filter answers the request, in the request's form (text, or gRPC trailers-only with
+     * {@code grpcStatus} when given); then the connection carries on as after any local answer.
+     */
+    void filterAnswered(HttpFilterRun run, HttpRequest request, ExchangeRecord record, boolean keepAlive,
+            boolean complete, int httpStatus, int grpcStatus, String reason) {
+        if (run != filters) {
+            return;
+        }
+        state = complete ? State.IDLE : State.DISCARDING_BODY;
+        proxy.listenerMetrics().error(reason);
+        HttpResponseStatus status = HttpResponseStatus.valueOf(httpStatus);
+        FullHttpResponse response = grpc && grpcStatus >= 0
+                ? LocalResponses.grpcError(carrier.alloc(), grpcStatus, reason) : error(status, reason);
+        respondLocally(record, request.protocolVersion(), keepAlive, response);
+        ReferenceCountUtil.release(request);
+    }
+
+    /** After a filter went on or answered later than the request's read: what waited is handled. */
+    void afterFilters() {
+        if (current != null) {
+            current.flushUpstream();
+        }
+        drainPipelined();
     }
 
     /** Whether this serves one HTTP/2 stream. */
@@ -363,6 +423,9 @@ final class HttpDownstream {
     /** Writes a response the gateway made itself and closes afterwards when asked to. */
     private void respondLocally(ExchangeRecord record, HttpVersion version, boolean keepAlive,
             FullHttpResponse response) {
+        if (filters != null) {
+            filters.response(new HttpFilterResponse(response, true));
+        }
         record.sent(response.content().readableBytes());
         record.finish(response.status().code());
         boolean close = !keepAlive || state == State.CLOSING;
@@ -403,6 +466,9 @@ final class HttpDownstream {
     void answerFailure(HttpExchange exchange, FullHttpResponse response, String reason, HttpVersion version,
             boolean keepAlive) {
         proxy.listenerMetrics().error(reason);
+        if (filters != null) {
+            filters.response(new HttpFilterResponse(response, true));
+        }
         if (http2Stream) {
             exchangeDone(exchange, writeAndFlush(response));
             return;

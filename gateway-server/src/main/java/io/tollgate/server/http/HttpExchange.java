@@ -26,6 +26,7 @@ import io.tollgate.router.route.Route;
 import io.tollgate.server.exchange.Exchange;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
+import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.upstream.UpstreamConnection;
 import io.tollgate.server.upstream.UpstreamPool;
 import io.tollgate.server.upstream.UpstreamPools;
@@ -55,6 +56,8 @@ final class HttpExchange extends Exchange {
     private final HttpVersion downstreamVersion;
     private final long maxRequestBody;
     private final long timeoutNanos;
+    /** The request's stream filters, null when it has none. */
+    private final FilterRun filters;
     private final ArrayDeque<HttpContent> waitingBody = new ArrayDeque<>();
     /** Null when the request may not be retried (no policy, method not retried). */
     private final RetryPolicy retryPolicy;
@@ -83,7 +86,7 @@ final class HttpExchange extends Exchange {
 
     HttpExchange(HttpDownstream downstream, HttpRequest request, ExchangeTarget target, UpstreamPools pools,
             ExchangeRecord record, boolean downstreamKeepAlive, HttpVersion downstreamVersion,
-            long maxRequestBody, boolean requestComplete, long timeoutNanos) {
+            long maxRequestBody, boolean requestComplete, long timeoutNanos, FilterRun filters) {
         super(target, record, retriable(target.route().retryPolicy(), request, downstream.isGrpc()),
                 downstream.deadlines(), downstream.eventLoop());
         this.downstream = downstream;
@@ -95,6 +98,7 @@ final class HttpExchange extends Exchange {
         this.requestComplete = requestComplete;
         this.closeDownstreamAfter = !downstreamKeepAlive;
         this.timeoutNanos = timeoutNanos;
+        this.filters = filters;
         this.perTryTimeoutNanos = perTryTimeoutNanos(target);
         this.retryPolicy = retries == null ? null : retries.policy();
         this.replay = retries == null ? null : new ReplayableRequest(request, route.perRequestBufferLimitBytes());
@@ -228,6 +232,13 @@ final class HttpExchange extends Exchange {
             refuseBody("bad_request_body", HttpResponseStatus.BAD_REQUEST, Http2Error.PROTOCOL_ERROR);
             return;
         }
+        if (filters != null) {
+            boolean last = content instanceof LastHttpContent;
+            filters.requestBody(content.content(), last);
+            if (last && !((LastHttpContent) content).trailingHeaders().isEmpty()) {
+                filters.requestTrailers(new HttpFilterHeaders(((LastHttpContent) content).trailingHeaders()));
+            }
+        }
         int bytes = content.content().readableBytes();
         requestBytes += bytes;
         record.received(bytes);
@@ -340,7 +351,14 @@ final class HttpExchange extends Exchange {
         }
         boolean last = msg instanceof LastHttpContent;
         if (msg instanceof HttpContent) {
-            record.sent(((HttpContent) msg).content().readableBytes());
+            HttpContent content = (HttpContent) msg;
+            if (filters != null) {
+                filters.responseBody(content.content(), last);
+                if (last && !((LastHttpContent) content).trailingHeaders().isEmpty()) {
+                    filters.responseTrailers(new HttpFilterHeaders(((LastHttpContent) content).trailingHeaders()));
+                }
+            }
+            record.sent(content.content().readableBytes());
         }
         if (last) {
             lastWrite = downstream.write(msg, closeDownstreamAfter);
@@ -374,6 +392,9 @@ final class HttpExchange extends Exchange {
         Http2ExtensionHeaders.strip(response.headers());
         response.setProtocolVersion(HttpVersion.HTTP_1_1);
         HeaderMutations.apply(route.responseHeaders(), response.headers());
+        if (filters != null) {
+            filters.response(new HttpFilterResponse(response, false));
+        }
         if (downstream.isHttp2Stream()) {
             return;
         }

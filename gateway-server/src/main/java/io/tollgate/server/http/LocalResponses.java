@@ -36,11 +36,16 @@ final class LocalResponses {
      * the headers and no body, which HTTP/2 sends as one HEADERS frame ending the stream.
      */
     static FullHttpResponse grpcError(ByteBufAllocator alloc, GrpcStatus status, String reason) {
+        return grpcError(alloc, status.code(), reason);
+    }
+
+    /** {@link #grpcError(ByteBufAllocator, GrpcStatus, String)} with any status code, as a filter may choose. */
+    static FullHttpResponse grpcError(ByteBufAllocator alloc, int grpcStatus, String reason) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
                 alloc.buffer(0));
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, Grpc.CONTENT_TYPE)
-                .setInt(Grpc.STATUS, status.code())
+                .setInt(Grpc.STATUS, grpcStatus)
                 .set(Grpc.MESSAGE, reason)
                 .set(REASON_HEADER, reason);
         return response;

@@ -2,6 +2,7 @@ package io.tollgate.server.http;
 
 import io.netty.channel.Channel;
 import io.tollgate.server.tls.PeerIdentity;
+import io.tollgate.server.tls.ServerName;
 import io.tollgate.server.transport.ClientAddresses;
 
 /**
@@ -16,6 +17,8 @@ final class PeerAddress {
     private String text;
     private String identity;
     private boolean identityRead;
+    private String serverName;
+    private boolean serverNameRead;
 
     PeerAddress(Channel connection) {
         this.connection = connection;
@@ -37,6 +40,15 @@ final class PeerAddress {
             identityRead = true;
         }
         return identity;
+    }
+
+    /** The server name the client asked for in its TLS handshake, or null. */
+    String serverName() {
+        if (!serverNameRead) {
+            serverName = ServerName.requested(connection);
+            serverNameRead = true;
+        }
+        return serverName;
     }
 
     /** The client's address and port, as the access log shows it. */

@@ -1,8 +1,10 @@
 package io.tollgate.server.listener;
 
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.config.HttpOptions;
 import io.tollgate.core.protocol.ProtocolDetector;
@@ -46,7 +48,18 @@ final class Http1DownstreamProtocol implements DownstreamProtocol {
             pipeline.addLast(PipelineNames.UPGRADE, new HttpServerUpgradeHandler(ctx -> {
                 ctx.pipeline().remove(PipelineNames.HEAD_GUARD);
                 codec.upgradeFrom(ctx);
-            }, upgrades, MAX_UPGRADE_BODY_BYTES));
+            }, upgrades, MAX_UPGRADE_BODY_BYTES) {
+                /**
+                 * A request whose body could pass the buffering cap (over it, or chunked) is
+                 * served as HTTP/1.1 instead of upgraded: its client (the JDK's, whose first
+                 * request offers the upgrade whatever its body) gets its answer, not a 413.
+                 */
+                @Override
+                protected boolean shouldHandleUpgradeRequest(HttpRequest request) {
+                    return super.shouldHandleUpgradeRequest(request) && !HttpUtil.isTransferEncodingChunked(request)
+                            && HttpUtil.getContentLength(request, 0L) <= MAX_UPGRADE_BODY_BYTES;
+                }
+            });
         }
         pipeline.addLast(PipelineNames.IDLE, new IdleStateHandler(http.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS))
                 .addLast(PipelineNames.PROXY, proxy.newHandler());

@@ -9,6 +9,7 @@ import io.tollgate.router.retry.RetryPolicy;
 import io.tollgate.server.exchange.Exchange;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
+import io.tollgate.server.filter.FilterRun;
 
 /**
  * One two-way RPC request forwarded upstream and not yet answered, an {@link Exchange}: it knows
@@ -37,15 +38,18 @@ final class RpcCall extends Exchange {
     private final RpcLoop loop;
     private final int replyForm;
     private final long callerId;
+    /** The call's stream filters, null when it has none. */
+    private final FilterRun filters;
     /** The call's reference to the request, null once given away or released. */
     private RpcFrame frame;
     private RpcAttempt attempt;
 
     /** @param frame the two-way request, whose ownership passes here */
     RpcCall(RpcDownstreamHandler downstream, RpcLoop loop, ExchangeRecord record, ExchangeTarget target,
-            RpcFrame frame) {
+            RpcFrame frame, FilterRun filters) {
         super(target, record, true, loop.deadlines(), loop.eventLoop());
         this.downstream = downstream;
+        this.filters = filters;
         this.loop = loop;
         this.frame = frame;
         this.replyForm = frame.replyForm();
@@ -112,6 +116,9 @@ final class RpcCall extends Exchange {
             target.metrics().retrySuccess();
         }
         end();
+        if (filters != null) {
+            filters.response(new RpcFilterResponse(status, false));
+        }
         int length = response.frameLength();
         response.requestId(callerId);
         if (downstream.write(response)) {
@@ -250,7 +257,7 @@ final class RpcCall extends Exchange {
         }
         end();
         downstream.failed(reason(error));
-        downstream.reply(record, replyForm, callerId, error);
+        downstream.reply(record, filters, replyForm, callerId, error);
     }
 
     /** The reason a call's failure is counted under, as HTTP names the same failures. */
@@ -260,7 +267,8 @@ final class RpcCall extends Exchange {
             case TIMEOUT -> "upstream_timeout";
             case CONNECTION_CLOSED -> "upstream_connection_closed";
             case NO_HEALTHY_UPSTREAM -> "no_healthy_upstream";
-            case NO_ROUTE, MALFORMED -> throw new IllegalStateException(error + " is answered before a call starts");
+            case NO_ROUTE, MALFORMED, PERMISSION_DENIED, SERVER_ERROR ->
+                    throw new IllegalStateException(error + " is answered before a call starts");
         };
     }
 

@@ -19,7 +19,10 @@ import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
+import io.tollgate.server.filter.FilterRun;
+import io.tollgate.server.filter.StreamFilterChain;
 import io.tollgate.server.tls.PeerIdentity;
+import io.tollgate.server.tls.ServerName;
 import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.transport.HandlerFailures;
 import java.util.ArrayList;
@@ -64,6 +67,8 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
     private final RpcCodec codec;
     private final InFlightCalls calls = new InFlightCalls();
     private final List<RpcUpstreamConnection> fullUpstreams = new ArrayList<>(1);
+    /** The calls a stream filter holds; made on the first. */
+    private List<RpcFilterRun> held;
     private ChannelHandlerContext ctx;
     private BatchedChannel channel;
     private RpcLoop loop;
@@ -72,6 +77,8 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
     private String peer;
     private String peerIdentity;
     private boolean peerIdentityRead;
+    private String serverName;
+    private boolean serverNameRead;
 
     RpcDownstreamHandler(RpcProxy proxy) {
         this.proxy = proxy;
@@ -92,6 +99,13 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         RpcCall call;
         while ((call = calls.poll()) != null) {
             call.abandon();
+        }
+        if (held != null) {
+            for (RpcFilterRun run : held) {
+                run.frame().release();
+                run.abandon();
+            }
+            held.clear();
         }
         for (int i = 0; i < fullUpstreams.size(); i++) {
             fullUpstreams.get(i).unpause(this);
@@ -156,8 +170,14 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         return loop.write(channel, msg);
     }
 
-    /** Answers a request with a gateway-made {@code error} and records it; flushed with the batch. */
-    void reply(ExchangeRecord record, int replyForm, long requestId, RpcError error) {
+    /**
+     * Answers a request with a gateway-made {@code error} and records it; flushed with the batch.
+     * The request's filters ({@code filters}, null for none) see the answer first.
+     */
+    void reply(ExchangeRecord record, FilterRun filters, int replyForm, long requestId, RpcError error) {
+        if (filters != null) {
+            filters.response(new RpcFilterResponse(codec.httpStatus(error), true));
+        }
         ByteBuf response = codec.errorReply(ctx.alloc(), replyForm, requestId, error);
         int length = response.readableBytes();
         if (write(response)) {
@@ -239,16 +259,52 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         if (proxy.overloaded()) {
             record.flag(ResponseFlag.OVERLOAD_MANAGER);
             proxy.records().listenerMetrics().error("overload");
-            refuse(frame, record, RpcError.OVERFLOW);
+            refuse(frame, record, null, RpcError.OVERFLOW);
             return;
         }
         Snapshot snapshot = proxy.snapshot();
-        Route route = snapshot.routeTable(proxy.listenerName()).route(view);
+        String listener = proxy.listenerName();
+        Route route = snapshot.routeTable(listener).route(view);
         record.route(route);
+        StreamFilterChain chain = snapshot.filters(listener).chain(route);
+        if (chain.isEmpty()) {
+            act(null, frame, view, record, route, snapshot);
+            return;
+        }
+        RpcFilterRun run = new RpcFilterRun(chain, this, frame, view, record, route, snapshot, loop, listener);
+        if (run.start()) {
+            act(run, frame, view, record, route, snapshot);
+        } else if (run.holding()) {
+            if (held == null) {
+                held = new ArrayList<>(2);
+            }
+            held.add(run);
+        }
+    }
+
+    /** A held call's filters let it through or answered it: it is no longer held. */
+    void filtersPassed(RpcFilterRun run) {
+        if (held != null) {
+            held.remove(run);
+        }
+    }
+
+    /** A stream filter answers a call: the protocol's status for {@code httpStatus}, with the caller's id. */
+    void filterAnswered(RpcFilterRun run, RpcFrame frame, ExchangeRecord record, int httpStatus, String reason) {
+        proxy.records().listenerMetrics().error(reason);
+        refuse(frame, record, run, RpcError.forHttpStatus(httpStatus));
+    }
+
+    /**
+     * What the route says to do with a call its filters let through (or that has none): refuse it
+     * when no route forwards it or no host is there, else forward it.
+     */
+    void act(RpcFilterRun run, RpcFrame frame, RpcRouteView view, ExchangeRecord record, Route route,
+            Snapshot snapshot) {
         if (route == null || route.kind() != Route.Kind.FORWARD) {
             record.flag(ResponseFlag.NO_ROUTE);
             proxy.records().listenerMetrics().error("no_route");
-            refuse(frame, record, RpcError.NO_ROUTE);
+            refuse(frame, record, run, RpcError.NO_ROUTE);
             return;
         }
         String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
@@ -257,36 +313,37 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         if (host == null) {
             record.flag(cluster == null ? ResponseFlag.NO_CLUSTER_FOUND : ResponseFlag.NO_HEALTHY_UPSTREAM);
             proxy.records().metrics().cluster(clusterName).noHealthyHost();
-            refuse(frame, record, RpcError.NO_HEALTHY_UPSTREAM);
+            refuse(frame, record, run, RpcError.NO_HEALTHY_UPSTREAM);
             return;
         }
         ExchangeTarget target = new ExchangeTarget(route, cluster, view, cluster.circuitBreakers(route.priority()),
                 snapshot.outliers().outcomes(clusterName), proxy.records().metrics().cluster(clusterName));
         if (frame.kind() == RpcFrame.Kind.ONEWAY) {
-            forwardOneway(frame, record, target, host);
+            forwardOneway(frame, record, run, target, host);
             return;
         }
         long routeTimeout = route.timeout().toMillis();
         long frameTimeout = frame.timeoutMillis();
-        RpcCall call = new RpcCall(this, loop, record, target, frame);
+        RpcCall call = new RpcCall(this, loop, record, target, frame, run);
         calls.add(call);
         long timeoutMillis = frameTimeout > 0 ? Math.min(frameTimeout, routeTimeout) : routeTimeout;
         call.start(host, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
     }
 
     /** Sends a oneway request, counted as a request of the breakers for as long as the sending takes. */
-    private void forwardOneway(RpcFrame frame, ExchangeRecord record, ExchangeTarget target, Host host) {
+    private void forwardOneway(RpcFrame frame, ExchangeRecord record, FilterRun run, ExchangeTarget target,
+            Host host) {
         record.upstream(target.metrics(), host.id());
         if (!target.breakers().tryStartRequest()) {
             target.metrics().requestOverflow();
-            overflow(frame, record);
+            overflow(frame, record, run);
             return;
         }
         try {
             RpcUpstreamConnection connection = loop.pool(target.cluster(), host).connection();
             if (!connection.send(frame, null)) {
                 target.metrics().poolOverflow();
-                overflow(frame, record);
+                overflow(frame, record, run);
                 return;
             }
             record.finish(200);
@@ -303,15 +360,15 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         }
     }
 
-    private void overflow(RpcFrame frame, ExchangeRecord record) {
+    private void overflow(RpcFrame frame, ExchangeRecord record, FilterRun run) {
         record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
-        refuse(frame, record, RpcError.OVERFLOW);
+        refuse(frame, record, run, RpcError.OVERFLOW);
     }
 
     /** Answers a request the gateway will not forward (a oneway one only counts) and releases it. */
-    private void refuse(RpcFrame frame, ExchangeRecord record, RpcError error) {
+    private void refuse(RpcFrame frame, ExchangeRecord record, FilterRun run, RpcError error) {
         if (frame.kind() == RpcFrame.Kind.REQUEST) {
-            reply(record, frame.replyForm(), frame.requestId(), error);
+            reply(record, run, frame.replyForm(), frame.requestId(), error);
         } else {
             record.finish(codec.httpStatus(error));
         }
@@ -338,9 +395,8 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
                 .addListener(ChannelFutureListener.CLOSE);
     }
 
-    /** The caller's address as the access log writes it, formatted once per connection. */
     /** The client certificate's identity, read once: TLS set it before this handler was installed. */
-    private String peerIdentity() {
+    String peerIdentity() {
         if (!peerIdentityRead) {
             PeerIdentity identity = PeerIdentity.of(ctx.channel());
             peerIdentity = identity == null ? null : identity.principal();
@@ -349,6 +405,16 @@ final class RpcDownstreamHandler extends RpcFrameHandler {
         return peerIdentity;
     }
 
+    /** The server name the client asked for in its TLS handshake, or null; read once. */
+    String serverName() {
+        if (!serverNameRead) {
+            serverName = ServerName.requested(ctx.channel());
+            serverNameRead = true;
+        }
+        return serverName;
+    }
+
+    /** The caller's address as the access log writes it, formatted once per connection. */
     private String peer() {
         if (peer == null) {
             peer = String.valueOf(ctx.channel().remoteAddress());

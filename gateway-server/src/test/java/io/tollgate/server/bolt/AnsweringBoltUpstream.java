@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A Bolt upstream that answers every two-way request at once, the same way: successfully with a
  * body of a fixed size, with a status of its own, or by closing the connection.
  */
-final class AnsweringBoltUpstream implements AutoCloseable {
+public final class AnsweringBoltUpstream implements AutoCloseable {
 
     /** What the upstream does with a request; the frame is released by the caller. */
     @FunctionalInterface
@@ -33,7 +33,7 @@ final class AnsweringBoltUpstream implements AutoCloseable {
     private final AtomicInteger answered = new AtomicInteger();
 
     /** Answers successfully with {@code bodyBytes} of content. */
-    AnsweringBoltUpstream(EventLoopGroup group, int bodyBytes) throws InterruptedException {
+    public AnsweringBoltUpstream(EventLoopGroup group, int bodyBytes) throws InterruptedException {
         this(group, success(Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(new byte[bodyBytes]))));
     }
 
@@ -72,12 +72,12 @@ final class AnsweringBoltUpstream implements AutoCloseable {
                 request.requestId(), BoltStatus.SUCCESS, null, Map.of(), body));
     }
 
-    int port() {
+    public int port() {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
     /** Two-way requests answered (or closed on) so far. */
-    int answered() {
+    public int answered() {
         return answered.get();
     }
 

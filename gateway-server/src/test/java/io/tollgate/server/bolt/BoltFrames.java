@@ -41,7 +41,7 @@ public final class BoltFrames {
     }
 
     /** A request routed by {@code service}. */
-    static ByteBuf request(int id, String service, String body) {
+    public static ByteBuf request(int id, String service, String body) {
         return request(id, false, 5000, Map.of("service", service, "sofa_head_method_name", "echo"), body);
     }
 

@@ -18,16 +18,16 @@ import java.util.concurrent.TimeUnit;
  * A Bolt client played by hand over a real socket: writes whatever bytes a test gives it and
  * collects the frames it receives, so that tests can send what no real client would.
  */
-final class RawBoltClient implements AutoCloseable {
+public final class RawBoltClient implements AutoCloseable {
 
     /** What the client received of one frame, read before the frame is released. */
-    record Received(BoltFrame.Kind kind, int requestId, int status) {
+    public record Received(BoltFrame.Kind kind, int requestId, int status) {
     }
 
     private final Channel channel;
     private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
 
-    RawBoltClient(EventLoopGroup group, int port) throws InterruptedException {
+    public RawBoltClient(EventLoopGroup group, int port) throws InterruptedException {
         this.channel = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
@@ -44,17 +44,17 @@ final class RawBoltClient implements AutoCloseable {
     }
 
     /** Writes and flushes {@code bytes}, whose ownership passes here. */
-    void send(ByteBuf bytes) {
+    public void send(ByteBuf bytes) {
         channel.writeAndFlush(bytes);
     }
 
     /** The next frame received, or null when none came within {@code millis}. */
-    Received next(long millis) throws InterruptedException {
+    public Received next(long millis) throws InterruptedException {
         return received.poll(millis, TimeUnit.MILLISECONDS);
     }
 
     /** Whether the gateway closed the connection within {@code millis}. */
-    boolean closedWithin(long millis) {
+    public boolean closedWithin(long millis) {
         return channel.closeFuture().awaitUninterruptibly(millis);
     }
 

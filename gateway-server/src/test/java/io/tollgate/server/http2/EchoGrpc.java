@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * A tiny gRPC service described by hand, so that tests need no generated code: every method of
  * {@code test.Echo} carries UTF-8 strings.
  */
-final class EchoGrpc {
+public final class EchoGrpc {
 
     static final String SERVICE = "test.Echo";
 
@@ -31,7 +31,7 @@ final class EchoGrpc {
         }
     };
 
-    static final MethodDescriptor<String, String> UNARY = method(MethodDescriptor.MethodType.UNARY, "Unary");
+    public static final MethodDescriptor<String, String> UNARY = method(MethodDescriptor.MethodType.UNARY, "Unary");
     static final MethodDescriptor<String, String> CLIENT_STREAMING =
             method(MethodDescriptor.MethodType.CLIENT_STREAMING, "Collect");
     static final MethodDescriptor<String, String> SERVER_STREAMING =

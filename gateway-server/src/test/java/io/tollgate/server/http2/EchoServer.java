@@ -20,14 +20,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code word*N}), or sends one message and stays open ({@code hold}); bidi echoes each message.
  * It counts calls the client cancelled.
  */
-final class EchoServer implements AutoCloseable {
+public final class EchoServer implements AutoCloseable {
 
     final AtomicInteger cancelled = new AtomicInteger();
     final AtomicInteger hanging = new AtomicInteger();
     final CountDownLatch holding = new CountDownLatch(1);
     private final Server server;
 
-    EchoServer() throws IOException {
+    public EchoServer() throws IOException {
         ServerServiceDefinition service = ServerServiceDefinition.builder(EchoGrpc.SERVICE)
                 .addMethod(EchoGrpc.UNARY, ServerCalls.asyncUnaryCall(this::unary))
                 .addMethod(EchoGrpc.CLIENT_STREAMING, ServerCalls.asyncClientStreamingCall(this::collect))
@@ -41,7 +41,7 @@ final class EchoServer implements AutoCloseable {
                 .start();
     }
 
-    int port() {
+    public int port() {
         return server.getPort();
     }
 

@@ -28,12 +28,12 @@ import java.util.Map;
  * echo of what arrived (method, path, each header and trailer as {@code name: value} lines, body
  * size) and the trailer {@code x-upstream-trailer: done}.
  */
-final class H2Upstream implements AutoCloseable {
+public final class H2Upstream implements AutoCloseable {
 
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final Channel server;
 
-    H2Upstream() throws InterruptedException {
+    public H2Upstream() throws InterruptedException {
         server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
@@ -51,7 +51,7 @@ final class H2Upstream implements AutoCloseable {
                 .bind("127.0.0.1", 0).sync().channel();
     }
 
-    int port() {
+    public int port() {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 

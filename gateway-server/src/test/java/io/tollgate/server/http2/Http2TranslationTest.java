@@ -102,6 +102,18 @@ class Http2TranslationTest {
     }
 
     @Test
+    void jdkClientsFirstRequestWithABodyOverTheUpgradeCapIsServedOverHttp1() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(gateway.uri("web", "/echo"))
+                        .POST(HttpRequest.BodyPublishers.ofString("x".repeat(200_000))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+        assertThat(response.body()).contains("body-bytes: 200000").doesNotContain("h-upgrade");
+    }
+
+    @Test
     void http1ChunkedRequestWithTrailersReachesAnH2UpstreamAndItsTrailersComeBack() throws Exception {
         try (RawHttp client = new RawHttp(gateway.port("web"))) {
             client.send("POST /to-h2/x?y=z HTTP/1.1\r\nHost: example.test:81\r\nTE: trailers\r\nCookie: a=1; b=2\r\n"

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -29,7 +30,20 @@ public final class RawHttp implements AutoCloseable {
     private final OutputStream out;
 
     public RawHttp(int port) throws IOException {
-        this.socket = new Socket("127.0.0.1", port);
+        this(new Socket("127.0.0.1", port));
+    }
+
+    /**
+     * A client whose connection comes from {@code localAddress}, another loopback address such as
+     * {@code 127.0.0.2} (Linux answers the whole 127/8 on the loopback interface), so that a test
+     * can play several clients told apart by address.
+     */
+    public RawHttp(String localAddress, int port) throws IOException {
+        this(new Socket(InetAddress.getByName("127.0.0.1"), port, InetAddress.getByName(localAddress), 0));
+    }
+
+    private RawHttp(Socket socket) throws IOException {
+        this.socket = socket;
         socket.setSoTimeout(10_000);
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();

@@ -85,7 +85,7 @@ public enum LppStatus {
             case NO_HEALTHY_UPSTREAM, CONNECTION_CLOSED -> UNAVAILABLE;
             case OVERFLOW -> BUSY;
             case TIMEOUT -> TIMEOUT;
-            case MALFORMED -> ERROR;
+            case MALFORMED, PERMISSION_DENIED, SERVER_ERROR -> ERROR;
         };
     }
 }

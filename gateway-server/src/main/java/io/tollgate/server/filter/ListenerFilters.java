@@ -1,0 +1,90 @@
+package io.tollgate.server.filter;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.RouteEntryConfig;
+import io.tollgate.core.config.VirtualHostConfig;
+import io.tollgate.core.extension.ExtensionRegistry;
+import io.tollgate.core.filter.FilterScope;
+import io.tollgate.core.filter.StreamFilter;
+import io.tollgate.core.filter.StreamFilterConfig;
+import io.tollgate.core.filter.StreamFilterFactory;
+import io.tollgate.router.route.Route;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The stream filter chains of one listener, compiled from one configuration: the listener's own,
+ * and one for each route that overrides or disables some of its filters. Finding a request's
+ * chain is a field read for a route without overrides, one identity-map lookup for a route with.
+ */
+public final class ListenerFilters {
+
+    /** A listener without filters. */
+    public static final ListenerFilters NONE = new ListenerFilters(StreamFilterChain.EMPTY, Map.of());
+
+    private final StreamFilterChain chain;
+    private final Map<RouteEntryConfig, StreamFilterChain> routeChains;
+
+    private ListenerFilters(StreamFilterChain chain, Map<RouteEntryConfig, StreamFilterChain> routeChains) {
+        this.chain = chain;
+        this.routeChains = routeChains;
+    }
+
+    /**
+     * Makes the filters of {@code listener} with the factories of {@code extensions}, their meters
+     * in {@code meters}. Runs when a configuration is compiled, on the control thread.
+     */
+    public static ListenerFilters build(ListenerConfig listener, ExtensionRegistry extensions, MeterRegistry meters) {
+        if (listener.filters().isEmpty()) {
+            return NONE;
+        }
+        List<StreamFilter> filters = new ArrayList<>();
+        for (StreamFilterConfig config : listener.filters()) {
+            filters.add(factory(extensions, config).create(config, new FilterScope(listener.name(), null, meters)));
+        }
+        Map<RouteEntryConfig, StreamFilterChain> routeChains = new IdentityHashMap<>();
+        for (VirtualHostConfig host : listener.routeConfig().virtualHosts()) {
+            for (RouteEntryConfig route : host.routes()) {
+                if (!route.filters().isEmpty()) {
+                    routeChains.put(route, routeChain(listener, route, filters, extensions, meters));
+                }
+            }
+        }
+        return new ListenerFilters(StreamFilterChain.of(filters), routeChains);
+    }
+
+    /** The listener's chain with the route's overrides: disabled filters left out, overridden ones made anew. */
+    private static StreamFilterChain routeChain(ListenerConfig listener, RouteEntryConfig route,
+            List<StreamFilter> listenerFilters, ExtensionRegistry extensions, MeterRegistry meters) {
+        List<StreamFilter> filters = new ArrayList<>();
+        for (int i = 0; i < listener.filters().size(); i++) {
+            StreamFilterConfig config = listener.filters().get(i);
+            StreamFilterConfig override = route.filters().get(config.name());
+            if (override == null) {
+                filters.add(listenerFilters.get(i));
+            } else if (!override.disabled()) {
+                filters.add(factory(extensions, override).create(override,
+                        new FilterScope(listener.name(), route.name(), meters)));
+            }
+        }
+        return StreamFilterChain.of(filters);
+    }
+
+    private static StreamFilterFactory factory(ExtensionRegistry extensions, StreamFilterConfig config) {
+        return extensions.find(StreamFilterConfig.class, config.name(), StreamFilterFactory.class)
+                .orElseThrow(() -> new IllegalStateException("no filter factory '" + config.name()
+                        + "' in " + extensions + " (the configuration was loaded with another registry)"));
+    }
+
+    /** The chain of requests that took {@code route} (null: none matched). */
+    public StreamFilterChain chain(Route route) {
+        if (route == null || routeChains.isEmpty()) {
+            return chain;
+        }
+        StreamFilterChain own = routeChains.get(route.config());
+        return own == null ? chain : own;
+    }
+}

@@ -1,0 +1,45 @@
+package io.tollgate.server.http;
+
+import io.netty.handler.codec.http.HttpHeaders;
+import io.tollgate.core.filter.FilterHeaders;
+import java.util.List;
+
+/** An HTTP message's headers as filters see and change them. */
+final class HttpFilterHeaders implements FilterHeaders {
+
+    private final HttpHeaders headers;
+
+    HttpFilterHeaders(HttpHeaders headers) {
+        this.headers = headers;
+    }
+
+    @Override
+    public String get(String name) {
+        return headers.get(name);
+    }
+
+    @Override
+    public List<String> getAll(String name) {
+        return headers.getAll(name);
+    }
+
+    @Override
+    public boolean writable() {
+        return true;
+    }
+
+    @Override
+    public void set(String name, String value) {
+        headers.set(name, value);
+    }
+
+    @Override
+    public void add(String name, String value) {
+        headers.add(name, value);
+    }
+
+    @Override
+    public void remove(String name) {
+        headers.remove(name);
+    }
+}

@@ -1,0 +1,176 @@
+package io.tollgate.xds;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import io.envoyproxy.envoy.config.core.v3.RuntimeFractionalPercent;
+import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
+import io.envoyproxy.envoy.extensions.filters.common.fault.v3.FaultDelay;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.FaultAbort;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
+import io.envoyproxy.envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit;
+import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.envoyproxy.envoy.type.v3.FractionalPercent;
+import io.envoyproxy.envoy.type.v3.TokenBucket;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Turns an HTTP connection manager's {@code http_filters} into a listener's stream filters:
+ * Envoy's fault filter becomes {@code fault}, its local rate limit {@code local_rate_limit}, and
+ * the router, which must come last, is the route's action itself. Any other filter, or a field
+ * the gateway's filter has no counterpart for, refuses the listener with the field's path.
+ */
+final class HttpFilterTranslator {
+
+    static final String ROUTER = "envoy.filters.http.router";
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private HttpFilterTranslator() {
+    }
+
+    /** The stream filters of {@code filters} (at {@code at}), in order; empty when only the router is there. */
+    static ArrayNode translate(List<HttpFilter> filters, String at) {
+        if (filters.isEmpty()) {
+            throw new XdsRejection(at + ": empty (expected the filters, ending with " + ROUTER + ")");
+        }
+        ArrayNode translated = JSON.arrayNode();
+        for (int i = 0; i < filters.size(); i++) {
+            HttpFilter filter = filters.get(i);
+            String where = at + "[" + i + "]";
+            Fields.allowOnly(filter, where, Set.of("name", "typed_config"));
+            boolean last = i == filters.size() - 1;
+            Any config = filter.getTypedConfig();
+            if (config.is(Router.class) || (!filter.hasTypedConfig() && filter.getName().equals(ROUTER))) {
+                if (!last) {
+                    throw new XdsRejection(where + ": the router must be the last filter");
+                }
+                if (filter.hasTypedConfig()) {
+                    Fields.allowOnly(unpack(config, Router.class, where), where + ".typed_config", Set.of());
+                }
+            } else if (last) {
+                throw new XdsRejection(where + ": '" + filter.getName() + "' is last (expected " + ROUTER + ")");
+            } else if (config.is(HTTPFault.class)) {
+                translated.add(fault(unpack(config, HTTPFault.class, where), where + ".typed_config"));
+            } else if (config.is(LocalRateLimit.class)) {
+                ObjectNode limit = localRateLimit(unpack(config, LocalRateLimit.class, where), where + ".typed_config");
+                if (limit != null) {
+                    translated.add(limit);
+                }
+            } else {
+                throw new XdsRejection(where + ": '" + filter.getName() + "' with typed_config "
+                        + (filter.hasTypedConfig() ? config.getTypeUrl() : "(none)")
+                        + " not supported (supported: envoy.filters.http.fault, envoy.filters.http.local_ratelimit, "
+                        + ROUTER + ")");
+            }
+        }
+        return translated;
+    }
+
+    private static ObjectNode fault(HTTPFault fault, String at) {
+        Fields.allowOnly(fault, at, Set.of("delay", "abort", "headers"));
+        ObjectNode entry = JSON.objectNode().put("name", "fault");
+        if (fault.hasDelay()) {
+            FaultDelay delay = fault.getDelay();
+            Fields.allowOnly(delay, at + ".delay", Set.of("fixed_delay", "header_delay", "percentage"));
+            ObjectNode node = entry.putObject("delay");
+            if (delay.hasHeaderDelay()) {
+                node.put("header_delay", true);
+            } else {
+                node.put("fixed_delay", Fields.duration(delay.getFixedDelay()));
+            }
+            node.put("percentage", percentage(delay.getPercentage(), delay.hasPercentage()));
+        }
+        if (fault.hasAbort()) {
+            FaultAbort abort = fault.getAbort();
+            Fields.allowOnly(abort, at + ".abort", Set.of("http_status", "grpc_status", "header_abort", "percentage"));
+            ObjectNode node = entry.putObject("abort");
+            switch (abort.getErrorTypeCase()) {
+                case HTTP_STATUS -> node.put("http_status", abort.getHttpStatus());
+                case GRPC_STATUS -> node.put("http_status", 503).put("grpc_status", abort.getGrpcStatus());
+                case HEADER_ABORT -> node.put("header_abort", true);
+                default -> throw new XdsRejection(at + ".abort: needs http_status, grpc_status or header_abort");
+            }
+            node.put("percentage", percentage(abort.getPercentage(), abort.hasPercentage()));
+        }
+        if (!fault.hasDelay() && !fault.hasAbort()) {
+            throw new XdsRejection(at + ": needs a delay or an abort");
+        }
+        if (fault.getHeadersCount() > 0) {
+            ObjectNode headers = entry.putObject("headers");
+            for (int i = 0; i < fault.getHeadersCount(); i++) {
+                HeaderMatcher matcher = fault.getHeaders(i);
+                String where = at + ".headers[" + i + "]";
+                Fields.allowOnly(matcher, where, Set.of("name", "string_match"));
+                Fields.allowOnly(matcher.getStringMatch(), where + ".string_match", Set.of("exact"));
+                headers.put(matcher.getName().toLowerCase(java.util.Locale.ROOT), matcher.getStringMatch().getExact());
+            }
+        }
+        return entry;
+    }
+
+    /**
+     * Envoy's local rate limit applies to the share of requests {@code filter_enabled} names, 0 %
+     * when absent: such a filter does nothing, so it is left out; one applied and enforced to
+     * every request becomes {@code local_rate_limit}; any other share is refused.
+     */
+    private static ObjectNode localRateLimit(LocalRateLimit limit, String at) {
+        Fields.allowOnly(limit, at, Set.of("stat_prefix", "token_bucket", "filter_enabled", "filter_enforced"));
+        if (!limit.hasFilterEnabled() || zero(limit.getFilterEnabled())) {
+            return null;
+        }
+        requireAll(limit.getFilterEnabled(), at + ".filter_enabled");
+        if (!limit.hasFilterEnforced()) {
+            return null;
+        }
+        requireAll(limit.getFilterEnforced(), at + ".filter_enforced");
+        if (!limit.hasTokenBucket()) {
+            throw new XdsRejection(at + ".token_bucket: required");
+        }
+        TokenBucket bucket = limit.getTokenBucket();
+        Fields.allowOnly(bucket, at + ".token_bucket", Set.of("max_tokens", "tokens_per_fill", "fill_interval"));
+        return JSON.objectNode().put("name", "local_rate_limit")
+                .put("max_tokens", bucket.getMaxTokens())
+                .put("tokens_per_fill", bucket.hasTokensPerFill() ? bucket.getTokensPerFill().getValue() : 1)
+                .put("fill_interval", Fields.duration(bucket.getFillInterval()));
+    }
+
+    private static boolean zero(RuntimeFractionalPercent percent) {
+        return percent.getDefaultValue().getNumerator() == 0;
+    }
+
+    private static void requireAll(RuntimeFractionalPercent percent, String at) {
+        Fields.allowOnly(percent, at, Set.of("default_value"));
+        if (percentage(percent.getDefaultValue(), true) < 100) {
+            throw new XdsRejection(at + ".default_value: " + percentage(percent.getDefaultValue(), true)
+                    + "% (supported: 0% or 100%)");
+        }
+    }
+
+    /** A fractional percent as a percentage; an absent one is all requests, as Envoy reads it. */
+    private static double percentage(FractionalPercent percent, boolean present) {
+        if (!present) {
+            return 100;
+        }
+        double denominator = switch (percent.getDenominator()) {
+            case HUNDRED -> 100;
+            case TEN_THOUSAND -> 10_000;
+            case MILLION -> 1_000_000;
+            default -> throw new XdsRejection("denominator " + percent.getDenominator() + " not supported");
+        };
+        return Math.min(100, percent.getNumerator() * 100 / denominator);
+    }
+
+    private static <T extends Message> T unpack(Any config, Class<T> type, String at) {
+        try {
+            return config.unpack(type);
+        } catch (InvalidProtocolBufferException e) {
+            throw new XdsRejection(at + ".typed_config: cannot be decoded: " + e.getMessage());
+        }
+    }
+}
