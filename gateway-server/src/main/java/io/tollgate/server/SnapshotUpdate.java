@@ -123,9 +123,7 @@ final class SnapshotUpdate {
     }
 
     private static ListenerConfig withoutRoutes(ListenerConfig listener) {
-        return new ListenerConfig(listener.name(), listener.address(), listener.port(), listener.protocols(),
-                new RouteConfig(List.of()), listener.http(), listener.accessLog(), listener.protocolOptions(), listener.http2(),
-                listener.tls(), listener.limits());
+        return listener.withRoutes(new RouteConfig(List.of()));
     }
 
     private static void requireUnchanged(String field, Object before, Object after) {

@@ -61,9 +61,9 @@ final class ListenerTranslator {
 
         /** The listener serving {@code routes}, with {@code settings} for its TLS (the secrets it needs, arrived). */
         ListenerConfig ready(RouteConfig routes, Optional<TlsConfig> settings) {
-            ListenerConfig c = config;
-            return new ListenerConfig(c.name(), c.address(), c.port(), c.protocols(), routes, c.http(), c.accessLog(),
-                    c.protocolOptions(), c.http2(), settings, c.limits(), c.filters());
+            ListenerConfig c = config.withRoutes(routes);
+            return new ListenerConfig(c.name(), c.address(), c.port(), c.protocols(), c.routeConfig(), c.http(),
+                    c.accessLog(), c.protocolOptions(), c.http2(), settings, c.limits(), c.filters(), c.networkFilters());
         }
 
         private Translated withRdsFetchTimeout(Duration timeout) {

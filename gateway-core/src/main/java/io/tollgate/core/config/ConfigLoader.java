@@ -14,6 +14,8 @@ import io.tollgate.core.accesslog.FormatException;
 import io.tollgate.core.accesslog.LineFormats;
 import io.tollgate.core.extension.ExtensionFactory;
 import io.tollgate.core.extension.ExtensionRegistry;
+import io.tollgate.core.filter.NetworkFilterConfig;
+import io.tollgate.core.filter.NetworkFilterEntry;
 import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterFactory;
 import java.io.IOException;
@@ -242,9 +244,12 @@ public final class ConfigLoader {
 
     private static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {
         Set<String> keys = new HashSet<>(Set.of("name", "address", "port", "protocols", "route_config", "http",
-                "http2", "access_log", "tls", "protocol_detection_timeout", "max_connections", "filters"));
+                "http2", "access_log", "tls", "protocol_detection_timeout", "max_connections", "filters",
+                "network_filters"));
         keys.addAll(extensions.names(ProtocolOptions.class));
         n.allowOnly(keys);
+        List<NetworkFilterEntry> networkFilters = networkFilters(n, extensions);
+        boolean tcp = !networkFilters.isEmpty() && networkFilters.get(networkFilters.size() - 1).config().terminal();
         Map<String, ProtocolOptions> protocolOptions = new LinkedHashMap<>();
         List<String> protocols = n.list("protocols", p -> {
             String name = p.asString();
@@ -256,8 +261,19 @@ public final class ConfigLoader {
             return name;
         });
         if (protocols.isEmpty()) {
-            protocols = List.of("http1");
-            protocolOptions.put("http1", ProtocolOptions.NONE);
+            protocols = List.of(tcp ? ListenerConfig.TCP : "http1");
+            protocolOptions.put(protocols.get(0), ProtocolOptions.NONE);
+        }
+        if (tcp != protocols.contains(ListenerConfig.TCP) || tcp && protocols.size() > 1) {
+            throw n.child("protocols").error(protocols + (tcp ? " (expected [tcp]: the last network filter is terminal)"
+                    : " (expected no tcp: a tcp listener's network_filters end with a terminal filter such as tcp_proxy)"));
+        }
+        if (tcp) {
+            for (String key : List.of("route_config", "filters", "tls", "http", "http2")) {
+                if (n.has(key)) {
+                    throw n.child(key).error("does not apply to a tcp listener (its terminal network filter serves it)");
+                }
+            }
         }
         for (String name : extensions.names(ProtocolOptions.class)) {
             if (n.has(name) && !protocolOptions.containsKey(name)) {
@@ -274,7 +290,8 @@ public final class ConfigLoader {
                 n.string("address", "127.0.0.1"),
                 n.integer("port", 0, 0, 65535),
                 protocols,
-                routeConfig(n.required("route_config"), new RouteFilterOverrides(filters, extensions)),
+                tcp ? new RouteConfig(List.of())
+                        : routeConfig(n.required("route_config"), new RouteFilterOverrides(filters, extensions)),
                 http,
                 accessLog,
                 protocolOptions,
@@ -283,7 +300,8 @@ public final class ConfigLoader {
                 new ConnectionLimits(
                         positive(n, "protocol_detection_timeout", ConnectionLimits.DEFAULT_PROTOCOL_DETECTION_TIMEOUT),
                         n.integer("max_connections", 0, 0, Integer.MAX_VALUE)),
-                filters);
+                filters,
+                networkFilters);
     }
 
     /** One entry of a listener's {@code filters}: {@code name}, and the keys the filter of that name reads. */
@@ -312,6 +330,27 @@ public final class ConfigLoader {
             throw a.child(e.field()).error(e.getMessage());
         }
         return config;
+    }
+
+    /** The listener's ordered {@code network_filters}, each read by its factory; a terminal one only last. */
+    private static List<NetworkFilterEntry> networkFilters(ConfigNode listener, ExtensionRegistry extensions) {
+        List<NetworkFilterEntry> filters = listener.list("network_filters", f -> {
+            String name = f.string("name");
+            ExtensionFactory<NetworkFilterConfig> factory = extensions.find(NetworkFilterConfig.class, name)
+                    .orElseThrow(() -> f.child("name").error("unknown network filter '" + name + "' (expected one of "
+                            + extensions.names(NetworkFilterConfig.class) + ")"));
+            Set<String> keys = new HashSet<>(factory.keys());
+            keys.add("name");
+            f.allowOnly(keys);
+            return new NetworkFilterEntry(name, factory.parse(f, NetworkFilterConfig.NONE));
+        });
+        for (int i = 0; i < filters.size() - 1; i++) {
+            if (filters.get(i).config().terminal()) {
+                throw listener.child("network_filters").element(i).error(filters.get(i).name()
+                        + " is terminal (expected it last, followed by no other filter)");
+            }
+        }
+        return filters;
     }
 
     private static Http2Options http2Options(ConfigNode n) {
@@ -817,7 +856,7 @@ public final class ConfigLoader {
     }
 
     /**
-     * Every cluster a route names must exist: a dangling reference is a configuration error. Not
+     * Every cluster a route or a network filter names must exist: a dangling reference is a configuration error. Not
      * checked for a file with {@code dynamic_resources}, whose routes may name clusters the
      * control plane has yet to send (answered 503 until then, as Envoy does).
      *
@@ -825,6 +864,12 @@ public final class ConfigLoader {
      */
     public static void checkReferences(GatewayConfig config) {
         for (int l = 0; l < config.listeners().size(); l++) {
+            List<NetworkFilterEntry> filters = config.listeners().get(l).networkFilters();
+            for (int f = 0; f < filters.size(); f++) {
+                for (String cluster : filters.get(f).config().clusters()) {
+                    requireCluster(config, "listeners[" + l + "].network_filters[" + f + "].cluster", cluster);
+                }
+            }
             List<VirtualHostConfig> hosts = config.listeners().get(l).routeConfig().virtualHosts();
             for (int v = 0; v < hosts.size(); v++) {
                 List<RouteEntryConfig> routes = hosts.get(v).routes();

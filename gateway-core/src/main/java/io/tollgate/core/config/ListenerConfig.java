@@ -1,5 +1,6 @@
 package io.tollgate.core.config;
 
+import io.tollgate.core.filter.NetworkFilterEntry;
 import io.tollgate.core.filter.StreamFilterConfig;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,8 @@ import java.util.Optional;
  * @param tls how connections are decrypted, or empty for plaintext connections
  * @param limits the protocol detection timeout and the connection limit
  * @param filters the stream filters every request of this listener passes, in order
+ * @param networkFilters the ordered network filters every connection passes before its protocol;
+ *     on a {@code tcp} listener the last is the terminal one that serves it
  */
 public record ListenerConfig(
         String name,
@@ -35,20 +38,39 @@ public record ListenerConfig(
         Http2Options http2,
         Optional<TlsConfig> tls,
         ConnectionLimits limits,
-        List<StreamFilterConfig> filters) {
+        List<StreamFilterConfig> filters,
+        List<NetworkFilterEntry> networkFilters) {
+
+    /** The protocol of a listener whose terminal network filter serves its connections. */
+    public static final String TCP = "tcp";
 
     public ListenerConfig {
         protocols = List.copyOf(protocols);
         protocolOptions = Map.copyOf(protocolOptions);
         filters = List.copyOf(filters);
+        networkFilters = List.copyOf(networkFilters);
     }
 
-    /** A listener without stream filters. */
+    /** A listener without network filters. */
+    public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
+            HttpOptions http, AccessLogConfig accessLog, Map<String, ProtocolOptions> protocolOptions,
+            Http2Options http2, Optional<TlsConfig> tls, ConnectionLimits limits, List<StreamFilterConfig> filters) {
+        this(name, address, port, protocols, routeConfig, http, accessLog, protocolOptions, http2, tls, limits,
+                filters, List.of());
+    }
+
+    /** A listener without stream or network filters. */
     public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
             HttpOptions http, AccessLogConfig accessLog, Map<String, ProtocolOptions> protocolOptions,
             Http2Options http2, Optional<TlsConfig> tls, ConnectionLimits limits) {
         this(name, address, port, protocols, routeConfig, http, accessLog, protocolOptions, http2, tls, limits,
                 List.of());
+    }
+
+    /** This listener serving {@code routes} instead of its own. */
+    public ListenerConfig withRoutes(RouteConfig routes) {
+        return new ListenerConfig(name, address, port, protocols, routes, http, accessLog, protocolOptions, http2, tls,
+                limits, filters, networkFilters);
     }
 
     /** The settings of {@code protocol} on this listener, or null when the listener does not serve it. */

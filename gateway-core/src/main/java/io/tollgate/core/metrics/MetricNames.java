@@ -179,6 +179,22 @@ public final class MetricNames {
     /** Counter: requests whose {@code Origin} the {@code cors} filter did not allow, by listener and route. */
     public static final String FILTER_CORS_ORIGIN_INVALID = "tollgate.filter.cors.origin_invalid";
 
+    /** Counter: connections the TCP proxy forwarded to an upstream host, by listener and cluster. */
+    public static final String TCP_CX_TOTAL = "tollgate.tcp.cx.total";
+    /** Gauge: connections the TCP proxy forwards now, by listener and cluster. */
+    public static final String TCP_CX_ACTIVE = "tollgate.tcp.cx.active";
+    /** Counter: bytes the TCP proxy read from clients and sent upstream, by listener and cluster. */
+    public static final String TCP_RX_BYTES = "tollgate.tcp.rx_bytes";
+    /** Counter: bytes the TCP proxy read from upstream hosts and sent to clients, by listener and cluster. */
+    public static final String TCP_TX_BYTES = "tollgate.tcp.tx_bytes";
+    /**
+     * Counter: TCP proxy connections closed without forwarding, by listener, cluster and reason
+     * ({@code no_healthy_upstream}, {@code max_connections}, {@code connect_failure}, {@code no_cluster}).
+     */
+    public static final String TCP_CX_NO_UPSTREAM = "tollgate.tcp.cx.no_upstream";
+    /** Counter: TCP proxy connections closed after {@code idle_timeout} without a byte either way. */
+    public static final String TCP_IDLE_TIMEOUT = "tollgate.tcp.idle_timeout";
+
     private MetricNames() {
     }
 }

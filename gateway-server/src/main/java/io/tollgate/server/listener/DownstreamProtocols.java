@@ -14,6 +14,8 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.exchange.LoopDeadlines;
 import io.tollgate.server.http.HttpProxy;
+import io.tollgate.server.network.NetworkFilterChain;
+import io.tollgate.server.network.tcpproxy.TcpProxy;
 import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.rpc.RpcProxy;
 import io.tollgate.server.rpc.RpcUpstreams;
@@ -75,6 +77,11 @@ public final class DownstreamProtocols {
         return overload;
     }
 
+    /** The listener's non-terminal network filters, or null when it has none. */
+    NetworkFilterChain networkFilters(ListenerConfig listener) {
+        return NetworkFilterChain.of(listener, extensions, metrics);
+    }
+
     /** The meters of a listener, for the rejections counted before a protocol is known. */
     ListenerMetrics listenerMetrics(ListenerConfig listener) {
         return metrics.listener(listener.name());
@@ -96,6 +103,8 @@ public final class DownstreamProtocols {
                 protocols.add(new Http1DownstreamProtocol(http, upgradeToH2c ? new H2cUpgradeCodecs(h2c) : null));
             } else if (name.equals("h2c")) {
                 protocols.add(h2c);
+            } else if (name.equals(ListenerConfig.TCP)) {
+                protocols.add(new TcpDownstreamProtocol(new TcpProxy(listener, snapshot, transport, metrics, accessLog)));
             } else {
                 protocols.add(new RpcDownstreamProtocol(rpc(listener, name, accessLog)));
             }

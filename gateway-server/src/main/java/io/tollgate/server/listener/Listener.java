@@ -20,6 +20,7 @@ import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.server.drain.DrainableListener;
 import io.tollgate.server.drain.ListenerConnections;
+import io.tollgate.server.network.NetworkFilterChain;
 import io.tollgate.server.tls.ListenerTls;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
@@ -30,10 +31,11 @@ import org.slf4j.LoggerFactory;
  * One bound downstream socket. A connection is handed to its protocol directly when the listener
  * serves one protocol, or after {@link ProtocolDetectionHandler} looked at its first bytes; on a
  * TLS listener, once the handshake is done, by the ALPN name agreed on (see {@link TlsProtocolSelector}).
- * Every new connection first passes the listener's {@link ConnectionGate}; once admitted, it is
- * tracked in the listener's {@link ListenerConnections} until it closes, so that a drain reaches it.
- * In a hot restart the listening socket comes from the previous process ({@link #adopt}) and so may
- * live connections ({@link #adoptConnection}).
+ * Every new connection first passes the listener's {@link ConnectionGate}, then its network
+ * filters ({@link NetworkFilterChain}, when it has any); once admitted, it is tracked in the
+ * listener's {@link ListenerConnections} until it closes, so that a drain reaches it. In a hot
+ * restart the listening socket comes from the previous process ({@link #adopt}) and so may live
+ * connections ({@link #adoptConnection}), which passed their network filters there.
  */
 public final class Listener implements DrainableListener, AutoCloseable {
 
@@ -95,8 +97,9 @@ public final class Listener implements DrainableListener, AutoCloseable {
                     config.limits().protocolDetectionTimeout().toNanos(), metrics);
             connections = new ListenerConnections(metrics);
             gate = new ConnectionGate(config.limits().maxConnections(), registry.overload(), metrics, connections);
-            ChannelInitializer<Channel> initializer = tls == null ? plaintext(gate, protocols)
-                    : decrypted(gate, protocols, tls, config.tls().get(), metrics);
+            NetworkFilterChain filters = registry.networkFilters(config);
+            ChannelInitializer<Channel> initializer = tls == null ? plaintext(gate, filters, protocols)
+                    : decrypted(gate, filters, protocols, tls, config.tls().get(), metrics);
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .option(ChannelOption.SO_BACKLOG, 4096)
@@ -131,19 +134,23 @@ public final class Listener implements DrainableListener, AutoCloseable {
         return listener;
     }
 
-    private static ChannelInitializer<Channel> plaintext(ConnectionGate gate, ListenerProtocols protocols) {
+    private static ChannelInitializer<Channel> plaintext(ConnectionGate gate, NetworkFilterChain filters,
+            ListenerProtocols protocols) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
                 if (gate.admit(ch)) {
+                    if (filters != null) {
+                        ch.pipeline().addLast(PipelineNames.NETWORK_FILTERS, filters.newHandler());
+                    }
                     protocols.installByFirstBytes(ch.pipeline());
                 }
             }
         };
     }
 
-    private static ChannelInitializer<Channel> decrypted(ConnectionGate gate, ListenerProtocols protocols,
-            ListenerTls tls, TlsConfig config, ListenerMetrics metrics) {
+    private static ChannelInitializer<Channel> decrypted(ConnectionGate gate, NetworkFilterChain filters,
+            ListenerProtocols protocols, ListenerTls tls, TlsConfig config, ListenerMetrics metrics) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -153,8 +160,11 @@ public final class Listener implements DrainableListener, AutoCloseable {
                 if (!config.alpn().isEmpty()) {
                     ch.pipeline().addLast(PipelineNames.ALPN_CHECK, new AlpnOfferCheck(config.alpn(), metrics));
                 }
-                ch.pipeline().addLast(PipelineNames.TLS, tls.newHandler(ch))
-                        .addLast(PipelineNames.SELECT, new TlsProtocolSelector(protocols, tls, metrics));
+                ch.pipeline().addLast(PipelineNames.TLS, tls.newHandler(ch));
+                if (filters != null) {
+                    ch.pipeline().addLast(PipelineNames.NETWORK_FILTERS, filters.newHandler());
+                }
+                ch.pipeline().addLast(PipelineNames.SELECT, new TlsProtocolSelector(protocols, tls, metrics));
             }
         };
     }

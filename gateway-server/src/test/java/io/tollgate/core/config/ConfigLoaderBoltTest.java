@@ -83,6 +83,6 @@ class ConfigLoaderBoltTest {
     void rejectsAnUnknownProtocol() {
         assertThatThrownBy(() -> ConfigLoader.parse(config("", "").replace("[http1, bolt]", "[bolt, thrift]")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("unknown protocol 'thrift' (expected one of [bolt, dubbo, h2c, http1])");
+                .hasMessageContaining("unknown protocol 'thrift' (expected one of [bolt, dubbo, h2c, http1, tcp])");
     }
 }

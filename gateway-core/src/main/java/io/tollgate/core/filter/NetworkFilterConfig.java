@@ -1,0 +1,33 @@
+package io.tollgate.core.filter;
+
+import java.util.List;
+
+/**
+ * The settings of one network filter of a listener's {@code network_filters}, as its factory read
+ * them when the configuration was loaded: the kind's key in the
+ * {@link io.tollgate.core.extension.ExtensionRegistry}. Implementations are immutable records.
+ */
+public interface NetworkFilterConfig {
+
+    /** The settings of a filter that has none of its own. */
+    NetworkFilterConfig NONE = new NetworkFilterConfig() {
+        @Override
+        public String toString() {
+            return "NetworkFilterConfig.NONE";
+        }
+    };
+
+    /**
+     * Whether this filter ends the chain by serving the connection's bytes itself, as
+     * {@code tcp_proxy} does; a terminal filter MUST be the last of its listener's chain, and its
+     * listener serves the protocol {@code tcp} only. False by default.
+     */
+    default boolean terminal() {
+        return false;
+    }
+
+    /** The clusters this filter sends to, checked to exist when the configuration is loaded; none by default. */
+    default List<String> clusters() {
+        return List.of();
+    }
+}

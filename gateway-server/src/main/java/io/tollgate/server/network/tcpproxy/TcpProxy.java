@@ -1,0 +1,79 @@
+package io.tollgate.server.network.tcpproxy;
+
+import io.netty.channel.ChannelHandler;
+import io.tollgate.core.accesslog.AccessLogSink;
+import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.server.Snapshot;
+import io.tollgate.server.transport.Transport;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * The TCP proxy of one {@code tcp} listener: what every {@link TcpProxySession} of the listener
+ * shares (its settings, the current snapshot's clusters, its meters and access log). Each
+ * connection reads the snapshot once, when it picks its upstream host.
+ */
+public final class TcpProxy {
+
+    private final String listener;
+    private final TcpProxyConfig config;
+    private final Supplier<Snapshot> snapshot;
+    private final Transport transport;
+    private final GatewayMetrics metrics;
+    private final TcpProxyMeters meters;
+    private final AccessLogSink accessLog;
+
+    /**
+     * @param config the listener's terminal filter, which MUST be a {@code tcp_proxy}
+     * @param accessLog the listener's access log, or null for none
+     */
+    public TcpProxy(ListenerConfig config, Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics,
+            AccessLogSink accessLog) {
+        this.listener = config.name();
+        this.config = (TcpProxyConfig) config.networkFilters().get(config.networkFilters().size() - 1).config();
+        this.snapshot = snapshot;
+        this.transport = transport;
+        this.metrics = metrics;
+        this.meters = new TcpProxyMeters(metrics.registry(), listener, this.config.cluster());
+        this.accessLog = accessLog;
+    }
+
+    /** How long a connection may go without a byte either way. */
+    public Duration idleTimeout() {
+        return config.idleTimeout();
+    }
+
+    /** The handler serving one new downstream connection. */
+    public ChannelHandler newHandler() {
+        return new TcpProxySession(this).downstreamHandler();
+    }
+
+    String listener() {
+        return listener;
+    }
+
+    String cluster() {
+        return config.cluster();
+    }
+
+    Snapshot snapshot() {
+        return snapshot.get();
+    }
+
+    Transport transport() {
+        return transport;
+    }
+
+    GatewayMetrics metrics() {
+        return metrics;
+    }
+
+    TcpProxyMeters meters() {
+        return meters;
+    }
+
+    AccessLogSink accessLog() {
+        return accessLog;
+    }
+}

@@ -1,0 +1,381 @@
+package io.tollgate.server.network.tcpproxy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.tollgate.core.accesslog.AccessLogEntry;
+import io.tollgate.core.accesslog.AccessLogSink;
+import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.metrics.ClusterMetrics;
+import io.tollgate.router.breaker.CircuitBreakers;
+import io.tollgate.router.cluster.Cluster;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.server.transport.ClientAddresses;
+import io.tollgate.server.transport.EpollHalfClose;
+import io.tollgate.server.transport.HandlerFailures;
+import io.tollgate.server.transport.ReadPauses;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection forwarded to one upstream host, both channels on the client's event loop.
+ * Buffers pass from one side to the other as they were read (no copy), flushed once per read
+ * batch. Reading a side pauses while the other side is not writable ({@link ReadPauses#PEER_UNWRITABLE}),
+ * so a connection holds at most about one read batch plus a write buffer's high-water mark per
+ * direction. Half-close goes through both ways: the end of one side's input becomes a FIN on
+ * the other side once what was read before it is written; the connection closes once both inputs
+ * have ended, or when either side closes or fails, or after {@code idle_timeout} without a byte
+ * either way: one timer per connection that reads the time of the last read batch when it fires
+ * (cheaper than Netty's idle handler, which makes a promise and a listener per write).
+ */
+final class TcpProxySession {
+
+    private static final Logger log = LoggerFactory.getLogger(TcpProxySession.class);
+    /** The upstream channel's write buffer, the same as a listener's downstream connections'. */
+    private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(32 * 1024, 64 * 1024);
+
+    private final TcpProxy proxy;
+    private final Downstream downstreamHandler = new Downstream();
+    private final Upstream upstreamHandler = new Upstream();
+    private Channel downstream;
+    private ReadPauses downstreamPauses;
+    private Channel upstream;
+    private ReadPauses upstreamPauses;
+    /** Bytes read from the client before the upstream connection opened; null once it did. */
+    private ArrayDeque<ByteBuf> early = new ArrayDeque<>();
+    private boolean started;
+    private boolean connected;
+    private boolean downstreamEnded;
+    private boolean upstreamEnded;
+    private boolean wroteUpstream;
+    private boolean wroteDownstream;
+    private Host host;
+    private CircuitBreakers breakers;
+    private ClusterMetrics clusterMetrics;
+    private long startMillis;
+    private long startNanos;
+    private long lastReadNanos;
+    private ScheduledFuture<?> idleTimer;
+    private long received;
+    private long receivedUncounted;
+    private long sent;
+    private long sentUncounted;
+    private ResponseFlag flag;
+
+    TcpProxySession(TcpProxy proxy) {
+        this.proxy = proxy;
+    }
+
+    Downstream downstreamHandler() {
+        return downstreamHandler;
+    }
+
+    private void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        startMillis = System.currentTimeMillis();
+        startNanos = System.nanoTime();
+        lastReadNanos = startNanos;
+        idleTimer = downstream.eventLoop().schedule(this::checkIdle, proxy.idleTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        downstreamPauses = ReadPauses.of(downstream);
+        downstreamPauses.pause(ReadPauses.CONNECTING);
+        Cluster cluster = proxy.snapshot().clusters().cluster(proxy.cluster());
+        if (cluster == null) {
+            refuse("no_cluster", ResponseFlag.NO_CLUSTER_FOUND);
+            return;
+        }
+        clusterMetrics = proxy.metrics().cluster(cluster.name());
+        host = cluster.choose(new TcpRouteRequest(ClientAddresses.ip(downstream)));
+        if (host == null) {
+            clusterMetrics.noHealthyHost();
+            refuse("no_healthy_upstream", ResponseFlag.NO_HEALTHY_UPSTREAM);
+            return;
+        }
+        breakers = cluster.circuitBreakers();
+        if (!breakers.tryOpenConnection(false)) {
+            clusterMetrics.connectionOverflow();
+            refuse("max_connections", ResponseFlag.UPSTREAM_OVERFLOW);
+            return;
+        }
+        ChannelFuture connect = proxy.transport()
+                .clientTo(downstream.eventLoop(), host.address(), cluster.config().connectTimeout())
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                .handler(upstreamHandler)
+                .connect();
+        upstream = connect.channel();
+        connect.addListener((ChannelFutureListener) this::connectDone);
+    }
+
+    private void connectDone(ChannelFuture future) {
+        if (!future.isSuccess()) {
+            breakers.connectionClosed();
+            clusterMetrics.connectFailure();
+            log.debug("tcp listener {}: cannot connect to {}: {}", proxy.listener(), host, future.cause().toString());
+            refuse("connect_failure", ResponseFlag.UPSTREAM_CONNECTION_FAILURE);
+            return;
+        }
+        connected = true;
+        clusterMetrics.connectionOpened();
+        proxy.meters().connected();
+        upstreamPauses = ReadPauses.of(upstream);
+        if (!downstream.isActive()) {
+            upstream.close();
+            return;
+        }
+        ByteBuf data;
+        while ((data = early.poll()) != null) {
+            upstream.write(data, upstream.voidPromise());
+        }
+        early = null;
+        upstream.flush();
+        if (downstreamEnded) {
+            shutdownOutputAfterWrites(upstream);
+        }
+        downstreamPauses.resume(ReadPauses.CONNECTING);
+    }
+
+    /** Closes the connection when no byte was read either way for the idle timeout, else waits for the rest of it. */
+    private void checkIdle() {
+        if (!downstream.isActive()) {
+            return;
+        }
+        long timeout = proxy.idleTimeout().toNanos();
+        long quiet = System.nanoTime() - lastReadNanos;
+        if (quiet >= timeout) {
+            proxy.meters().idleTimeout();
+            downstream.close();
+        } else {
+            idleTimer = downstream.eventLoop().schedule(this::checkIdle, timeout - quiet, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void refuse(String reason, ResponseFlag why) {
+        proxy.meters().noUpstream(reason);
+        flag = why;
+        downstream.close();
+    }
+
+    /** Sends a FIN on {@code channel} once everything written to it before has gone out. */
+    private static void shutdownOutputAfterWrites(Channel channel) {
+        EpollHalfClose.beforeFlush(channel);
+        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
+            if (channel.isActive()) {
+                ((DuplexChannel) channel).shutdownOutput();
+            }
+        });
+    }
+
+    /** Closes {@code channel} once everything written to it before has gone out. */
+    private static void closeAfterWrites(Channel channel) {
+        if (channel.isActive()) {
+            EpollHalfClose.beforeFlush(channel);
+            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            channel.close();
+        }
+    }
+
+    private void closeIfBothEnded() {
+        if (downstreamEnded && upstreamEnded) {
+            closeAfterWrites(downstream);
+            closeAfterWrites(upstream);
+        }
+    }
+
+    /** At the end of a read batch of either side: counts its bytes, and marks the connection busy. */
+    private void readBatchDone() {
+        lastReadNanos = System.nanoTime();
+        countBytes();
+    }
+
+    private void countBytes() {
+        if (receivedUncounted > 0) {
+            proxy.meters().received(receivedUncounted);
+            received += receivedUncounted;
+            receivedUncounted = 0;
+        }
+        if (sentUncounted > 0) {
+            proxy.meters().sent(sentUncounted);
+            sent += sentUncounted;
+            sentUncounted = 0;
+        }
+    }
+
+    private void logAccess() {
+        AccessLogSink accessLog = proxy.accessLog();
+        if (accessLog == null) {
+            return;
+        }
+        accessLog.log(new AccessLogEntry(startMillis, proxy.listener(), "TCP", null, null, null, 0, received, sent,
+                (System.nanoTime() - startNanos) / 1000, host == null ? null : host.address().getHostString() + ":"
+                        + host.address().getPort(), null, null, flag == null ? ResponseFlag.NONE : flag.code(),
+                String.valueOf(downstream.remoteAddress()), null, proxy.cluster(), null, null, false, null, null, null,
+                null, null));
+    }
+
+    /** The client's side: its bytes go upstream. */
+    final class Downstream extends ChannelInboundHandlerAdapter {
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            downstream = ctx.channel();
+            downstream.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+            if (downstream.isActive()) {
+                start();
+            }
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            start();
+            ctx.fireChannelActive();
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (!(msg instanceof ByteBuf data)) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            receivedUncounted += data.readableBytes();
+            if (connected) {
+                upstream.write(data, upstream.voidPromise());
+                wroteUpstream = true;
+            } else if (early != null && started) {
+                early.add(data);
+            } else {
+                data.release();
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (wroteUpstream) {
+                wroteUpstream = false;
+                if (upstreamEnded) {
+                    EpollHalfClose.beforeFlush(upstream);
+                }
+                upstream.flush();
+                if (!upstream.isWritable()) {
+                    downstreamPauses.pause(ReadPauses.PEER_UNWRITABLE);
+                }
+            }
+            readBatchDone();
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (upstreamPauses != null && downstream.isWritable()) {
+                upstreamPauses.resume(ReadPauses.PEER_UNWRITABLE);
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof ChannelInputShutdownEvent) {
+                downstreamEnded = true;
+                if (connected) {
+                    shutdownOutputAfterWrites(upstream);
+                }
+                closeIfBothEnded();
+            } else {
+                ctx.fireUserEventTriggered(evt);
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (early != null) {
+                early.forEach(ByteBuf::release);
+                early.clear();
+            }
+            if (upstream != null) {
+                closeAfterWrites(upstream);
+            }
+            if (idleTimer != null) {
+                idleTimer.cancel(false);
+            }
+            countBytes();
+            logAccess();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            HandlerFailures.caught(log, ctx.channel(), cause,
+                    proxy.metrics().listener(proxy.listener()).connectionErrors(), true);
+            ctx.close();
+        }
+    }
+
+    /** The host's side: its bytes go to the client. */
+    final class Upstream extends ChannelInboundHandlerAdapter {
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf data = (ByteBuf) msg;
+            sentUncounted += data.readableBytes();
+            downstream.write(data, downstream.voidPromise());
+            wroteDownstream = true;
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (wroteDownstream) {
+                wroteDownstream = false;
+                if (downstreamEnded) {
+                    EpollHalfClose.beforeFlush(downstream);
+                }
+                downstream.flush();
+                if (!downstream.isWritable()) {
+                    upstreamPauses.pause(ReadPauses.PEER_UNWRITABLE);
+                }
+            }
+            readBatchDone();
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (upstream.isWritable()) {
+                downstreamPauses.resume(ReadPauses.PEER_UNWRITABLE);
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof ChannelInputShutdownEvent) {
+                upstreamEnded = true;
+                shutdownOutputAfterWrites(downstream);
+                closeIfBothEnded();
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            breakers.connectionClosed();
+            clusterMetrics.connectionClosed();
+            proxy.meters().disconnected();
+            closeAfterWrites(downstream);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            HandlerFailures.caught(log, ctx.channel(), cause, clusterMetrics.connectionErrors(), false);
+            ctx.close();
+        }
+    }
+}
