@@ -25,7 +25,7 @@ class MainTest {
 
     @Test
     void validateAcceptsTheShippedExamples() {
-        for (String example : new String[] {"minimal.yaml", "http-proxy.yaml", "tls.yaml"}) {
+        for (String example : new String[] {"minimal.yaml", "http-proxy.yaml", "tls.yaml", "filters.yaml"}) {
             assertThat(run("validate", "-c", Path.of("..", "docs", "examples", example).toString()))
                     .as(example).isZero();
         }
