@@ -63,10 +63,10 @@ final class SnapshotUpdate {
         for (int i = 0; i < config.listeners().size(); i++) {
             ListenerConfig listener = config.listeners().get(i);
             for (ListenerConfig before : current.listeners()) {
-                if (before.name().equals(listener.name()) && !withoutRoutes(before).equals(withoutRoutes(listener))) {
+                if (before.name().equals(listener.name()) && !bound(before).equals(bound(listener))) {
                     throw new ConfigException("listeners[" + i + "] (" + listener.name() + "): only route_config"
-                            + " changes on reload (address, port, protocols and options need a restart,"
-                            + " or a listener under a new name)");
+                            + " and filters change on reload (address, port, protocols, network filters and options"
+                            + " need a restart, or a listener under a new name)");
                 }
             }
         }
@@ -122,8 +122,14 @@ final class SnapshotUpdate {
         return before.withEndpoints(List.of()).equals(after.withEndpoints(List.of()));
     }
 
-    private static ListenerConfig withoutRoutes(ListenerConfig listener) {
-        return listener.withRoutes(new RouteConfig(List.of()));
+    /**
+     * What a listener's sockets and connections were set up with, which only a restart changes:
+     * all but its routes and its stream filters, both compiled into each snapshot anew.
+     */
+    private static ListenerConfig bound(ListenerConfig listener) {
+        return new ListenerConfig(listener.name(), listener.address(), listener.port(), listener.protocols(),
+                new RouteConfig(List.of()), listener.http(), listener.accessLog(), listener.protocolOptions(),
+                listener.http2(), listener.tls(), listener.limits(), List.of(), listener.networkFilters());
     }
 
     private static void requireUnchanged(String field, Object before, Object after) {

@@ -188,8 +188,26 @@ class ConfigReloadTest {
                         .tag(MetricNames.TAG_LISTENER, "extra").counters().stream().mapToDouble(c -> c.count()).sum() == 1);
         assertThatThrownBy(() -> new Socket("127.0.0.1", extraPort).close()).isInstanceOf(ConnectException.class);
         assertThatThrownBy(gateway::reload).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("listeners[0] (http): only route_config changes on reload");
+                .hasMessageContaining("listeners[0] (http): only route_config and filters change on reload");
         assertThat(gateway.snapshot().version()).isEqualTo(3);
+    }
+
+    @Test
+    void aListenersStreamFiltersChangeOnReload() throws Exception {
+        HttpUpstream a = upstream("a", true);
+        start(config(List.of(APP_ROUTE), List.of(a), a));
+        String base = Files.readString(file);
+        assertThat(get("/svc/1").statusCode()).isEqualTo(200);
+
+        Files.writeString(file, base.replace("name: http\n    port: 0\n",
+                "name: http\n    port: 0\n    filters: [{ name: fault, abort: { http_status: 418 } }]\n"));
+        gateway.reload();
+        int withFilter = get("/svc/1").statusCode();
+        Files.writeString(file, base);
+        gateway.reload();
+
+        assertThat(withFilter).isEqualTo(418);
+        assertThat(get("/svc/1").statusCode()).isEqualTo(200);
     }
 
     /** A client thread sending GETs one after another until stopped, remembering every failure. */
