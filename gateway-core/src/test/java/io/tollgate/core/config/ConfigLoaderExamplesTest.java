@@ -18,9 +18,14 @@ class ConfigLoaderExamplesTest {
 
     private static final Path EXAMPLES = Path.of("..", "docs", "examples");
 
+    /**
+     * The examples whose extensions this module has: filters.yaml names filters of gateway-filters
+     * and gateway-server, and is loaded by the server's tests (FiltersExampleTest, MainTest).
+     */
     static Stream<Path> examples() throws IOException {
         try (Stream<Path> files = Files.list(EXAMPLES)) {
-            List<Path> yaml = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+            List<Path> yaml = files.filter(f -> f.toString().endsWith(".yaml"))
+                    .filter(f -> !f.getFileName().toString().equals("filters.yaml")).sorted().toList();
             assertThat(yaml).extracting(f -> f.getFileName().toString())
                     .contains("minimal.yaml", "http-proxy.yaml");
             return yaml.stream();
