@@ -128,6 +128,10 @@ final class HttpBenchContext implements StreamFilterContext, FilterResponse {
     }
 
     @Override
+    public void trace(String traceId, String spanId) {
+    }
+
+    @Override
     public void resume() {
     }
 
