@@ -292,12 +292,15 @@ static_resources:
         endpoints: [ { lb_endpoints: [ { endpoint: { address: { socket_address: { address: 127.0.0.1, port_value: $UP } } } } ] } ]
 YAML
 
+# The tcp listener only when the tcp scenario runs, so that a jar from before it existed can be measured.
+TG_TCP=""; TGB_TCP=""
+if wanted tcp; then TG_TCP="TCP_PORT=${TCPPORT[tollgate]}"; TGB_TCP="TCP_PORT=${TCPPORT[tollgate-b]}"; fi
 declare -A CMD=(
   [haproxy]="haproxy -db -f $OUT/haproxy.cfg"
   [nginx]="nginx -p $OUT/nginx -c $OUT/nginx/nginx.conf"
   [envoy]="${ENVOY:-envoy} -c $OUT/envoy.yaml --concurrency 1 --disable-hot-restart --log-level warn"
-  [tollgate]="env TOLLGATE_JAR=$JAR PROXY_PORT=${PORT[tollgate]} TCP_PORT=${TCPPORT[tollgate]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
-  [tollgate-b]="env TOLLGATE_JAR=$JAR_B JVM_EXTRA='${JVM_EXTRA_B:-}' FILTERS_YAML='${FILTERS_B:-}' PROXY_PORT=${PORT[tollgate-b]} TCP_PORT=${TCPPORT[tollgate-b]} UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+  [tollgate]="env TOLLGATE_JAR=$JAR PROXY_PORT=${PORT[tollgate]} $TG_TCP UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+  [tollgate-b]="env TOLLGATE_JAR=$JAR_B JVM_EXTRA='${JVM_EXTRA_B:-}' FILTERS_YAML='${FILTERS_B:-}' PROXY_PORT=${PORT[tollgate-b]} $TGB_TCP UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
 )
 
 # --- run -------------------------------------------------------------------------------------
