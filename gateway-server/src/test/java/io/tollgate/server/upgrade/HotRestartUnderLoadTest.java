@@ -20,6 +20,7 @@ import io.tollgate.server.http2.EchoServer;
 import io.tollgate.server.testing.BoltEchoServer;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.StartedResources;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -40,11 +42,14 @@ import org.junit.jupiter.api.io.TempDir;
  * JDK's HttpClient (HTTP/1.1 keep-alive), grpc-java (HTTP/2), sofa-bolt's RpcClient (SOFA Bolt)
  * and an Apache Dubbo consumer. No call fails and no client sees a connection error; the Bolt
  * client's connection moves from process to process and keeps its local port, and the HTTP/1.1 and
- * Dubbo ones move too; the gRPC one drains (GOAWAY) and the client reconnects.
+ * Dubbo ones move too; the gRPC one drains (GOAWAY) and the client reconnects. Between restarts
+ * the configuration is reloaded four times, one of them invalid (refused, the last good one
+ * serving): 20 reloads, 5 invalid, beside 5 restarts.
  */
 class HotRestartUnderLoadTest {
 
-    private static final int RESTARTS = 3;
+    private static final int RESTARTS = 5;
+    private static final int RELOADS_BETWEEN_RESTARTS = 4;
     private static final int CALLS_BETWEEN_RESTARTS = 20;
     private static final Duration EXIT_LIMIT = Duration.ofSeconds(20);
 
@@ -64,8 +69,9 @@ class HotRestartUnderLoadTest {
             int boltPort = GatewayProcess.freePort();
             int dubboPort = GatewayProcess.freePort();
             int adminPort = GatewayProcess.freePort();
-            Path config = Files.writeString(dir.resolve("gateway.yaml"), config(adminPort, httpPort, boltPort, dubboPort,
-                    http.port(), grpc.port(), boltServer.port(), dubbo.port()));
+            IntFunction<String> configWithRoute = route -> config(adminPort, httpPort, boltPort, dubboPort, http.port(),
+                    grpc.port(), boltServer.port(), dubbo.port(), route);
+            Path config = Files.writeString(dir.resolve("gateway.yaml"), configWithRoute.apply(0));
             Path socket = dir.resolve("upgrade.sock");
             List<GatewayProcess> processes = new ArrayList<>();
             processes.add(started.add(GatewayProcess.start(config, socket, false, dir.resolve("epoch-0.log")).awaitReady()));
@@ -94,7 +100,23 @@ class HotRestartUnderLoadTest {
             Connection boltConnection = boltClient.getConnection(boltAddress, 1000);
             int boltLocalPort = boltConnection.getLocalPort();
 
+            int reloads = 0;
+            int refused = 0;
             for (int epoch = 1; epoch <= RESTARTS; epoch++) {
+                for (int r = 0; r < RELOADS_BETWEEN_RESTARTS; r++) {
+                    int route = epoch * 10 + r;
+                    boolean invalid = r == RELOADS_BETWEEN_RESTARTS - 1;
+                    String valid = configWithRoute.apply(route);
+                    Files.writeString(config, invalid ? valid.replace("/reload-" + route + "/", "reload-" + route)
+                            : valid);
+                    int status = reload(httpClient, adminPort);
+                    assertThat(status).as("reload %d (%s)", reloads, invalid ? "invalid" : "valid")
+                            .isEqualTo(invalid ? 400 : 200);
+                    reloads++;
+                    refused += invalid ? 1 : 0;
+                    Files.writeString(config, valid);
+                    ClientLoop.awaitEach(CALLS_BETWEEN_RESTARTS / 4, loops);
+                }
                 GatewayProcess old = processes.get(processes.size() - 1);
                 processes.add(started.add(GatewayProcess.start(config, socket, true, dir.resolve("epoch-" + epoch + ".log"))
                         .awaitReady()));
@@ -105,6 +127,8 @@ class HotRestartUnderLoadTest {
             for (ClientLoop loop : loops) {
                 assertThat(loop.stop()).as(loop.toString()).isEmpty();
             }
+            assertThat(reloads).isEqualTo(20);
+            assertThat(refused).isEqualTo(5);
             assertThat(boltClient.getConnection(boltAddress, 1000)).isSameAs(boltConnection);
             assertThat(boltConnection.isFine()).isTrue();
             assertThat(boltConnection.getLocalPort()).isEqualTo(boltLocalPort);
@@ -121,14 +145,21 @@ class HotRestartUnderLoadTest {
         }
     }
 
+    /** Asks the gateway on {@code adminPort} to read its file again; its HTTP status. */
+    private static int reload(HttpClient client, int adminPort) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/config/reload"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
     private static double counter(String prometheus, String event) {
         Matcher m = Pattern.compile("tollgate_hot_restart_connections_total\\{event=\"" + event + "\"} (\\S+)")
                 .matcher(prometheus);
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
+    /** The gateway's configuration; {@code route} names one more HTTP route, so that reloads change something. */
     private static String config(int adminPort, int httpPort, int boltPort, int dubboPort, int http, int grpc, int bolt,
-            int dubbo) {
+            int dubbo, int route) {
         return """
                 admin: { address: 127.0.0.1, port: %d }
                 event_loops: 2
@@ -143,6 +174,7 @@ class HotRestartUnderLoadTest {
                           domains: ["*"]
                           routes:
                             - { match: { prefix: /test.Echo/ }, route: { cluster: grpc } }
+                            - { match: { prefix: /reload-%d/ }, route: { cluster: http } }
                             - { match: { prefix: / }, route: { cluster: http } }
                   - name: bolt
                     address: 127.0.0.1
@@ -168,6 +200,6 @@ class HotRestartUnderLoadTest {
                     endpoints: [ { address: 127.0.0.1, port: %d } ]
                   - name: dubbo
                     endpoints: [ { address: 127.0.0.1, port: %d } ]
-                """.formatted(adminPort, httpPort, boltPort, dubboPort, http, grpc, bolt, dubbo);
+                """.formatted(adminPort, httpPort, route, boltPort, dubboPort, http, grpc, bolt, dubbo);
     }
 }
