@@ -29,6 +29,9 @@ public final class FilterYaml {
                         - name: vh
                           domains: ["*"]
                           routes: [{ match: { prefix: / }, direct_response: { status: 200 } }]
+                clusters:
+                  - name: app
+                    endpoints: [{ address: 127.0.0.1, port: 8081 }]
                 """.formatted(entry);
     }
 

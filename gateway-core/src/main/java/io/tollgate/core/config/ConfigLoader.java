@@ -16,6 +16,7 @@ import io.tollgate.core.extension.ExtensionFactory;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.filter.NetworkFilterConfig;
 import io.tollgate.core.filter.NetworkFilterEntry;
+import io.tollgate.core.filter.ClusterReferences;
 import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterFactory;
 import java.io.IOException;
@@ -856,7 +857,7 @@ public final class ConfigLoader {
     }
 
     /**
-     * Every cluster a route or a network filter names must exist: a dangling reference is a configuration error. Not
+     * Every cluster a route, a network filter or a stream filter names must exist: a dangling reference is a configuration error. Not
      * checked for a file with {@code dynamic_resources}, whose routes may name clusters the
      * control plane has yet to send (answered 503 until then, as Envoy does).
      *
@@ -870,11 +871,18 @@ public final class ConfigLoader {
                     requireCluster(config, "listeners[" + l + "].network_filters[" + f + "].cluster", cluster);
                 }
             }
+            List<StreamFilterConfig> streamFilters = config.listeners().get(l).filters();
+            for (int f = 0; f < streamFilters.size(); f++) {
+                requireClusters(config, "listeners[" + l + "].filters[" + f + "].cluster", streamFilters.get(f));
+            }
             List<VirtualHostConfig> hosts = config.listeners().get(l).routeConfig().virtualHosts();
             for (int v = 0; v < hosts.size(); v++) {
                 List<RouteEntryConfig> routes = hosts.get(v).routes();
                 for (int r = 0; r < routes.size(); r++) {
-                    String at = "listeners[" + l + "].route_config.virtual_hosts[" + v + "].routes[" + r + "].route";
+                    String route = "listeners[" + l + "].route_config.virtual_hosts[" + v + "].routes[" + r + "]";
+                    routes.get(r).filters().forEach((name, override) ->
+                            requireClusters(config, route + ".filters." + name + ".cluster", override));
+                    String at = route + ".route";
                     Optional<ForwardActionConfig> forward = routes.get(r).forward();
                     if (forward.isEmpty()) {
                         continue;
@@ -886,6 +894,12 @@ public final class ConfigLoader {
                     }
                 }
             }
+        }
+    }
+
+    private static void requireClusters(GatewayConfig config, String path, StreamFilterConfig filter) {
+        if (filter.settings() instanceof ClusterReferences references) {
+            references.clusters().forEach(cluster -> requireCluster(config, path, cluster));
         }
     }
 

@@ -1,5 +1,8 @@
 package io.tollgate.filters.mirror;
 
+import io.tollgate.core.filter.ClusterReferences;
+import java.util.Set;
+
 /**
  * What a {@code mirror} filter was configured with.
  *
@@ -8,7 +11,14 @@ package io.tollgate.filters.mirror;
  * @param maxBodyBytes the largest HTTP request body copied; a request with more is not shadowed
  * @param seed the seed of the choice of requests, for repeatable tests; null for an unseeded choice
  */
-public record MirrorSettings(String cluster, int partsPerMillion, long maxBodyBytes, Long seed) {
+public record MirrorSettings(String cluster, int partsPerMillion, long maxBodyBytes, Long seed)
+        implements ClusterReferences {
+
+    @Override
+    public Set<String> clusters() {
+        return Set.of(cluster);
+    }
+
 
     /** All of a million: every request is copied. */
     public static final int ALL = 1_000_000;

@@ -27,6 +27,13 @@ class MirrorFilterFactoryTest {
     }
 
     @Test
+    void aClusterNoClusterHasIsRejectedAtLoad() {
+        assertThatThrownBy(() -> ConfigLoader.parse(FilterYaml.listenerWith("{ name: mirror, cluster: nowhere }")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("listeners[0].filters[0].cluster: unknown cluster 'nowhere'");
+    }
+
+    @Test
     void clusterIsRequired() {
         assertThatThrownBy(() -> ConfigLoader.parse(FilterYaml.listenerWith("{ name: mirror, percent: 10 }")))
                 .isInstanceOf(ConfigException.class)
