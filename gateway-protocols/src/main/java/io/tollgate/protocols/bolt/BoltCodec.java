@@ -164,14 +164,18 @@ public final class BoltCodec implements RpcCodec {
 
     @Override
     public int httpStatus(RpcError error) {
-        return error == RpcError.PERMISSION_DENIED ? 403 : status(error).httpStatus();
+        return switch (error) {
+            case PERMISSION_DENIED -> 403;
+            case RATE_LIMITED -> 429;
+            default -> status(error).httpStatus();
+        };
     }
 
     private static BoltStatus status(RpcError error) {
         return switch (error) {
             case NO_ROUTE -> BoltStatus.NO_PROCESSOR;
             case NO_HEALTHY_UPSTREAM, CONNECTION_CLOSED -> BoltStatus.CONNECTION_CLOSED;
-            case OVERFLOW -> BoltStatus.SERVER_THREADPOOL_BUSY;
+            case OVERFLOW, RATE_LIMITED -> BoltStatus.SERVER_THREADPOOL_BUSY;
             case TIMEOUT -> BoltStatus.TIMEOUT;
             case MALFORMED -> BoltStatus.CODEC_EXCEPTION;
             case PERMISSION_DENIED, SERVER_ERROR -> BoltStatus.SERVER_EXCEPTION;

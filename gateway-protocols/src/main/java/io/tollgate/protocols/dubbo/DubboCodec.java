@@ -138,14 +138,18 @@ public final class DubboCodec implements RpcCodec {
 
     @Override
     public int httpStatus(RpcError error) {
-        return error == RpcError.PERMISSION_DENIED ? 403 : statusOf(error).httpStatus();
+        return switch (error) {
+            case PERMISSION_DENIED -> 403;
+            case RATE_LIMITED -> 429;
+            default -> statusOf(error).httpStatus();
+        };
     }
 
     /** The status the gateway answers {@code error} with. */
     static DubboStatus statusOf(RpcError error) {
         return switch (requireNonNull(error, "error")) {
             case NO_ROUTE, NO_HEALTHY_UPSTREAM -> DubboStatus.SERVICE_NOT_FOUND;
-            case OVERFLOW -> DubboStatus.SERVER_THREADPOOL_EXHAUSTED_ERROR;
+            case OVERFLOW, RATE_LIMITED -> DubboStatus.SERVER_THREADPOOL_EXHAUSTED_ERROR;
             case TIMEOUT -> DubboStatus.SERVER_TIMEOUT;
             case CONNECTION_CLOSED -> DubboStatus.BAD_RESPONSE;
             case MALFORMED -> DubboStatus.BAD_REQUEST;
@@ -160,6 +164,7 @@ public final class DubboCodec implements RpcCodec {
             case NO_ROUTE -> "tollgate: no route";
             case NO_HEALTHY_UPSTREAM -> "tollgate: no healthy upstream";
             case OVERFLOW -> "tollgate: upstream overflow";
+            case RATE_LIMITED -> "tollgate: rate limited";
             case TIMEOUT -> "tollgate: upstream timeout";
             case CONNECTION_CLOSED -> "tollgate: upstream connection closed";
             case MALFORMED -> "tollgate: malformed request";

@@ -120,12 +120,20 @@ class DubboCodecTest {
         });
     }
 
-    /** The gateway's own busy and timeout answers read back as the conditions the retry policy knows. */
+    /**
+     * The gateway's own busy and timeout answers read back as the conditions the retry policy
+     * knows; a rate limit's is a busy server's on the wire.
+     */
     @Test
     void readsItsOwnOverflowAndTimeoutRepliesBackAsThoseConditions() {
         for (RpcError error : RpcError.values()) {
+            RpcError expected = switch (error) {
+                case OVERFLOW, RATE_LIMITED -> RpcError.OVERFLOW;
+                case TIMEOUT -> RpcError.TIMEOUT;
+                default -> null;
+            };
             withFrame(CODEC.errorReply(ALLOC, 2, 1, error), frame -> assertThat(frame.statusError())
-                    .isEqualTo(error == RpcError.OVERFLOW || error == RpcError.TIMEOUT ? error : null));
+                    .isEqualTo(expected));
         }
     }
 

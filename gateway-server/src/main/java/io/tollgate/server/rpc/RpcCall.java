@@ -272,7 +272,7 @@ final class RpcCall extends Exchange implements AttemptOwner {
             case TIMEOUT -> "upstream_timeout";
             case CONNECTION_CLOSED -> "upstream_connection_closed";
             case NO_HEALTHY_UPSTREAM -> "no_healthy_upstream";
-            case NO_ROUTE, MALFORMED, PERMISSION_DENIED, SERVER_ERROR ->
+            case NO_ROUTE, MALFORMED, PERMISSION_DENIED, SERVER_ERROR, RATE_LIMITED ->
                     throw new IllegalStateException(error + " is answered before a call starts");
         };
     }

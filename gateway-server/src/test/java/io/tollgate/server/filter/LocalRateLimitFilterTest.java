@@ -221,6 +221,7 @@ class LocalRateLimitFilterTest {
 
         assertThat(upstreams.boltCalls.get()).isEqualTo(reached);
         assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "bolt", "")).isEqualTo(1);
+        assertThat(answered4xx("bolt")).as("counted as HTTP counts a 429").isEqualTo(1);
     }
 
     @Test
@@ -233,11 +234,17 @@ class LocalRateLimitFilterTest {
         assertThatThrownBy(() -> consumer.service().echo("three"))
                 .isInstanceOfSatisfying(RpcException.class, e -> {
                     assertThat(e.isTimeout()).as("answered with the caller's id, not left to time out").isFalse();
-                    assertThat(e).hasMessageContaining("tollgate: ");
+                    assertThat(e).hasMessageContaining("tollgate: rate limited");
                 });
 
         assertThat(upstreams.dubboCalls()).isEqualTo(reached);
         assertThat(count(MetricNames.FILTER_LOCAL_RATE_LIMIT_LIMITED, "dubbo", "")).isEqualTo(1);
+        assertThat(answered4xx("dubbo")).as("counted as HTTP counts a 429").isEqualTo(1);
+    }
+
+    private static double answered4xx(String listener) {
+        return gateway.count(MetricNames.DOWNSTREAM_RQ, MetricNames.TAG_LISTENER, listener,
+                MetricNames.TAG_STATUS_CLASS, "4xx");
     }
 
     private static double count(String name, String listener, String route) {

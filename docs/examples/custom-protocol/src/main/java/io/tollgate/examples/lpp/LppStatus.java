@@ -83,7 +83,7 @@ public enum LppStatus {
         return switch (requireNonNull(error, "error")) {
             case NO_ROUTE -> NO_ROUTE;
             case NO_HEALTHY_UPSTREAM, CONNECTION_CLOSED -> UNAVAILABLE;
-            case OVERFLOW -> BUSY;
+            case OVERFLOW, RATE_LIMITED -> BUSY;
             case TIMEOUT -> TIMEOUT;
             case MALFORMED, PERMISSION_DENIED, SERVER_ERROR -> ERROR;
         };
