@@ -33,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * registry makes it from YAML. {@code none} is the same request and response with no filter (the
  * headers' copy every case pays), so a filter costs its figure less that one. A {@code mirror}
  * that chooses a request asks for a copy, which is counted here, not sent: the copy's sending is
- * an upstream request of its own, measured by the load harness.
+ * an upstream request of its own, measured by the load harness. The {@code fault} cases let every
+ * request through as a fault staged but not fired would: no abort header sent, percentages at 0,
+ * or a header condition the request does not meet.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,9 +60,13 @@ public class BuiltInFilterBenchmark {
             "cors-actual", "{ name: cors, " + ORIGINS + ", expose_headers: x-request-id, allow_credentials: true }",
             "cors-preflight", "{ name: cors, " + ORIGINS
                     + ", allow_methods: \"GET, POST\", allow_headers: content-type, max_age: 600 }",
-            "mirror-10pct", "{ name: mirror, cluster: shadow, percent: 10, seed: 1 }");
+            "mirror-10pct", "{ name: mirror, cluster: shadow, percent: 10, seed: 1 }",
+            "fault-header-abort", "{ name: fault, abort: { header_abort: true } }",
+            "fault-0pct", "{ name: fault, delay: { fixed_delay: 1s, percentage: 0 }, abort: { http_status: 503, percentage: 0 } }",
+            "fault-on-header", "{ name: fault, abort: { http_status: 503, percentage: 50 }, headers: { x-chaos: \"on\" } }");
 
-    @Param({"none", "headers-literal", "headers-variables", "cors-actual", "cors-preflight", "mirror-10pct"})
+    @Param({"none", "headers-literal", "headers-variables", "cors-actual", "cors-preflight", "mirror-10pct",
+        "fault-header-abort", "fault-0pct", "fault-on-header"})
     public String filter;
 
     private StreamFilter built;
