@@ -8,8 +8,18 @@ package io.tollgate.server.drain;
 public interface DrainableConnection {
 
     /**
-     * Starts draining the connection; it closes itself once its work in flight is done (at once
-     * when it has none). Calling it again changes nothing. MUST run on the connection's event loop.
+     * How long a draining connection stays open once it has nothing in flight, before it closes:
+     * a request the client sent just as the drain began may still be on the wire (closing with
+     * it unread would reset the connection and fail it), and RPC clients hand a response to a
+     * worker thread and fail every call still pending when the connection closes (sofa-bolt's
+     * RpcClient does), so closing at once can fail the very call just answered.
+     */
+    long IDLE_LINGER_MILLIS = 1000;
+
+    /**
+     * Starts draining the connection; it closes itself once its work in flight is done and
+     * {@link #IDLE_LINGER_MILLIS} passed without new work. Calling it again changes nothing. MUST
+     * run on the connection's event loop.
      */
     void drain();
 }

@@ -25,6 +25,7 @@ import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.listener.MovableConnection;
 import io.tollgate.server.listener.PipelineNames;
 import io.tollgate.server.transport.HandlerFailures;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * brought its first bytes ({@link RequestHeadEvent#STARTED}) is answered 408 and the connection
  * closed. Only a head split over reads starts the timeout, which waits on the loop's
  * {@link Deadlines} in an object made once per connection: a head that arrives whole costs
- * nothing for it. Drained, it closes at once when idle, else after answering the request in
- * progress with {@code Connection: close}.
+ * nothing for it. Drained, it answers the request in progress, or the next one if it comes
+ * within {@link DrainableConnection#IDLE_LINGER_MILLIS}, with {@code Connection: close} and
+ * closes after it; idle that long, it closes.
  */
 final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter
         implements DownstreamCarrier, MovableConnection, DrainableConnection {
@@ -125,17 +127,23 @@ final class HttpDownstreamHandler extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * Closes the connection when it is idle between requests; else the response in progress (on
-     * a connection that has sent nothing yet, the response to its first request) says
-     * {@code Connection: close} and the connection closes after it.
+     * The response in progress, else the next one (on a connection that has sent nothing yet, the
+     * response to its first request), says {@code Connection: close} and the connection closes
+     * after it; a connection idle between requests closes if no request came within
+     * {@link #IDLE_LINGER_MILLIS} (one on the wire as the drain began is served, not reset).
      */
     @Override
     public void drain() {
-        if (downstream.isIdle() && downstream.requestSeen() && !headTimeout.pending()) {
-            ctx.close();
-            return;
-        }
         downstream.closeAfterResponse();
+        if (downstream.requestSeen()) {
+            ctx.executor().schedule(this::closeIfIdle, IDLE_LINGER_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void closeIfIdle() {
+        if (ctx.channel().isActive() && downstream.isIdle() && !headTimeout.pending()) {
+            ctx.close();
+        }
     }
 
     @Override

@@ -67,8 +67,8 @@ import org.slf4j.LoggerFactory;
  * dropped.
  *
  * <p>Drained, the connection closes once no two-way call has been in flight for
- * {@link #DRAIN_LINGER_MILLIS} (at once when none was in flight; a connection that has sent no
- * frame yet, after its first call): the protocols have no way
+ * {@link DrainableConnection#IDLE_LINGER_MILLIS} (a connection that has sent no frame yet, after
+ * its first call): the protocols have no way
  * to tell a client to go elsewhere, and a client whose idle connection closes opens another (to
  * whichever process accepts it now).
  */
@@ -77,12 +77,6 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     private static final Logger log = LoggerFactory.getLogger(RpcDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
     private static final WarnLimiter SLOW_CLIENT_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
-    /**
-     * How long a draining connection stays open after its last answer. Clients hand a response to
-     * a worker thread and fail every call still pending when the connection closes (sofa-bolt's
-     * RpcClient does): closing at once can fail the very call just answered.
-     */
-    static final long DRAIN_LINGER_MILLIS = 1000;
 
     private final RpcProxy proxy;
     private final RpcCodec codec;
@@ -254,11 +248,11 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     public void drain() {
         draining = true;
         if (ctx.pipeline().get(PipelineNames.FIRST_FRAME) == null) {
-            closeIfNoCall();
+            closeLaterIfNoCall();
         }
     }
 
-    /** Draining: once the last call ended, closes the connection {@link #DRAIN_LINGER_MILLIS} later. */
+    /** Draining: once the last call ended, closes the connection {@link #IDLE_LINGER_MILLIS} later. */
     private void closeLaterIfNoCall() {
         if (!noCall()) {
             return;
@@ -266,7 +260,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
         if (drainClose != null) {
             drainClose.cancel(false);
         }
-        drainClose = ctx.executor().schedule(closeIfNoCall, DRAIN_LINGER_MILLIS, TimeUnit.MILLISECONDS);
+        drainClose = ctx.executor().schedule(closeIfNoCall, IDLE_LINGER_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** Draining: closes the connection, after the answers written so far, unless a call came meanwhile. */

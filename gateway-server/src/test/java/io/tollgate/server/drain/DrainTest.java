@@ -358,6 +358,25 @@ class DrainTest {
     }
 
     @Test
+    void aRequestSentOnAnIdleConnectionAsTheDrainBeginsIsServedWithConnectionClose() throws Exception {
+        start("60s");
+        release.get().countDown();
+        try (RawHttp idle = new RawHttp(gateway.port("http"))) {
+            idle.send("GET /slow/first HTTP/1.1\r\nHost: test\r\n\r\n");
+            assertThat(idle.read().status()).isEqualTo(200);
+
+            assertThat(admin("POST", "/drain_listeners").statusCode()).isEqualTo(200);
+            idle.send("GET /slow/second HTTP/1.1\r\nHost: test\r\n\r\n");
+
+            RawHttp.Response response = idle.read();
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(response.header("connection")).isEqualTo("close");
+            assertThat(idle.closedByServer()).isTrue();
+        }
+        assertThat(count(MetricNames.DOWNSTREAM_CX_DRAIN_CLOSE, MetricNames.TAG_LISTENER, "http")).isEqualTo(1);
+    }
+
+    @Test
     void aGracefulDrainKeepsAcceptingAndClosesEachNewConnectionAfterItsResponse() throws Exception {
         start("60s");
         release.get().countDown();
