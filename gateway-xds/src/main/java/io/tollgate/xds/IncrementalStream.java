@@ -15,8 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The incremental ADS stream ({@code DeltaAggregatedResources}, Envoy's {@code DELTA_GRPC}):
@@ -29,42 +27,26 @@ import org.slf4j.LoggerFactory;
  */
 final class IncrementalStream implements AdsStream {
 
-    private static final Logger log = LoggerFactory.getLogger(IncrementalStream.class);
-
     private final Node node;
     private final StreamObserver<DeltaDiscoveryRequest> requests;
     private final Map<ResourceType, Set<String>> subscribed = new EnumMap<>(ResourceType.class);
 
     IncrementalStream(ManagedChannel channel, Node node, Events events) {
         this.node = node;
-        this.requests = AggregatedDiscoveryServiceGrpc.newStub(channel).deltaAggregatedResources(new StreamObserver<>() {
-            @Override
-            public void onNext(DeltaDiscoveryResponse response) {
-                ResourceType type = ResourceType.of(response.getTypeUrl());
-                if (type == null) {
-                    log.warn("xDS response of type {} ignored: never subscribed to", response.getTypeUrl());
-                    return;
-                }
-                List<Any> resources = new ArrayList<>();
-                Map<String, String> versions = new HashMap<>();
-                for (Resource resource : response.getResourcesList()) {
-                    resources.add(resource.getResource());
-                    versions.put(resource.getName(), resource.getVersion());
-                }
-                events.received(new XdsUpdate(type, response.getSystemVersionInfo(), response.getNonce(), resources,
-                        versions, response.getRemovedResourcesList(), false));
-            }
+        this.requests = AggregatedDiscoveryServiceGrpc.newStub(channel)
+                .deltaAggregatedResources(new UpdateObserver<>(DeltaDiscoveryResponse::getTypeUrl, IncrementalStream::update,
+                        events));
+    }
 
-            @Override
-            public void onError(Throwable t) {
-                events.ended(t);
-            }
-
-            @Override
-            public void onCompleted() {
-                events.ended(null);
-            }
-        });
+    private static XdsUpdate update(ResourceType type, DeltaDiscoveryResponse response) {
+        List<Any> resources = new ArrayList<>();
+        Map<String, String> versions = new HashMap<>();
+        for (Resource resource : response.getResourcesList()) {
+            resources.add(resource.getResource());
+            versions.put(resource.getName(), resource.getVersion());
+        }
+        return new XdsUpdate(type, response.getSystemVersionInfo(), response.getNonce(), resources, versions,
+                response.getRemovedResourcesList(), false);
     }
 
     @Override
@@ -90,7 +72,15 @@ final class IncrementalStream implements AdsStream {
 
     @Override
     public void ack(XdsUpdate update) {
-        requests.onNext(request(update.type()).setResponseNonce(update.nonce()).build());
+        ResourceType type = update.type();
+        requests.onNext(request(type).setResponseNonce(update.nonce()).build());
+        // A name removed while still asked for stays subscribed to; asking again makes a control plane
+        // that forgets it on removal (java-control-plane 1.0.49) send the resource when it returns.
+        Set<String> names = subscribed.getOrDefault(type, Set.of());
+        List<String> again = update.removed().stream().filter(names::contains).toList();
+        if (!type.wildcard() && !again.isEmpty()) {
+            requests.onNext(request(type).addAllResourceNamesSubscribe(again).build());
+        }
     }
 
     @Override

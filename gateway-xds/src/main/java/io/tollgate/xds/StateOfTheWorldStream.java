@@ -11,8 +11,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The state-of-the-world ADS stream ({@code StreamAggregatedResources}, Envoy's {@code GRPC}):
@@ -22,8 +20,6 @@ import org.slf4j.LoggerFactory;
  */
 final class StateOfTheWorldStream implements AdsStream {
 
-    private static final Logger log = LoggerFactory.getLogger(StateOfTheWorldStream.class);
-
     private final Node node;
     private final StreamObserver<DiscoveryRequest> requests;
     private final Map<ResourceType, String> nonces = new EnumMap<>(ResourceType.class);
@@ -31,29 +27,14 @@ final class StateOfTheWorldStream implements AdsStream {
 
     StateOfTheWorldStream(ManagedChannel channel, Node node, Events events) {
         this.node = node;
-        this.requests = AggregatedDiscoveryServiceGrpc.newStub(channel).streamAggregatedResources(new StreamObserver<>() {
-            @Override
-            public void onNext(DiscoveryResponse response) {
-                ResourceType type = ResourceType.of(response.getTypeUrl());
-                if (type == null) {
-                    log.warn("xDS response of type {} ignored: never subscribed to", response.getTypeUrl());
-                    return;
-                }
-                nonces.put(type, response.getNonce());
-                events.received(new XdsUpdate(type, response.getVersionInfo(), response.getNonce(),
-                        response.getResourcesList(), Map.of(), List.of(), type.wildcard()));
-            }
+        this.requests = AggregatedDiscoveryServiceGrpc.newStub(channel)
+                .streamAggregatedResources(new UpdateObserver<>(DiscoveryResponse::getTypeUrl, this::update, events));
+    }
 
-            @Override
-            public void onError(Throwable t) {
-                events.ended(t);
-            }
-
-            @Override
-            public void onCompleted() {
-                events.ended(null);
-            }
-        });
+    private XdsUpdate update(ResourceType type, DiscoveryResponse response) {
+        nonces.put(type, response.getNonce());
+        return new XdsUpdate(type, response.getVersionInfo(), response.getNonce(), response.getResourcesList(), Map.of(),
+                List.of(), type.wildcard());
     }
 
     @Override

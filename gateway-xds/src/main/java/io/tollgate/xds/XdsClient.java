@@ -48,11 +48,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The gateway as an Envoy v3 ADS client: one gRPC stream to the control plane carries clusters,
  * endpoints, listeners, routes and secrets, state of the world or incremental as the bootstrap's
- * {@code api_type} says (the two differ only in their {@link AdsStream}). Every response is translated and validated by
- * the configuration file's rules, composed with the file's listeners and clusters, applied through
- * {@link ConfigSink} and then acknowledged (ACK); a response that cannot be applied is refused
- * (NACK, with an {@code error_detail} naming the resource and the field) and the last good
- * configuration keeps serving. A broken stream is opened again after an exponential backoff with
+ * {@code api_type} says (the two differ only in their {@link AdsStream}). Every response is
+ * translated and validated by the configuration file's rules, composed with the file's listeners
+ * and clusters, applied through {@link ConfigSink} and then acknowledged (ACK); a response that
+ * cannot be applied is refused (NACK, with an {@code error_detail} naming the resource and the
+ * field) and the last good configuration keeps serving. A broken stream is opened again after an exponential backoff with
  * jitter, serving the last good configuration meanwhile.
  *
  * <p>All of its work (the stream's callbacks, translation, composition and the sink) runs on one

@@ -52,9 +52,7 @@ class XdsDeltaTest {
         int a = bed.upstream("a");
         int b = bed.upstream("b");
         int c = bed.upstream("c");
-        bed.startControlPlane();
-        bed.pushApp("1", a);
-        startGateway();
+        startOnApp(a);
 
         assertThat(bed.upstreamAt("/x")).isEqualTo("a");
         assertThat(first(CDS).getResourceNamesSubscribeList()).isEmpty();
@@ -69,9 +67,7 @@ class XdsDeltaTest {
             Await.until("b served traffic", LIMIT, () -> bed.served("b") >= 20);
 
             // a new route to a new cluster, and endpoint a removed
-            bed.controlPlane.push("3", List.of(edsCluster("app"), edsCluster("other")),
-                    List.of(assignment("app", b), assignment("other", c)), List.of(rdsListener("web", 0, "web-routes")),
-                    List.of(routes("web-routes", ordered("/other", "other", "/", "app"))));
+            pushAppAndOther("3", b, c);
             Await.until("the new route serves", LIMIT, () -> "c".equals(bed.upstreamAt("/other")));
             assertThat(subscribed(EDS)).contains("other");
             int onA = bed.served("a");
@@ -125,12 +121,26 @@ class XdsDeltaTest {
     }
 
     @Test
+    void endpointsRemovedByTheControlPlaneLeaveTheirClusterWithNoHostsUntilTheyReturn() throws Exception {
+        int a = bed.upstream("a");
+        startOnApp(a);
+        assertThat(bed.upstreamAt("/x")).isEqualTo("a");
+
+        bed.controlPlane.push("2", List.of(edsCluster("app")), List.of(), List.of(rdsListener("web", 0, "web-routes")),
+                List.of(routes("web-routes", Map.of("/", "app"))));
+        Await.until("no host for cluster 'app'", LIMIT, () -> bed.upstreamAt("/x").startsWith("503"));
+        assertThat(responses(EDS)).anyMatch(r -> r.getRemovedResourcesList().contains("app"));
+        assertThat(bed.admin("/ready").statusCode()).isEqualTo(200);
+
+        bed.pushApp("3", a);
+        Await.until("the endpoints back", LIMIT, () -> "a".equals(bed.upstreamAt("/x")));
+    }
+
+    @Test
     void aBadResourceIsNackedByNonceNamingItsFieldAndTheLastGoodVersionKeepsServing() throws Exception {
         int a = bed.upstream("a");
         int c = bed.upstream("c");
-        bed.startControlPlane();
-        bed.pushApp("1", a);
-        startGateway();
+        startOnApp(a);
 
         Cluster bad = edsCluster("app").toBuilder().setLbPolicy(Cluster.LbPolicy.CLUSTER_PROVIDED).build();
         bed.controlPlane.push("2", List.of(bad), List.of(assignment("app", a)), List.of(rdsListener("web", 0, "web-routes")),
@@ -149,9 +159,7 @@ class XdsDeltaTest {
         assertThat(bed.admin("/stats/prometheus").body())
                 .containsPattern("tollgate_xds_response_total\\{result=\"nack\",type=\"Cluster\"} [1-9]");
 
-        bed.controlPlane.push("3", List.of(edsCluster("app"), edsCluster("other")),
-                List.of(assignment("app", a), assignment("other", c)), List.of(rdsListener("web", 0, "web-routes")),
-                List.of(routes("web-routes", ordered("/other", "other", "/", "app"))));
+        pushAppAndOther("3", a, c);
         Await.until("the next good version serves", LIMIT, () -> "c".equals(bed.upstreamAt("/other")));
         assertThat(bed.upstreamAt("/x")).isEqualTo("a");
     }
@@ -160,9 +168,7 @@ class XdsDeltaTest {
     void servingContinuesWithoutTheControlPlaneAndTheReconnectionTellsWhatTheGatewayHolds() throws Exception {
         int a = bed.upstream("a");
         int c = bed.upstream("c");
-        bed.startControlPlane();
-        bed.pushApp("1", a);
-        startGateway();
+        startOnApp(a);
         Map<String, String> clusters = held(CDS);
         Map<String, String> listeners = held(LDS);
         Map<String, String> routes = held(RDS);
@@ -172,9 +178,7 @@ class XdsDeltaTest {
         int before = bed.controlPlane.deltaRequests().size();
         try (TrafficLoop traffic = bed.traffic()) {
             Await.until("a served traffic without a control plane", LIMIT, () -> bed.served("a") >= 50);
-            bed.controlPlane.push("2", List.of(edsCluster("app"), edsCluster("other")),
-                    List.of(assignment("app", a), assignment("other", c)), List.of(rdsListener("web", 0, "web-routes")),
-                    List.of(routes("web-routes", ordered("/other", "other", "/", "app"))));
+            pushAppAndOther("2", a, c);
             bed.controlPlane.start();
             Await.until("the pushed routes serve after the reconnection", LIMIT,
                     () -> "c".equals(bed.upstreamAt("/other")));
@@ -192,8 +196,22 @@ class XdsDeltaTest {
         assertThat(firstOf(again, CDS).getResponseNonce()).isEmpty();
     }
 
+    /** Starts the control plane with cluster {@code app} on {@code port} (version 1) and a gateway on it, over delta. */
+    private void startOnApp(int port) throws Exception {
+        bed.startControlPlane();
+        bed.pushApp("1", port);
+        startGateway();
+    }
+
     private void startGateway() throws Exception {
         bed.startGateway(bed.controlPlane.bootstrap("DELTA_GRPC"));
+    }
+
+    /** Pushes clusters {@code app} and {@code other} on their ports, and listener {@code web} routing {@code /other} to other, the rest to app. */
+    private void pushAppAndOther(String version, int app, int other) {
+        bed.controlPlane.push(version, List.of(edsCluster("app"), edsCluster("other")),
+                List.of(assignment("app", app), assignment("other", other)), List.of(rdsListener("web", 0, "web-routes")),
+                List.of(routes("web-routes", ordered("/other", "other", "/", "app"))));
     }
 
     /** Pushes cluster {@code app} on {@code port} and, for each name, a listener routing everything to it. */
