@@ -75,6 +75,13 @@ public final class XdsClient implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(XdsClient.class);
 
+    /**
+     * How long readiness waits for the first response of a wildcard type (clusters, listeners):
+     * Envoy's default {@code initial_fetch_timeout}. A control plane with none to send may send
+     * nothing at all (java-control-plane's incremental server does).
+     */
+    static final Duration WILDCARD_FETCH_TIMEOUT = Duration.ofSeconds(15);
+
     private final XdsConfig settings;
     private final Node node;
     private final ConfigSink sink;
@@ -105,6 +112,7 @@ public final class XdsClient implements AutoCloseable {
         String acceptedVersion = "";
         String nonce = "";
         List<String> names = List.of();
+        /** Whether a first response was accepted, or (wildcard types) its initial fetch timed out. */
         boolean received;
         List<Object> rejected;
         Backoff repeatedRejection;
@@ -148,6 +156,12 @@ public final class XdsClient implements AutoCloseable {
             ConfigSink sink, Runnable certificatesChanged) {
         XdsClient client = new XdsClient(bootstrap, extensions, registry, sink, certificatesChanged);
         client.control.execute(client::connect);
+        for (ResourceType type : ResourceType.values()) {
+            if (type.wildcard()) {
+                client.control.schedule(() -> client.wildcardFetchTimedOut(type), WILDCARD_FETCH_TIMEOUT.toNanos(),
+                        TimeUnit.NANOSECONDS);
+            }
+        }
         return client;
     }
 
@@ -374,6 +388,18 @@ public final class XdsClient implements AutoCloseable {
                 name);
         givenUp.add(key(type, name));
         composer.givenUp(givenUp);
+        recompose();
+    }
+
+    /** Stops holding readiness for the first response of wildcard {@code type} if none came. */
+    private void wildcardFetchTimedOut(ResourceType type) {
+        TypeState state = types.get(type);
+        if (closed || state.received) {
+            return;
+        }
+        log.warn("xDS: no {} arrived within {} s (the initial_fetch_timeout): readiness no longer waits for them",
+                type.kind(), WILDCARD_FETCH_TIMEOUT.toSeconds());
+        state.received = true;
         recompose();
     }
 

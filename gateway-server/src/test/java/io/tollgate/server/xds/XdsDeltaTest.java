@@ -13,7 +13,9 @@ import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.TrafficLoop;
 import io.tollgate.xds.ResourceType;
@@ -130,10 +132,30 @@ class XdsDeltaTest {
                 List.of(routes("web-routes", Map.of("/", "app"))));
         Await.until("no host for cluster 'app'", LIMIT, () -> bed.upstreamAt("/x").startsWith("503"));
         assertThat(responses(EDS)).anyMatch(r -> r.getRemovedResourcesList().contains("app"));
-        assertThat(bed.admin("/ready").statusCode()).isEqualTo(200);
+        assertThat(bed.readiness()).isEqualTo(200);
 
         bed.pushApp("3", a);
         Await.until("the endpoints back", LIMIT, () -> "a".equals(bed.upstreamAt("/x")));
+    }
+
+    @Test
+    void aGatewayWhoseListenersAreAllInTheFileIsReadyOnceNoListenerCameWithinTheInitialFetchTimeout() throws Exception {
+        int a = bed.upstream("a");
+        bed.startControlPlane();
+        bed.controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)), List.of(), List.of());
+        bed.gateway = bed.resources.add(Gateway.start(ConfigLoader.parse(bed.controlPlane.bootstrap("DELTA_GRPC") + """
+                listeners:
+                  - name: web
+                    route_config:
+                      virtual_hosts:
+                        - { name: all, domains: ["*"], routes: [ { match: { prefix: / }, route: { cluster: app } } ] }
+                """)));
+
+        Await.until("the cluster from xDS serves the file's listener", LIMIT, () -> "a".equals(bed.upstreamAt("/x")));
+        assertThat(bed.readiness()).as("no listener response yet").isEqualTo(503);
+        assertThat(responses(LDS)).isEmpty();
+        Await.until("ready after the listeners' initial fetch timeout", LIMIT.multipliedBy(3),
+                () -> bed.readiness() == 200);
     }
 
     @Test

@@ -57,13 +57,16 @@ final class XdsTestBed implements AutoCloseable {
     }
 
     void awaitReady() throws InterruptedException {
-        Await.until("the first xDS configuration applied (/ready)", LIMIT, () -> {
-            try {
-                return admin("/ready").statusCode() == 200;
-            } catch (IOException | InterruptedException e) {
-                return false;
-            }
-        });
+        Await.until("the first xDS configuration applied (/ready)", LIMIT, () -> readiness() == 200);
+    }
+
+    /** The status {@code /ready} answers, or -1 when it cannot be asked. */
+    int readiness() {
+        try {
+            return admin("/ready").statusCode();
+        } catch (IOException | InterruptedException e) {
+            return -1;
+        }
     }
 
     /** Pushes cluster {@code app} on the endpoints {@code ports} and listener {@code web} routing everything to it. */
