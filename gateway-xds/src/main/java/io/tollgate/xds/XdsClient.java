@@ -80,7 +80,7 @@ public final class XdsClient implements AutoCloseable {
      * Envoy's default {@code initial_fetch_timeout}. A control plane with none to send may send
      * nothing at all (java-control-plane's incremental server does).
      */
-    static final Duration WILDCARD_FETCH_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration WILDCARD_FETCH_TIMEOUT = Duration.ofSeconds(15);
 
     private final XdsConfig settings;
     private final Node node;

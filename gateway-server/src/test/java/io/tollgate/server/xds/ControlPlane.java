@@ -32,13 +32,21 @@ final class ControlPlane implements AutoCloseable {
     static final String GROUP = "tollgate";
 
     private final SimpleCache<String> cache = new SimpleCache<>(node -> GROUP);
+    /**
+     * Held while a snapshot is set: a request arriving meanwhile waits. SimpleCache 1.0.49 drops a
+     * state-of-the-world watch that a request creates while the snapshot's responses go out, when
+     * a name it asks for is not in the snapshot, and then never answers it.
+     */
+    private final Object pushing = new Object();
     private final ConcurrentLinkedQueue<DiscoveryRequest> requests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<DeltaDiscoveryRequest> deltaRequests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<DeltaDiscoveryResponse> deltaResponses = new ConcurrentLinkedQueue<>();
     private final V3DiscoveryServer discovery = new V3DiscoveryServer(new DiscoveryServerCallbacks() {
         @Override
         public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
-            requests.add(request);
+            synchronized (pushing) {
+                requests.add(request);
+            }
         }
 
         @Override
@@ -110,7 +118,9 @@ final class ControlPlane implements AutoCloseable {
 
     void push(String version, List<Cluster> clusters, List<ClusterLoadAssignment> endpoints, List<Listener> listeners,
             List<RouteConfiguration> routes, List<Secret> secrets) {
-        cache.setSnapshot(GROUP, Snapshot.create(clusters, endpoints, listeners, routes, secrets, version));
+        synchronized (pushing) {
+            cache.setSnapshot(GROUP, Snapshot.create(clusters, endpoints, listeners, routes, secrets, version));
+        }
     }
 
     /** Every state-of-the-world request received so far, in order. */
