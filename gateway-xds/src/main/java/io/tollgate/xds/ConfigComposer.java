@@ -116,8 +116,9 @@ final class ConfigComposer {
             if (!onlySecretsGivenUp) {
                 warming.add("Listener '" + name + "'");
             }
+            // a cluster the served version names may have been removed: its routes answer 503 until new routes come, as in Envoy
             ListenerConfig previous = appliedListeners.get(name);
-            if (previous != null && known.containsAll(clusterNames(previous.routeConfig()))) {
+            if (previous != null) {
                 listeners.put(name, previous);
             }
         });

@@ -12,16 +12,12 @@ import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
-import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.ManagedChannel;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
-import io.grpc.stub.StreamObserver;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.UpstreamTlsConfig;
@@ -50,12 +46,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gateway as an Envoy v3 ADS client, state of the world: one gRPC stream to the control plane
- * carries clusters, endpoints, listeners, routes and secrets. Every response is translated and validated by
- * the configuration file's rules, composed with the file's listeners and clusters, applied through
- * {@link ConfigSink} and then acknowledged (ACK); a response that cannot be applied is refused
- * (NACK, with an {@code error_detail} naming the resource and the field) and the last good
- * configuration keeps serving. A broken stream is opened again after an exponential backoff with
+ * The gateway as an Envoy v3 ADS client: one gRPC stream to the control plane carries clusters,
+ * endpoints, listeners, routes and secrets, state of the world or incremental as the bootstrap's
+ * {@code api_type} says (the two differ only in their {@link AdsStream}). Every response is
+ * translated and validated by the configuration file's rules, composed with the file's listeners
+ * and clusters, applied through {@link ConfigSink} and then acknowledged (ACK); a response that
+ * cannot be applied is refused (NACK, with an {@code error_detail} naming the resource and the
+ * field) and the last good configuration keeps serving. A broken stream is opened again after an exponential backoff with
  * jitter, serving the last good configuration meanwhile.
  *
  * <p>All of its work (the stream's callbacks, translation, composition and the sink) runs on one
@@ -78,6 +75,13 @@ public final class XdsClient implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(XdsClient.class);
 
+    /**
+     * How long readiness waits for the first response of a wildcard type (clusters, listeners):
+     * Envoy's default {@code initial_fetch_timeout}. A control plane with none to send may send
+     * nothing at all (java-control-plane's incremental server does).
+     */
+    private static final Duration WILDCARD_FETCH_TIMEOUT = Duration.ofSeconds(15);
+
     private final XdsConfig settings;
     private final Node node;
     private final ConfigSink sink;
@@ -97,8 +101,8 @@ public final class XdsClient implements AutoCloseable {
     private ConfigComposer composer;
     private XdsResources resources = XdsResources.EMPTY;
     private GatewayConfig served;
-    private StreamObserver<DiscoveryRequest> requests;
-    private long stream;
+    private AdsStream stream;
+    private long streamId;
     private volatile boolean closed;
     private volatile boolean initialized;
     private volatile List<XdsResourceStatus> published = List.of();
@@ -108,8 +112,9 @@ public final class XdsClient implements AutoCloseable {
         String acceptedVersion = "";
         String nonce = "";
         List<String> names = List.of();
+        /** Whether a first response was accepted, or (wildcard types) its initial fetch timed out. */
         boolean received;
-        String rejectedVersion;
+        List<Object> rejected;
         Backoff repeatedRejection;
     }
 
@@ -151,6 +156,12 @@ public final class XdsClient implements AutoCloseable {
             ConfigSink sink, Runnable certificatesChanged) {
         XdsClient client = new XdsClient(bootstrap, extensions, registry, sink, certificatesChanged);
         client.control.execute(client::connect);
+        for (ResourceType type : ResourceType.values()) {
+            if (type.wildcard()) {
+                client.control.schedule(() -> client.wildcardFetchTimedOut(type), WILDCARD_FETCH_TIMEOUT.toNanos(),
+                        TimeUnit.NANOSECONDS);
+            }
+        }
         return client;
     }
 
@@ -236,23 +247,23 @@ public final class XdsClient implements AutoCloseable {
         if (closed) {
             return;
         }
-        long id = ++stream;
-        requests = AggregatedDiscoveryServiceGrpc.newStub(channel).streamAggregatedResources(new Responses(id));
-        log.info("xDS stream {} to {}:{} opened", id, settings.address(), settings.port());
+        long id = ++streamId;
+        stream = AdsStream.open(settings.apiType(), channel, node, new StreamEvents(id));
+        log.info("xDS stream {} ({}) to {}:{} opened", id, settings.apiType(), settings.address(), settings.port());
         for (ResourceType type : ResourceType.values()) {
             TypeState state = types.get(type);
             state.nonce = "";
             if (type.wildcard() || !state.names.isEmpty()) {
-                send(type, state.acceptedVersion, Optional.empty());
+                stream.subscribe(type, state.names, state.acceptedVersion, held(type));
             }
         }
     }
 
     private void streamEnded(long id, Throwable cause) {
-        if (id != stream || closed) {
+        if (id != streamId || closed) {
             return;
         }
-        requests = null;
+        stream = null;
         meters.streamEnded();
         long delay = reconnect.nextDelayNanos();
         log.warn("xDS stream {} to {}:{} ended ({}); serving the last good configuration, reconnecting in {} ms", id,
@@ -261,55 +272,58 @@ public final class XdsClient implements AutoCloseable {
         control.schedule(this::connect, delay, TimeUnit.NANOSECONDS);
     }
 
-    private void received(long id, DiscoveryResponse response) {
-        if (id != stream || closed) {
+    private void received(long id, XdsUpdate update) {
+        if (id != streamId || closed) {
             return;
         }
         long receipt = System.nanoTime();
         reconnect.reset();
-        ResourceType type = ResourceType.of(response.getTypeUrl());
-        if (type == null) {
-            log.warn("xDS response of type {} ignored: never subscribed to", response.getTypeUrl());
-            return;
-        }
+        ResourceType type = update.type();
         TypeState state = types.get(type);
-        state.nonce = response.getNonce();
+        state.nonce = update.nonce();
         XdsResources candidate;
         ConfigComposer.Composition composition;
         List<String> names = new ArrayList<>();
+        Set<String> gone = gone(update);
         boolean rotated;
         CompletableFuture<Void> verdicts = null;
         try {
-            candidate = translate(type, response, names);
+            candidate = translate(update, names);
+            Set<String> givenUpAfter = new HashSet<>(givenUp);
+            givenUpAfter.addAll(gone);
+            composer.givenUp(givenUpAfter);
             composition = composer.compose(candidate);
             rotated = secretFiles.publish(candidate.secrets());
             if (!composition.config().equals(served)) {
                 verdicts = apply(type, composition);
             }
         } catch (XdsRejection e) {
+            composer.givenUp(givenUp);
             secretFiles.publish(resources.secrets());
-            reject(type, response, e);
+            reject(update, e);
             return;
         } catch (RuntimeException e) { // a bug of ours: refuse the response, keep serving, keep the stream
-            log.error("xDS {} version {} could not be applied", type.kind(), response.getVersionInfo(), e);
+            log.error("xDS {} version {} could not be applied", type.kind(), update.version(), e);
+            composer.givenUp(givenUp);
             secretFiles.publish(resources.secrets());
-            reject(type, response, new XdsRejection(type.kind() + ": cannot be applied: " + e));
+            reject(update, new XdsRejection(type.kind() + ": cannot be applied: " + e));
             return;
         }
         resources = candidate;
         served = composition.config();
+        givenUp.addAll(gone);
         composer.applied(composition);
-        state.acceptedVersion = response.getVersionInfo();
+        state.acceptedVersion = update.version();
         state.received = true;
-        state.rejectedVersion = null;
+        state.rejected = null;
         state.repeatedRejection.reset();
-        accepted(type, response.getVersionInfo(), names);
+        accepted(update, names);
         ready(composition);
         if (verdicts != null) {
             awaitVerdicts(composition, verdicts);
         }
         meters.ack(type, System.nanoTime() - receipt);
-        send(type, state.acceptedVersion, Optional.empty());
+        stream.ack(update);
         subscribe(ResourceType.ROUTE, resources.rdsNames());
         subscribe(ResourceType.ENDPOINT, resources.edsNames());
         endpoints.retain(resources.edsNames());
@@ -317,6 +331,20 @@ public final class XdsClient implements AutoCloseable {
         if (rotated) {
             certificatesChanged.run();
         }
+    }
+
+    /**
+     * The resources a control plane removed that the gateway still asks for by name (RDS, EDS,
+     * SDS): they do not exist, and stop holding warming as if their initial_fetch_timeout had
+     * passed (keys {@code Kind/name}). A removed listener or cluster is simply gone.
+     */
+    private Set<String> gone(XdsUpdate update) {
+        Set<String> gone = new HashSet<>();
+        if (!update.type().wildcard()) {
+            update.removed().stream().filter(types.get(update.type()).names::contains)
+                    .forEach(name -> gone.add(key(update.type(), name)));
+        }
+        return gone;
     }
 
     private CompletableFuture<Void> apply(ResourceType type, ConfigComposer.Composition composition) {
@@ -346,7 +374,9 @@ public final class XdsClient implements AutoCloseable {
         givenUp.removeIf(key -> key.startsWith(type.kind() + "/") && !names.contains(key.substring(type.kind().length() + 1)));
         composer.givenUp(givenUp);
         state.names = names;
-        send(type, state.acceptedVersion, Optional.empty());
+        if (stream != null) {
+            stream.subscribe(type, names, state.acceptedVersion, held(type));
+        }
     }
 
     /** Stops waiting for {@code name} of {@code type} if it is still asked for and has not arrived. */
@@ -358,6 +388,18 @@ public final class XdsClient implements AutoCloseable {
                 name);
         givenUp.add(key(type, name));
         composer.givenUp(givenUp);
+        recompose();
+    }
+
+    /** Stops holding readiness for the first response of wildcard {@code type} if none came. */
+    private void wildcardFetchTimedOut(ResourceType type) {
+        TypeState state = types.get(type);
+        if (closed || state.received) {
+            return;
+        }
+        log.warn("xDS: no {} arrived within {} s (the initial_fetch_timeout): readiness no longer waits for them",
+                type.kind(), WILDCARD_FETCH_TIMEOUT.toSeconds());
+        state.received = true;
         recompose();
     }
 
@@ -401,29 +443,44 @@ public final class XdsClient implements AutoCloseable {
         }, control);
     }
 
-    /** The resources with those of {@code response}; the names it carries are added to {@code names}. */
-    private XdsResources translate(ResourceType type, DiscoveryResponse response, List<String> names) {
-        return switch (type) {
-            case CLUSTER -> resources.withClusters(unique(type, response, names, m -> {
+    /**
+     * The resources with those of {@code update} added or replacing those of the same name, and
+     * those it removes removed; the names it carries are added to {@code names}.
+     */
+    private XdsResources translate(XdsUpdate update, List<String> names) {
+        ResourceType type = update.type();
+        XdsResources next = switch (type) {
+            case CLUSTER -> resources.withClusters(all(update, resources.clusters(), unique(update, names, m -> {
                 Cluster cluster = (Cluster) m;
                 notStatic(type, cluster.getName(), bootstrap.clusters().stream().anyMatch(c -> c.name().equals(cluster.getName())));
                 return clusters.translate(cluster);
-            }));
-            case LISTENER -> resources.withListeners(unique(type, response, names, m -> {
+            })));
+            case LISTENER -> resources.withListeners(all(update, resources.listeners(), unique(update, names, m -> {
                 Listener listener = (Listener) m;
                 notStatic(type, listener.getName(),
                         bootstrap.listeners().stream().anyMatch(l -> l.name().equals(listener.getName())));
                 return listeners.translate(listener);
-            }));
-            case ROUTE -> resources.withRoutes(unique(type, response, names,
+            })));
+            case ROUTE -> resources.withRoutes(unique(update, names,
                     m -> RouteTranslator.translate((RouteConfiguration) m)));
-            case ENDPOINT -> resources.withEndpoints(uniqueNamed(type, response, names, resource -> {
+            case ENDPOINT -> resources.withEndpoints(uniqueNamed(update, names, resource -> {
                 EndpointTranslator.Assignment assignment = endpoints.translate(resource);
                 return Map.entry(assignment.clusterName(), assignment.endpoints());
             }));
-            case SECRET -> resources.withSecrets(unique(type, response, names,
+            case SECRET -> resources.withSecrets(unique(update, names,
                     m -> SecretTranslator.translate((Secret) m, secretFiles)));
         };
+        return next.without(type, update.removed());
+    }
+
+    /** Every resource of a wildcard type after {@code update}: those it carries, with those held unless it carries all. */
+    private static <T> Map<String, T> all(XdsUpdate update, Map<String, T> held, Map<String, T> received) {
+        if (update.complete()) {
+            return received;
+        }
+        Map<String, T> all = new HashMap<>(held);
+        all.putAll(received);
+        return all;
     }
 
     private static void notStatic(ResourceType type, String name, boolean isStatic) {
@@ -433,11 +490,10 @@ public final class XdsClient implements AutoCloseable {
         }
     }
 
-    /** The resources of {@code response} translated, by name; a name given twice is a rejection. */
-    private static <T> Map<String, T> unique(ResourceType type, DiscoveryResponse response, List<String> names,
-            Function<Message, T> translator) {
-        return uniqueNamed(type, response, names, resource -> {
-            Message message = type.unpack(resource);
+    /** The resources of {@code update} translated, by name; a name given twice is a rejection. */
+    private static <T> Map<String, T> unique(XdsUpdate update, List<String> names, Function<Message, T> translator) {
+        return uniqueNamed(update, names, resource -> {
+            Message message = update.type().unpack(resource);
             String name = name(message);
             try {
                 return Map.entry(name, translator.apply(message));
@@ -447,15 +503,15 @@ public final class XdsClient implements AutoCloseable {
         });
     }
 
-    /** The resources of {@code response} as {@code translator} names and translates them; a name given twice is a rejection. */
-    private static <T> Map<String, T> uniqueNamed(ResourceType type, DiscoveryResponse response, List<String> names,
+    /** The resources of {@code update} as {@code translator} names and translates them; a name given twice is a rejection. */
+    private static <T> Map<String, T> uniqueNamed(XdsUpdate update, List<String> names,
             Function<Any, Map.Entry<String, T>> translator) {
         Map<String, T> byName = new HashMap<>();
-        for (Any resource : response.getResourcesList()) {
+        for (Any resource : update.resources()) {
             Map.Entry<String, T> named = translator.apply(resource);
             names.add(named.getKey());
             if (byName.put(named.getKey(), named.getValue()) != null) {
-                throw new XdsRejection(type.kind() + " '" + named.getKey() + "': sent twice in one response")
+                throw new XdsRejection(update.type().kind() + " '" + named.getKey() + "': sent twice in one response")
                         .of(named.getKey());
             }
         }
@@ -475,43 +531,45 @@ public final class XdsClient implements AutoCloseable {
         return ((Secret) message).getName();
     }
 
-    private void reject(ResourceType type, DiscoveryResponse response, XdsRejection rejection) {
+    private void reject(XdsUpdate update, XdsRejection rejection) {
+        ResourceType type = update.type();
         TypeState state = types.get(type);
         String detail = rejection.getMessage();
         meters.nack(type);
         nacked(type, rejection.resource(), detail);
         log.warn("xDS {} version {} rejected (NACK), still serving version {}: {}", type.kind(),
-                response.getVersionInfo(), state.acceptedVersion, detail);
+                update.version(), state.acceptedVersion, detail);
         Status error = Status.newBuilder().setCode(Code.INVALID_ARGUMENT_VALUE).setMessage(detail).build();
-        boolean repeated = response.getVersionInfo().equals(state.rejectedVersion);
-        state.rejectedVersion = response.getVersionInfo();
+        boolean repeated = update.fingerprint().equals(state.rejected);
+        state.rejected = update.fingerprint();
         if (!repeated) {
             state.repeatedRejection.reset();
-            send(type, state.acceptedVersion, Optional.of(error));
+            stream.nack(update, state.acceptedVersion, error);
             return;
         }
         // A control plane that sends the refused version again at once would spin with us: answer it later.
-        long id = stream;
+        long id = streamId;
         String nonce = state.nonce;
         control.schedule(() -> {
-            if (id == stream && nonce.equals(state.nonce)) {
-                send(type, state.acceptedVersion, Optional.of(error));
+            if (id == streamId && stream != null && nonce.equals(state.nonce)) {
+                stream.nack(update, state.acceptedVersion, error);
             }
         }, state.repeatedRejection.nextDelayNanos(), TimeUnit.NANOSECONDS);
     }
 
-    private void send(ResourceType type, String version, Optional<Status> error) {
-        if (requests == null) {
-            return;
+    /** The resources of {@code type} held, with the version each was accepted in. */
+    private Map<String, String> held(ResourceType type) {
+        Map<String, String> held = new HashMap<>();
+        for (XdsResourceStatus status : statuses.values()) {
+            if (status.type().equals(type.kind()) && resources.has(type, status.name()) && !status.version().isEmpty()) {
+                held.put(status.name(), status.version());
+            }
         }
-        TypeState state = types.get(type);
-        DiscoveryRequest.Builder request = DiscoveryRequest.newBuilder().setNode(node).setTypeUrl(type.typeUrl())
-                .setVersionInfo(version).setResponseNonce(state.nonce).addAllResourceNames(state.names);
-        error.ifPresent(request::setErrorDetail);
-        requests.onNext(request.build());
+        return held;
     }
 
-    private void accepted(ResourceType type, String version, List<String> received) {
+    private void accepted(XdsUpdate update, List<String> received) {
+        ResourceType type = update.type();
         Instant now = Instant.now();
         Set<String> names = switch (type) {
             case CLUSTER -> resources.clusters().keySet();
@@ -523,7 +581,7 @@ public final class XdsClient implements AutoCloseable {
         statuses.values().removeIf(s -> s.type().equals(type.kind()) && !s.name().equals("*") && !names.contains(s.name()));
         for (String name : received) {
             XdsResourceStatus before = statuses.get(key(type, name));
-            statuses.put(key(type, name), new XdsResourceStatus(type.kind(), name, version, now,
+            statuses.put(key(type, name), new XdsResourceStatus(type.kind(), name, update.versionOf(name), now,
                     before == null ? Optional.empty() : before.lastNack()));
         }
         published = List.copyOf(statuses.values());
@@ -558,27 +616,22 @@ public final class XdsClient implements AutoCloseable {
                 .setMetadata(metadata).setUserAgentName("tollgate").build();
     }
 
-    /** The stream's responses, handed to the control thread (the channel's executor). */
-    private final class Responses implements StreamObserver<DiscoveryResponse> {
+    /** What one stream hands back, on the control thread (the channel's executor); ignored once it is not the current one. */
+    private final class StreamEvents implements AdsStream.Events {
         private final long id;
 
-        Responses(long id) {
+        StreamEvents(long id) {
             this.id = id;
         }
 
         @Override
-        public void onNext(DiscoveryResponse response) {
-            received(id, response);
+        public void received(XdsUpdate update) {
+            XdsClient.this.received(id, update);
         }
 
         @Override
-        public void onError(Throwable t) {
-            streamEnded(id, t);
-        }
-
-        @Override
-        public void onCompleted() {
-            streamEnded(id, null);
+        public void ended(Throwable cause) {
+            streamEnded(id, cause);
         }
     }
 }

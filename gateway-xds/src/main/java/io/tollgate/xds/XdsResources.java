@@ -3,6 +3,7 @@ package io.tollgate.xds;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.RouteConfig;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,20 @@ record XdsResources(
         return new XdsResources(listeners, routes, clusters, endpoints, retain(all, sdsNames()));
     }
 
+    /** These resources without those of {@code type} called {@code names}. */
+    XdsResources without(ResourceType type, Collection<String> names) {
+        if (names.isEmpty()) {
+            return this;
+        }
+        return switch (type) {
+            case CLUSTER -> withClusters(removed(clusters, names));
+            case LISTENER -> withListeners(removed(listeners, names));
+            case ROUTE -> new XdsResources(listeners, removed(routes, names), clusters, endpoints, secrets);
+            case ENDPOINT -> new XdsResources(listeners, routes, clusters, removed(endpoints, names), secrets);
+            case SECRET -> new XdsResources(listeners, routes, clusters, endpoints, removed(secrets, names));
+        };
+    }
+
     /** The secrets the listeners and clusters ask SDS for. */
     List<String> sdsNames() {
         return Stream.concat(
@@ -116,6 +131,12 @@ record XdsResources(
             return Duration.ZERO;
         }
         return timeouts.stream().max(Duration::compareTo).orElseThrow();
+    }
+
+    private static <V> Map<String, V> removed(Map<String, V> map, Collection<String> names) {
+        Map<String, V> kept = new HashMap<>(map);
+        kept.keySet().removeAll(names);
+        return kept;
     }
 
     /** Only the entries still subscribed to: a route or assignment nobody names any more is forgotten. */

@@ -76,6 +76,22 @@ class ConfigComposerTest {
     }
 
     @Test
+    void aListenerKeepsServingWhenAClusterItsRoutesNameIsRemovedBeforeItsRoutesChange() {
+        XdsResources resources = XdsResources.EMPTY
+                .withClusters(Map.of("app", new ClusterTranslator.Translated(cluster("app"), Optional.empty()),
+                        "other", new ClusterTranslator.Translated(cluster("other"), Optional.empty())))
+                .withListeners(Map.of("web", new ListenerTranslator.Translated(listener(routesTo("other")),
+                        Optional.empty())));
+        composer.applied(composer.compose(resources));
+
+        ConfigComposer.Composition removed = composer.compose(resources.without(ResourceType.CLUSTER, List.of("other")));
+
+        assertThat(removed.config().clusters()).extracting(ClusterConfig::name).containsExactly("app");
+        assertThat(removed.config().listeners()).singleElement()
+                .satisfies(l -> assertThat(l.routeConfig()).isEqualTo(routesTo("other")));
+    }
+
+    @Test
     void resourcesGivenUpAfterTheirInitialFetchTimeoutServeEmptyAndHoldNothing() {
         XdsResources resources = XdsResources.EMPTY
                 .withClusters(Map.of("app", new ClusterTranslator.Translated(cluster("app"), Optional.of("app"))))

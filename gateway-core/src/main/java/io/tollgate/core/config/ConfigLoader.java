@@ -217,7 +217,8 @@ public final class ConfigLoader {
         ConfigNode dynamic = root.child("dynamic_resources");
         dynamic.allowOnly(Set.of("ads_config"));
         ConfigNode ads = dynamic.required("ads_config");
-        ads.allowOnly(Set.of("address", "port", "initial_backoff", "max_backoff", "tls", "max_message_bytes"));
+        ads.allowOnly(Set.of("address", "port", "initial_backoff", "max_backoff", "tls", "max_message_bytes",
+                "api_type"));
         Duration initial = positive(ads, "initial_backoff", XdsConfig.DEFAULT_INITIAL_BACKOFF);
         Duration max = positive(ads, "max_backoff", XdsConfig.DEFAULT_MAX_BACKOFF);
         if (max.compareTo(initial) < 0) {
@@ -231,7 +232,20 @@ public final class ConfigLoader {
         }
         return Optional.of(new XdsConfig(node(root.required("node")), ads.string("address"),
                 (int) ads.required("port").asLong(1, 65535), initial, max, tls,
-                ads.integer("max_message_bytes", XdsConfig.DEFAULT_MAX_MESSAGE_BYTES, 4 * 1024 * 1024, Integer.MAX_VALUE)));
+                ads.integer("max_message_bytes", XdsConfig.DEFAULT_MAX_MESSAGE_BYTES, 4 * 1024 * 1024, Integer.MAX_VALUE),
+                apiType(ads)));
+    }
+
+    /** The ADS protocol of {@code api_type}: Envoy's names, {@code GRPC} (state of the world) by default. */
+    private static XdsConfig.ApiType apiType(ConfigNode ads) {
+        String name = ads.string("api_type", XdsConfig.ApiType.GRPC.name());
+        for (XdsConfig.ApiType type : XdsConfig.ApiType.values()) {
+            if (type.name().equals(name)) {
+                return type;
+            }
+        }
+        throw ads.child("api_type").error("'" + name + "' (expected one of "
+                + Arrays.toString(XdsConfig.ApiType.values()) + ")");
     }
 
     private static XdsConfig.Node node(ConfigNode n) {

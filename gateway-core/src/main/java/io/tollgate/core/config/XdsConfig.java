@@ -21,9 +21,10 @@ import java.util.Optional;
  * @param tls when present, the stream is encrypted, the control plane's certificate checked and
  *     a client certificate presented as these settings say; else it is plaintext
  * @param maxMessageBytes the largest response accepted; a larger one breaks the stream
+ * @param apiType the ADS protocol spoken on the stream: state of the world or incremental
  */
 public record XdsConfig(Node node, String address, int port, Duration initialBackoff, Duration maxBackoff,
-        Optional<UpstreamTlsConfig> tls, int maxMessageBytes) {
+        Optional<UpstreamTlsConfig> tls, int maxMessageBytes, ApiType apiType) {
 
     /** Envoy's and grpc-java's first reconnection delay. */
     public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(500);
@@ -39,10 +40,19 @@ public record XdsConfig(Node node, String address, int port, Duration initialBac
         requireNonNull(node, "node");
         requireNonNull(address, "address");
         requireNonNull(tls, "tls");
+        requireNonNull(apiType, "apiType");
         if (maxBackoff.compareTo(initialBackoff) < 0) {
             throw new IllegalArgumentException("maxBackoff: " + maxBackoff + " (expected: >= initialBackoff "
                     + initialBackoff + ")");
         }
+    }
+
+    /** The ADS protocol variants, named as Envoy's {@code ApiConfigSource.api_type} names them. */
+    public enum ApiType {
+        /** State of the world: every response carries all resources of its type (Envoy's default). */
+        GRPC,
+        /** Incremental ("delta") xDS: responses carry the resources added or changed and the names removed. */
+        DELTA_GRPC
     }
 
     /**

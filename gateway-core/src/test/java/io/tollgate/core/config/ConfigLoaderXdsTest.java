@@ -27,7 +27,7 @@ class ConfigLoaderXdsTest {
                 new XdsConfig.Node("tollgate-1", "ingress", new XdsConfig.Locality("eu", "eu-1a", "rack-7"),
                         Map.of("team", "edge")),
                 "127.0.0.1", 18000, Duration.ofMillis(100), Duration.ofSeconds(5), Optional.empty(),
-                XdsConfig.DEFAULT_MAX_MESSAGE_BYTES));
+                XdsConfig.DEFAULT_MAX_MESSAGE_BYTES, XdsConfig.ApiType.GRPC));
         assertThat(config.listeners()).isEmpty();
     }
 
@@ -42,6 +42,22 @@ class ConfigLoaderXdsTest {
         assertThat(xds.maxBackoff()).isEqualTo(XdsConfig.DEFAULT_MAX_BACKOFF);
         assertThat(xds.maxMessageBytes()).isEqualTo(64 * 1024 * 1024);
         assertThat(xds.node().locality()).isEqualTo(XdsConfig.Locality.NONE);
+        assertThat(xds.apiType()).isEqualTo(XdsConfig.ApiType.GRPC);
+    }
+
+    @Test
+    void theApiTypeChoosesIncrementalXdsAsEnvoyNamesIt() {
+        XdsConfig xds = ConfigLoader.parse("""
+                node: { id: a, cluster: b }
+                dynamic_resources: { ads_config: { address: 127.0.0.1, port: 18000, api_type: DELTA_GRPC } }
+                """).xds().orElseThrow();
+
+        assertThat(xds.apiType()).isEqualTo(XdsConfig.ApiType.DELTA_GRPC);
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                node: { id: a, cluster: b }
+                dynamic_resources: { ads_config: { address: 127.0.0.1, port: 18000, api_type: REST } }
+                """)).isInstanceOf(ConfigException.class)
+                .hasMessage("dynamic_resources.ads_config.api_type: 'REST' (expected one of [GRPC, DELTA_GRPC])");
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -22,24 +23,41 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real xDS control plane in the test's process: java-control-plane's ADS server and snapshot
- * cache on a gRPC server on 127.0.0.1, recording every request the gateway sends (its ACKs and
- * NACKs). It can stop and start again on the same port, keeping its snapshot.
+ * cache on a gRPC server on 127.0.0.1, state of the world and incremental, recording every request
+ * the gateway sends (its subscriptions, ACKs and NACKs) and every incremental response. It can
+ * stop and start again on the same port, keeping its snapshot.
  */
 final class ControlPlane implements AutoCloseable {
 
     static final String GROUP = "tollgate";
 
     private final SimpleCache<String> cache = new SimpleCache<>(node -> GROUP);
+    /**
+     * Held while a snapshot is set: a request arriving meanwhile waits. SimpleCache 1.0.49 drops a
+     * state-of-the-world watch that a request creates while the snapshot's responses go out, when
+     * a name it asks for is not in the snapshot, and then never answers it.
+     */
+    private final Object pushing = new Object();
     private final ConcurrentLinkedQueue<DiscoveryRequest> requests = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<DeltaDiscoveryRequest> deltaRequests = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<DeltaDiscoveryResponse> deltaResponses = new ConcurrentLinkedQueue<>();
     private final V3DiscoveryServer discovery = new V3DiscoveryServer(new DiscoveryServerCallbacks() {
         @Override
         public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
-            requests.add(request);
+            synchronized (pushing) {
+                requests.add(request);
+            }
         }
 
         @Override
         public void onV3StreamDeltaRequest(long streamId, DeltaDiscoveryRequest request) {
-            throw new UnsupportedOperationException("the gateway speaks state of the world");
+            deltaRequests.add(request);
+        }
+
+        @Override
+        public void onV3StreamDeltaResponse(long streamId, DeltaDiscoveryRequest request,
+                DeltaDiscoveryResponse response) {
+            deltaResponses.add(response);
         }
     }, cache);
     private final SslContext tls;
@@ -63,12 +81,17 @@ final class ControlPlane implements AutoCloseable {
 
     /** A gateway's bootstrap taking everything from this control plane, reconnecting quickly. */
     String bootstrap() {
+        return bootstrap("GRPC");
+    }
+
+    /** The same over the ADS protocol {@code apiType} names ({@code GRPC} or {@code DELTA_GRPC}). */
+    String bootstrap(String apiType) {
         return """
                 admin: { address: 127.0.0.1, port: 0 }
                 node: { id: tollgate-test, cluster: ingress }
                 dynamic_resources:
-                  ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 50ms, max_backoff: 200ms }
-                """.formatted(port);
+                  ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 50ms, max_backoff: 200ms, api_type: %s }
+                """.formatted(port, apiType);
     }
 
     /** Serves (again, after {@link #stop}) on the same port. */
@@ -95,12 +118,24 @@ final class ControlPlane implements AutoCloseable {
 
     void push(String version, List<Cluster> clusters, List<ClusterLoadAssignment> endpoints, List<Listener> listeners,
             List<RouteConfiguration> routes, List<Secret> secrets) {
-        cache.setSnapshot(GROUP, Snapshot.create(clusters, endpoints, listeners, routes, secrets, version));
+        synchronized (pushing) {
+            cache.setSnapshot(GROUP, Snapshot.create(clusters, endpoints, listeners, routes, secrets, version));
+        }
     }
 
-    /** Every request received so far, in order. */
+    /** Every state-of-the-world request received so far, in order. */
     List<DiscoveryRequest> requests() {
         return List.copyOf(requests);
+    }
+
+    /** Every incremental request received so far, in order. */
+    List<DeltaDiscoveryRequest> deltaRequests() {
+        return List.copyOf(deltaRequests);
+    }
+
+    /** Every incremental response sent so far, in order. */
+    List<DeltaDiscoveryResponse> deltaResponses() {
+        return List.copyOf(deltaResponses);
     }
 
     @Override

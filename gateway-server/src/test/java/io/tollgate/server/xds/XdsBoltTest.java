@@ -24,13 +24,14 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A Bolt listener from xDS, as the gateway's own {@code tollgate.bolt.v1.BoltProxy} in a
  * {@code TypedStruct}: a real SOFARPC consumer (over SOFA Bolt's RpcClient) calls real SOFARPC
  * providers through it, routed by service and method; a pushed change of the routes moves a
- * method to another cluster.
+ * method to another cluster. Over both ADS protocols, state of the world and incremental.
  */
 class XdsBoltTest {
 
@@ -44,8 +45,9 @@ class XdsBoltTest {
         resources.close();
     }
 
-    @Test
-    void aBoltProxyListenerRoutesByServiceAndMethodAndTakesPushedRoutes() throws Exception {
+    @ParameterizedTest(name = "over {0}")
+    @ValueSource(strings = {"GRPC", "DELTA_GRPC"})
+    void aBoltProxyListenerRoutesByServiceAndMethodAndTakesPushedRoutes(String apiType) throws Exception {
         int a = provider("a");
         int b = provider("b");
         controlPlane = resources.add(new ControlPlane());
@@ -54,8 +56,8 @@ class XdsBoltTest {
         Gateway gateway = resources.add(Gateway.start(ConfigLoader.parse("""
                 admin: { address: 127.0.0.1, port: 0 }
                 node: { id: tollgate-test, cluster: ingress }
-                dynamic_resources: { ads_config: { address: 127.0.0.1, port: %d } }
-                """.formatted(controlPlane.port()))));
+                dynamic_resources: { ads_config: { address: 127.0.0.1, port: %d, api_type: %s } }
+                """.formatted(controlPlane.port(), apiType))));
         Await.until("the Bolt listener bound", Duration.ofSeconds(30),
                 () -> gateway.snapshot().config().listeners().size() == 1);
         assertThat(gateway.snapshot().config().listeners().get(0).protocols()).containsExactly("bolt");
@@ -67,6 +69,9 @@ class XdsBoltTest {
                 { "prefix": "ec" }""");
         Await.until("echo routed to b", Duration.ofSeconds(30), () -> "b:y".equals(service.echo("y")));
         assertThat(service.slow("z")).isEqualTo("a:z");
+        boolean delta = apiType.equals("DELTA_GRPC");
+        assertThat(controlPlane.deltaRequests().isEmpty()).isEqualTo(!delta);
+        assertThat(controlPlane.requests().isEmpty()).isEqualTo(delta);
     }
 
     /** Pushes listener {@code bolt}: methods matching {@code method} of the echo service to cluster b, the rest to a. */

@@ -42,6 +42,8 @@ import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * SDS over the ADS stream with a real control plane, real TLS clients (the JDK's, trusting the
@@ -71,7 +73,7 @@ class XdsSdsTest {
         List<Listener> listeners = List.of(tlsListener("secure", 0, "web-routes", "server-cert"));
         controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)), listeners,
                 List.of(routes("web-routes", Map.of("/", "app"))));
-        startGateway();
+        startGateway("GRPC");
 
         Await.until("the secret asked for", LIMIT, () -> controlPlane.requests().stream()
                 .anyMatch(r -> r.getTypeUrl().endsWith("tls.v3.Secret") && r.getResourceNamesList().contains("server-cert")));
@@ -112,7 +114,7 @@ class XdsSdsTest {
         controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)), List.of(bySni),
                 List.of(routes("web-routes", Map.of("/", "app"))), List.of(certificateSecret("default", "localhost"),
                         certificateSecret("a", "a.test"), certificateSecret("b", "b.test")));
-        startGateway();
+        startGateway("GRPC");
         Await.until("ready", LIMIT, () -> readiness() == 200);
 
         assertThat(certificateFor("a.test")).isEqualTo(TestPki.certificate(TestPki.cert("a.test")));
@@ -120,15 +122,16 @@ class XdsSdsTest {
         assertThat(certificateFor("other.test")).isEqualTo(TestPki.certificate(TestPki.cert("localhost")));
     }
 
-    @Test
-    void aClusterReachesItsHostsOverTlsWithTheCaAndClientCertificateFromSds() throws Exception {
+    @ParameterizedTest(name = "over {0}")
+    @ValueSource(strings = {"GRPC", "DELTA_GRPC"})
+    void aClusterReachesItsHostsOverTlsWithTheCaAndClientCertificateFromSds(String apiType) throws Exception {
         TlsUpstream secure = resources.add(new TlsUpstream("a.test", true));
         controlPlane = resources.add(new ControlPlane());
         List<Secret> secrets = List.of(caSecret("upstream-ca", "ca"), certificateSecret("client-cert", "client"));
         controlPlane.push("1", List.of(tlsCluster("app", "a.test", "upstream-ca", "client-cert", secure.port())),
                 List.of(), List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))),
                 secrets);
-        startGateway();
+        startGateway(apiType);
         Await.until("ready", LIMIT, () -> readiness() == 200);
 
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -191,8 +194,8 @@ class XdsSdsTest {
         return (X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0];
     }
 
-    private void startGateway() throws Exception {
-        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
+    private void startGateway(String apiType) throws Exception {
+        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap(apiType))));
     }
 
     private int upstream(String name) throws IOException {

@@ -30,6 +30,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Warming beyond the arrival of resources, with a real control plane, real upstreams and the
@@ -52,8 +54,9 @@ class XdsWarmingTest {
         resources.close();
     }
 
-    @Test
-    void endpointsThatNeverArriveStopHoldingReadinessAfterTheInitialFetchTimeout() throws Exception {
+    @ParameterizedTest(name = "over {0}")
+    @ValueSource(strings = {"GRPC", "DELTA_GRPC"})
+    void endpointsThatNeverArriveStopHoldingReadinessAfterTheInitialFetchTimeout(String apiType) throws Exception {
         controlPlane = resources.add(new ControlPlane());
         Cluster waiting = edsCluster("app").toBuilder().setEdsClusterConfig(edsCluster("app").getEdsClusterConfig()
                 .toBuilder().setEdsConfig(edsCluster("app").getEdsClusterConfig().getEdsConfig().toBuilder()
@@ -61,7 +64,7 @@ class XdsWarmingTest {
                 .build();
         controlPlane.push("1", List.of(waiting), List.of(), List.of(rdsListener("web", 0, "web-routes")),
                 List.of(routes("web-routes", Map.of("/", "app"))));
-        startGateway();
+        startGateway(apiType);
 
         Await.until("ready once the endpoints' initial fetch timed out", LIMIT, () -> status(gateway.adminPort(), "/ready") == 200);
         assertThat(status(gateway.port("web"), "/x")).as("a cluster without endpoints").isEqualTo(503);
@@ -88,7 +91,7 @@ class XdsWarmingTest {
         Listener web = rdsListener("web", 0, "web-routes");
         controlPlane.push("1", List.of(staticCluster("a", a)), List.of(), List.of(web),
                 List.of(routes("web-routes", Map.of("/", "a"))));
-        startGateway();
+        startGateway("GRPC");
         Await.until("ready", LIMIT, () -> status(gateway.adminPort(), "/ready") == 200);
 
         Cluster withChecks = staticCluster("b", checked.port()).toBuilder().addHealthChecks(HealthCheck.newBuilder()
@@ -144,7 +147,7 @@ class XdsWarmingTest {
                 .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private void startGateway() throws Exception {
-        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
+    private void startGateway(String apiType) throws Exception {
+        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap(apiType))));
     }
 }

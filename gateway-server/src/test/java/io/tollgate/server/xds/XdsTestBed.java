@@ -1,0 +1,141 @@
+package io.tollgate.server.xds;
+
+import static io.tollgate.server.xds.EnvoyResources.assignment;
+import static io.tollgate.server.xds.EnvoyResources.edsCluster;
+import static io.tollgate.server.xds.EnvoyResources.rdsListener;
+import static io.tollgate.server.xds.EnvoyResources.routes;
+
+import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.server.Gateway;
+import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.StartedResources;
+import io.tollgate.server.testing.TrafficLoop;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What the xDS tests of HTTP traffic share: a real gateway fed by a real control plane
+ * ({@link ControlPlane}), real upstreams that say who they are ({@code X-Upstream}) and count what
+ * they served, and the JDK's HTTP client towards the gateway's listeners and admin port. Closing
+ * it stops everything it started.
+ */
+final class XdsTestBed implements AutoCloseable {
+
+    static final Duration LIMIT = Duration.ofSeconds(10);
+
+    final StartedResources resources = new StartedResources();
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+    private final Map<String, AtomicInteger> served = new ConcurrentHashMap<>();
+    ControlPlane controlPlane;
+    Gateway gateway;
+
+    void startControlPlane() throws IOException {
+        controlPlane = resources.add(new ControlPlane());
+    }
+
+    /** Starts a gateway taking everything from the control plane over state-of-the-world ADS. */
+    void startGateway() throws Exception {
+        startGateway(controlPlane.bootstrap());
+    }
+
+    /** Starts a gateway configured by {@code yaml} and waits for its first xDS configuration. */
+    void startGateway(String yaml) throws Exception {
+        gateway = resources.add(Gateway.start(ConfigLoader.parse(yaml)));
+        awaitReady();
+    }
+
+    void awaitReady() throws InterruptedException {
+        Await.until("the first xDS configuration applied (/ready)", LIMIT, () -> readiness() == 200);
+    }
+
+    /** The status {@code /ready} answers, or -1 when it cannot be asked. */
+    int readiness() {
+        try {
+            return admin("/ready").statusCode();
+        } catch (IOException | InterruptedException e) {
+            return -1;
+        }
+    }
+
+    /** Pushes cluster {@code app} on the endpoints {@code ports} and listener {@code web} routing everything to it. */
+    void pushApp(String version, int... ports) {
+        controlPlane.push(version, List.of(edsCluster("app")), List.of(assignment("app", ports)),
+                List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))));
+    }
+
+    /** An upstream answering {@code /load...} with its name, counted; returns its port. */
+    int upstream(String name) throws IOException {
+        HttpUpstream upstream = resources.add(new HttpUpstream(name));
+        AtomicInteger count = served.computeIfAbsent(name, n -> new AtomicInteger());
+        upstream.handle("/load", exchange -> {
+            count.incrementAndGet();
+            exchange.getResponseHeaders().set("X-Upstream", name);
+            HttpUpstream.respond(exchange, 200, name.getBytes(StandardCharsets.UTF_8));
+        });
+        return upstream.port();
+    }
+
+    /** How many requests upstream {@code name} served. */
+    int served(String name) {
+        return served.get(name).get();
+    }
+
+    /** A loop of requests to listener {@code web}, each on a path under {@code /load/}. */
+    TrafficLoop traffic() {
+        return new TrafficLoop("xds-test-client", i -> get("/load/" + i));
+    }
+
+    /** Prefixes and clusters, in the order given. */
+    static Map<String, String> ordered(String... prefixAndCluster) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < prefixAndCluster.length; i += 2) {
+            map.put(prefixAndCluster[i], prefixAndCluster[i + 1]);
+        }
+        return map;
+    }
+
+    /** The upstream that answered {@code path} on listener {@code web}, or what went wrong instead. */
+    String upstreamAt(String path) {
+        return upstreamAt("web", path);
+    }
+
+    String upstreamAt(String listener, String path) {
+        try {
+            HttpResponse<String> response = get(listener, path);
+            return response.headers().firstValue("x-upstream").orElse(response.statusCode() + " " + response.body());
+        } catch (IOException | InterruptedException e) {
+            return e.toString();
+        }
+    }
+
+    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return get("web", path);
+    }
+
+    HttpResponse<String> get(String listener, String path) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port(listener) + path))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> admin(String path) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + path))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Override
+    public void close() {
+        resources.close();
+    }
+}
