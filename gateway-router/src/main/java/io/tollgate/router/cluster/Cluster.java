@@ -170,6 +170,15 @@ public final class Cluster {
         return slot < 0 ? null : version.hosts().slots()[slot];
     }
 
+    /**
+     * Whether the current version still has a host at the address of {@code host}, which was one
+     * of this cluster's hosts: in constant time and from any thread, so that an event loop can
+     * check its upstream pools after a push without going over every host.
+     */
+    public boolean stillServes(Host host) {
+        return version.hosts().hasAddressAt(host.slot(), host.address());
+    }
+
     /** The current version of the hosts. */
     public HostSet hostSet() {
         return version.hosts();
@@ -452,7 +461,7 @@ public final class Cluster {
 
     /** Host {@code id} at {@code slot}, counting its requests in that slot's cell of {@link #loads}. */
     private Host newHost(EndpointConfig endpoint, String id, int slot, long addedAtNanos) {
-        return new Host(endpoint, id, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos,
+        return new Host(endpoint, id, slot, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos,
                 healthChecked);
     }
 
