@@ -141,9 +141,10 @@ public final class Cluster {
         }
         HostSet hosts = new HostSet(slots, loads, RoaringBitmap.bitmapOfRange(0, slots.length), healthy,
                 registry.uniformWeights());
-        this.version = new Version(config, hosts,
+        Version first = new Version(config, hosts,
                 subsetPolicy == null ? null : SubsetIndex.build(hosts, subsetPolicy), pending);
-        prepare(hosts);
+        prepare(first);
+        this.version = first;
     }
 
     public String name() {
@@ -473,18 +474,24 @@ public final class Cluster {
                     ? subsets.update(next, changes)
                     : SubsetIndex.build(next, subsetPolicy);
         }
-        version = new Version(config, next, subsets, pending);
-        prepare(next);
+        Version published = new Version(config, next, subsets, pending);
+        prepare(published);
+        version = published;
     }
 
     /**
-     * Lets the load balancer build what it derives from the available hosts (a hash ring) here,
-     * off the event loops; subsets and panic candidates build theirs on first use.
+     * Lets the load balancer build what it derives from the available hosts (a hash ring or
+     * table) for {@code next} and each of its subsets here, on the writer's thread, before
+     * {@code next} is published: an event loop never builds one on a request's path. Subsets whose
+     * hosts did not change keep what was built for them; panic candidates build theirs on first use.
      */
-    private void prepare(HostSet hosts) {
-        Candidates healthy = hosts.healthy();
+    private void prepare(Version next) {
+        Candidates healthy = next.hosts().healthy();
         if (healthy != null) {
             loadBalancer.prepare(healthy);
+        }
+        if (next.subsets() != null) {
+            next.subsets().forEachSubset(loadBalancer::prepare);
         }
     }
 }
