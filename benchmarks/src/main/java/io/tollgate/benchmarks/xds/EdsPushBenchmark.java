@@ -60,7 +60,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * around each push, so the first full assignment before the pushes is not counted), the time
  * from the control plane's snapshot to the gateway's ACK, the largest client latency, failed
  * requests, the gateway's event-loop scheduling delay (its {@code tollgate.event_loop.delay}
- * probe, see {@link LoopDelays}) and its GC pauses (from its GC log).
+ * probe, see {@link LoopDelays}) and its GC pauses (from its GC log); the same two for
+ * {@value #LOAD_ONLY_SECONDS} s of the same load without pushes before, which tell what the
+ * pushes add to what the load and the host cause anyway.
  *
  * <p>Usage: {@code EdsPushBenchmark [endpoints] [pushes] [clients]} (defaults 50000, 100, 4); the
  * gateway JVM's options from the environment variable {@code GATEWAY_JVM} (default those of
@@ -70,6 +72,8 @@ public final class EdsPushBenchmark {
 
     private static final String DEFAULT_GATEWAY_JVM =
             "-Xms512m -Xmx512m -XX:+UseSerialGC -Dio.netty.leakDetection.level=disabled";
+    /** How long the clients' load runs without pushes, for the event-loop delay and GC it alone causes. */
+    private static final int LOAD_ONLY_SECONDS = 10;
     private static final String GROUP = "bench";
     private static final String EDS_TYPE = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
     private static final ConfigSource ADS = ConfigSource.newBuilder()
@@ -132,6 +136,11 @@ public final class EdsPushBenchmark {
             });
         }
         TimeUnit.SECONDS.sleep(2);
+        Scrape loadOnly = gateway.scrape();
+        int gcLoadOnly = gateway.gcLog().lines();
+        TimeUnit.SECONDS.sleep(LOAD_ONLY_SECONDS);
+        LoopDelays loopsLoadOnly = LoopDelays.read(gateway.scrape()).since(LoopDelays.read(loadOnly));
+        String gcLoadOnlyPauses = gateway.gcLog().pausesSince(gcLoadOnly);
         maxLatencyNanos.set(0);
         List<Long> ackNanos = new ArrayList<>();
         List<Double> appliedMillis = new ArrayList<>();
@@ -166,6 +175,9 @@ public final class EdsPushBenchmark {
                 ackNanos.get(ackNanos.size() - 1) / 1e6, maxLatencyNanos.get() / 1e6, ok.get(), failed.get());
         System.out.println("gateway event loops during the pushes: " + loopsDuring);
         System.out.println("gateway GC during the pushes: " + gcDuring);
+        System.out.println("gateway event loops under the same load without pushes, " + LOAD_ONLY_SECONDS + " s: "
+                + loopsLoadOnly);
+        System.out.println("gateway GC under the same load without pushes: " + gcLoadOnlyPauses);
         gateway.close();
         controlPlane.shutdownNow();
         live1.stop(0);
