@@ -34,6 +34,7 @@ import io.tollgate.server.listener.DownstreamProtocols;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.tls.CertificateFileWatcher;
+import io.tollgate.server.transport.EventLoopDelayProbe;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upgrade.Inheritance;
 import io.tollgate.xds.XdsClient;
@@ -74,6 +75,7 @@ public final class Gateway implements AutoCloseable {
     private final Instant started = Instant.now();
     private final Transport transport;
     private final EventLoopGroup workers;
+    private final EventLoopDelayProbe loopDelays;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final GatewayMetrics metrics = new GatewayMetrics(registry);
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
@@ -105,6 +107,7 @@ public final class Gateway implements AutoCloseable {
         this.configFile = launch.configFile();
         this.transport = Transport.best();
         this.workers = transport.newGroup(config.eventLoops(), "tollgate-io");
+        this.loopDelays = EventLoopDelayProbe.start(workers, registry);
         this.drains = new DrainController(workers, registry, () -> xds == null || xds.initialized());
         reloads.version(1);
     }
@@ -375,6 +378,11 @@ public final class Gateway implements AutoCloseable {
         return workers;
     }
 
+    /** How late the event loops run their tasks: see {@link EventLoopDelayProbe}. */
+    public EventLoopDelayProbe eventLoopDelays() {
+        return loopDelays;
+    }
+
     /** The transport the gateway runs on; hot restarts need {@link Transport#EPOLL}. */
     public Transport transport() {
         return transport;
@@ -512,6 +520,7 @@ public final class Gateway implements AutoCloseable {
         if (overload != null) {
             overload.close();
         }
+        loopDelays.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         control.close();
         registry.close();

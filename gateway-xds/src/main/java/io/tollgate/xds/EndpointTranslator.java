@@ -108,7 +108,9 @@ final class EndpointTranslator {
                             ? cluster.inOrder.get(position) : cluster.byBytes.get(bytes);
                     if (entry == null || entry.generation == generation) {
                         // new, or the same bytes twice in this response: checked, and its address:port compared below
-                        entry = new Entry(bytes, endpoint(LbEndpoint.parseFrom(bytes), path(at, l, e)));
+                        // a copy of its own: the slice would keep this whole response alive as long as the endpoint
+                        entry = new Entry(ByteString.copyFrom(bytes.asReadOnlyByteBuffer()),
+                                endpoint(LbEndpoint.parseFrom(bytes), path(at, l, e)));
                         added.add(entry);
                     }
                     entry.generation = generation;
@@ -233,10 +235,12 @@ final class EndpointTranslator {
 
     /**
      * {@code message} without its fields of tag {@code tag} (a repeated message field), which are
-     * added to {@code taken} in order, still encoded.
+     * added to {@code taken} in order, still encoded: as slices of {@code message}, not copies (a
+     * push's endpoints would be copied twice, about 9 MiB of garbage for 50,000 of them).
      */
     private static ByteString split(ByteString message, int tag, List<ByteString> taken) throws IOException {
         CodedInputStream in = message.newCodedInput();
+        in.enableAliasing(true);
         ByteString.Output rest = ByteString.newOutput();
         CodedOutputStream out = CodedOutputStream.newInstance(rest);
         for (int read = in.readTag(); read != 0; read = in.readTag()) {

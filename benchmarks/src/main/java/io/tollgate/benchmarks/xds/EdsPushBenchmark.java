@@ -33,10 +33,9 @@ import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.micrometer.core.instrument.Timer;
-import io.tollgate.core.config.ConfigLoader;
-import io.tollgate.server.Gateway;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -55,16 +54,26 @@ import java.util.concurrent.atomic.AtomicLong;
  * An EDS push of many labelled endpoints into a cluster with subsets, under load: a gateway fed by
  * an in-process java-control-plane routes client requests to the two live hosts of subset
  * {@code pool=live} while the control plane pushes, again and again, the whole endpoint list with
- * 1% of the idle hosts changed. Prints, over the pushes: the time from the gateway's receipt of a
- * push to its configuration applied (the gateway's {@code tollgate.xds.update.duration} timer, read
- * around each push, so the first full assignment before the pushes is not counted), the
- * time from the control plane's snapshot to the gateway's ACK, the largest client latency seen
- * during the pushes, and failed requests.
+ * 1% of the idle hosts changed. The gateway runs in a JVM of its own ({@link GatewayJvm}), so
+ * that its GC and CPU are its own. Prints, over the pushes: the time from the gateway's receipt of
+ * a push to its configuration applied (its {@code tollgate.xds.update.duration} timer, read
+ * around each push, so the first full assignment before the pushes is not counted), the time
+ * from the control plane's snapshot to the gateway's ACK, the largest client latency, failed
+ * requests, the gateway's event-loop scheduling delay (its {@code tollgate.event_loop.delay}
+ * probe, see {@link LoopDelays}) and its GC pauses (from its GC log); the same two for
+ * {@value #LOAD_ONLY_SECONDS} s of the same load without pushes before, which tell what the
+ * pushes add to what the load and the host cause anyway.
  *
- * <p>Usage: {@code EdsPushBenchmark [endpoints] [pushes] [clients]} (defaults 50000, 100, 4).
+ * <p>Usage: {@code EdsPushBenchmark [endpoints] [pushes] [clients]} (defaults 50000, 100, 4); the
+ * gateway JVM's options from the environment variable {@code GATEWAY_JVM} (default those of
+ * {@code bench/gateway.sh}: {@value #DEFAULT_GATEWAY_JVM}).
  */
 public final class EdsPushBenchmark {
 
+    private static final String DEFAULT_GATEWAY_JVM =
+            "-Xms512m -Xmx512m -XX:+UseSerialGC -Dio.netty.leakDetection.level=disabled";
+    /** How long the clients' load runs without pushes, for the event-loop delay and GC it alone causes. */
+    private static final int LOAD_ONLY_SECONDS = 10;
     private static final String GROUP = "bench";
     private static final String EDS_TYPE = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
     private static final ConfigSource ADS = ConfigSource.newBuilder()
@@ -77,6 +86,7 @@ public final class EdsPushBenchmark {
         int endpoints = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
         int pushes = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         int clients = args.length > 2 ? Integer.parseInt(args[2]) : 4;
+        String gatewayJvm = System.getenv().getOrDefault("GATEWAY_JVM", DEFAULT_GATEWAY_JVM);
 
         HttpServer live1 = upstream();
         HttpServer live2 = upstream();
@@ -97,15 +107,18 @@ public final class EdsPushBenchmark {
         Server controlPlane = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                 .addService(discovery.getAggregatedDiscoveryServiceImpl()).build().start();
         List<Integer> livePorts = List.of(live1.getAddress().getPort(), live2.getAddress().getPort());
-        cache.setSnapshot(GROUP, snapshot("0", endpoints, livePorts, 0));
+        int listenerPort = freePort();
+        int adminPort = freePort();
+        cache.setSnapshot(GROUP, snapshot("0", endpoints, livePorts, listenerPort, 0));
 
-        Gateway gateway = Gateway.start(ConfigLoader.parse("""
-                admin: { address: 127.0.0.1, port: 0 }
+        GatewayJvm gateway = GatewayJvm.start("""
+                admin: { address: 127.0.0.1, port: %d }
                 node: { id: bench, cluster: bench }
                 dynamic_resources: { ads_config: { address: 127.0.0.1, port: %d } }
-                """.formatted(controlPlane.getPort())));
+                """.formatted(adminPort, controlPlane.getPort()), adminPort, gatewayJvm);
+        URI target = URI.create("http://127.0.0.1:" + listenerPort + "/");
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        waitFor(() -> get(client, gateway) == 200, "the first configuration");
+        waitFor(() -> get(client, target) == 200, "the first configuration");
 
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong ok = new AtomicLong();
@@ -116,40 +129,55 @@ public final class EdsPushBenchmark {
             load.execute(() -> {
                 while (!stop.get()) {
                     long start = System.nanoTime();
-                    int status = get(client, gateway);
+                    int status = get(client, target);
                     maxLatencyNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
                     (status == 200 ? ok : failed).incrementAndGet();
                 }
             });
         }
         TimeUnit.SECONDS.sleep(2);
+        Scrape loadOnly = gateway.scrape();
+        int gcLoadOnly = gateway.gcLog().lines();
+        TimeUnit.SECONDS.sleep(LOAD_ONLY_SECONDS);
+        LoopDelays loopsLoadOnly = LoopDelays.read(gateway.scrape()).since(LoopDelays.read(loadOnly));
+        String gcLoadOnlyPauses = gateway.gcLog().pausesSince(gcLoadOnly);
         maxLatencyNanos.set(0);
-        Timer applied = gateway.metrics().registry().find("tollgate.xds.update.duration")
-                .tag("type", "ClusterLoadAssignment").timer();
         List<Long> ackNanos = new ArrayList<>();
-        List<Long> appliedNanos = new ArrayList<>();
+        List<Double> appliedMillis = new ArrayList<>();
+        Scrape before = gateway.scrape();
+        LoopDelays loopsBefore = LoopDelays.read(before);
+        int gcMark = gateway.gcLog().lines();
+        double appliedBefore = applied(before);
         for (int push = 1; push <= pushes; push++) {
             String version = Integer.toString(push);
-            double appliedBefore = applied.totalTime(TimeUnit.NANOSECONDS);
             long pushedAt = System.nanoTime();
-            cache.setSnapshot(GROUP, snapshot(version, endpoints, livePorts, push));
+            cache.setSnapshot(GROUP, snapshot(version, endpoints, livePorts, listenerPort, push));
             waitFor(() -> ackedAt.containsKey(version), "the ACK of version " + version);
             ackNanos.add(ackedAt.get(version) - pushedAt);
             // the gateway records the push's duration before it sends the ACK
-            appliedNanos.add((long) (applied.totalTime(TimeUnit.NANOSECONDS) - appliedBefore));
+            double appliedNow = applied(gateway.scrape());
+            appliedMillis.add(appliedNow - appliedBefore);
+            appliedBefore = appliedNow;
         }
+        LoopDelays loopsDuring = LoopDelays.read(gateway.scrape()).since(loopsBefore);
+        String gcDuring = gateway.gcLog().pausesSince(gcMark);
         stop.set(true);
         load.shutdown();
         load.awaitTermination(10, TimeUnit.SECONDS);
 
         ackNanos.sort(null);
-        appliedNanos.sort(null);
-        System.out.printf("endpoints %d, pushes %d: receipt to applied p50 %.1f ms, p90 %.1f ms, max %.1f ms;"
+        appliedMillis.sort(null);
+        System.out.printf("endpoints %d, pushes %d, clients %d: receipt to applied p50 %.1f ms, p90 %.1f ms, max %.1f ms;"
                 + " snapshot to ACK p50 %.1f ms, max %.1f ms; client max latency during pushes %.1f ms;"
-                + " requests ok %d, failed %d%n", endpoints, pushes, appliedNanos.get(appliedNanos.size() / 2) / 1e6,
-                appliedNanos.get(appliedNanos.size() * 9 / 10) / 1e6, appliedNanos.get(appliedNanos.size() - 1) / 1e6,
+                + " requests ok %d, failed %d%n", endpoints, pushes, clients, appliedMillis.get(appliedMillis.size() / 2),
+                appliedMillis.get(appliedMillis.size() * 9 / 10), appliedMillis.get(appliedMillis.size() - 1),
                 ackNanos.get(ackNanos.size() / 2) / 1e6,
                 ackNanos.get(ackNanos.size() - 1) / 1e6, maxLatencyNanos.get() / 1e6, ok.get(), failed.get());
+        System.out.println("gateway event loops during the pushes: " + loopsDuring);
+        System.out.println("gateway GC during the pushes: " + gcDuring);
+        System.out.println("gateway event loops under the same load without pushes, " + LOAD_ONLY_SECONDS + " s: "
+                + loopsLoadOnly);
+        System.out.println("gateway GC under the same load without pushes: " + gcLoadOnlyPauses);
         gateway.close();
         controlPlane.shutdownNow();
         live1.stop(0);
@@ -157,9 +185,21 @@ public final class EdsPushBenchmark {
         System.exit(0); // the upstreams' and clients' executors are not daemons
     }
 
-    private static int get(HttpClient client, Gateway gateway) {
+    /** The gateway's total time applying endpoint pushes so far, in milliseconds. */
+    private static double applied(Scrape scrape) {
+        return scrape.sum("tollgate_xds_update_duration_seconds_sum",
+                labels -> "ClusterLoadAssignment".equals(labels.get("type"))) * 1e3;
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static int get(HttpClient client, URI target) {
         try {
-            return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port("web") + "/"))
+            return client.send(HttpRequest.newBuilder(target)
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (Exception e) {
             return -1;
@@ -188,7 +228,7 @@ public final class EdsPushBenchmark {
     }
 
     /** The whole configuration; push {@code round} moves 1% of the idle hosts to another port. */
-    private static Snapshot snapshot(String version, int endpoints, List<Integer> livePorts, int round) {
+    private static Snapshot snapshot(String version, int endpoints, List<Integer> livePorts, int listenerPort, int round) {
         Cluster cluster = Cluster.newBuilder().setName("app").setType(Cluster.DiscoveryType.EDS)
                 .setEdsClusterConfig(Cluster.EdsClusterConfig.newBuilder().setEdsConfig(ADS))
                 .setLbSubsetConfig(Cluster.LbSubsetConfig.newBuilder()
@@ -217,7 +257,7 @@ public final class EdsPushBenchmark {
                 .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.router")
                         .setTypedConfig(Any.pack(Router.getDefaultInstance())))
                 .build();
-        Listener listener = Listener.newBuilder().setName("web").setAddress(address("127.0.0.1", 0))
+        Listener listener = Listener.newBuilder().setName("web").setAddress(address("127.0.0.1", listenerPort))
                 .addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
                         .setName("envoy.filters.network.http_connection_manager").setTypedConfig(Any.pack(hcm))))
                 .build();

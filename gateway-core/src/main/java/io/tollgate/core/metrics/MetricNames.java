@@ -66,6 +66,15 @@ public final class MetricNames {
     /** Gauge: 1 while the overload guard sheds load (heap or descriptors past their threshold), else 0. */
     public static final String OVERLOAD_ACTIVE = "tollgate.overload.active";
     /**
+     * Timer with fixed buckets: how late each event loop ran its periodic probe task, by
+     * {@code loop}: the time a task (an I/O event, a timeout) waits there before it runs.
+     */
+    public static final String EVENT_LOOP_DELAY = "tollgate.event_loop.delay";
+    /** Gauge: the largest {@link #EVENT_LOOP_DELAY} of a loop since the process started, by {@code loop}. */
+    public static final String EVENT_LOOP_DELAY_PEAK = "tollgate.event_loop.delay.peak";
+    /** Tag: an I/O event loop, by its index from 0. */
+    public static final String TAG_LOOP = "loop";
+    /**
      * Counter: downstream connections that closed on their own terms during a drain (their last
      * request answered, or idle), by listener.
      */

@@ -141,9 +141,10 @@ public final class Cluster {
         }
         HostSet hosts = new HostSet(slots, loads, RoaringBitmap.bitmapOfRange(0, slots.length), healthy,
                 registry.uniformWeights());
-        this.version = new Version(config, hosts,
+        Version first = new Version(config, hosts,
                 subsetPolicy == null ? null : SubsetIndex.build(hosts, subsetPolicy), pending);
-        prepare(hosts);
+        prepare(first);
+        this.version = first;
     }
 
     public String name() {
@@ -168,6 +169,15 @@ public final class Cluster {
     private Host host(String id) {
         int slot = registry.slotOf(id);
         return slot < 0 ? null : version.hosts().slots()[slot];
+    }
+
+    /**
+     * Whether the current version still has a host at the address of {@code host}, which was one
+     * of this cluster's hosts: in constant time and from any thread, so that an event loop can
+     * check its upstream pools after a push without going over every host.
+     */
+    public boolean stillServes(Host host) {
+        return version.hosts().hasAddressAt(host.slot(), host.address());
     }
 
     /** The current version of the hosts. */
@@ -452,7 +462,7 @@ public final class Cluster {
 
     /** Host {@code id} at {@code slot}, counting its requests in that slot's cell of {@link #loads}. */
     private Host newHost(EndpointConfig endpoint, String id, int slot, long addedAtNanos) {
-        return new Host(endpoint, id, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos,
+        return new Host(endpoint, id, slot, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos,
                 healthChecked);
     }
 
@@ -464,18 +474,24 @@ public final class Cluster {
                     ? subsets.update(next, changes)
                     : SubsetIndex.build(next, subsetPolicy);
         }
-        version = new Version(config, next, subsets, pending);
-        prepare(next);
+        Version published = new Version(config, next, subsets, pending);
+        prepare(published);
+        version = published;
     }
 
     /**
-     * Lets the load balancer build what it derives from the available hosts (a hash ring) here,
-     * off the event loops; subsets and panic candidates build theirs on first use.
+     * Lets the load balancer build what it derives from the available hosts (a hash ring or
+     * table) for {@code next} and each of its subsets here, on the writer's thread, before
+     * {@code next} is published: an event loop never builds one on a request's path. Subsets whose
+     * hosts did not change keep what was built for them; panic candidates build theirs on first use.
      */
-    private void prepare(HostSet hosts) {
-        Candidates healthy = hosts.healthy();
+    private void prepare(Version next) {
+        Candidates healthy = next.hosts().healthy();
         if (healthy != null) {
             loadBalancer.prepare(healthy);
+        }
+        if (next.subsets() != null) {
+            next.subsets().forEachSubset(loadBalancer::prepare);
         }
     }
 }

@@ -27,35 +27,39 @@ public final class Host {
     private final String id;
     private final LiveState live;
     private final long addedAtNanos;
+    /** Its index in its cluster's host sets, or -1 for a host of no cluster. */
+    private final int slot;
 
     /** A host of no cluster that tells nobody when its health changes; for load balancer tests and tools. */
     public Host(EndpointConfig endpoint) {
-        this(endpoint, idOf(endpoint), host -> { }, new int[1], 0, NOT_ADDED, false);
+        this(endpoint, idOf(endpoint), -1, host -> { }, new int[1], 0, NOT_ADDED, false);
     }
 
     /**
      * A host known as {@code id} ({@link #idOf} of {@code endpoint}, passed so the cluster's index
-     * and the host share one string) that calls {@code healthListener} after each change of its
+     * and the host share one string) at index {@code slot} of its cluster's host sets that calls {@code healthListener} after each change of its
      * health and counts its active requests in {@code loadPage[loadOffset]} (its cell of the
      * cluster's {@link ActiveRequests}); {@code addedAtNanos} is when an update added it (a cluster
      * clock reading, for slow start), or {@link #NOT_ADDED}; a host {@code pendingFirstCheck}
      * starts out of rotation until its first health verdict.
      */
-    Host(EndpointConfig endpoint, String id, Consumer<Host> healthListener, int[] loadPage, int loadOffset,
+    Host(EndpointConfig endpoint, String id, int slot, Consumer<Host> healthListener, int[] loadPage, int loadOffset,
             long addedAtNanos, boolean pendingFirstCheck) {
         this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint, id,
                 new LiveState(Objects.requireNonNull(healthListener, "healthListener"), loadPage, loadOffset,
                         pendingFirstCheck),
-                addedAtNanos);
+                addedAtNanos, slot);
     }
 
-    private Host(InetSocketAddress address, EndpointConfig endpoint, String id, LiveState live, long addedAtNanos) {
+    private Host(InetSocketAddress address, EndpointConfig endpoint, String id, LiveState live, long addedAtNanos,
+            int slot) {
         this.address = address;
         this.weight = endpoint.weight();
         this.labels = endpoint.labels();
         this.id = id;
         this.live = live;
         this.addedAtNanos = addedAtNanos;
+        this.slot = slot;
     }
 
     /** The key that identifies an endpoint across configuration updates: {@code address:port}. */
@@ -68,12 +72,17 @@ public final class Host {
         if (!idOf(endpoint).equals(id)) {
             throw new IllegalArgumentException("endpoint: " + idOf(endpoint) + " (expected " + id + ")");
         }
-        return new Host(address, endpoint, id, live, addedAtNanos);
+        return new Host(address, endpoint, id, live, addedAtNanos, slot);
     }
 
     /** Whether {@code other} is a version of this host (same health and load), not just the same address. */
     boolean sharesStateWith(Host other) {
         return live == other.live;
+    }
+
+    /** Its index in its cluster's host sets, or -1 for a host of no cluster. */
+    int slot() {
+        return slot;
     }
 
     /** The resolved socket address to connect to. */

@@ -149,6 +149,11 @@ final class HostCandidates implements Candidates {
         return host(rank);
     }
 
+    /** Whether a load balancer's derived value (its hash ring or table) is built already. */
+    boolean hasDerived() {
+        return derived != null;
+    }
+
     @Override
     @SuppressWarnings("unchecked")
     public <T> T derived(Function<? super Candidates, ? extends T> derive) {

@@ -1,6 +1,7 @@
 package io.tollgate.router.cluster;
 
 import io.tollgate.router.lb.Candidates;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import org.roaringbitmap.RoaringBitmap;
@@ -86,6 +87,11 @@ public final class HostSet {
         List<Host> hosts = new ArrayList<>(size());
         occupied.forEach((int slot) -> hosts.add(slots[slot]));
         return hosts;
+    }
+
+    /** Whether the host at index {@code slot} (if any) has {@code address}. */
+    boolean hasAddressAt(int slot, InetSocketAddress address) {
+        return slot >= 0 && slot < slots.length && slots[slot] != null && slots[slot].address().equals(address);
     }
 
     /** The healthy hosts, or null when there is none. */

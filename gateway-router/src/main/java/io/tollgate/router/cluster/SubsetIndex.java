@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.Set;
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
@@ -267,6 +268,14 @@ public final class SubsetIndex {
             labels[key].put(value, bitmap);
         }
         return bitmap;
+    }
+
+    /** Gives {@code action} every subset's healthy hosts and the default subset's, if any. */
+    void forEachSubset(Consumer<HostCandidates> action) {
+        root.forEachSubset(action);
+        if (defaultSubset != null) {
+            action.accept(defaultSubset);
+        }
     }
 
     /**

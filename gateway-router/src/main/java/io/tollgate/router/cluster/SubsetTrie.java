@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The subsets of a cluster by path: from the root, one step per metadata key in ascending key
@@ -43,6 +44,18 @@ final class SubsetTrie {
         /** The healthy hosts of the subset ending here, or null. */
         HostCandidates subset() {
             return subset;
+        }
+
+        /** Gives {@code action} the subset of every node from here down. */
+        void forEachSubset(Consumer<HostCandidates> action) {
+            if (subset != null) {
+                action.accept(subset);
+            }
+            for (Map<String, Node> byValue : children) {
+                if (byValue != null) {
+                    byValue.values().forEach(child -> child.forEachSubset(action));
+                }
+            }
         }
 
         private boolean isEmpty() {

@@ -235,6 +235,25 @@ class ClusterTest {
     }
 
     @Test
+    void stillServesAHostWhoseAddressStaysAfterAReplacementWhateverItsWeightOrLabels() {
+        Cluster cluster = cluster("round_robin", 3);
+        List<EndpointConfig> applied = cluster.config().endpoints();
+        Host kept = cluster.hosts().get(0);
+        Host relabelled = cluster.hosts().get(1);
+        Host removed = cluster.hosts().get(2);
+
+        cluster.replaceEndpoints(List.of(applied.get(0), new EndpointConfig(relabelled.address().getHostString(),
+                relabelled.address().getPort(), 5, Map.of("zone", "b"))));
+
+        assertThat(cluster.stillServes(kept)).isTrue();
+        assertThat(cluster.stillServes(relabelled)).isTrue();
+        assertThat(cluster.stillServes(removed)).isFalse();
+        cluster.update(List.of(new EndpointConfig("127.0.0.1", 9100, 1, Map.of())), List.of());
+        assertThat(cluster.stillServes(removed)).as("its index taken by another address").isFalse();
+        assertThat(cluster.stillServes(new Host(applied.get(0)))).as("a host of no cluster").isFalse();
+    }
+
+    @Test
     void configListsTheHostsLeftByAnIncrementalUpdate() {
         Cluster cluster = cluster("round_robin", 3);
         EndpointConfig added = new EndpointConfig("127.0.0.1", 9100, 1, Map.of());

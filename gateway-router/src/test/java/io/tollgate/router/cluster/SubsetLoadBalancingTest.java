@@ -53,6 +53,28 @@ class SubsetLoadBalancingTest {
     }
 
     @Test
+    void hashTablesOfTheSubsetsAnUpdateChangedAreBuiltBeforeItIsPublishedNotOnARequestsPath() {
+        for (String policy : List.of("ring_hash", "maglev")) {
+            Cluster cluster = cluster(policy, SELECTORS);
+            assertThat(subset(cluster, Map.of("zone", "a")).hasDerived()).as(policy + " at start").isTrue();
+
+            cluster.update(List.of(new EndpointConfig("127.0.0.1", 5, 1, Map.of("zone", "a", "version", "v1"))),
+                    List.of());
+
+            for (Map<String, String> match : List.of(Map.of("zone", "a"), Map.of("zone", "a", "version", "v1"),
+                    Map.of("version", "v1"))) {
+                HostCandidates subset = subset(cluster, match);
+                assertThat(subset.size()).as(policy + " " + match).isGreaterThan(1);
+                assertThat(subset.hasDerived()).as(policy + " " + match).isTrue();
+            }
+        }
+    }
+
+    private static HostCandidates subset(Cluster cluster, Map<String, String> match) {
+        return (HostCandidates) cluster.candidates(NO_HEADERS, match);
+    }
+
+    @Test
     void routesToTheSubsetNamedByTheRouteMetadata() {
         Cluster cluster = cluster("round_robin", SELECTORS);
 

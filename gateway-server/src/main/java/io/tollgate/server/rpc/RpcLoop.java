@@ -85,7 +85,7 @@ final class RpcLoop {
         Iterator<Map.Entry<PoolKey, RpcHostPool>> it = pools.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<PoolKey, RpcHostPool> entry = it.next();
-            if (!served.serves(entry.getKey().cluster(), entry.getKey().address())) {
+            if (!served.serves(entry.getKey().cluster(), entry.getValue().host())) {
                 entry.getValue().drain();
                 it.remove();
             }

@@ -61,7 +61,7 @@ public final class UpstreamPools {
         Iterator<Map.Entry<Key, UpstreamPool>> it = pools.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Key, UpstreamPool> entry = it.next();
-            if (!served.serves(entry.getKey().cluster(), entry.getKey().address())) {
+            if (!served.serves(entry.getKey().cluster(), entry.getValue().host())) {
                 entry.getValue().drain();
                 it.remove();
             }
