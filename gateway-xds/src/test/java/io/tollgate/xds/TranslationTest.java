@@ -193,7 +193,7 @@ class TranslationTest {
                         .setRoute(RouteAction.newBuilder().setCluster("legacy").setPrefixRewrite("/new"))))
                 .build();
 
-        RouteConfig config = RouteTranslator.translate(routes);
+        RouteConfig config = RouteTranslator.translate(routes).config();
 
         List<RouteEntryConfig> entries = config.virtualHosts().get(0).routes();
         assertThat(config.virtualHosts().get(0).domains()).containsExactly("api.example.com");
