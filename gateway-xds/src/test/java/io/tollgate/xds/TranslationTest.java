@@ -324,7 +324,7 @@ class TranslationTest {
     }
 
     /** A listener whose connection manager ends its {@code http_filters} with the router. */
-    private static Listener listener(HttpConnectionManager.Builder hcm, boolean routerLast) {
+    static Listener listener(HttpConnectionManager.Builder hcm, boolean routerLast) {
         hcm.addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.router")
                 .setTypedConfig(Any.pack(Router.getDefaultInstance())));
         return Listener.newBuilder().setName("web").setAddress(address(8080))
