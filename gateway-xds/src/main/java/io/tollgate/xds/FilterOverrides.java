@@ -66,6 +66,9 @@ final class FilterOverrides {
         if (settings.settings() != null) {
             entry.set("settings", settings.settings());
         }
+        if (settings.listenerSettings()) {
+            entry.put("listener_settings", true);
+        }
         ObjectNode levels = route.has(FIELD) ? (ObjectNode) route.get(FIELD) : route.putObject(FIELD);
         (levels.has(level) ? (ObjectNode) levels.get(level) : levels.putObject(level)).set(key, entry);
     }
@@ -112,8 +115,12 @@ final class FilterOverrides {
                         throw new XdsRejection(at + ": sets the " + filter + " filter, as " + earlier + " does");
                     }
                     mirrors |= filter.equals(MIRROR_FILTER);
-                    filters.set(filter, entry.has("settings") ? entry.get("settings")
-                            : JSON.objectNode().put("disabled", true));
+                    JsonNode settings = settings(named.getKey(), entry, chain, listener);
+                    if (settings == null) {
+                        filters.remove(filter);
+                    } else {
+                        filters.set(filter, settings);
+                    }
                 }
             }
             if (!filters.isEmpty()) {
@@ -123,36 +130,59 @@ final class FilterOverrides {
         return new Resolved(copy, mirrors);
     }
 
-    /** The gateway filter the entry under {@code key} is for; null when it disables a filter the listener left out. */
+    /** The gateway filter the entry under {@code key} is for; null when it is for a filter the listener left out. */
     private static String target(String key, JsonNode entry, HttpFilterTranslator.Chain chain, String listener) {
         String at = entry.get("at").asText();
         if (key.equals(MIRROR)) {
             return MIRROR_FILTER;
         }
         if (key.equals(CORS)) {
-            if (!chain.names().containsValue("cors")) {
+            if (chain.byName().values().stream().noneMatch(f -> f.kind().equals("cors"))) {
                 throw new XdsRejection(at + ": " + listener + " has no CORS filter (envoy.filters.http.cors) to apply"
                         + " the policy");
             }
             return "cors";
         }
-        String kind = chain.names().get(key);
-        if (kind == null) {
+        HttpFilterTranslator.Translated filter = chain.byName().get(key);
+        if (filter == null) {
             throw new XdsRejection(at + ": " + listener + " has no HTTP filter named '" + key + "' (its filters: "
-                    + chain.names().keySet().stream().sorted().toList() + ")");
+                    + chain.byName().keySet().stream().sorted().toList() + ")");
         }
-        if (entry.has("kind") && !entry.get("kind").asText().equals(kind)) {
+        if (entry.has("kind") && !entry.get("kind").asText().equals(filter.kind())) {
             throw new XdsRejection(at + ": settings of a " + entry.get("kind").asText() + " filter, but '" + key
-                    + "' of " + listener + " is a " + kind + " filter");
+                    + "' of " + listener + " is a " + filter.kind() + " filter");
         }
-        if (chain.inert().contains(key)) {
+        if (filter.state() == HttpFilterTranslator.State.INERT) {
             if (entry.has("settings")) {
                 throw new XdsRejection(at + ": '" + key + "' of " + listener + " does nothing (filter_enabled 0%),"
                         + " a route cannot enable it (not supported)");
             }
             return null;
         }
-        return kind;
+        return filter.kind();
+    }
+
+    /**
+     * The route's {@code filters} entry for the filter {@code key} names: its settings, or
+     * {@code disabled: true}; null when the route runs the filter as the listener does (enabled
+     * as the listener configured it, where it runs already).
+     */
+    private static JsonNode settings(String key, JsonNode entry, HttpFilterTranslator.Chain chain, String listener) {
+        if (entry.has("settings")) {
+            return entry.get("settings");
+        }
+        if (!entry.path("listener_settings").asBoolean()) {
+            return JSON.objectNode().put("disabled", true);
+        }
+        HttpFilterTranslator.Translated filter = chain.byName().get(key);
+        if (filter.state() == HttpFilterTranslator.State.ENABLED) {
+            return null;
+        }
+        if (filter.settings() == null) {
+            throw new XdsRejection(entry.get("at").asText() + ": enables '" + key + "' of " + listener
+                    + ", which has no settings of its own (give them in the FilterConfig's config)");
+        }
+        return filter.settings();
     }
 
     private static List<ObjectNode> routes(ObjectNode routeConfig) {

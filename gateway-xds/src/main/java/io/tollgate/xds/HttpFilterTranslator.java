@@ -21,7 +21,6 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.envoyproxy.envoy.type.v3.TokenBucket;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,27 +48,50 @@ final class HttpFilterTranslator {
     }
 
     /**
-     * A listener's stream filters, and which gateway filter each of Envoy's filters became, by
-     * Envoy's name, so that routes' per-filter settings find theirs.
+     * A listener's stream filters, and what each of Envoy's filters became, by Envoy's name, so
+     * that routes' per-filter settings find theirs.
      *
      * @param filters the listener's {@code filters}, in order
-     * @param names the gateway filter of each Envoy filter but the router, by Envoy name; absent
-     *     from {@code filters} when {@link #inert} holds the name
-     * @param inert the Envoy filters left out because they do nothing (a local rate limit enabled
-     *     for 0 % of requests)
+     * @param byName what each Envoy filter but the router became, by its name
      */
-    record Chain(ArrayNode filters, Map<String, String> names, Set<String> inert) {
+    record Chain(ArrayNode filters, Map<String, Translated> byName) {
 
         /** No filter but the router. */
-        static final Chain NONE = new Chain(JSON.arrayNode(), Map.of(), Set.of());
+        static final Chain NONE = new Chain(JSON.arrayNode(), Map.of());
+    }
+
+    /** How an Envoy filter is on the listener's chain. */
+    enum State {
+        /** It runs on every route that does not disable it. */
+        ENABLED,
+        /** It runs only on the routes that give it settings ({@code disabled}, or nothing to do without route settings). */
+        DISABLED,
+        /** It is left out: it does nothing (a local rate limit enabled for 0 % of requests). */
+        INERT
+    }
+
+    /**
+     * What one Envoy filter became.
+     *
+     * @param kind the gateway filter
+     * @param settings its settings on the listener (without {@code name}), null when it has none
+     * @param state how it is on the chain
+     */
+    record Translated(String kind, ObjectNode settings, State state) {
     }
 
     /**
      * The per-route settings of one filter: the gateway filter they are for ({@code null} when
-     * only the route's entry names it: a {@code FilterConfig} disabling it), and its settings, or
-     * null when the route runs without the filter.
+     * only the route's entry names it: a {@code FilterConfig} disabling it or enabling it), and its
+     * settings, or null when the route runs without the filter, unless {@code listenerSettings}: then
+     * the route runs the filter as the listener configured it.
      */
-    record PerRoute(String kind, ObjectNode settings) {
+    record PerRoute(String kind, ObjectNode settings, boolean listenerSettings) {
+
+        /** The settings of a {@code kind} filter for a route; null settings: the route runs without it. */
+        PerRoute(String kind, ObjectNode settings) {
+            this(kind, settings, false);
+        }
     }
 
     /** The stream filters of {@code filters} (at {@code at}), in order; empty when only the router is there. */
@@ -78,9 +100,8 @@ final class HttpFilterTranslator {
             throw new XdsRejection(at + ": empty (expected the filters, ending with " + ROUTER + ")");
         }
         ArrayNode translated = JSON.arrayNode();
-        Map<String, String> names = new LinkedHashMap<>();
+        Map<String, Translated> byName = new LinkedHashMap<>();
         Map<String, Integer> firstOfKind = new HashMap<>();
-        Set<String> inert = new HashSet<>();
         for (int i = 0; i < filters.size(); i++) {
             HttpFilter filter = filters.get(i);
             String where = at + "[" + i + "]";
@@ -99,13 +120,12 @@ final class HttpFilterTranslator {
             if (last) {
                 throw new XdsRejection(where + ": '" + filter.getName() + "' is last (expected " + ROUTER + ")");
             }
-            if (names.containsKey(filter.getName())) {
+            if (byName.containsKey(filter.getName())) {
                 throw new XdsRejection(where + ".name: '" + filter.getName() + "' names an earlier filter too");
             }
             PerRoute entry = listenerFilter(filter, where);
-            names.put(filter.getName(), entry.kind());
             if (entry.settings() == null && entry.kind().equals("local_rate_limit")) {
-                inert.add(filter.getName());
+                byName.put(filter.getName(), new Translated(entry.kind(), null, State.INERT));
                 continue;
             }
             Integer earlier = firstOfKind.putIfAbsent(entry.kind(), i);
@@ -115,11 +135,13 @@ final class HttpFilterTranslator {
             }
             if (entry.settings() == null || filter.getDisabled()) {
                 translated.addObject().put("name", entry.kind()).put("disabled", true);
+                byName.put(filter.getName(), new Translated(entry.kind(), entry.settings(), State.DISABLED));
             } else {
                 translated.addObject().put("name", entry.kind()).setAll(entry.settings());
+                byName.put(filter.getName(), new Translated(entry.kind(), entry.settings(), State.ENABLED));
             }
         }
-        return new Chain(translated, Map.copyOf(names), Set.copyOf(inert));
+        return new Chain(translated, Map.copyOf(byName));
     }
 
     /** What one filter of the listener (not the router) is in the gateway: its kind and settings. */
@@ -139,7 +161,7 @@ final class HttpFilterTranslator {
 
     /**
      * The per-route settings of a {@code typed_per_filter_config} value: a {@code FilterConfig}
-     * (disabling the filter, or wrapping its settings), Envoy's per-route form of a supported
+     * (disabling the filter, enabling it as the listener configured it, or wrapping its settings), Envoy's per-route form of a supported
      * filter ({@code RBACPerRoute}, a CORS filter's {@code CorsPolicy}), or the filter's own
      * configuration (fault, local rate limit), which replaces the listener's for the route.
      */
@@ -151,11 +173,7 @@ final class HttpFilterTranslator {
                 return new PerRoute(wrapper.hasConfig() ? perRoute(wrapper.getConfig(), at + ".config").kind() : null,
                         null);
             }
-            if (!wrapper.hasConfig()) {
-                throw new XdsRejection(at + ".config: required unless disabled (enabling a filter with its listener"
-                        + " settings is not supported)");
-            }
-            return perRoute(wrapper.getConfig(), at + ".config");
+            return wrapper.hasConfig() ? perRoute(wrapper.getConfig(), at + ".config") : new PerRoute(null, null, true);
         }
         if (config.is(RBACPerRoute.class)) {
             RBACPerRoute rbac = unpack(config, RBACPerRoute.class, at);

@@ -162,6 +162,32 @@ class HttpFilterTranslationTest {
     }
 
     @Test
+    void anEmptyFilterConfigRunsTheFilterAsTheListenerConfiguredIt() {
+        Any enable = Any.pack(FilterConfig.getDefaultInstance());
+        VirtualHost host = VirtualHost.newBuilder().setName("all").addDomains("*")
+                .putTypedPerFilterConfig("fault", Any.pack(FilterConfig.newBuilder().setDisabled(true).build()))
+                .addRoutes(route("/on").putTypedPerFilterConfig("fault", enable).putTypedPerFilterConfig("teapot", enable))
+                .addRoutes(route("/"))
+                .build();
+        HttpFilter teapot = filter("teapot", rbac(Permission.newBuilder().setAny(true).build(),
+                Principal.newBuilder().setAny(true).build())).toBuilder().setDisabled(true).build();
+
+        ListenerConfig config = translate(host, filter("fault", abort(503)), teapot);
+
+        assertThat(config.filters()).extracting(StreamFilterConfig::name, StreamFilterConfig::disabled)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("fault", false),
+                        org.assertj.core.groups.Tuple.tuple("rbac", true));
+        RouteEntryConfig on = config.routeConfig().virtualHosts().get(0).routes().get(0);
+        assertThat(on.filters()).as("fault as on the listener; rbac with the listener's settings").containsOnlyKeys("rbac");
+        assertThat(on.filters().get("rbac").settings().toString()).contains("DENY");
+        assertThat(config.routeConfig().virtualHosts().get(0).routes().get(1).filters().get("fault").disabled()).isTrue();
+        assertThatThrownBy(() -> translate(host(route("/").putTypedPerFilterConfig("cors", enable)),
+                filter("cors", Cors.getDefaultInstance())))
+                .hasMessageEndingWith("typed_per_filter_config['cors']: enables 'cors' of Listener 'web', which has"
+                        + " no settings of its own (give them in the FilterConfig's config)");
+    }
+
+    @Test
     void perRouteSettingsTheGatewayCannotExpressAreRefusedNamingWhereTheyWereGiven() {
         HttpFilter fault = filter("fault", abort(503));
         assertThatThrownBy(() -> translate(host(route("/").putTypedPerFilterConfig("nope",
