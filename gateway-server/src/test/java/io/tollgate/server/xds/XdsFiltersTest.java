@@ -5,12 +5,15 @@ import static io.tollgate.server.xds.EnvoyResources.inlineListener;
 import static io.tollgate.server.xds.EnvoyResources.rdsListener;
 import static io.tollgate.server.xds.EnvoyResources.staticCluster;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.Duration;
 import com.google.protobuf.Message;
 import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.CidrRange;
+import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
 import io.envoyproxy.envoy.config.core.v3.RuntimeFractionalPercent;
 import io.envoyproxy.envoy.config.rbac.v3.Permission;
 import io.envoyproxy.envoy.config.rbac.v3.Policy;
@@ -34,9 +37,22 @@ import io.envoyproxy.envoy.type.matcher.v3.PathMatcher;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.envoyproxy.envoy.type.v3.TokenBucket;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.metrics.MetricNames;
 import io.tollgate.server.Gateway;
+import io.tollgate.server.http2.EchoGrpc;
+import io.tollgate.server.http2.EchoServer;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.StartedResources;
@@ -47,13 +63,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Envoy's HTTP filters pushed over xDS, seen by the JDK's client through real upstreams: RBAC
- * (enforced and shadow), CORS policies of virtual hosts and routes, request mirroring to a
+ * Envoy's HTTP filters pushed over xDS, seen by the JDK's client (and grpc-java's) through real
+ * upstreams: RBAC (enforced and shadow), CORS policies of virtual hosts and routes, request mirroring to a
  * shadow cluster, and per-route overrides ({@code typed_per_filter_config}) that disable a filter
  * or change its settings; a setting the gateway's filter cannot express is refused with a NACK
  * naming the field while the last good configuration keeps serving.
@@ -80,6 +97,7 @@ class XdsFiltersTest {
     @Test
     void rbacRefusesWithA403ShadowRulesOnlyCountAndRoutesDisableOrReplaceThePolicies() throws Exception {
         int app = upstream("app");
+        int grpc = resources.add(new EchoServer()).port();
         controlPlane = resources.add(new ControlPlane());
         RBAC denyAdmin = RBAC.newBuilder().setRules(rules(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.DENY,
                 Policy.newBuilder()
@@ -103,9 +121,12 @@ class XdsFiltersTest {
                 .addVirtualHosts(VirtualHost.newBuilder().setName("all").addDomains("*")
                         .addRoutes(route("/admin/open", "app").putTypedPerFilterConfig(RBAC_NAME, disabled()))
                         .addRoutes(route("/strict", "app").putTypedPerFilterConfig(RBAC_NAME, Any.pack(aliceOnly)))
+                        .addRoutes(route("/test.Echo/", "grpc"))
                         .addRoutes(route("/", "app")))
                 .build();
-        controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
+        Cluster h2 = staticCluster("grpc", grpc).toBuilder()
+                .setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance()).build();
+        controlPlane.push("1", List.of(staticCluster("app", app), h2), List.of(),
                 List.of(rdsListener("web", 0, "web-routes", httpFilter(RBAC_NAME, denyAdmin)),
                         inlineListener("dry", 0, routes("dry-routes", "app"), httpFilter("dry-run", shadowDenyAll))),
                 List.of(routes));
@@ -121,6 +142,18 @@ class XdsFiltersTest {
         assertThat(get("web", "/strict", Map.of("x-user", "alice")).statusCode()).isEqualTo(200);
         assertThat(get("web", "/strict/admin", Map.of("x-user", "alice", "x-evil", "yes")).statusCode())
                 .as("the listener's policies do not apply to the route").isEqualTo(200);
+
+        ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", gateway.port("web"),
+                InsecureChannelCredentials.create()).build();
+        resources.add(() -> channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
+        CallOptions deadline = CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS);
+        assertThat(ClientCalls.blockingUnaryCall(channel, EchoGrpc.UNARY, deadline, "hello")).isEqualTo("hello");
+        Metadata evil = new Metadata();
+        evil.put(Metadata.Key.of("x-evil", Metadata.ASCII_STRING_MARSHALLER), "yes");
+        Channel asEvil = ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(evil));
+        assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(asEvil, EchoGrpc.UNARY, deadline, "hello"))
+                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
 
         double shadowDenied = count(MetricNames.FILTER_RBAC_SHADOW_DENIED, "dry");
         assertThat(get("dry", "/anything", Map.of()).statusCode()).isEqualTo(200);
