@@ -161,9 +161,10 @@ final class HttpFilterTranslator {
 
     /**
      * The per-route settings of a {@code typed_per_filter_config} value: a {@code FilterConfig}
-     * (disabling the filter, enabling it as the listener configured it, or wrapping its settings), Envoy's per-route form of a supported
-     * filter ({@code RBACPerRoute}, a CORS filter's {@code CorsPolicy}), or the filter's own
-     * configuration (fault, local rate limit), which replaces the listener's for the route.
+     * (disabling the filter, enabling it as the listener configured it, or wrapping its settings),
+     * Envoy's per-route form of a supported filter ({@code RBACPerRoute}, a CORS filter's
+     * {@code CorsPolicy}), or the filter's own configuration (fault, local rate limit), which
+     * replaces the listener's for the route.
      */
     static PerRoute perRoute(Any config, String at) {
         if (config.is(FilterConfig.class)) {
