@@ -66,6 +66,15 @@ final class EnvoyResources {
         return ClusterLoadAssignment.newBuilder().setClusterName(cluster).addEndpoints(locality).build();
     }
 
+    static Listener rdsListener(String name, int port, String routes) {
+        return rdsListener(name, port, routes, HttpConnectionManager.CodecType.AUTO);
+    }
+
+    static Listener rdsListener(String name, int port, String routes, HttpConnectionManager.CodecType codec) {
+        return listener(name, port, HttpConnectionManager.newBuilder().setCodecType(codec)
+                .setRds(Rds.newBuilder().setRouteConfigName(routes).setConfigSource(ADS)));
+    }
+
     /** Listener {@code name} whose routes come from RDS, running {@code filters} before the router. */
     static Listener rdsListener(String name, int port, String routes, HttpFilter... filters) {
         return listener(name, port, HttpConnectionManager.newBuilder()
