@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.Duration;
-import com.google.protobuf.Message;
 import com.google.protobuf.UInt32Value;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.CidrRange;
@@ -32,7 +31,6 @@ import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit;
 import io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC;
 import io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.type.matcher.v3.PathMatcher;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
@@ -229,7 +227,7 @@ class XdsFiltersTest {
         controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
                 List.of(rdsListener("web", 0, "web-routes")), List.of(routes));
         gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
-        Await.until("the routes acknowledged", LIMIT, () -> acked(RouteConfiguration.class));
+        Await.until("the routes acknowledged", LIMIT, () -> controlPlane.acked(RouteConfiguration.class));
         assertThat(gateway.snapshot().config().listeners()).as("waits for the shadow cluster").isEmpty();
 
         controlPlane.push("2", List.of(staticCluster("app", app), staticCluster("shadow", shadow.port())), List.of(),
@@ -296,8 +294,9 @@ class XdsFiltersTest {
                         .addPrincipals(Principal.newBuilder().setAny(true)).build())).build();
         controlPlane.push("2", List.of(staticCluster("app", app)), List.of(),
                 List.of(rdsListener("web", 0, "web-routes", httpFilter(RBAC_NAME, byPort))), List.of(routes));
-        Await.until("a NACK of the listeners", LIMIT, () -> !nacks().isEmpty());
-        assertThat(nacks().get(0).getErrorDetail().getMessage()).startsWith("Listener 'web'.filter_chains[0].filters[0]"
+        Await.until("a NACK of the listeners", LIMIT, () -> !controlPlane.nacks().isEmpty());
+        assertThat(controlPlane.nacks().get(0).getErrorDetail().getMessage())
+                .startsWith("Listener 'web'.filter_chains[0].filters[0]"
                 + ".typed_config.http_filters[0].typed_config.rules.policies['p'].permissions[0].destination_port:"
                 + " not supported");
         assertThat(get("web", "/admin", Map.of()).statusCode()).as("version 1 serves").isEqualTo(403);
@@ -307,9 +306,9 @@ class XdsFiltersTest {
                 .putTypedPerFilterConfig("envoy.filters.http.jwt_authn", disabled())).build();
         controlPlane.push("3", List.of(staticCluster("app", app)), List.of(),
                 List.of(rdsListener("web", 0, "web-routes", httpFilter(RBAC_NAME, denyAdmin))), List.of(unknownFilter));
-        Await.until("a NACK of the routes", LIMIT, () -> nacks().stream().anyMatch(n -> n.getTypeUrl().equals(
+        Await.until("a NACK of the routes", LIMIT, () -> controlPlane.nacks().stream().anyMatch(n -> n.getTypeUrl().equals(
                 "type.googleapis.com/envoy.config.route.v3.RouteConfiguration")));
-        assertThat(nacks().stream().filter(n -> n.getTypeUrl().endsWith("RouteConfiguration")).findFirst().orElseThrow()
+        assertThat(controlPlane.nacks().stream().filter(n -> n.getTypeUrl().endsWith("RouteConfiguration")).findFirst().orElseThrow()
                 .getErrorDetail().getMessage()).isEqualTo("RouteConfiguration 'web-routes'.virtual_hosts[0]"
                         + ".typed_per_filter_config['envoy.filters.http.jwt_authn']: Listener 'web' has no HTTP filter"
                         + " named 'envoy.filters.http.jwt_authn' (its filters: [envoy.filters.http.rbac])");
@@ -386,17 +385,6 @@ class XdsFiltersTest {
                 .stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
     }
 
-    private boolean acked(Class<? extends Message> type) {
-        String url = "type.googleapis.com/" + com.google.protobuf.Internal.getDefaultInstance(type)
-                .getDescriptorForType().getFullName();
-        return controlPlane.requests().stream().anyMatch(r -> r.getTypeUrl().equals(url)
-                && !r.getResponseNonce().isEmpty() && !r.hasErrorDetail());
-    }
-
-    private List<DiscoveryRequest> nacks() {
-        return controlPlane.requests().stream().filter(DiscoveryRequest::hasErrorDetail).toList();
-    }
-
     private int upstream(String name) throws IOException {
         return resources.add(new HttpUpstream(name)).port();
     }
@@ -404,7 +392,7 @@ class XdsFiltersTest {
     private void startGateway(int listeners) throws Exception {
         gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
         Await.until("the listeners bound", LIMIT, () -> gateway.snapshot().config().listeners().size() == listeners
-                || !nacks().isEmpty());
-        assertThat(nacks()).extracting(n -> n.getErrorDetail().getMessage()).isEmpty();
+                || !controlPlane.nacks().isEmpty());
+        assertThat(controlPlane.nacks()).extracting(n -> n.getErrorDetail().getMessage()).isEmpty();
     }
 }
