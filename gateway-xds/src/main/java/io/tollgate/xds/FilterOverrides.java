@@ -12,11 +12,13 @@ import java.util.Map;
 
 /**
  * A route's settings for its listener's HTTP filters as Envoy gives them: the
- * {@code typed_per_filter_config} of the route and of its virtual host (keyed by the names of the
- * listener's filters), the deprecated {@code cors} policies, and {@code request_mirror_policies}.
+ * {@code typed_per_filter_config} of the route, of its virtual host and of its route configuration
+ * (keyed by the names of the listener's filters), the deprecated {@code cors} policies, and
+ * {@code request_mirror_policies}.
  * They are kept in the translated route tree until the listener is known (a route configuration
  * from RDS is translated on its own), then {@link #resolve resolved} into the gateway's route
- * {@code filters}: the route's own settings win over its virtual host's, filter by filter.
+ * {@code filters}: the route's own settings win over its virtual host's, and those over the route
+ * configuration's, filter by filter.
  *
  * <p>Envoy mirrors in its router; the gateway mirrors with its {@code mirror} filter, so a listener
  * whose routes mirror gets a disabled {@code mirror} filter last in its chain (where the router
@@ -24,7 +26,10 @@ import java.util.Map;
  */
 final class FilterOverrides {
 
-    /** A route's overrides in its tree, by level ({@code virtual_host}, {@code route}), then key. */
+    /**
+     * A route's overrides in its tree, by level ({@code route_configuration}, {@code virtual_host},
+     * {@code route}), then key.
+     */
     static final String FIELD = "@filters";
     /** The key of a deprecated {@code cors} policy: for the listener's CORS filter, whatever its name. */
     static final String CORS = "@cors";
@@ -100,7 +105,7 @@ final class FilterOverrides {
                 continue;
             }
             ObjectNode filters = JSON.objectNode();
-            for (String level : List.of("virtual_host", "route")) {
+            for (String level : List.of("route_configuration", "virtual_host", "route")) {
                 Map<String, String> given = new HashMap<>();
                 for (Iterator<Map.Entry<String, JsonNode>> it = levels.path(level).fields(); it.hasNext();) {
                     Map.Entry<String, JsonNode> named = it.next();

@@ -100,7 +100,8 @@ final class RouteTranslator {
     /** {@code routes} as the configuration file writes a {@code route_config}. */
     static ObjectNode routeConfig(RouteConfiguration routes, String at) {
         Fields.allowOnly(routes, at, Set.of("name", "virtual_hosts", "request_headers_to_add",
-                "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove"));
+                "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove",
+                "typed_per_filter_config"));
         HeaderMutations outer = HeaderMutations.of(routes.getRequestHeadersToAddList(),
                 routes.getRequestHeadersToRemoveList(), routes.getResponseHeadersToAddList(),
                 routes.getResponseHeadersToRemoveList(), at);
@@ -121,6 +122,7 @@ final class RouteTranslator {
             ArrayNode list = h.putArray("routes");
             for (int r = 0; r < host.getRoutesCount(); r++) {
                 ObjectNode route = route(host.getRoutes(r), where + ".routes[" + r + "]", enclosing);
+                perFilter(route, "route_configuration", routes.getTypedPerFilterConfigMap(), at);
                 perFilter(route, "virtual_host", host.getTypedPerFilterConfigMap(), where);
                 if (host.hasCors()) {
                     FilterOverrides.put(route, "virtual_host", FilterOverrides.CORS, new HttpFilterTranslator.PerRoute(

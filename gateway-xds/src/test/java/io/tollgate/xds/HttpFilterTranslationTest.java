@@ -226,9 +226,28 @@ class HttpFilterTranslationTest {
                         + " apply the policy");
     }
 
+    @Test
+    void routeConfigurationSettingsApplyToEveryVirtualHostUnlessItGivesItsOwn() {
+        RouteConfiguration routes = RouteConfiguration.newBuilder()
+                .putTypedPerFilterConfig("fault", Any.pack(abort(418)))
+                .addVirtualHosts(VirtualHost.newBuilder().setName("a").addDomains("a.example").addRoutes(route("/")))
+                .addVirtualHosts(VirtualHost.newBuilder().setName("b").addDomains("*").addRoutes(route("/"))
+                        .putTypedPerFilterConfig("fault", Any.pack(FilterConfig.newBuilder().setDisabled(true).build())))
+                .build();
+
+        ListenerConfig config = translate(routes, filter("fault", abort(503)));
+
+        assertThat(config.routeConfig().virtualHosts().get(0).routes().get(0).filters().get("fault").settings()
+                .toString()).contains("httpStatus=418");
+        assertThat(config.routeConfig().virtualHosts().get(1).routes().get(0).filters().get("fault").disabled()).isTrue();
+    }
+
     private ListenerConfig translate(VirtualHost host, HttpFilter... filters) {
-        HttpConnectionManager.Builder hcm = HttpConnectionManager.newBuilder()
-                .setRouteConfig(RouteConfiguration.newBuilder().addVirtualHosts(host));
+        return translate(RouteConfiguration.newBuilder().addVirtualHosts(host).build(), filters);
+    }
+
+    private ListenerConfig translate(RouteConfiguration routes, HttpFilter... filters) {
+        HttpConnectionManager.Builder hcm = HttpConnectionManager.newBuilder().setRouteConfig(routes);
         for (HttpFilter filter : filters) {
             hcm.addHttpFilters(filter);
         }
