@@ -14,8 +14,12 @@ import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.config.UpstreamTlsConfig;
 import io.tollgate.core.config.VirtualHostConfig;
 import io.tollgate.core.config.WeightedClusterConfig;
+import io.tollgate.core.extension.ExtensionRegistry;
+import io.tollgate.core.filter.ClusterReferences;
+import io.tollgate.core.filter.StreamFilterConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,14 +43,17 @@ final class ConfigComposer {
 
     private final GatewayConfig bootstrap;
     private final SecretFiles secretFiles;
+    private final ExtensionRegistry extensions;
+    private Map<String, ServedRoutes> servedRoutes = Map.of();
     private Map<String, ListenerConfig> appliedListeners = Map.of();
     private Map<String, ClusterConfig> appliedClusters = Map.of();
     private Set<String> checked = Set.of();
     private Set<String> givenUp = Set.of();
 
-    ConfigComposer(GatewayConfig bootstrap, SecretFiles secretFiles) {
+    ConfigComposer(GatewayConfig bootstrap, SecretFiles secretFiles, ExtensionRegistry extensions) {
         this.bootstrap = bootstrap;
         this.secretFiles = secretFiles;
+        this.extensions = extensions;
     }
 
     /**
@@ -99,20 +106,17 @@ final class ConfigComposer {
             }
         });
         Map<String, ListenerConfig> listeners = new TreeMap<>();
+        Map<String, ServedRoutes> served = new HashMap<>();
         resources.listeners().forEach((name, listener) -> {
-            RouteConfig routes = listener.rdsName().isPresent() ? resources.routes().get(listener.rdsName().get())
-                    : listener.config().routeConfig();
-            if (routes == null && givenUp(ResourceType.ROUTE, listener.rdsName().get())) {
-                routes = new RouteConfig(List.of());
-            }
+            RouteTranslator.Served routes = routes(name, listener, resources, served);
             Optional<Optional<TlsConfig>> tls = listener.tls().isEmpty() ? Optional.of(Optional.empty())
                     : listenerTls(listener.tls().get(), resources.secrets(), "Listener '" + name + "'").map(Optional::of);
-            if (routes != null && tls.isPresent() && known.containsAll(clusterNames(routes))) {
+            if (routes != null && tls.isPresent() && known.containsAll(clusterNames(routes.routes()))) {
                 listeners.put(name, listener.ready(routes, tls.get()));
                 return;
             }
             boolean onlySecretsGivenUp = tls.isEmpty() && givenUp(listener.tls().get().names(), resources.secrets())
-                    && routes != null && known.containsAll(clusterNames(routes));
+                    && routes != null && known.containsAll(clusterNames(routes.routes()));
             if (!onlySecretsGivenUp) {
                 warming.add("Listener '" + name + "'");
             }
@@ -122,6 +126,7 @@ final class ConfigComposer {
                 listeners.put(name, previous);
             }
         });
+        servedRoutes = served;
         List<ListenerConfig> allListeners = new ArrayList<>(bootstrap.listeners());
         allListeners.addAll(listeners.values());
         List<ClusterConfig> allClusters = new ArrayList<>(bootstrap.clusters());
@@ -130,13 +135,41 @@ final class ConfigComposer {
                 List.copyOf(awaitingVerdicts));
     }
 
+    /**
+     * What {@code listener} serves: its inline routes, or those RDS sent resolved for its filters
+     * (reused while neither changed: an endpoint push parses no routes); null while they have not
+     * arrived, no routes once they were given up on.
+     */
+    private RouteTranslator.Served routes(String name, ListenerTranslator.Translated listener, XdsResources resources,
+            Map<String, ServedRoutes> served) {
+        if (listener.rdsName().isEmpty()) {
+            return listener.inline();
+        }
+        RouteTranslator.Translated routes = resources.routes().get(listener.rdsName().get());
+        if (routes == null) {
+            return givenUp(ResourceType.ROUTE, listener.rdsName().get())
+                    ? listener.serve(new RouteTranslator.Translated(new RouteConfig(List.of())), extensions) : null;
+        }
+        ServedRoutes before = servedRoutes.get(name);
+        ServedRoutes now = before != null && before.listener() == listener && before.routes() == routes ? before
+                : new ServedRoutes(listener, routes, listener.serve(routes, extensions));
+        served.put(name, now);
+        return now.served();
+    }
+
+    /** What a listener served with a route configuration, kept for as long as neither changes. */
+    private record ServedRoutes(ListenerTranslator.Translated listener, RouteTranslator.Translated routes,
+            RouteTranslator.Served served) {
+    }
+
     /** A composer for another configuration file that remembers what this one served. */
     ConfigComposer withBootstrap(GatewayConfig file) {
-        ConfigComposer next = new ConfigComposer(file, secretFiles);
+        ConfigComposer next = new ConfigComposer(file, secretFiles, extensions);
         next.appliedListeners = appliedListeners;
         next.appliedClusters = appliedClusters;
         next.checked = checked;
         next.givenUp = givenUp;
+        next.servedRoutes = servedRoutes;
         return next;
     }
 
@@ -219,11 +252,14 @@ final class ConfigComposer {
         return secretFiles.trustedCa(name);
     }
 
-    /** Every cluster the routes of {@code routes} forward to. */
+    /** Every cluster the routes of {@code routes} forward to, or their filters (a mirror's shadow) name. */
     static Set<String> clusterNames(RouteConfig routes) {
         Set<String> names = new HashSet<>();
         for (VirtualHostConfig host : routes.virtualHosts()) {
             for (RouteEntryConfig route : host.routes()) {
+                route.filters().values().stream().map(StreamFilterConfig::settings)
+                        .filter(ClusterReferences.class::isInstance)
+                        .forEach(s -> names.addAll(((ClusterReferences) s).clusters()));
                 route.forward().flatMap(ForwardActionConfig::cluster).ifPresent(names::add);
                 route.forward().ifPresent(f -> f.weightedClusters().stream().map(WeightedClusterConfig::name)
                         .forEach(names::add));

@@ -7,43 +7,105 @@ import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import io.envoyproxy.envoy.config.core.v3.RuntimeFractionalPercent;
+import io.envoyproxy.envoy.config.route.v3.FilterConfig;
 import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
 import io.envoyproxy.envoy.extensions.filters.common.fault.v3.FaultDelay;
+import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.FaultAbort;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit;
+import io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC;
+import io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.envoyproxy.envoy.type.v3.TokenBucket;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Turns an HTTP connection manager's {@code http_filters} into a listener's stream filters:
- * Envoy's fault filter becomes {@code fault}, its local rate limit {@code local_rate_limit}, and
- * the router, which must come last, is the route's action itself. Any other filter, or a field
- * the gateway's filter has no counterpart for, refuses the listener with the field's path.
+ * Envoy's fault filter becomes {@code fault}, its local rate limit {@code local_rate_limit}, its
+ * RBAC filter {@code rbac}, its CORS filter {@code cors}, and the router, which must come last, is
+ * the route's action itself. A filter Envoy runs disabled, or that does nothing on its own (RBAC
+ * without rules, CORS, whose policies are on routes), is a disabled entry that routes enable with
+ * settings of their own. {@link #perRoute} reads a route's {@code typed_per_filter_config}. Any
+ * other filter, or a field the gateway's filter has no counterpart for, refuses the resource with
+ * the field's path.
  */
 final class HttpFilterTranslator {
 
     static final String ROUTER = "envoy.filters.http.router";
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final String SUPPORTED = "envoy.filters.http.fault, envoy.filters.http.local_ratelimit,"
+            + " envoy.filters.http.rbac, envoy.filters.http.cors, " + ROUTER;
 
     private HttpFilterTranslator() {
     }
 
+    /**
+     * A listener's stream filters, and what each of Envoy's filters became, by Envoy's name, so
+     * that routes' per-filter settings find theirs.
+     *
+     * @param filters the listener's {@code filters}, in order
+     * @param byName what each Envoy filter but the router became, by its name
+     */
+    record Chain(ArrayNode filters, Map<String, Translated> byName) {
+
+        /** No filter but the router. */
+        static final Chain NONE = new Chain(JSON.arrayNode(), Map.of());
+    }
+
+    /** How an Envoy filter is on the listener's chain. */
+    enum State {
+        /** It runs on every route that does not disable it. */
+        ENABLED,
+        /** It runs only on the routes that give it settings ({@code disabled}, or nothing to do without route settings). */
+        DISABLED,
+        /** It is left out: it does nothing (a local rate limit enabled for 0 % of requests). */
+        INERT
+    }
+
+    /**
+     * What one Envoy filter became.
+     *
+     * @param kind the gateway filter
+     * @param settings its settings on the listener (without {@code name}), null when it has none
+     * @param state how it is on the chain
+     */
+    record Translated(String kind, ObjectNode settings, State state) {
+    }
+
+    /**
+     * The per-route settings of one filter: the gateway filter they are for ({@code null} when
+     * only the route's entry names it: a {@code FilterConfig} disabling it or enabling it), and its
+     * settings, or null when the route runs without the filter, unless {@code listenerSettings}: then
+     * the route runs the filter as the listener configured it.
+     */
+    record PerRoute(String kind, ObjectNode settings, boolean listenerSettings) {
+
+        /** The settings of a {@code kind} filter for a route; null settings: the route runs without it. */
+        PerRoute(String kind, ObjectNode settings) {
+            this(kind, settings, false);
+        }
+    }
+
     /** The stream filters of {@code filters} (at {@code at}), in order; empty when only the router is there. */
-    static ArrayNode translate(List<HttpFilter> filters, String at) {
+    static Chain translate(List<HttpFilter> filters, String at) {
         if (filters.isEmpty()) {
             throw new XdsRejection(at + ": empty (expected the filters, ending with " + ROUTER + ")");
         }
         ArrayNode translated = JSON.arrayNode();
+        Map<String, Translated> byName = new LinkedHashMap<>();
+        Map<String, Integer> firstOfKind = new HashMap<>();
         for (int i = 0; i < filters.size(); i++) {
             HttpFilter filter = filters.get(i);
             String where = at + "[" + i + "]";
-            Fields.allowOnly(filter, where, Set.of("name", "typed_config"));
+            Fields.allowOnly(filter, where, Set.of("name", "typed_config", "disabled"));
             boolean last = i == filters.size() - 1;
             Any config = filter.getTypedConfig();
             if (config.is(Router.class) || (!filter.hasTypedConfig() && filter.getName().equals(ROUTER))) {
@@ -53,28 +115,97 @@ final class HttpFilterTranslator {
                 if (filter.hasTypedConfig()) {
                     Fields.allowOnly(unpack(config, Router.class, where), where + ".typed_config", Set.of());
                 }
-            } else if (last) {
+                continue;
+            }
+            if (last) {
                 throw new XdsRejection(where + ": '" + filter.getName() + "' is last (expected " + ROUTER + ")");
-            } else if (config.is(HTTPFault.class)) {
-                translated.add(fault(unpack(config, HTTPFault.class, where), where + ".typed_config"));
-            } else if (config.is(LocalRateLimit.class)) {
-                ObjectNode limit = localRateLimit(unpack(config, LocalRateLimit.class, where), where + ".typed_config");
-                if (limit != null) {
-                    translated.add(limit);
-                }
+            }
+            if (byName.containsKey(filter.getName())) {
+                throw new XdsRejection(where + ".name: '" + filter.getName() + "' names an earlier filter too");
+            }
+            PerRoute entry = listenerFilter(filter, where);
+            if (entry.settings() == null && entry.kind().equals("local_rate_limit")) {
+                byName.put(filter.getName(), new Translated(entry.kind(), null, State.INERT));
+                continue;
+            }
+            Integer earlier = firstOfKind.putIfAbsent(entry.kind(), i);
+            if (earlier != null) {
+                throw new XdsRejection(where + ": a second " + entry.kind() + " filter (" + at + "[" + earlier
+                        + "] is one; the gateway runs each filter once per listener)");
+            }
+            if (entry.settings() == null || filter.getDisabled()) {
+                translated.addObject().put("name", entry.kind()).put("disabled", true);
+                byName.put(filter.getName(), new Translated(entry.kind(), entry.settings(), State.DISABLED));
             } else {
-                throw new XdsRejection(where + ": '" + filter.getName() + "' with typed_config "
-                        + (filter.hasTypedConfig() ? config.getTypeUrl() : "(none)")
-                        + " not supported (supported: envoy.filters.http.fault, envoy.filters.http.local_ratelimit, "
-                        + ROUTER + ")");
+                translated.addObject().put("name", entry.kind()).setAll(entry.settings());
+                byName.put(filter.getName(), new Translated(entry.kind(), entry.settings(), State.ENABLED));
             }
         }
-        return translated;
+        return new Chain(translated, Map.copyOf(byName));
+    }
+
+    /** What one filter of the listener (not the router) is in the gateway: its kind and settings. */
+    private static PerRoute listenerFilter(HttpFilter filter, String where) {
+        Any config = filter.getTypedConfig();
+        if (config.is(Cors.class)) {
+            Fields.allowOnly(unpack(config, Cors.class, where), where + ".typed_config", Set.of());
+            return new PerRoute("cors", null);
+        }
+        if (config.is(HTTPFault.class) || config.is(LocalRateLimit.class) || config.is(RBAC.class)) {
+            return filterSettings(config, where + ".typed_config");
+        }
+        throw new XdsRejection(where + ": '" + filter.getName() + "' with typed_config "
+                + (filter.hasTypedConfig() ? config.getTypeUrl() : "(none)") + " not supported (supported: "
+                + SUPPORTED + ")");
+    }
+
+    /**
+     * The per-route settings of a {@code typed_per_filter_config} value: a {@code FilterConfig}
+     * (disabling the filter, enabling it as the listener configured it, or wrapping its settings),
+     * Envoy's per-route form of a supported filter ({@code RBACPerRoute}, a CORS filter's
+     * {@code CorsPolicy}), or the filter's own configuration (fault, local rate limit), which
+     * replaces the listener's for the route.
+     */
+    static PerRoute perRoute(Any config, String at) {
+        if (config.is(FilterConfig.class)) {
+            FilterConfig wrapper = unpack(config, FilterConfig.class, at);
+            Fields.allowOnly(wrapper, at, Set.of("config", "disabled", "is_optional"));
+            if (wrapper.getDisabled()) {
+                return new PerRoute(wrapper.hasConfig() ? perRoute(wrapper.getConfig(), at + ".config").kind() : null,
+                        null);
+            }
+            return wrapper.hasConfig() ? perRoute(wrapper.getConfig(), at + ".config") : new PerRoute(null, null, true);
+        }
+        if (config.is(RBACPerRoute.class)) {
+            RBACPerRoute rbac = unpack(config, RBACPerRoute.class, at);
+            Fields.allowOnly(rbac, at, Set.of("rbac"));
+            return new PerRoute("rbac", rbac.hasRbac() ? RbacTranslator.settings(rbac.getRbac(), at + ".rbac") : null);
+        }
+        if (config.is(io.envoyproxy.envoy.extensions.filters.http.cors.v3.CorsPolicy.class)) {
+            return new PerRoute("cors", CorsTranslator.settings(unpack(config,
+                    io.envoyproxy.envoy.extensions.filters.http.cors.v3.CorsPolicy.class, at), at));
+        }
+        if (config.is(HTTPFault.class) || config.is(LocalRateLimit.class)) {
+            return filterSettings(config, at);
+        }
+        throw new XdsRejection(at + ": type " + config.getTypeUrl() + " not supported (supported: FilterConfig,"
+                + " HTTPFault, LocalRateLimit, RBACPerRoute, CorsPolicy)");
+    }
+
+    /** The settings of a fault, local rate limit or RBAC configuration; null settings when it does nothing. */
+    private static PerRoute filterSettings(Any config, String at) {
+        if (config.is(HTTPFault.class)) {
+            return new PerRoute("fault", fault(unpack(config, HTTPFault.class, at), at));
+        }
+        if (config.is(LocalRateLimit.class)) {
+            return new PerRoute("local_rate_limit", localRateLimit(unpack(config, LocalRateLimit.class, at), at));
+        }
+        return new PerRoute("rbac", RbacTranslator.settings(unpack(config, RBAC.class, at), at));
     }
 
     private static ObjectNode fault(HTTPFault fault, String at) {
         Fields.allowOnly(fault, at, Set.of("delay", "abort", "headers"));
-        ObjectNode entry = JSON.objectNode().put("name", "fault");
+        ObjectNode entry = JSON.objectNode();
         if (fault.hasDelay()) {
             FaultDelay delay = fault.getDelay();
             Fields.allowOnly(delay, at + ".delay", Set.of("fixed_delay", "header_delay", "percentage"));
@@ -134,7 +265,7 @@ final class HttpFilterTranslator {
         }
         TokenBucket bucket = limit.getTokenBucket();
         Fields.allowOnly(bucket, at + ".token_bucket", Set.of("max_tokens", "tokens_per_fill", "fill_interval"));
-        return JSON.objectNode().put("name", "local_rate_limit")
+        return JSON.objectNode()
                 .put("max_tokens", bucket.getMaxTokens())
                 .put("tokens_per_fill", bucket.hasTokensPerFill() ? bucket.getTokensPerFill().getValue() : 1)
                 .put("fill_interval", Fields.duration(bucket.getFillInterval()));
@@ -153,7 +284,7 @@ final class HttpFilterTranslator {
     }
 
     /** A fractional percent as a percentage; an absent one is all requests, as Envoy reads it. */
-    private static double percentage(FractionalPercent percent, boolean present) {
+    static double percentage(FractionalPercent percent, boolean present) {
         if (!present) {
             return 100;
         }

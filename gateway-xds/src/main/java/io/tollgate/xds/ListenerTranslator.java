@@ -49,29 +49,47 @@ final class ListenerTranslator {
 
     /**
      * A listener as received: validated, with the routes it was given inline, or with none and the
-     * name of the {@code RouteConfiguration} that brings them.
+     * name of the {@code RouteConfiguration} that brings them; {@code httpFilters} tells which of
+     * its stream filters each of Envoy's HTTP filters became, for the settings routes from RDS give them.
      */
     record Translated(ListenerConfig config, Optional<String> rdsName,
-            Optional<TransportSocketTranslator.ListenerSecrets> tls, Duration rdsFetchTimeout) {
+            Optional<TransportSocketTranslator.ListenerSecrets> tls, Duration rdsFetchTimeout,
+            HttpFilterTranslator.Chain httpFilters) {
 
-        /** A plaintext listener, its routes waited for as long as Envoy waits by default. */
+        /** A plaintext listener without HTTP filters, its routes waited for as long as Envoy waits by default. */
         Translated(ListenerConfig config, Optional<String> rdsName) {
-            this(config, rdsName, Optional.empty(), ClusterTranslator.DEFAULT_INITIAL_FETCH_TIMEOUT);
+            this(config, rdsName, Optional.empty(), ClusterTranslator.DEFAULT_INITIAL_FETCH_TIMEOUT,
+                    HttpFilterTranslator.Chain.NONE);
         }
 
-        /** The listener serving {@code routes}, with {@code settings} for its TLS (the secrets it needs, arrived). */
-        ListenerConfig ready(RouteConfig routes, Optional<TlsConfig> settings) {
-            ListenerConfig c = config.withRoutes(routes);
-            return new ListenerConfig(c.name(), c.address(), c.port(), c.protocols(), c.routeConfig(), c.http(),
-                    c.accessLog(), c.protocolOptions(), c.http2(), settings, c.limits(), c.filters(), c.networkFilters());
+        /** What this listener serves with {@code routes} from RDS. */
+        RouteTranslator.Served serve(RouteTranslator.Translated routes, ExtensionRegistry extensions) {
+            return routes.forListener(httpFilters, config.filters(), extensions, "Listener '" + config.name() + "'");
+        }
+
+        /** What this listener serves with its inline routes. */
+        RouteTranslator.Served inline() {
+            return new RouteTranslator.Served(config.routeConfig(), config.filters());
+        }
+
+        /** The listener serving {@code served}, with {@code settings} for its TLS (the secrets it needs, arrived). */
+        ListenerConfig ready(RouteTranslator.Served served, Optional<TlsConfig> settings) {
+            ListenerConfig c = config;
+            return new ListenerConfig(c.name(), c.address(), c.port(), c.protocols(), served.routes(), c.http(),
+                    c.accessLog(), c.protocolOptions(), c.http2(), settings, c.limits(), served.filters(),
+                    c.networkFilters());
         }
 
         private Translated withRdsFetchTimeout(Duration timeout) {
-            return new Translated(config, rdsName, tls, timeout);
+            return new Translated(config, rdsName, tls, timeout, httpFilters);
         }
 
         private Translated withTls(Optional<TransportSocketTranslator.ListenerSecrets> secrets) {
-            return new Translated(config, rdsName, secrets, rdsFetchTimeout);
+            return new Translated(config, rdsName, secrets, rdsFetchTimeout, httpFilters);
+        }
+
+        private Translated withHttpFilters(HttpFilterTranslator.Chain chain) {
+            return new Translated(config, rdsName, tls, rdsFetchTimeout, chain);
         }
     }
 
@@ -191,10 +209,9 @@ final class ListenerTranslator {
         HttpConnectionManager hcm = typedConfig(filter, where, HCM, HttpConnectionManager.class);
         where += ".typed_config";
         Fields.allowOnly(hcm, where, Set.of("stat_prefix", "codec_type", "route_config", "rds", "http_filters"));
-        ArrayNode filters = HttpFilterTranslator.translate(hcm.getHttpFiltersList(), where + ".http_filters");
-        if (!filters.isEmpty()) {
-            tree.set("filters", filters);
-        }
+        HttpFilterTranslator.Chain httpFilters = HttpFilterTranslator.translate(hcm.getHttpFiltersList(),
+                where + ".http_filters");
+        ArrayNode filters = httpFilters.filters();
         List<String> protocols = switch (hcm.getCodecType()) {
             case AUTO -> List.of("http1", "h2c");
             case HTTP1 -> List.of("http1");
@@ -215,12 +232,19 @@ final class ListenerTranslator {
             tree.putObject("route_config").putArray("virtual_hosts");
         } else if (hcm.hasRouteConfig()) {
             rds = Optional.empty();
-            tree.set("route_config", RouteTranslator.routeConfig(hcm.getRouteConfig(), where + ".route_config"));
+            FilterOverrides.Resolved routes = FilterOverrides.resolve(
+                    RouteTranslator.routeConfig(hcm.getRouteConfig(), where + ".route_config"), httpFilters, at);
+            tree.set("route_config", routes.routeConfig());
+            filters = routes.filters(filters);
         } else {
             throw new XdsRejection(where + ": needs route_config or rds");
         }
+        if (!filters.isEmpty()) {
+            tree.set("filters", filters);
+        }
         return validated(at, tree, rds).withRdsFetchTimeout(
-                hcm.hasRds() ? ClusterTranslator.initialFetchTimeout(hcm.getRds().getConfigSource()) : Duration.ZERO);
+                hcm.hasRds() ? ClusterTranslator.initialFetchTimeout(hcm.getRds().getConfigSource()) : Duration.ZERO)
+                .withHttpFilters(httpFilters);
     }
 
     private Translated validated(String at, ObjectNode tree, Optional<String> rds) {

@@ -3,6 +3,7 @@ package io.tollgate.xds;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.Any;
 import io.envoyproxy.envoy.config.core.v3.DataSource;
 import io.envoyproxy.envoy.config.route.v3.DirectResponseAction;
 import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
@@ -20,8 +21,13 @@ import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.RouteConfig;
+import io.tollgate.core.extension.ExtensionRegistry;
+import io.tollgate.core.filter.StreamFilterConfig;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Turns an Envoy {@code RouteConfiguration} (from RDS, or inline in a listener) into the
@@ -38,12 +44,54 @@ final class RouteTranslator {
     private RouteTranslator() {
     }
 
+    /**
+     * A route configuration as received, validated on its own: the routes every listener serves
+     * when no route has settings for the listener's filters, and else the tree whose settings
+     * {@link #forListener} resolves for each listener that names it.
+     *
+     * @param config the routes, without settings for filters
+     * @param tree the routes as the file writes them, with the settings for filters of {@link FilterOverrides}; null when there are none
+     */
+    record Translated(RouteConfig config, ObjectNode tree) {
+
+        /** Routes with no settings for filters. */
+        Translated(RouteConfig config) {
+            this(config, null);
+        }
+
+        /**
+         * The routes and the stream filters of a listener whose HTTP filters are {@code chain}
+         * ({@code listener} names it), with the listener's {@code filters} {@code base}.
+         */
+        Served forListener(HttpFilterTranslator.Chain chain, List<StreamFilterConfig> base, ExtensionRegistry extensions,
+                String listener) {
+            if (tree == null) {
+                return new Served(config, base);
+            }
+            FilterOverrides.Resolved resolved = FilterOverrides.resolve(tree, chain, listener);
+            try {
+                List<StreamFilterConfig> filters = new ArrayList<>(base);
+                if (resolved.mirrors()) {
+                    filters.add(FilterOverrides.DISABLED_MIRROR);
+                }
+                return new Served(ConfigLoader.routeConfig(resolved.routeConfig(), "", filters, extensions), filters);
+            } catch (ConfigException | IllegalArgumentException e) {
+                throw new XdsRejection(listener + " with " + e.getMessage());
+            }
+        }
+    }
+
+    /** What a listener serves: its routes, and its stream filters for them. */
+    record Served(RouteConfig routes, List<StreamFilterConfig> filters) {
+    }
+
     /** A route configuration of an RDS response, validated on its own. */
-    static RouteConfig translate(RouteConfiguration routes) {
+    static Translated translate(RouteConfiguration routes) {
         String at = "RouteConfiguration '" + routes.getName() + "'";
         ObjectNode tree = routeConfig(routes, at);
         try {
-            return ConfigLoader.routeConfig(tree, "");
+            RouteConfig plain = ConfigLoader.routeConfig(FilterOverrides.strip(tree), "");
+            return new Translated(plain, FilterOverrides.any(tree) ? tree : null);
         } catch (ConfigException | IllegalArgumentException e) {
             throw new XdsRejection(at + ": " + e.getMessage());
         }
@@ -52,7 +100,8 @@ final class RouteTranslator {
     /** {@code routes} as the configuration file writes a {@code route_config}. */
     static ObjectNode routeConfig(RouteConfiguration routes, String at) {
         Fields.allowOnly(routes, at, Set.of("name", "virtual_hosts", "request_headers_to_add",
-                "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove"));
+                "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove",
+                "typed_per_filter_config"));
         HeaderMutations outer = HeaderMutations.of(routes.getRequestHeadersToAddList(),
                 routes.getRequestHeadersToRemoveList(), routes.getResponseHeadersToAddList(),
                 routes.getResponseHeadersToRemoveList(), at);
@@ -62,7 +111,8 @@ final class RouteTranslator {
             VirtualHost host = routes.getVirtualHosts(v);
             String where = at + ".virtual_hosts[" + v + "]";
             Fields.allowOnly(host, where, Set.of("name", "domains", "routes", "request_headers_to_add",
-                    "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove"));
+                    "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove",
+                    "typed_per_filter_config", "cors"));
             // Envoy applies the route's mutations, then the virtual host's, then the configuration's.
             HeaderMutations enclosing = HeaderMutations.of(host.getRequestHeadersToAddList(),
                     host.getRequestHeadersToRemoveList(), host.getResponseHeadersToAddList(),
@@ -71,7 +121,14 @@ final class RouteTranslator {
             host.getDomainsList().forEach(h.putArray("domains")::add);
             ArrayNode list = h.putArray("routes");
             for (int r = 0; r < host.getRoutesCount(); r++) {
-                list.add(route(host.getRoutes(r), where + ".routes[" + r + "]", enclosing));
+                ObjectNode route = route(host.getRoutes(r), where + ".routes[" + r + "]", enclosing);
+                perFilter(route, "route_configuration", routes.getTypedPerFilterConfigMap(), at);
+                perFilter(route, "virtual_host", host.getTypedPerFilterConfigMap(), where);
+                if (host.hasCors()) {
+                    FilterOverrides.put(route, "virtual_host", FilterOverrides.CORS, new HttpFilterTranslator.PerRoute(
+                            "cors", CorsTranslator.settings(host.getCors(), where + ".cors")), where + ".cors");
+                }
+                list.add(route);
             }
         }
         return tree;
@@ -80,14 +137,16 @@ final class RouteTranslator {
     private static ObjectNode route(Route route, String at, HeaderMutations enclosing) {
         Fields.allowOnly(route, at, Set.of("name", "match", "route", "direct_response", "redirect",
                 "request_headers_to_add", "request_headers_to_remove", "response_headers_to_add",
-                "response_headers_to_remove"));
+                "response_headers_to_remove", "typed_per_filter_config"));
         ObjectNode tree = NODES.objectNode().put("name", route.getName());
         tree.set("match", match(route.getMatch(), at + ".match"));
         HeaderMutations.of(route.getRequestHeadersToAddList(), route.getRequestHeadersToRemoveList(),
                 route.getResponseHeadersToAddList(), route.getResponseHeadersToRemoveList(), at).then(enclosing)
                 .writeTo(tree);
+        perFilter(tree, "route", route.getTypedPerFilterConfigMap(), at);
         if (route.hasRoute()) {
             tree.set("route", action(route.getRoute(), at + ".route"));
+            routeFilters(route.getRoute(), at + ".route", tree);
         } else if (route.hasRedirect()) {
             tree.set("redirect", redirect(route.getRedirect(), at + ".redirect"));
         } else if (route.hasDirectResponse()) {
@@ -166,7 +225,7 @@ final class RouteTranslator {
 
     private static ObjectNode action(RouteAction action, String at) {
         Fields.allowOnly(action, at, Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite_literal",
-                "timeout", "retry_policy", "metadata_match", "hash_policy"));
+                "timeout", "retry_policy", "metadata_match", "hash_policy", "cors", "request_mirror_policies"));
         ObjectNode tree = NODES.objectNode();
         switch (action.getClusterSpecifierCase()) {
             case CLUSTER -> tree.put("cluster", action.getCluster());
@@ -195,6 +254,42 @@ final class RouteTranslator {
             }
         }
         return tree;
+    }
+
+    /** Records the settings of {@code configs} (a {@code typed_per_filter_config} at {@code at}) in {@code route}'s tree at {@code level}. */
+    private static void perFilter(ObjectNode route, String level, Map<String, Any> configs, String at) {
+        new TreeMap<>(configs).forEach((name, config) -> {
+            String where = at + ".typed_per_filter_config['" + name + "']";
+            FilterOverrides.put(route, level, name, HttpFilterTranslator.perRoute(config, where), where);
+        });
+    }
+
+    /** The route action's settings for filters: its deprecated {@code cors} and its {@code request_mirror_policies}. */
+    private static void routeFilters(RouteAction action, String at, ObjectNode route) {
+        if (action.hasCors()) {
+            FilterOverrides.put(route, "route", FilterOverrides.CORS, new HttpFilterTranslator.PerRoute("cors",
+                    CorsTranslator.settings(action.getCors(), at + ".cors")), at + ".cors");
+        }
+        if (action.getRequestMirrorPoliciesCount() == 0) {
+            return;
+        }
+        String where = at + ".request_mirror_policies";
+        if (action.getRequestMirrorPoliciesCount() > 1) {
+            throw new XdsRejection(where + ": " + action.getRequestMirrorPoliciesCount()
+                    + " policies (supported: one)");
+        }
+        RouteAction.RequestMirrorPolicy mirror = action.getRequestMirrorPolicies(0);
+        Fields.allowOnly(mirror, where + "[0]", Set.of("cluster", "runtime_fraction"));
+        if (mirror.getCluster().isEmpty()) {
+            throw new XdsRejection(where + "[0].cluster: required");
+        }
+        ObjectNode settings = NODES.objectNode().put("cluster", mirror.getCluster());
+        if (mirror.hasRuntimeFraction()) {
+            Fields.allowOnly(mirror.getRuntimeFraction(), where + "[0].runtime_fraction", Set.of("default_value"));
+            settings.put("percent", HttpFilterTranslator.percentage(mirror.getRuntimeFraction().getDefaultValue(), true));
+        }
+        FilterOverrides.put(route, "route", FilterOverrides.MIRROR, new HttpFilterTranslator.PerRoute("mirror", settings),
+                where + "[0]");
     }
 
     /** One hash policy as the file writes it: {@code header}, {@code cookie} or {@code source_ip}. */

@@ -123,7 +123,7 @@ public final class XdsClient implements AutoCloseable {
         this.settings = bootstrap.xds().orElseThrow(() -> new IllegalArgumentException("bootstrap: no dynamic_resources"));
         this.bootstrap = bootstrap;
         this.served = bootstrap;
-        this.composer = new ConfigComposer(bootstrap, secretFiles);
+        this.composer = new ConfigComposer(bootstrap, secretFiles, extensions);
         this.node = node(settings.node());
         this.sink = sink;
         this.certificatesChanged = certificatesChanged;

@@ -1,7 +1,6 @@
 package io.tollgate.xds;
 
 import io.tollgate.core.config.EndpointConfig;
-import io.tollgate.core.config.RouteConfig;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -19,7 +18,7 @@ import java.util.stream.Stream;
  */
 record XdsResources(
         Map<String, ListenerTranslator.Translated> listeners,
-        Map<String, RouteConfig> routes,
+        Map<String, RouteTranslator.Translated> routes,
         Map<String, ClusterTranslator.Translated> clusters,
         Map<String, List<EndpointConfig>> endpoints,
         Map<String, TlsSecret> secrets) {
@@ -47,8 +46,8 @@ record XdsResources(
     }
 
     /** These resources with {@code received} added or replacing those of the same name. */
-    XdsResources withRoutes(Map<String, RouteConfig> received) {
-        Map<String, RouteConfig> all = new HashMap<>(routes);
+    XdsResources withRoutes(Map<String, RouteTranslator.Translated> received) {
+        Map<String, RouteTranslator.Translated> all = new HashMap<>(routes);
         all.putAll(received);
         return new XdsResources(listeners, retain(all, rdsNames()), clusters, endpoints, secrets);
     }

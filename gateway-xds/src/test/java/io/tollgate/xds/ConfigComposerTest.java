@@ -15,6 +15,7 @@ import io.tollgate.core.config.RouteConfig;
 import io.tollgate.core.config.RouteEntryConfig;
 import io.tollgate.core.config.RouteMatchConfig;
 import io.tollgate.core.config.VirtualHostConfig;
+import io.tollgate.core.extension.ExtensionRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,7 @@ class ConfigComposerTest {
             dynamic_resources: { ads_config: { address: 127.0.0.1, port: 18000 } }
             """);
 
-    private final ConfigComposer composer = new ConfigComposer(FILE, new SecretFiles());
+    private final ConfigComposer composer = new ConfigComposer(FILE, new SecretFiles(), ExtensionRegistry.defaults());
 
     @Test
     void aListenerWaitsForItsRoutesAndTheEndpointsOfTheClustersTheyName() {
@@ -43,7 +44,7 @@ class ConfigComposerTest {
         assertThat(noRoutesNoEndpoints.config().clusters()).isEmpty();
         assertThat(noRoutesNoEndpoints.warming()).containsExactlyInAnyOrder("Cluster 'app'", "Listener 'web'");
 
-        resources = resources.withRoutes(Map.of("web-routes", routesTo("app")));
+        resources = resources.withRoutes(Map.of("web-routes", new RouteTranslator.Translated(routesTo("app"))));
         ConfigComposer.Composition noEndpoints = composer.compose(resources);
         assertThat(noEndpoints.config().listeners()).isEmpty();
         assertThat(noEndpoints.warming()).containsExactlyInAnyOrder("Cluster 'app'", "Listener 'web'");

@@ -193,7 +193,7 @@ class TranslationTest {
                         .setRoute(RouteAction.newBuilder().setCluster("legacy").setPrefixRewrite("/new"))))
                 .build();
 
-        RouteConfig config = RouteTranslator.translate(routes);
+        RouteConfig config = RouteTranslator.translate(routes).config();
 
         List<RouteEntryConfig> entries = config.virtualHosts().get(0).routes();
         assertThat(config.virtualHosts().get(0).domains()).containsExactly("api.example.com");
@@ -324,7 +324,7 @@ class TranslationTest {
     }
 
     /** A listener whose connection manager ends its {@code http_filters} with the router. */
-    private static Listener listener(HttpConnectionManager.Builder hcm, boolean routerLast) {
+    static Listener listener(HttpConnectionManager.Builder hcm, boolean routerLast) {
         hcm.addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.router")
                 .setTypedConfig(Any.pack(Router.getDefaultInstance())));
         return Listener.newBuilder().setName("web").setAddress(address(8080))

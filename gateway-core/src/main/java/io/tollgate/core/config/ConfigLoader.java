@@ -142,6 +142,16 @@ public final class ConfigLoader {
     }
 
     /**
+     * Parses and validates one route configuration given as a tree shaped like {@code route_config}
+     * whose routes may override the stream filters {@code chain} of the listener serving it (the
+     * listener's {@code filters}, already read), as a listener's own {@code route_config} may.
+     */
+    public static RouteConfig routeConfig(JsonNode tree, String path, List<StreamFilterConfig> chain,
+            ExtensionRegistry extensions) {
+        return routeConfig(new ConfigNode(tree, path), new RouteFilterOverrides(chain, extensions));
+    }
+
+    /**
      * Checks PEM files given as a tree with {@code cert_chain_file} and {@code private_key_file}
      * (a certificate and its key), or {@code ca_file} (CA certificates), by the rules of a
      * listener's {@code tls} block; for certificates that do not come from the file (xDS secrets).
@@ -319,14 +329,23 @@ public final class ConfigLoader {
                 networkFilters);
     }
 
-    /** One entry of a listener's {@code filters}: {@code name}, and the keys the filter of that name reads. */
+    /**
+     * One entry of a listener's {@code filters}: {@code name}, and the keys the filter of that name
+     * reads; or {@code name} and {@code disabled: true}, a filter that runs only on the routes that
+     * give it settings of their own (Envoy's {@code disabled} HTTP filter).
+     */
     private static StreamFilterConfig streamFilter(ConfigNode n, ExtensionRegistry extensions) {
         String name = n.string("name");
         StreamFilterFactory factory = extensions.find(StreamFilterConfig.class, name, StreamFilterFactory.class)
                 .orElseThrow(() -> n.child("name").error("unknown filter '" + name + "' (expected one of "
                         + extensions.names(StreamFilterConfig.class) + ")"));
+        if (n.bool("disabled", false)) {
+            n.allowOnly(Set.of("name", "disabled"));
+            return new StreamFilterConfig(name, true, null);
+        }
         Set<String> keys = new HashSet<>(factory.keys());
         keys.add("name");
+        keys.add("disabled");
         n.allowOnly(keys);
         return factory.parse(n, StreamFilterConfig.named(name));
     }

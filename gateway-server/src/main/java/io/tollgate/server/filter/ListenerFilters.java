@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The stream filter chains of one listener, compiled from one configuration: the listener's own,
@@ -43,7 +44,8 @@ public final class ListenerFilters {
     public static ListenerFilters build(ListenerConfig listener, ExtensionRegistry extensions, MeterRegistry meters) {
         List<StreamFilter> filters = new ArrayList<>();
         for (StreamFilterConfig config : listener.filters()) {
-            filters.add(factory(extensions, config).create(config, new FilterScope(listener.name(), null, meters)));
+            filters.add(config.disabled() ? null
+                    : factory(extensions, config).create(config, new FilterScope(listener.name(), null, meters)));
         }
         Map<RouteEntryConfig, StreamFilterChain> routeChains = new IdentityHashMap<>();
         for (VirtualHostConfig host : listener.routeConfig().virtualHosts()) {
@@ -53,10 +55,11 @@ public final class ListenerFilters {
                 }
             }
         }
-        if (filters.isEmpty() && routeChains.isEmpty()) {
+        List<StreamFilter> enabled = filters.stream().filter(Objects::nonNull).toList();
+        if (enabled.isEmpty() && routeChains.isEmpty()) {
             return NONE;
         }
-        return new ListenerFilters(StreamFilterChain.of(filters), routeChains);
+        return new ListenerFilters(StreamFilterChain.of(enabled), routeChains);
     }
 
     /** Whether the route has {@code request_headers} or {@code response_headers} of its own. */
@@ -65,8 +68,8 @@ public final class ListenerFilters {
     }
 
     /**
-     * The listener's chain with the route's overrides: disabled filters left out, overridden ones
-     * made anew; and last, the {@code headers} filter of the route's own {@code request_headers}
+     * The listener's chain with the route's overrides: disabled filters left out (those the
+     * listener disables unless the route gives them settings), overridden ones made anew; and last, the {@code headers} filter of the route's own {@code request_headers}
      * and {@code response_headers}, whose request changes thus come after every other filter's and
      * whose response changes before.
      */
@@ -77,7 +80,9 @@ public final class ListenerFilters {
             StreamFilterConfig config = listener.filters().get(i);
             StreamFilterConfig override = route.filters().get(config.name());
             if (override == null) {
-                filters.add(listenerFilters.get(i));
+                if (listenerFilters.get(i) != null) {
+                    filters.add(listenerFilters.get(i));
+                }
             } else if (!override.disabled()) {
                 filters.add(factory(extensions, override).create(override,
                         new FilterScope(listener.name(), route.name(), meters)));

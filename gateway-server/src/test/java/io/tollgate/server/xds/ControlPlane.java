@@ -1,5 +1,7 @@
 package io.tollgate.server.xds;
 
+import com.google.protobuf.Internal;
+import com.google.protobuf.Message;
 import io.envoyproxy.controlplane.cache.v3.SimpleCache;
 import io.envoyproxy.controlplane.cache.v3.Snapshot;
 import io.envoyproxy.controlplane.server.DiscoveryServerCallbacks;
@@ -136,6 +138,18 @@ final class ControlPlane implements AutoCloseable {
     /** Every incremental response sent so far, in order. */
     List<DeltaDiscoveryResponse> deltaResponses() {
         return List.copyOf(deltaResponses);
+    }
+
+    /** The NACKs received so far, in order. */
+    List<DiscoveryRequest> nacks() {
+        return requests.stream().filter(DiscoveryRequest::hasErrorDetail).toList();
+    }
+
+    /** Whether a response of resources of {@code type} was acknowledged. */
+    boolean acked(Class<? extends Message> type) {
+        String url = "type.googleapis.com/" + Internal.getDefaultInstance(type).getDescriptorForType().getFullName();
+        return requests.stream().anyMatch(r -> r.getTypeUrl().equals(url) && !r.getResponseNonce().isEmpty()
+                && !r.hasErrorDetail());
     }
 
     @Override

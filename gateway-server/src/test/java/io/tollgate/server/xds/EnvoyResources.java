@@ -75,11 +75,26 @@ final class EnvoyResources {
                 .setRds(Rds.newBuilder().setRouteConfigName(routes).setConfigSource(ADS)));
     }
 
-    static Listener inlineListener(String name, int port, RouteConfiguration routes) {
-        return listener(name, port, HttpConnectionManager.newBuilder().setRouteConfig(routes));
+    /** Listener {@code name} whose routes come from RDS, running {@code filters} before the router. */
+    static Listener rdsListener(String name, int port, String routes, HttpFilter... filters) {
+        return listener(name, port, HttpConnectionManager.newBuilder()
+                .setRds(Rds.newBuilder().setRouteConfigName(routes).setConfigSource(ADS)), filters);
     }
 
-    private static Listener listener(String name, int port, HttpConnectionManager.Builder hcm) {
+    /** Listener {@code name} serving {@code routes}, running {@code filters} before the router. */
+    static Listener inlineListener(String name, int port, RouteConfiguration routes, HttpFilter... filters) {
+        return listener(name, port, HttpConnectionManager.newBuilder().setRouteConfig(routes), filters);
+    }
+
+    /** An HTTP filter named {@code name} configured with {@code config}. */
+    static HttpFilter httpFilter(String name, com.google.protobuf.Message config) {
+        return HttpFilter.newBuilder().setName(name).setTypedConfig(Any.pack(config)).build();
+    }
+
+    private static Listener listener(String name, int port, HttpConnectionManager.Builder hcm, HttpFilter... filters) {
+        for (HttpFilter filter : filters) {
+            hcm.addHttpFilters(filter);
+        }
         hcm.setStatPrefix(name).addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.router")
                 .setTypedConfig(Any.pack(Router.getDefaultInstance())));
         return Listener.newBuilder().setName(name).setAddress(address(port))
