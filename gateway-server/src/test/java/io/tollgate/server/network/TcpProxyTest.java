@@ -2,10 +2,9 @@ package io.tollgate.server.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.PooledMemory;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
@@ -30,8 +29,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -58,21 +55,7 @@ class TcpProxyTest {
     void echoesAGigabyteBothWaysWithBoundedMemoryAndPassesTheClientsFinUpstream() throws Exception {
         RawUpstream echo = started.add(new RawUpstream(TcpProxyTest::echoThenSayEnd));
         TestGateway gateway = tcpGateway(echo.port(), "");
-        var memory = ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric();
-        long before = memory.usedDirectMemory() + memory.usedHeapMemory();
-        AtomicLong peak = new AtomicLong();
-        AtomicBoolean moving = new AtomicBoolean(true);
-        Thread sampler = new Thread(() -> {
-            while (moving.get()) {
-                peak.accumulateAndGet(memory.usedDirectMemory() + memory.usedHeapMemory(), Math::max);
-                try {
-                    TimeUnit.MILLISECONDS.sleep(5);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
-        sampler.start();
+        PooledMemory.Sampler memory = PooledMemory.sample();
         try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
             client.setSoTimeout(60_000);
             byte[] block = new byte[CHUNK];
@@ -107,10 +90,9 @@ class TcpProxyTest {
             assertThat(crc.getValue()).isEqualTo(sentCrc.get(60, TimeUnit.SECONDS));
             assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("END");
         } finally {
-            moving.set(false);
-            sampler.join();
+            memory.close();
         }
-        assertThat(peak.get() - before).as("allocator memory held while moving 2 GiB").isLessThan(32L << 20);
+        assertThat(memory.growth()).as("allocator memory held while moving 2 GiB").isLessThan(32L << 20);
         Await.until("the bytes counted", Duration.ofSeconds(5),
                 () -> gateway.count("tollgate.tcp.rx_bytes", "listener", "tcp") == GIGABYTE
                         && gateway.count("tollgate.tcp.tx_bytes", "listener", "tcp") == GIGABYTE + 3);
@@ -282,7 +264,7 @@ class TcpProxyTest {
     }
 
     /** Echoes every byte until the client's FIN, then says {@code END} and closes. */
-    private static void echoThenSayEnd(Socket socket) throws IOException {
+    static void echoThenSayEnd(Socket socket) throws IOException {
         InputStream in = socket.getInputStream();
         OutputStream out = socket.getOutputStream();
         byte[] buffer = new byte[CHUNK];
@@ -295,7 +277,7 @@ class TcpProxyTest {
     }
 
     /** Sends {@code text} and reads as many bytes back. */
-    private static String exchange(Socket client, String text) throws IOException {
+    static String exchange(Socket client, String text) throws IOException {
         client.setSoTimeout(10_000);
         client.getOutputStream().write(text.getBytes(StandardCharsets.US_ASCII));
         byte[] back = client.getInputStream().readNBytes(text.length());
@@ -303,7 +285,7 @@ class TcpProxyTest {
     }
 
     /** Fails unless the gateway closes {@code client}'s connection (EOF or reset) within 10 s. */
-    private static void assertClosed(Socket client) throws IOException {
+    static void assertClosed(Socket client) throws IOException {
         client.setSoTimeout(10_000);
         try {
             ByteArrayOutputStream got = new ByteArrayOutputStream();

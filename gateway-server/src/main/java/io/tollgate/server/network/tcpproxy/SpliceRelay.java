@@ -1,0 +1,351 @@
+package io.tollgate.server.network.tcpproxy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.IoEvent;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoEvent;
+import io.netty.channel.epoll.EpollIoHandle;
+import io.netty.channel.epoll.EpollIoOps;
+import io.netty.channel.epoll.Native;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.channel.unix.UnixChannel;
+import io.netty.util.concurrent.Future;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves one TCP proxy connection's bytes between its two sockets with Linux {@code splice(2)},
+ * through one pipe per direction, so that they never enter the JVM. Netty's own
+ * {@code spliceTo} is not used: it hides how many bytes moved, and when a peer's FIN arrives it
+ * shuts the socket's input after one read batch, dropping what the socket still held.
+ *
+ * <p>While it runs, the relay owns both descriptors: the session deregisters its two channels from
+ * their event loop, and the relay registers its own handles for the same descriptors on that loop
+ * (Netty 4.2's public {@link IoEventLoop#register(io.netty.channel.IoHandle)}), level-triggered
+ * like Netty's epoll channels. Per direction it reads a socket only while that direction's pipe is
+ * empty: one splice fills the pipe (at most {@link #PIPE_BYTES}), a second empties it into the
+ * other socket; when that socket cannot take it all, the rest waits in the pipe for
+ * {@code EPOLLOUT} and the source is not read meanwhile, so a slow reader throttles the sender
+ * through TCP's own window, with at most one pipe of bytes held per direction, none on the heap.
+ *
+ * <p>Anything else is left to the session's buffer path: at the end of either side's input, on an
+ * error or a hang-up, and before any close, the relay {@link #handBack hands back}: it cancels its
+ * registrations, reads what the pipes still hold into buffers for the session to write, closes the
+ * pipes, and the session registers its channels again, so half-close, errors and closing run their
+ * usual, tested course. All of it runs on the connection's event loop.
+ */
+final class SpliceRelay {
+
+    private static final Logger log = LoggerFactory.getLogger(SpliceRelay.class);
+    /** Bytes asked of one splice into a pipe: a Linux pipe's default capacity (16 pages). */
+    static final int PIPE_BYTES = 64 * 1024;
+    /** Pipe loads moved per readiness event before the loop serves other connections (epoll re-reports the rest). */
+    private static final int ROUNDS = 16;
+    /** Linux's {@code EPOLLHUP}, which Netty's {@link Native} does not name; reported whatever the interest. */
+    private static final int EPOLLHUP = 0x10;
+
+    private final TcpProxySession session;
+    private final Channel downstream;
+    private final Channel upstream;
+    private final Direction toUpstream;
+    private final Direction toDownstream;
+    private final Side client;
+    private final Side host;
+    private boolean active;
+
+    private SpliceRelay(TcpProxySession session, Channel downstream, Channel upstream, FileDescriptor[] up,
+            FileDescriptor[] down) {
+        this.session = session;
+        this.downstream = downstream;
+        this.upstream = upstream;
+        FileDescriptor clientSocket = ((UnixChannel) downstream).fd();
+        FileDescriptor hostSocket = ((UnixChannel) upstream).fd();
+        this.toUpstream = new Direction(true, clientSocket, hostSocket, up);
+        this.toDownstream = new Direction(false, hostSocket, clientSocket, down);
+        this.client = new Side(clientSocket, toUpstream, toDownstream);
+        this.host = new Side(hostSocket, toDownstream, toUpstream);
+    }
+
+    /**
+     * A relay for the two channels, which MUST be native epoll socket channels on the same event
+     * loop, with its two pipes open; null when no pipe could be made (descriptors exhausted).
+     */
+    static SpliceRelay open(TcpProxySession session, Channel downstream, Channel upstream) {
+        FileDescriptor[] up;
+        try {
+            up = FileDescriptor.pipe();
+        } catch (IOException e) {
+            log.debug("no pipe for splicing: {}", e.toString());
+            return null;
+        }
+        try {
+            return new SpliceRelay(session, downstream, upstream, up, FileDescriptor.pipe());
+        } catch (IOException e) {
+            log.debug("no pipe for splicing: {}", e.toString());
+            closeQuietly(up[0]);
+            closeQuietly(up[1]);
+            return null;
+        }
+    }
+
+    /**
+     * Starts relaying, on the channels' event loop, once both channels are deregistered from it;
+     * false (pipes closed) when the loop refused a registration.
+     */
+    boolean start() {
+        IoEventLoop loop = (IoEventLoop) downstream.eventLoop();
+        try {
+            client.registration = register(loop, client);
+            host.registration = register(loop, host);
+        } catch (Exception e) {
+            log.warn("cannot splice a tcp proxy connection: {}", e.toString());
+            if (client.registration != null) {
+                client.registration.cancel();
+            }
+            closePipes();
+            return false;
+        }
+        active = true;
+        client.submitInterest();
+        host.submitInterest();
+        return true;
+    }
+
+    /** Gives up before {@link #start()}: closes the pipes. */
+    void abandon() {
+        closePipes();
+    }
+
+    /**
+     * Stops relaying, once: cancels the relay's registrations, reads what the pipes still hold into
+     * buffers, closes the pipes and passes the buffers to the session, which takes the channels back.
+     */
+    void handBack() {
+        if (!active) {
+            return;
+        }
+        active = false;
+        client.registration.cancel();
+        host.registration.cancel();
+        ByteBuf leftForUpstream = null;
+        ByteBuf leftForDownstream = null;
+        boolean intact = true;
+        try {
+            leftForUpstream = toUpstream.contents(downstream.alloc());
+            leftForDownstream = toDownstream.contents(downstream.alloc());
+        } catch (IOException e) {
+            log.warn("tcp proxy connection {}: cannot read back a splice pipe, closing it: {}", downstream, e.toString());
+            intact = false;
+            if (leftForUpstream != null) {
+                leftForUpstream.release();
+                leftForUpstream = null;
+            }
+        } finally {
+            closePipes();
+        }
+        session.handedBack(leftForUpstream, leftForDownstream, intact);
+    }
+
+    private void ready(Side side, int ops) {
+        if (!active) {
+            return;
+        }
+        try {
+            if ((ops & (Native.EPOLLERR | EPOLLHUP)) != 0) {
+                handBack();
+                return;
+            }
+            if ((ops & Native.EPOLLOUT) != 0) {
+                side.writes.drain();
+            }
+            if ((ops & (Native.EPOLLIN | Native.EPOLLRDHUP)) != 0
+                    && !pump(side.reads, (ops & Native.EPOLLRDHUP) != 0)) {
+                handBack();
+                return;
+            }
+            client.submitInterest();
+            host.submitInterest();
+        } catch (IOException e) {
+            // the session's buffer path meets the same error on its own read or write, and closes as usual
+            log.debug("tcp proxy connection {}: splice failed: {}", downstream, e.toString());
+            handBack();
+        }
+    }
+
+    /**
+     * Moves what {@code direction}'s source holds, a pipe load at a time, while its pipe empties.
+     *
+     * @param peerFinished whether the event said the source's peer sent its FIN
+     * @return false at the end of the source's input
+     */
+    private boolean pump(Direction direction, boolean peerFinished) throws IOException {
+        long moved = 0;
+        boolean ended = false;
+        for (int round = 0; round < ROUNDS && direction.inPipe == 0; round++) {
+            // the pipe is empty, so nothing read means no data (EAGAIN) or, after a FIN, the end
+            int n = Native.splice(direction.from.intValue(), -1, direction.pipeIn.intValue(), -1, PIPE_BYTES);
+            if (n == 0) {
+                ended = peerFinished;
+                break;
+            }
+            direction.inPipe = n;
+            moved += n;
+            direction.drain();
+        }
+        if (moved > 0) {
+            session.spliced(direction.fromClient, moved);
+        }
+        return !ended;
+    }
+
+    /** The event loop is shutting down with this relay running: closes the pipes and both sockets. */
+    private void loopClosing() {
+        if (!active) {
+            return;
+        }
+        active = false;
+        closePipes();
+        downstream.unsafe().close(downstream.voidPromise());
+        upstream.unsafe().close(upstream.voidPromise());
+    }
+
+    private void closePipes() {
+        toUpstream.close();
+        toDownstream.close();
+    }
+
+    private static IoRegistration register(IoEventLoop loop, Side side) throws Exception {
+        Future<IoRegistration> registered = loop.register(side);
+        if (!registered.isDone()) {
+            // on its own loop a registration completes at once; anything else is a bug of ours
+            registered.cancel(false);
+            throw new IllegalStateException("registration not done on the event loop");
+        }
+        if (!registered.isSuccess()) {
+            throw new IOException("registration failed", registered.cause());
+        }
+        return registered.getNow();
+    }
+
+    private static void closeQuietly(FileDescriptor fd) {
+        try {
+            fd.close();
+        } catch (IOException e) {
+            log.debug("closing pipe {}: {}", fd, e.toString());
+        }
+    }
+
+    /** One direction: a source socket, a pipe, a destination socket, and how many bytes wait in the pipe. */
+    private static final class Direction {
+
+        final boolean fromClient;
+        final FileDescriptor from;
+        final FileDescriptor to;
+        /** The pipe's read end. */
+        final FileDescriptor pipeOut;
+        /** The pipe's write end. */
+        final FileDescriptor pipeIn;
+        int inPipe;
+
+        Direction(boolean fromClient, FileDescriptor from, FileDescriptor to, FileDescriptor[] pipe) {
+            this.fromClient = fromClient;
+            this.from = from;
+            this.to = to;
+            this.pipeOut = pipe[0];
+            this.pipeIn = pipe[1];
+        }
+
+        /** Splices the pipe's bytes into the destination until it is empty or the destination is full. */
+        void drain() throws IOException {
+            while (inPipe > 0) {
+                int n = Native.splice(pipeOut.intValue(), -1, to.intValue(), -1, inPipe);
+                if (n == 0) {
+                    return;
+                }
+                inPipe -= n;
+            }
+        }
+
+        /** The pipe's bytes in a new buffer, which the caller releases; null when there are none. */
+        ByteBuf contents(ByteBufAllocator alloc) throws IOException {
+            if (inPipe == 0) {
+                return null;
+            }
+            ByteBuf buffer = alloc.directBuffer(inPipe);
+            try {
+                while (buffer.writerIndex() < inPipe) {
+                    ByteBuffer target = buffer.internalNioBuffer(buffer.writerIndex(), inPipe - buffer.writerIndex());
+                    int n = pipeOut.read(target, target.position(), target.limit());
+                    if (n <= 0) {
+                        throw new IOException("pipe gave " + buffer.writerIndex() + " of its " + inPipe + " bytes");
+                    }
+                    buffer.writerIndex(buffer.writerIndex() + n);
+                }
+            } catch (IOException | RuntimeException e) {
+                buffer.release();
+                throw e;
+            }
+            inPipe = 0;
+            return buffer;
+        }
+
+        void close() {
+            closeQuietly(pipeOut);
+            closeQuietly(pipeIn);
+        }
+    }
+
+    /** One socket as the relay registers it: the direction it is read for and the one it is written by. */
+    private final class Side implements EpollIoHandle {
+
+        private final FileDescriptor socket;
+        final Direction reads;
+        final Direction writes;
+        IoRegistration registration;
+        private int interest;
+
+        Side(FileDescriptor socket, Direction reads, Direction writes) {
+            this.socket = socket;
+            this.reads = reads;
+            this.writes = writes;
+        }
+
+        /**
+         * Asks epoll for input while the pipe it fills is empty, for output while the pipe it
+         * drains is not. Never for nothing: Netty 4.2.18 removes a descriptor whose interest
+         * becomes empty from epoll and then cannot add it back, so {@code EPOLLERR} (reported
+         * anyway) stands for "nothing".
+         */
+        void submitInterest() {
+            int wanted = (reads.inPipe == 0 ? Native.EPOLLIN | Native.EPOLLRDHUP : 0)
+                    | (writes.inPipe > 0 ? Native.EPOLLOUT : 0);
+            if (wanted == 0) {
+                wanted = Native.EPOLLERR;
+            }
+            if (wanted != interest) {
+                registration.submit(EpollIoOps.valueOf(wanted));
+                interest = wanted;
+            }
+        }
+
+        @Override
+        public FileDescriptor fd() {
+            return socket;
+        }
+
+        @Override
+        public void handle(IoRegistration registration, IoEvent event) {
+            ready(this, ((EpollIoEvent) event).ops().value());
+        }
+
+        @Override
+        public void close() {
+            loopClosing();
+        }
+    }
+}
