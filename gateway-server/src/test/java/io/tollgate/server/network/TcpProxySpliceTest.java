@@ -199,6 +199,42 @@ class TcpProxySpliceTest {
     }
 
     @Test
+    void aClientResettingMidStreamClosesTheHostsConnection() throws Exception {
+        CompletableFuture<Boolean> hostSawTheEnd = new CompletableFuture<>();
+        RawUpstream upstream = started.add(new RawUpstream(socket -> {
+            try {
+                writeRandom(socket.getOutputStream(), GIGABYTE, 1);
+                hostSawTheEnd.complete(false);
+            } catch (IOException ended) {
+                hostSawTheEnd.complete(true);
+            }
+        }));
+        TestGateway gateway = splicingGateway(upstream.port(), "", "");
+        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
+            client.setSoTimeout(10_000);
+            readCrc(client.getInputStream(), 8L << 20);
+            assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp")).isEqualTo(1);
+            client.setSoLinger(true, 0);
+        }
+        assertThat(hostSawTheEnd.get(30, TimeUnit.SECONDS)).as("the host's writes failed before its gigabyte").isTrue();
+        Await.until("the connection gone", Duration.ofSeconds(10), () -> activeConnections(gateway) == 0);
+    }
+
+    @Test
+    void aGatewayStoppingWhileSplicingClosesTheConnection() throws Exception {
+        RawUpstream echo = started.add(new RawUpstream(TcpProxyTest::echoThenSayEnd));
+        TestGateway gateway = splicingGateway(echo.port(), "", "");
+        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
+            client.setSoTimeout(10_000);
+            long sent = writeRandom(client.getOutputStream(), 1L << 20, 2);
+            assertThat(readCrc(client.getInputStream(), 1L << 20)).isEqualTo(sent);
+            assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp")).isEqualTo(1);
+            gateway.close();
+            TcpProxyTest.assertClosed(client);
+        }
+    }
+
+    @Test
     void aSplicedConnectionWithoutBytesForTheIdleTimeoutIsClosed() throws Exception {
         RawUpstream echo = started.add(new RawUpstream(TcpProxyTest::echoThenSayEnd));
         TestGateway gateway = splicingGateway(echo.port(), ", idle_timeout: 500ms", "");
