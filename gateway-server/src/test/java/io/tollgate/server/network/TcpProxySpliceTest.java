@@ -1,5 +1,7 @@
 package io.tollgate.server.network;
 
+import static io.tollgate.server.network.TcpProxyTest.CHUNK;
+import static io.tollgate.server.network.TcpProxyTest.GIGABYTE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Gauge;
@@ -18,9 +20,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -37,9 +44,6 @@ import org.junit.jupiter.api.Test;
  */
 class TcpProxySpliceTest {
 
-    private static final long GIGABYTE = 1L << 30;
-    private static final int CHUNK = 64 * 1024;
-
     private final StartedResources started = new StartedResources();
 
     @AfterEach
@@ -51,30 +55,8 @@ class TcpProxySpliceTest {
     void movesAGigabyteEachWayBySpliceWithoutBufferMemoryAndCountsEveryByte() throws Exception {
         RawUpstream echo = started.add(new RawUpstream(TcpProxyTest::echoThenSayEnd));
         TestGateway gateway = splicingGateway(echo.port(), "", "");
-        PooledMemory.Sampler memory = PooledMemory.sample();
-        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
-            client.setSoTimeout(60_000);
-            CompletableFuture<Long> sentCrc = CompletableFuture.supplyAsync(() -> {
-                try {
-                    long crc = writeRandom(client.getOutputStream(), GIGABYTE, 13);
-                    client.shutdownOutput();
-                    return crc;
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            // the client reads nothing for a second: both directions must push back, not pile up
-            TimeUnit.SECONDS.sleep(1);
-            InputStream in = client.getInputStream();
-            assertThat(readCrc(in, GIGABYTE)).isEqualTo(sentCrc.get(60, TimeUnit.SECONDS));
-            assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("END");
-        } finally {
-            memory.close();
-        }
-        assertThat(memory.growth()).as("allocator memory held while splicing 2 GiB").isLessThan(4L << 20);
-        Await.until("the bytes counted", Duration.ofSeconds(5),
-                () -> gateway.count("tollgate.tcp.rx_bytes", "listener", "tcp") == GIGABYTE
-                        && gateway.count("tollgate.tcp.tx_bytes", "listener", "tcp") == GIGABYTE + 3);
+        assertThat(TcpProxyTest.echoAGigabyteBothWays(gateway)).as("allocator memory held while splicing 2 GiB")
+                .isLessThan(4L << 20);
         assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp", "cluster", "upstream")).isEqualTo(1);
     }
 
@@ -224,11 +206,7 @@ class TcpProxySpliceTest {
     void aGatewayStoppingWhileSplicingClosesTheConnection() throws Exception {
         RawUpstream echo = started.add(new RawUpstream(TcpProxyTest::echoThenSayEnd));
         TestGateway gateway = splicingGateway(echo.port(), "", "");
-        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
-            client.setSoTimeout(10_000);
-            long sent = writeRandom(client.getOutputStream(), 1L << 20, 2);
-            assertThat(readCrc(client.getInputStream(), 1L << 20)).isEqualTo(sent);
-            assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp")).isEqualTo(1);
+        try (Socket client = splicedConnection(gateway)) {
             gateway.close();
             TcpProxyTest.assertClosed(client);
         }
@@ -238,11 +216,7 @@ class TcpProxySpliceTest {
     void aSplicedConnectionWithoutBytesForTheIdleTimeoutIsClosed() throws Exception {
         RawUpstream echo = started.add(new RawUpstream(TcpProxyTest::echoThenSayEnd));
         TestGateway gateway = splicingGateway(echo.port(), ", idle_timeout: 500ms", "");
-        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
-            client.setSoTimeout(10_000);
-            long sent = writeRandom(client.getOutputStream(), 1L << 20, 2);
-            assertThat(readCrc(client.getInputStream(), 1L << 20)).isEqualTo(sent);
-            assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp")).isEqualTo(1);
+        try (Socket client = splicedConnection(gateway)) {
             TcpProxyTest.assertClosed(client);
         }
         assertThat(gateway.count("tollgate.tcp.idle_timeout", "listener", "tcp")).isEqualTo(1);
@@ -257,8 +231,22 @@ class TcpProxySpliceTest {
         Await.until("the first connection gone", Duration.ofSeconds(5), () -> activeConnections(gateway) == 0);
         long baseline = openDescriptors();
         int connections = 200;
-        for (int i = 1; i <= connections; i++) {
-            echoThroughOnce(gateway, i);
+        // eight clients at a time, so that spliced connections interleave on the one event loop
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 1; i <= connections; i++) {
+                int seed = i;
+                done.add(clients.submit(() -> {
+                    echoThroughOnce(gateway, seed);
+                    return null;
+                }));
+            }
+            for (Future<?> each : done) {
+                each.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            clients.shutdownNow();
         }
         assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp")).isEqualTo(connections + 1);
         Await.until("descriptors back to " + baseline, Duration.ofSeconds(10),
@@ -323,22 +311,21 @@ class TcpProxySpliceTest {
         assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp")).isZero();
     }
 
+    /** A TCP proxy with {@code splice: true} behind a {@code client_ip} filter, which needs no byte. */
     private TestGateway splicingGateway(int upstreamPort, String filterSettings, String clusterSettings)
             throws InterruptedException {
-        return started.add(TestGateway.start("""
-                event_loops: 1
-                listeners:
-                  - name: tcp
-                    protocols: [tcp]
-                    network_filters:
-                      - { name: client_ip, allow: [127.0.0.0/8] }
-                      - { name: tcp_proxy, cluster: upstream, splice: true${FILTER} }
-                clusters:
-                  - name: upstream
-                    connect_timeout: 2s
-                    endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
-                    ${CLUSTER}
-                """, Map.of("PORT", upstreamPort, "FILTER", filterSettings, "CLUSTER", clusterSettings)));
+        return started.add(TcpProxyTest.tcpGateway("- { name: client_ip, allow: [127.0.0.0/8] }", upstreamPort,
+                ", splice: true" + filterSettings, clusterSettings));
+    }
+
+    /** A connection to an echoing host that has had 1 MiB echoed, and so spliced; the caller closes it. */
+    private static Socket splicedConnection(TestGateway gateway) throws IOException {
+        Socket client = new Socket("127.0.0.1", gateway.port("tcp"));
+        client.setSoTimeout(10_000);
+        long sent = writeRandom(client.getOutputStream(), 1L << 20, 2);
+        assertThat(readCrc(client.getInputStream(), 1L << 20)).isEqualTo(sent);
+        assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp")).isEqualTo(1);
+        return client;
     }
 
     /** One connection that sends 256 KiB, half-closes, and reads them back with the echo's {@code END}. */

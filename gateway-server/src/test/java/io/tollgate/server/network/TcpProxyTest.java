@@ -41,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TcpProxyTest {
 
-    private static final long GIGABYTE = 1L << 30;
-    private static final int CHUNK = 64 * 1024;
+    static final long GIGABYTE = 1L << 30;
+    static final int CHUNK = 64 * 1024;
 
     private final StartedResources started = new StartedResources();
 
@@ -55,47 +55,7 @@ class TcpProxyTest {
     void echoesAGigabyteBothWaysWithBoundedMemoryAndPassesTheClientsFinUpstream() throws Exception {
         RawUpstream echo = started.add(new RawUpstream(TcpProxyTest::echoThenSayEnd));
         TestGateway gateway = tcpGateway(echo.port(), "");
-        PooledMemory.Sampler memory = PooledMemory.sample();
-        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
-            client.setSoTimeout(60_000);
-            byte[] block = new byte[CHUNK];
-            new Random(13).nextBytes(block);
-            CompletableFuture<Long> sentCrc = CompletableFuture.supplyAsync(() -> {
-                CRC32 crc = new CRC32();
-                try {
-                    OutputStream out = client.getOutputStream();
-                    for (long sent = 0; sent < GIGABYTE; sent += CHUNK) {
-                        out.write(block);
-                        crc.update(block);
-                    }
-                    out.flush();
-                    client.shutdownOutput();
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-                return crc.getValue();
-            });
-            // the client reads nothing for a second: both directions must push back, not pile up
-            TimeUnit.SECONDS.sleep(1);
-            InputStream in = client.getInputStream();
-            CRC32 crc = new CRC32();
-            byte[] buffer = new byte[CHUNK];
-            long echoed = 0;
-            while (echoed < GIGABYTE) {
-                int n = in.read(buffer, 0, (int) Math.min(buffer.length, GIGABYTE - echoed));
-                assertThat(n).as("bytes echoed before the end").isPositive();
-                crc.update(buffer, 0, n);
-                echoed += n;
-            }
-            assertThat(crc.getValue()).isEqualTo(sentCrc.get(60, TimeUnit.SECONDS));
-            assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("END");
-        } finally {
-            memory.close();
-        }
-        assertThat(memory.growth()).as("allocator memory held while moving 2 GiB").isLessThan(32L << 20);
-        Await.until("the bytes counted", Duration.ofSeconds(5),
-                () -> gateway.count("tollgate.tcp.rx_bytes", "listener", "tcp") == GIGABYTE
-                        && gateway.count("tollgate.tcp.tx_bytes", "listener", "tcp") == GIGABYTE + 3);
+        assertThat(echoAGigabyteBothWays(gateway)).as("allocator memory held while moving 2 GiB").isLessThan(32L << 20);
         assertThat(gateway.count("tollgate.tcp.cx.total", "listener", "tcp", "cluster", "upstream")).isEqualTo(1);
     }
 
@@ -248,19 +208,80 @@ class TcpProxyTest {
 
     private TestGateway tcpGateway(int upstreamPort, String filterSettings, String clusterSettings)
             throws InterruptedException {
-        return started.add(TestGateway.start("""
+        return started.add(tcpGateway("", upstreamPort, filterSettings, clusterSettings));
+    }
+
+    /**
+     * A gateway on one event loop whose listener {@code tcp} forwards to the one host of cluster
+     * {@code upstream}: {@code filtersBefore} are YAML lines of network filters before its
+     * {@code tcp_proxy}, {@code filterSettings} (", key: value" pairs) are added to the
+     * {@code tcp_proxy}'s and {@code clusterSettings} (a YAML line) to the cluster's.
+     */
+    static TestGateway tcpGateway(String filtersBefore, int upstreamPort, String filterSettings, String clusterSettings)
+            throws InterruptedException {
+        return TestGateway.start("""
                 event_loops: 1
                 listeners:
                   - name: tcp
                     protocols: [tcp]
                     network_filters:
+                      ${BEFORE}
                       - { name: tcp_proxy, cluster: upstream${FILTER} }
                 clusters:
                   - name: upstream
                     connect_timeout: 2s
                     endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
                     ${CLUSTER}
-                """, Map.of("PORT", upstreamPort, "FILTER", filterSettings, "CLUSTER", clusterSettings)));
+                """, Map.of("BEFORE", filtersBefore, "PORT", upstreamPort, "FILTER", filterSettings,
+                "CLUSTER", clusterSettings));
+    }
+
+    /**
+     * Sends a gigabyte through the listener {@code tcp} of {@code gateway}, whose host echoes it
+     * then says {@code END}, reading nothing for the first second (both directions must push back);
+     * checks the echo and the byte counters, and returns the most allocator memory held meanwhile.
+     */
+    static long echoAGigabyteBothWays(TestGateway gateway) throws Exception {
+        PooledMemory.Sampler memory = PooledMemory.sample();
+        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
+            client.setSoTimeout(60_000);
+            byte[] block = new byte[CHUNK];
+            new Random(13).nextBytes(block);
+            CompletableFuture<Long> sentCrc = CompletableFuture.supplyAsync(() -> {
+                CRC32 crc = new CRC32();
+                try {
+                    OutputStream out = client.getOutputStream();
+                    for (long sent = 0; sent < GIGABYTE; sent += CHUNK) {
+                        out.write(block);
+                        crc.update(block);
+                    }
+                    out.flush();
+                    client.shutdownOutput();
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+                return crc.getValue();
+            });
+            TimeUnit.SECONDS.sleep(1);
+            InputStream in = client.getInputStream();
+            CRC32 crc = new CRC32();
+            byte[] buffer = new byte[CHUNK];
+            long echoed = 0;
+            while (echoed < GIGABYTE) {
+                int n = in.read(buffer, 0, (int) Math.min(buffer.length, GIGABYTE - echoed));
+                assertThat(n).as("bytes echoed before the end").isPositive();
+                crc.update(buffer, 0, n);
+                echoed += n;
+            }
+            assertThat(crc.getValue()).isEqualTo(sentCrc.get(60, TimeUnit.SECONDS));
+            assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("END");
+        } finally {
+            memory.close();
+        }
+        Await.until("the bytes counted", Duration.ofSeconds(5),
+                () -> gateway.count("tollgate.tcp.rx_bytes", "listener", "tcp") == GIGABYTE
+                        && gateway.count("tollgate.tcp.tx_bytes", "listener", "tcp") == GIGABYTE + 3);
+        return memory.growth();
     }
 
     /** Echoes every byte until the client's FIN, then says {@code END} and closes. */
