@@ -249,8 +249,11 @@ class TcpProxySpliceTest {
             clients.shutdownNow();
         }
         assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp")).isEqualTo(connections + 1);
-        Await.until("descriptors back to " + baseline, Duration.ofSeconds(10),
-                () -> activeConnections(gateway) == 0 && openDescriptors() <= baseline);
+        // what may stay: the event loop's idle pipes, two descriptors each, at most 16 (SplicePipes.KEEP);
+        // a leak of one descriptor per connection would be 200
+        long kept = 2L * 16;
+        Await.until("descriptors back to " + baseline + " (+ " + kept + " for idle pipes)", Duration.ofSeconds(10),
+                () -> activeConnections(gateway) == 0 && openDescriptors() <= baseline + kept);
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.netty.channel.unix.FileDescriptor;
 import io.netty.channel.unix.UnixChannel;
 import io.netty.util.concurrent.Future;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,10 +29,11 @@ import org.slf4j.LoggerFactory;
  * their event loop, and the relay registers its own handles for the same descriptors on that loop
  * (Netty 4.2's public {@link IoEventLoop#register(io.netty.channel.IoHandle)}), level-triggered
  * like Netty's epoll channels. Per direction it reads a socket only while that direction's pipe is
- * empty: one splice fills the pipe (at most {@link #PIPE_BYTES}), a second empties it into the
+ * empty: one splice fills a pipe (at most {@link #PIPE_BYTES}), a second empties it into the
  * other socket; when that socket cannot take it all, the rest waits in the pipe for
  * {@code EPOLLOUT} and the source is not read meanwhile, so a slow reader throttles the sender
  * through TCP's own window, with at most one pipe of bytes held per direction, none on the heap.
+ * Pipes come from the loop's {@link SplicePipes} and go back as soon as they are empty.
  *
  * <p>Anything else is left to the session's buffer path: at the end of either side's input, on an
  * error or a hang-up, and before any close, the relay {@link #handBack hands back}: it cancels its
@@ -58,72 +60,46 @@ final class SpliceRelay {
     private final Side host;
     private boolean active;
 
-    private SpliceRelay(TcpProxySession session, Channel downstream, Channel upstream, FileDescriptor[] up,
-            FileDescriptor[] down) {
+    /** A relay for the two channels, which MUST be native epoll socket channels on the same event loop. */
+    SpliceRelay(TcpProxySession session, Channel downstream, Channel upstream) {
         this.session = session;
         this.downstream = downstream;
         this.upstream = upstream;
         FileDescriptor clientSocket = ((UnixChannel) downstream).fd();
         FileDescriptor hostSocket = ((UnixChannel) upstream).fd();
-        this.toUpstream = new Direction(true, clientSocket, hostSocket, up);
-        this.toDownstream = new Direction(false, hostSocket, clientSocket, down);
+        this.toUpstream = new Direction(true, clientSocket, hostSocket);
+        this.toDownstream = new Direction(false, hostSocket, clientSocket);
         this.client = new Side(clientSocket, toUpstream, toDownstream);
         this.host = new Side(hostSocket, toDownstream, toUpstream);
     }
 
     /**
-     * A relay for the two channels, which MUST be native epoll socket channels on the same event
-     * loop, with its two pipes open; null when no pipe could be made (descriptors exhausted).
-     */
-    static SpliceRelay open(TcpProxySession session, Channel downstream, Channel upstream) {
-        FileDescriptor[] up;
-        try {
-            up = FileDescriptor.pipe();
-        } catch (IOException e) {
-            log.debug("no pipe for splicing: {}", e.toString());
-            return null;
-        }
-        try {
-            return new SpliceRelay(session, downstream, upstream, up, FileDescriptor.pipe());
-        } catch (IOException e) {
-            log.debug("no pipe for splicing: {}", e.toString());
-            closeQuietly(up[0]);
-            closeQuietly(up[1]);
-            return null;
-        }
-    }
-
-    /**
      * Starts relaying, on the channels' event loop, once both channels are deregistered from it;
-     * false (pipes closed) when the loop refused a registration.
+     * false when the loop refused a registration.
      */
     boolean start() {
         IoEventLoop loop = (IoEventLoop) downstream.eventLoop();
         try {
             client.registration = register(loop, client);
             host.registration = register(loop, host);
+            client.submitInterest();
+            host.submitInterest();
         } catch (Exception e) {
             log.warn("cannot splice a tcp proxy connection: {}", e.toString());
-            if (client.registration != null) {
-                client.registration.cancel();
+            for (Side side : new Side[] {client, host}) {
+                if (side.registration != null) {
+                    side.registration.cancel();
+                }
             }
-            closePipes();
             return false;
         }
         active = true;
-        client.submitInterest();
-        host.submitInterest();
         return true;
-    }
-
-    /** Gives up before {@link #start()}: closes the pipes. */
-    void abandon() {
-        closePipes();
     }
 
     /**
      * Stops relaying, once: cancels the relay's registrations, reads what the pipes still hold into
-     * buffers, closes the pipes and passes the buffers to the session, which takes the channels back.
+     * buffers, gives the pipes back and passes the buffers to the session, which takes the channels back.
      */
     void handBack() {
         if (!active) {
@@ -146,7 +122,8 @@ final class SpliceRelay {
                 leftForUpstream = null;
             }
         } finally {
-            closePipes();
+            toUpstream.releasePipe();
+            toDownstream.releasePipe();
         }
         session.handedBack(leftForUpstream, leftForDownstream, intact);
     }
@@ -170,7 +147,7 @@ final class SpliceRelay {
             }
             client.submitInterest();
             host.submitInterest();
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             // the session's buffer path meets the same error on its own read or write, and closes as usual
             log.debug("tcp proxy connection {}: splice failed: {}", downstream, e.toString());
             handBack();
@@ -185,38 +162,35 @@ final class SpliceRelay {
      */
     private boolean pump(Direction direction, boolean peerFinished) throws IOException {
         long moved = 0;
-        boolean ended = false;
-        for (int round = 0; round < ROUNDS && direction.inPipe == 0; round++) {
-            // the pipe is empty, so nothing read means no data (EAGAIN) or, after a FIN, the end
-            int n = Native.splice(direction.from.intValue(), -1, direction.pipeIn.intValue(), -1, PIPE_BYTES);
-            if (n == 0) {
-                ended = peerFinished;
-                break;
+        try {
+            for (int round = 0; round < ROUNDS && direction.inPipe == 0; round++) {
+                // the pipe is empty, so nothing read means no data (EAGAIN) or, after a FIN, the end
+                int n = direction.fill();
+                if (n == 0) {
+                    return !peerFinished;
+                }
+                moved += n;
+                direction.drain();
             }
-            direction.inPipe = n;
-            moved += n;
-            direction.drain();
+            return true;
+        } finally {
+            if (moved > 0) {
+                // counted as read, like the buffer path's bytes, even when a splice failed after
+                session.spliced(direction.fromClient, moved);
+            }
         }
-        if (moved > 0) {
-            session.spliced(direction.fromClient, moved);
-        }
-        return !ended;
     }
 
-    /** The event loop is shutting down with this relay running: closes the pipes and both sockets. */
+    /** The event loop is shutting down with this relay running: closes its pipes and both sockets. */
     private void loopClosing() {
         if (!active) {
             return;
         }
         active = false;
-        closePipes();
+        toUpstream.closePipe();
+        toDownstream.closePipe();
         downstream.unsafe().close(downstream.voidPromise());
         upstream.unsafe().close(upstream.voidPromise());
-    }
-
-    private void closePipes() {
-        toUpstream.close();
-        toDownstream.close();
     }
 
     private static IoRegistration register(IoEventLoop loop, Side side) throws Exception {
@@ -232,43 +206,47 @@ final class SpliceRelay {
         return registered.getNow();
     }
 
-    private static void closeQuietly(FileDescriptor fd) {
-        try {
-            fd.close();
-        } catch (IOException e) {
-            log.debug("closing pipe {}: {}", fd, e.toString());
-        }
-    }
-
-    /** One direction: a source socket, a pipe, a destination socket, and how many bytes wait in the pipe. */
+    /**
+     * One direction: a source socket, a destination socket, and while bytes are in flight a pipe
+     * from the loop's {@link SplicePipes} with the count of bytes waiting in it.
+     */
     private static final class Direction {
 
         final boolean fromClient;
         final FileDescriptor from;
         final FileDescriptor to;
-        /** The pipe's read end. */
-        final FileDescriptor pipeOut;
-        /** The pipe's write end. */
-        final FileDescriptor pipeIn;
+        /** The pipe, {read end, write end}, or null while no byte is in flight. */
+        private FileDescriptor[] pipe;
         int inPipe;
 
-        Direction(boolean fromClient, FileDescriptor from, FileDescriptor to, FileDescriptor[] pipe) {
+        Direction(boolean fromClient, FileDescriptor from, FileDescriptor to) {
             this.fromClient = fromClient;
             this.from = from;
             this.to = to;
-            this.pipeOut = pipe[0];
-            this.pipeIn = pipe[1];
         }
 
-        /** Splices the pipe's bytes into the destination until it is empty or the destination is full. */
+        /** Splices what the source has (at most {@link #PIPE_BYTES}) into an empty pipe; the bytes moved. */
+        int fill() throws IOException {
+            if (pipe == null) {
+                pipe = SplicePipes.take();
+            }
+            inPipe = Native.splice(from.intValue(), -1, pipe[1].intValue(), -1, PIPE_BYTES);
+            if (inPipe == 0) {
+                releasePipe();
+            }
+            return inPipe;
+        }
+
+        /** Splices the pipe's bytes into the destination until it is empty (the pipe goes back) or the destination is full. */
         void drain() throws IOException {
             while (inPipe > 0) {
-                int n = Native.splice(pipeOut.intValue(), -1, to.intValue(), -1, inPipe);
+                int n = Native.splice(pipe[0].intValue(), -1, to.intValue(), -1, inPipe);
                 if (n == 0) {
                     return;
                 }
                 inPipe -= n;
             }
+            releasePipe();
         }
 
         /** The pipe's bytes in a new buffer, which the caller releases; null when there are none. */
@@ -280,7 +258,7 @@ final class SpliceRelay {
             try {
                 while (buffer.writerIndex() < inPipe) {
                     ByteBuffer target = buffer.internalNioBuffer(buffer.writerIndex(), inPipe - buffer.writerIndex());
-                    int n = pipeOut.read(target, target.position(), target.limit());
+                    int n = pipe[0].read(target, target.position(), target.limit());
                     if (n <= 0) {
                         throw new IOException("pipe gave " + buffer.writerIndex() + " of its " + inPipe + " bytes");
                     }
@@ -294,9 +272,25 @@ final class SpliceRelay {
             return buffer;
         }
 
-        void close() {
-            closeQuietly(pipeOut);
-            closeQuietly(pipeIn);
+        /** Gives the pipe back to the loop's pool when it is empty, else closes it with its bytes. */
+        void releasePipe() {
+            if (pipe == null) {
+                return;
+            }
+            if (inPipe == 0) {
+                SplicePipes.giveBack(pipe);
+            } else {
+                SplicePipes.close(pipe);
+            }
+            pipe = null;
+        }
+
+        /** Closes the pipe, on a loop that is shutting down. */
+        void closePipe() {
+            if (pipe != null) {
+                SplicePipes.close(pipe);
+                pipe = null;
+            }
         }
     }
 

@@ -42,11 +42,13 @@ public final class TcpProxy {
         this.metrics = metrics;
         this.meters = new TcpProxyMeters(metrics.registry(), listener, this.config.cluster());
         this.accessLog = accessLog;
-        this.splice = this.config.splice() && transport == Transport.EPOLL && config.networkFilters().stream()
-                .noneMatch(filter -> !filter.config().terminal() && filter.config().inspectsBytes());
-        if (this.config.splice() && !splice) {
-            log.info("tcp listener {}: splice off ({})", listener, transport != Transport.EPOLL
-                    ? "the transport is not native epoll" : "a network filter of the listener reads the bytes");
+        String noSplice = transport != Transport.EPOLL ? "the transport is not native epoll"
+                : config.tls().isPresent() ? "the listener terminates TLS"
+                : config.networkFilters().stream().anyMatch(f -> !f.config().terminal() && f.config().inspectsBytes())
+                        ? "a network filter of the listener reads the bytes" : null;
+        this.splice = this.config.splice() && noSplice == null;
+        if (this.config.splice() && noSplice != null) {
+            log.info("tcp listener {}: splice off ({})", listener, noSplice);
         }
     }
 

@@ -247,11 +247,7 @@ final class TcpProxySession {
                 || !readyToSplice()) {
             return;
         }
-        relay = SpliceRelay.open(this, downstream, upstream);
-        if (relay == null) {
-            spliceTries = SPLICE_TRIES;
-            return;
-        }
+        relay = new SpliceRelay(this, downstream, upstream);
         spliceTries++;
         downstreamPauses.pause(ReadPauses.SPLICING);
         upstreamPauses.pause(ReadPauses.SPLICING);
@@ -281,7 +277,6 @@ final class TcpProxySession {
             proxy.meters().spliced();
             return;
         }
-        relay.abandon();
         handedBack(null, null, true);
     }
 
