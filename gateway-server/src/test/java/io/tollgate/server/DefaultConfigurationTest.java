@@ -9,8 +9,7 @@ import io.tollgate.core.config.DemoUpstreamConfig;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
-import java.io.IOException;
-import java.net.ServerSocket;
+import io.tollgate.server.testing.FreePort;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,7 +40,7 @@ class DefaultConfigurationTest {
     @Test
     void defaultConfigurationAnswersThroughTheDemoUpstream() throws Exception {
         GatewayConfig defaults = ConfigLoader.defaults();
-        int demoPort = freePort();
+        int demoPort = FreePort.pick();
         List<ListenerConfig> listeners = defaults.listeners().stream()
                 .map(l -> new ListenerConfig(l.name(), l.address(), 0, l.protocols(), l.routeConfig(), l.http(),
                         io.tollgate.core.config.AccessLogConfig.DISABLED))
@@ -64,12 +63,6 @@ class DefaultConfigurationTest {
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + "/ready")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(ready.statusCode()).isEqualTo(200);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

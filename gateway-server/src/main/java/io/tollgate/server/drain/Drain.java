@@ -95,7 +95,9 @@ public final class Drain {
         for (DrainableListener listener : listeners) {
             listener.stopAccepting();
         }
-        log.info("drain ({}): listeners closed, accepting no new connection: {}", trigger.tag(),
+        log.info(trigger == DrainTrigger.LISTENER_CHANGED
+                ? "drain ({}): the listeners' new versions accept the new connections: {}"
+                : "drain ({}): listeners closed, accepting no new connection: {}", trigger.tag(),
                 listeners.stream().map(DrainableListener::name).toList());
     }
 

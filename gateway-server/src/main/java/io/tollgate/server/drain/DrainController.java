@@ -109,10 +109,10 @@ public final class DrainController {
     }
 
     /**
-     * Drains one listener a reload or the control plane removed: it stops accepting at once, and
-     * the process stays live.
+     * Drains one listener a reload or the control plane removed or replaced ({@code trigger}): it
+     * stops accepting at once, and the process stays live.
      */
-    public Drain drainListener(DrainableListener listener, Duration timeout) {
-        return Drain.start(DrainTrigger.LISTENER_REMOVED, List.of(listener), true, timeout, timers, registry);
+    public Drain drainListener(DrainableListener listener, DrainTrigger trigger, Duration timeout) {
+        return Drain.start(trigger, List.of(listener), true, timeout, timers, registry);
     }
 }

@@ -11,7 +11,9 @@ public enum DrainTrigger {
     /** A new process took over the listening sockets: drain, then exit. */
     HOT_RESTART("hot_restart"),
     /** A reload or the xDS control plane removed a listener: drain that listener only. */
-    LISTENER_REMOVED("listener_removed");
+    LISTENER_REMOVED("listener_removed"),
+    /** A reload or the xDS control plane changed a listener: its successor serves new connections, the old ones drain. */
+    LISTENER_CHANGED("listener_changed");
 
     private final String tag;
 

@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * filters ({@link NetworkFilterChain}, when it has any); once admitted, it is tracked in the
  * listener's {@link ListenerConnections} until it closes, so that a drain reaches it. In a hot
  * restart the listening socket comes from the previous process ({@link #adopt}) and so may live
- * connections ({@link #adoptConnection}), which passed their network filters there.
+ * connections ({@link #adoptConnection}), which passed their network filters there. A reload that
+ * changes a listener but not its address hands the listening socket to its successor in this
+ * process ({@link #succeed}), so that no connection attempt is refused in between.
  */
 public final class Listener implements DrainableListener, AutoCloseable {
 
@@ -49,6 +51,7 @@ public final class Listener implements DrainableListener, AutoCloseable {
     private final ListenerProtocols protocols;
     private final EventLoopGroup group;
     private final ListenerConnections connections;
+    private volatile boolean socketHandedOver;
 
     private Listener(ListenerConfig config, Channel channel, AccessLogSink accessLog, ListenerTls tls,
             ConnectionGate gate, ListenerProtocols protocols, EventLoopGroup group, ListenerConnections connections) {
@@ -80,6 +83,55 @@ public final class Listener implements DrainableListener, AutoCloseable {
             throw new IllegalStateException("listeners." + config.name() + ": a handed-over socket needs the epoll transport");
         }
         return open(config, group, transport, registry, socket);
+    }
+
+    /**
+     * Serves {@code config}, a changed version of {@code previous} at the same address, on
+     * {@code previous}'s own listening socket: {@code previous} stops accepting (its connections
+     * stay open, for a drain to reach) and this listener accepts from the same queue, so that no
+     * connection attempt is refused or lost in between. When this listener cannot be set up,
+     * {@code previous} accepts again and the exception is thrown. Needs the epoll transport.
+     */
+    public static Listener succeed(ListenerConfig config, Listener previous, EventLoopGroup group,
+            Transport transport, DownstreamProtocols registry) throws InterruptedException {
+        if (transport != Transport.EPOLL) {
+            throw new IllegalStateException("listeners." + config.name()
+                    + ": a listener changes in place on the epoll transport only (restart, or use a new name)");
+        }
+        FileDescriptor socket = previous.releaseSocket();
+        try {
+            Listener next = open(config, group, transport, registry, socket);
+            next.startAccepting();
+            return next;
+        } catch (RuntimeException | InterruptedException e) {
+            previous.resumeSocket();
+            throw e;
+        }
+    }
+
+    /**
+     * Hands the listening socket back to {@code previous}, the listener this one {@link #succeed succeeded}:
+     * a reload that could not be applied whole undoes the change. Closes what else this listener
+     * opened (access log, certificate watch).
+     */
+    public void handBackTo(Listener previous) {
+        releaseSocket();
+        previous.resumeSocket();
+        close();
+    }
+
+    /** Stops accepting without closing the listening socket, which another listener of this process takes over. */
+    private FileDescriptor releaseSocket() {
+        channel.config().setAutoRead(false);
+        channel.deregister().syncUninterruptibly();
+        socketHandedOver = true;
+        return ((UnixChannel) channel).fd();
+    }
+
+    private void resumeSocket() {
+        socketHandedOver = false;
+        group.register(channel).syncUninterruptibly();
+        channel.config().setAutoRead(true);
     }
 
     private static Listener open(ListenerConfig config, EventLoopGroup group, Transport transport,
@@ -187,10 +239,14 @@ public final class Listener implements DrainableListener, AutoCloseable {
      * Stops accepting: closes this process's descriptor of the listening socket; the connections
      * it accepted stay open. When another process holds the socket too (a hot restart handed it
      * over), the socket stays open and that process goes on accepting. Closed when this returns;
-     * on the socket's own event loop the close runs at once, elsewhere this waits for it.
+     * on the socket's own event loop the close runs at once, elsewhere this waits for it. Does
+     * nothing once the socket went to a {@link #succeed successor}.
      */
     @Override
     public void stopAccepting() {
+        if (socketHandedOver) {
+            return;
+        }
         ChannelFuture closed = channel.close();
         if (!channel.eventLoop().inEventLoop()) {
             closed.syncUninterruptibly();

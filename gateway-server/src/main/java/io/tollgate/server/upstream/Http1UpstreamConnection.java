@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
@@ -152,6 +153,13 @@ final class Http1UpstreamConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof PrematureChannelClosureException) {
+            // the decoder's word that a response was owed comes after channelInactive, which already
+            // told the pool and the exchange; whoever closed (the host, or this side because the
+            // client left) it is routine, not a failure of a handler
+            log.debug("{}: {}", pool.host(), cause.getMessage());
+            return;
+        }
         HandlerFailures.caught(log, ctx.channel(), cause, pool.connectionErrors(), false);
         reset = cause instanceof IOException;
         ctx.close();

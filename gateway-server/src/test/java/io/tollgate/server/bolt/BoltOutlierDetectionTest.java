@@ -7,9 +7,9 @@ import com.alipay.remoting.rpc.RpcClient;
 import com.alipay.remoting.rpc.RpcServer;
 import com.alipay.remoting.rpc.protocol.SyncUserProcessor;
 import io.tollgate.router.cluster.Host;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,7 +72,7 @@ class BoltOutlierDetectionTest {
     }
 
     private static RpcServer provider(boolean fails) throws IOException {
-        RpcServer server = new RpcServer("127.0.0.1", freePort(), false);
+        RpcServer server = new RpcServer("127.0.0.1", FreePort.pick(), false);
         server.registerUserProcessor(new SyncUserProcessor<String>() {
             @Override
             public Object handleRequest(BizContext context, String request) {
@@ -89,11 +89,5 @@ class BoltOutlierDetectionTest {
         });
         server.startup();
         return server;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

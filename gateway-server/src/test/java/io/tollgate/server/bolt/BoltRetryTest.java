@@ -10,9 +10,9 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.tollgate.protocols.bolt.BoltStatus;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +61,7 @@ class BoltRetryTest {
     @BeforeEach
     void startProvider() throws IOException {
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        healthy = new RpcServer("127.0.0.1", freePort(), false);
+        healthy = new RpcServer("127.0.0.1", FreePort.pick(), false);
         healthy.registerUserProcessor(new SyncUserProcessor<String>() {
             @Override
             public Object handleRequest(BizContext context, String request) {
@@ -94,7 +94,7 @@ class BoltRetryTest {
     @Test
     void aHostThatRefusesConnectionsIsRetriedOnTheOtherAndEveryCallSucceeds() throws Exception {
         start("{ retry_on: [connect-failure], num_retries: 2, retry_back_off: { base_interval: 1ms } }", "{}",
-                freePort());
+                FreePort.pick());
 
         callsAllSucceed();
 
@@ -200,11 +200,5 @@ class BoltRetryTest {
     private void start(String policy, String breakers, int failingPort) throws InterruptedException {
         gateway = TestGateway.start(CONFIG, Map.of("POLICY", policy, "BREAKERS", breakers, "FAILING", failingPort,
                 "HEALTHY", healthy.port()));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -14,9 +14,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.tollgate.protocols.bolt.BoltFrame;
 import io.tollgate.protocols.bolt.BoltStatus;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.TestGateway;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -97,7 +96,7 @@ class BoltRpcClientThroughGatewayTest {
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         silent = new HoldingBoltUpstream(group, false);
         alive = new HoldingBoltUpstream(group, true);
-        int rpcPort = freePort();
+        int rpcPort = FreePort.pick();
         server = new RpcServer("127.0.0.1", rpcPort, false);
         server.registerUserProcessor(new SyncUserProcessor<String>() {
             @Override
@@ -112,7 +111,7 @@ class BoltRpcClientThroughGatewayTest {
             }
         });
         server.startup();
-        gateway = TestGateway.start(CONFIG, Map.of("RPC", rpcPort, "DEAD", freePort(), "SILENT", silent.port(),
+        gateway = TestGateway.start(CONFIG, Map.of("RPC", rpcPort, "DEAD", FreePort.pick(), "SILENT", silent.port(),
                 "ALIVE", alive.port()));
         address = "127.0.0.1:" + gateway.port("shared");
         client = new RpcClient();
@@ -227,12 +226,6 @@ class BoltRpcClientThroughGatewayTest {
             assertThat(Conditions.within(Duration.ofSeconds(3), () -> alive.heartbeats() >= 4)).isTrue();
             assertThat(alive.openConnections()).isEqualTo(1);
             assertThat(raw.next(0)).isNull();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -16,10 +16,10 @@ import com.alipay.sofa.rpc.message.ResponseFuture;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,7 +81,7 @@ class SofaRpcThroughGatewayTest {
     static void start() throws Exception {
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         held = new HoldingBoltUpstream(group, true);
-        int providerPort = freePort();
+        int providerPort = FreePort.pick();
         ServerConfig server = new ServerConfig().setProtocol("bolt").setHost("127.0.0.1").setBoundHost("127.0.0.1")
                 .setPort(providerPort).setDaemon(true);
         provider = new ProviderConfig<EchoService>().setInterfaceId(EchoService.class.getName()).setRef(provided)
@@ -263,12 +263,6 @@ class SofaRpcThroughGatewayTest {
             return Files.readString(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

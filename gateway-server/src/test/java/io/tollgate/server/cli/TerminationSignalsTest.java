@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.HttpUpstream;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -138,8 +137,8 @@ class TerminationSignalsTest {
 
     /** Starts {@code tollgate run -c FILE} in a child JVM and waits until it is ready. */
     private void start(Path dir, String drainTimeout) throws Exception {
-        port = freePort();
-        adminPort = freePort();
+        port = FreePort.pick();
+        adminPort = FreePort.pick();
         Path config = dir.resolve("gateway.yaml");
         Files.writeString(config, CONFIG.replace("${ADMIN}", Integer.toString(adminPort))
                 .replace("${DRAIN}", drainTimeout).replace("${PORT}", Integer.toString(port))
@@ -171,12 +170,6 @@ class TerminationSignalsTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 0;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 }

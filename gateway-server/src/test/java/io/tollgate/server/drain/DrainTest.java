@@ -27,15 +27,14 @@ import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.dubbo.DubboProvider;
 import io.tollgate.server.http2.EchoGrpc;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -128,7 +127,7 @@ class DrainTest {
             HttpUpstream.respond(exchange, 200, ("slow " + exchange.getRequestURI().getPath())
                     .getBytes(StandardCharsets.US_ASCII));
         }));
-        boltPort = freePort();
+        boltPort = FreePort.pick();
         bolt = new RpcServer("127.0.0.1", boltPort, false);
         bolt.registerUserProcessor(new SyncUserProcessor<String>() {
             @Override
@@ -415,11 +414,5 @@ class DrainTest {
     private double count(String name, String... tags) {
         return gateway.gateway().metrics().registry().find(name).tags(tags).counters().stream()
                 .mapToDouble(Counter::count).sum();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

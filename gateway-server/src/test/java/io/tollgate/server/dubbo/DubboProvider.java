@@ -1,9 +1,6 @@
 package io.tollgate.server.dubbo;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.tollgate.server.testing.FreePort;
 import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.remoting.Channel;
@@ -34,7 +31,7 @@ public final class DubboProvider implements AutoCloseable {
         this.service = new DubboEchoServiceImpl(builder.name);
         // Chosen here: Dubbo takes port 0 for its default 20880, and a random port (-1) it picks
         // once per protocol name and then hands to every provider of the JVM.
-        this.port = builder.port != 0 ? builder.port : freePort();
+        this.port = builder.port != 0 ? builder.port : FreePort.pick();
         this.runtime = new DubboRuntime("provider-" + builder.name);
         try {
             ProtocolConfig protocol = new ProtocolConfig(runtime.application(), builder.protocol, port);
@@ -98,13 +95,6 @@ public final class DubboProvider implements AutoCloseable {
         runtime.close();
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** What {@link #start} sets up: a name, and optionally a protocol, a port, a group and a version. */
     public static final class Builder {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawUpstream;
@@ -11,7 +12,6 @@ import io.tollgate.server.testing.TestGateway;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -77,7 +77,7 @@ class RetryTest {
 
     @Test
     void retriesOnAnotherHostWhenOneRefusesConnectionsAndReportsEachAttempt() throws Exception {
-        int dead = freePort();
+        int dead = FreePort.pick();
         start(DEFAULT_RETRY, dead, upstream("a").port(), upstream("b").port());
 
         assertThat(gateway.servedBy("http", "/work/", 12)).containsExactlyInAnyOrder("a", "b");
@@ -330,11 +330,6 @@ class RetryTest {
         return upstream;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0)) {
-            return probe.getLocalPort();
-        }
-    }
 
     private static void readHead(InputStream in) throws IOException {
         int matched = 0;

@@ -3,6 +3,7 @@ package io.tollgate.server.network;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.PooledMemory;
 import io.tollgate.server.testing.RawUpstream;
@@ -23,7 +24,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -162,6 +165,42 @@ class TcpProxyTest {
             }
         }
         assertThat(served).containsExactlyInAnyOrder("a", "b");
+    }
+
+    @Test
+    void aHostRefusingConnectionsIsEjectedByOutlierDetectionAndTheOthersServe() throws Exception {
+        RawUpstream a = started.add(new RawUpstream(socket -> socket.getOutputStream().write('a')));
+        int dead = FreePort.pick();
+        TestGateway gateway = started.add(TestGateway.start("""
+                listeners:
+                  - name: tcp
+                    network_filters: [ { name: tcp_proxy, cluster: upstream } ]
+                clusters:
+                  - name: upstream
+                    endpoints: [ { address: 127.0.0.1, port: ${A} }, { address: 127.0.0.1, port: ${DEAD} } ]
+                    outlier_detection: { consecutive_connect_failure: 2, max_ejection_percent: 50, base_ejection_time: 60s }
+                """, Map.of("A", a.port(), "DEAD", dead)));
+
+        Await.until("the dead host ejected", Duration.ofSeconds(10), () -> {
+            try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
+                client.setSoTimeout(10_000);
+                client.getInputStream().readAllBytes();
+            } catch (IOException reset) {
+                // the connection to the dead host, closed by the gateway
+            }
+            return gateway.host("upstream", dead).ejected();
+        });
+        List<String> served = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
+                client.setSoTimeout(10_000);
+                served.add(new String(client.getInputStream().readAllBytes(), StandardCharsets.US_ASCII));
+            }
+        }
+
+        assertThat(served).containsOnly("a").hasSize(10);
+        assertThat(gateway.host("upstream", a.port()).ejected()).isFalse();
+        assertThat(gateway.count("tollgate.upstream.cx.connect_fail", "cluster", "upstream")).isGreaterThanOrEqualTo(2);
     }
 
     @Test

@@ -8,10 +8,9 @@ import com.alipay.remoting.rpc.RpcClient;
 import com.alipay.remoting.rpc.RpcServer;
 import com.alipay.remoting.rpc.protocol.SyncUserProcessor;
 import io.tollgate.core.metrics.MetricNames;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.TestGateway;
 import io.tollgate.server.testing.TestPki;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +65,7 @@ class BoltOverTlsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        int rpcPort = freePort();
+        int rpcPort = FreePort.pick();
         server = new RpcServer("127.0.0.1", rpcPort, false);
         server.registerUserProcessor(new SyncUserProcessor<String>() {
             @Override
@@ -116,11 +115,5 @@ class BoltOverTlsTest {
                 () -> client.invokeSync("127.0.0.1:" + edge.port("bolt-wrong-ca"), "refused", 5000));
         assertThat(edge.count(MetricNames.UPSTREAM_CX_CONNECT_FAIL, MetricNames.TAG_CLUSTER, "wrong-ca"))
                 .isGreaterThan(before);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

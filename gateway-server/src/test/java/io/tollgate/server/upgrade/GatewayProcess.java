@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.server.cli.Main;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -90,11 +90,6 @@ final class GatewayProcess implements AutoCloseable {
     }
 
     /** A port free at the time of asking, for configurations that need fixed ports. */
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     /** The admin API's Prometheus page at {@code adminPort}. */
     static String prometheus(HttpClient client, int adminPort) throws IOException, InterruptedException {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.channel.epoll.Epoll;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.RawHttp;
 import java.io.IOException;
@@ -48,8 +49,8 @@ class HotRestartTest {
         assumeTrue(Epoll.isAvailable(), "hot restart needs native epoll, unavailable here: " + Epoll.unavailabilityCause());
         upstream = new HttpUpstream();
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        port = GatewayProcess.freePort();
-        adminPort = GatewayProcess.freePort();
+        port = FreePort.pick();
+        adminPort = FreePort.pick();
         socket = dir.resolve("upgrade.sock");
     }
 
@@ -235,5 +236,4 @@ class HotRestartTest {
             return response.startsWith("HTTP/1.1 200");
         }
     }
-
 }

@@ -18,6 +18,7 @@ import io.tollgate.server.dubbo.DubboProvider;
 import io.tollgate.server.http2.EchoGrpc;
 import io.tollgate.server.http2.EchoServer;
 import io.tollgate.server.testing.BoltEchoServer;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.StartedResources;
 import java.io.IOException;
@@ -62,13 +63,13 @@ class HotRestartUnderLoadTest {
         try (StartedResources started = new StartedResources()) {
             HttpUpstream http = started.add(new HttpUpstream());
             EchoServer grpc = started.add(new EchoServer());
-            RpcServer boltServer = BoltEchoServer.start(GatewayProcess.freePort());
+            RpcServer boltServer = BoltEchoServer.start(FreePort.pick());
             started.add(boltServer::shutdown);
             DubboProvider dubbo = started.add(DubboProvider.named("main").start());
-            int httpPort = GatewayProcess.freePort();
-            int boltPort = GatewayProcess.freePort();
-            int dubboPort = GatewayProcess.freePort();
-            int adminPort = GatewayProcess.freePort();
+            int httpPort = FreePort.pick();
+            int boltPort = FreePort.pick();
+            int dubboPort = FreePort.pick();
+            int adminPort = FreePort.pick();
             IntFunction<String> configWithRoute = route -> config(adminPort, httpPort, boltPort, dubboPort, http.port(),
                     grpc.port(), boltServer.port(), dubbo.port(), route);
             Path config = Files.writeString(dir.resolve("gateway.yaml"), configWithRoute.apply(0));

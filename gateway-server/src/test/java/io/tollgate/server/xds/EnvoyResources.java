@@ -67,7 +67,11 @@ final class EnvoyResources {
     }
 
     static Listener rdsListener(String name, int port, String routes) {
-        return listener(name, port, HttpConnectionManager.newBuilder()
+        return rdsListener(name, port, routes, HttpConnectionManager.CodecType.AUTO);
+    }
+
+    static Listener rdsListener(String name, int port, String routes, HttpConnectionManager.CodecType codec) {
+        return listener(name, port, HttpConnectionManager.newBuilder().setCodecType(codec)
                 .setRds(Rds.newBuilder().setRouteConfigName(routes).setConfigSource(ADS)));
     }
 

@@ -18,9 +18,11 @@ import io.envoyproxy.envoy.config.route.v3.RouteAction;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.metrics.MetricNames;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
@@ -149,6 +151,39 @@ class XdsGatewayTest {
                 List.of(assignment("app", a)), List.of(rdsListener("web", 0, "web-routes")),
                 List.of(routes("web-routes", ordered("/other", "other", "/", "app"))));
         Await.until("the next good version serves", LIMIT, () -> "other".equals(upstreamAt("/other")));
+    }
+
+    @Test
+    void aChangedListenerIsReplacedOnItsSocketUnderLoadAndItsOldConnectionsDrain() throws Exception {
+        int a = upstream("a");
+        startControlPlane();
+        pushApp("1", a);
+        startGateway();
+        int port = gateway.port("web");
+
+        try (TrafficLoop traffic = traffic()) {
+            Await.until("a served traffic", LIMIT, () -> served("a") >= 20);
+            for (int i = 0; i < 7; i++) {
+                HttpConnectionManager.CodecType codec = i % 2 == 0 ? HttpConnectionManager.CodecType.HTTP1
+                        : HttpConnectionManager.CodecType.AUTO;
+                controlPlane.push(Integer.toString(i + 2), List.of(edsCluster("app")), List.of(assignment("app", a)),
+                        List.of(rdsListener("web", 0, "web-routes", codec)), List.of(routes("web-routes", Map.of("/", "app"))));
+                String version = Integer.toString(i + 2);
+                Await.until("listeners of version " + version + " acknowledged", LIMIT,
+                        () -> acks("type.googleapis.com/envoy.config.listener.v3.Listener").stream()
+                                .anyMatch(r -> r.getVersionInfo().equals(version)));
+                int before = served("a");
+                Await.until("traffic after version " + version, LIMIT, () -> served("a") >= before + 20);
+            }
+            assertThat(traffic.stop()).isEmpty();
+        }
+
+        assertThat(nacks()).isEmpty();
+        assertThat(gateway.port("web")).isEqualTo(port);
+        assertThat(gateway.snapshot().config().listeners()).singleElement()
+                .satisfies(l -> assertThat(l.protocols()).containsExactly("http1"));
+        assertThat(gateway.metrics().registry().find(MetricNames.SERVER_DRAIN_STARTED).tag("trigger", "listener_changed")
+                .counter().count()).isEqualTo(7);
     }
 
     @Test

@@ -22,6 +22,9 @@ import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
+import io.tollgate.router.outlier.UpstreamFailure;
+import io.tollgate.router.outlier.UpstreamOutcomes;
+import io.tollgate.server.Snapshot;
 import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.transport.EpollHalfClose;
 import io.tollgate.server.transport.HandlerFailures;
@@ -59,6 +62,11 @@ final class TcpProxySession {
     static final int SPLICE_AFTER_BYTES = 16 * 1024;
     /** Tries at splicing a connection; a try fails when a write was still pending as the channels left the loop. */
     private static final int SPLICE_TRIES = 3;
+    /**
+     * What a successful connect counts as for outlier detection, as in Envoy's TCP proxy: a
+     * success, which ends a run of consecutive connect failures; a failure counts like a 5xx.
+     */
+    private static final int CONNECTED = 200;
 
     private final TcpProxy proxy;
     private final Downstream downstreamHandler = new Downstream();
@@ -76,6 +84,7 @@ final class TcpProxySession {
     private boolean wroteUpstream;
     private boolean wroteDownstream;
     private Host host;
+    private UpstreamOutcomes outcomes;
     private CircuitBreakers breakers;
     private ClusterMetrics clusterMetrics;
     private long startMillis;
@@ -114,12 +123,14 @@ final class TcpProxySession {
         idleTimer = downstream.eventLoop().schedule(this::checkIdle, proxy.idleTimeout().toNanos(), TimeUnit.NANOSECONDS);
         downstreamPauses = ReadPauses.of(downstream);
         downstreamPauses.pause(ReadPauses.CONNECTING);
-        Cluster cluster = proxy.snapshot().clusters().cluster(proxy.cluster());
+        Snapshot snapshot = proxy.snapshot();
+        Cluster cluster = snapshot.clusters().cluster(proxy.cluster());
         if (cluster == null) {
             refuse("no_cluster", ResponseFlag.NO_CLUSTER_FOUND);
             return;
         }
         clusterMetrics = proxy.metrics().cluster(cluster.name());
+        outcomes = snapshot.outliers().outcomes(cluster.name());
         host = cluster.choose(new TcpRouteRequest(ClientAddresses.ip(downstream)));
         if (host == null) {
             clusterMetrics.noHealthyHost();
@@ -146,11 +157,13 @@ final class TcpProxySession {
         if (!future.isSuccess()) {
             breakers.connectionClosed();
             clusterMetrics.connectFailure();
+            outcomes.failed(host, UpstreamFailure.CONNECT_FAILURE);
             log.debug("tcp listener {}: cannot connect to {}: {}", proxy.listener(), host, future.cause().toString());
             refuse("connect_failure", ResponseFlag.UPSTREAM_CONNECTION_FAILURE);
             return;
         }
         connected = true;
+        outcomes.responded(host, CONNECTED);
         clusterMetrics.connectionOpened();
         proxy.meters().connected();
         upstreamPauses = ReadPauses.of(upstream);
