@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Moves one TCP proxy connection's bytes between its two sockets with Linux {@code splice(2)},
  * through one pipe per direction, so that they never enter the JVM. Netty's own
- * {@code spliceTo} is not used: it hides how many bytes moved, and when a peer's FIN arrives it
- * shuts the socket's input after one read batch, dropping what the socket still held.
+ * {@code spliceTo} is not used: it reports no count of the bytes it moved, switches the source's
+ * {@code autoRead} itself, and once a peer's FIN is seen shuts the socket's input after a single
+ * splice batch (Netty 4.2.18).
  *
  * <p>While it runs, the relay owns both descriptors: the session deregisters its two channels from
  * their event loop, and the relay registers its own handles for the same descriptors on that loop
@@ -37,9 +38,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Anything else is left to the session's buffer path: at the end of either side's input, on an
  * error or a hang-up, and before any close, the relay {@link #handBack hands back}: it cancels its
- * registrations, reads what the pipes still hold into buffers for the session to write, closes the
- * pipes, and the session registers its channels again, so half-close, errors and closing run their
- * usual, tested course. All of it runs on the connection's event loop.
+ * registrations, reads what the pipes still hold into buffers for the session to write, gives the
+ * pipes back, and the session registers its channels again, so half-close, errors and closing run
+ * their usual, tested course. All of it runs on the connection's event loop.
  */
 final class SpliceRelay {
 
