@@ -26,6 +26,13 @@
 #                               Tollgate's 'tcp' listener (tcp_proxy), HAProxy 'mode tcp', nginx
 #                               'stream', Envoy's tcp_proxy; each client connection is one upstream
 #                               connection, bytes are not parsed
+#   tcp-1m-c20                  (scenario tcp-splice) wrk -t1 -c20 GET /1m, a 1 MiB response that the
+#                               upstream sends with sendfile, through the same L4 proxies: bulk bytes
+#   tcp-splice-1m-c20           the same through the proxies that can splice(2), with it on: HAProxy
+#                               'option splice-request' and 'splice-response' (2.6's splice-auto did
+#                               not splice this traffic at all: strace showed recvfrom/sendto only),
+#                               Tollgate's tcp_proxy 'splice: true' (nginx's stream module and Envoy
+#                               have no splice: no row)
 # Every proxy runs one worker (HAProxy nbthread 1, nginx worker_processes 1, Envoy --concurrency 1,
 # Tollgate event_loops 1) and keeps its upstream connections alive across requests.
 # With -r N the matrix runs N rounds, the targets taking turns within each round (all of them
@@ -53,9 +60,10 @@ Usage: bench/compare.sh [-d SECS] [-w SECS] [-r ROUNDS] [-o DIR] [--only 'TARGET
                  FILTERS_B (a YAML flow list of stream filters for its listener,
                  without single quotes) to measure what filters cost
   -c LIST        wrk connection counts for GET                        (default '20 200 1000')
-  -s LIST        scenarios, any of: get post ab h2c tcp              (default: all five)
+  -s LIST        scenarios, any of: get post ab h2c tcp tcp-splice   (default: all but tcp-splice)
 Ports: upstream 18080, haproxy 18090, nginx 18092, envoy 18094, tollgate 18100, tollgate-b 18101; the TCP
-proxies: haproxy 18095, nginx 18096, envoy 18097, tollgate 18102, tollgate-b 18103. Tollgate starts through
+proxies: haproxy 18095, nginx 18096, envoy 18097, tollgate 18102, tollgate-b 18103; splicing: haproxy 18098,
+tollgate 18104, tollgate-b 18105. Tollgate starts through
 bench/gateway.sh (override its JVM flags with JVM_OPTS / JVM_EXTRA in the environment).
 USAGE
   exit 2
@@ -105,7 +113,9 @@ declare -A PORT=([direct]=$UP [haproxy]=18090 [nginx]=18092 [envoy]=18094 [tollg
 declare -A H2PORT=([direct]=$UP_H2 [haproxy]=18090 [nginx]=18093 [envoy]=18094 [tollgate]=18100 [tollgate-b]=18101)
 # the L4 TCP proxies, each in the same process as the target's HTTP proxy
 declare -A TCPPORT=([direct]=$UP [haproxy]=18095 [nginx]=18096 [envoy]=18097 [tollgate]=18102 [tollgate-b]=18103)
-for p in $UP $UP_H2 18090 18092 18093 18094 18095 18096 18097 18100 18101 18102 18103; do
+# the L4 TCP proxies with splice(2) on, where a target has one
+declare -A SPLICEPORT=([haproxy]=18098 [tollgate]=18104 [tollgate-b]=18105)
+for p in $UP $UP_H2 18090 18092 18093 18094 18095 18096 18097 18098 18100 18101 18102 18103 18104 18105; do
   port_open $p && die "port $p is already in use"
 done
 
@@ -123,6 +133,8 @@ printf 'wrk.method = "POST"\nwrk.body = string.rep("a", 1024)\nwrk.headers["Cont
 wrk_get() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency "$URL"; }
 wrk_post() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency -s "$POST_LUA" "$URL"; }
 wrk_tcp() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency "$URL3"; }
+wrk_tcp_1m() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency "${URL3}1m"; }
+wrk_splice_1m() { $LOAD wrk -t1 -c"$1" -d"$2s" --timeout 5s --latency "${URL4}1m"; }
 h2load_get() { # per-request log for the percentiles: columns start, status, duration in us
   $LOAD h2load -t1 -c"$1" -m"$2" -D "$3" --warm-up-time=1 --log-file="$OUT/.h2load.log" "$URL2"
 }
@@ -131,7 +143,7 @@ ab_post() { # -s 5: give up on a stalled keep-alive connection instead of waitin
 }
 
 wanted() { case " $SCENARIOS " in *" $1 "*) return 0 ;; esac; return 1; }
-for s in $SCENARIOS; do case "$s" in get|post|ab|h2c|tcp) ;; *) die "unknown scenario '$s'" ;; esac; done
+for s in $SCENARIOS; do case "$s" in get|post|ab|h2c|tcp|tcp-splice) ;; *) die "unknown scenario '$s'" ;; esac; done
 
 echo "target,scenario,qps,p50_ms,p99_ms,rss_mb,cpu_pct,us_per_req,errors,round" > "$OUT/results.csv"
 ROWS=()
@@ -198,9 +210,11 @@ CFG
 }
 
 KB=$(head -c 1024 /dev/zero | tr '\0' x)
+head -c $((1 << 20)) /dev/zero | tr '\0' m > "$OUT/upstream/1m"
 nginx_conf "$OUT/upstream" "default_type application/octet-stream;
   client_body_buffer_size 64k;
-  server { listen 127.0.0.1:$UP backlog=4096; location / { return 200 \"$KB\"; } }
+  server { listen 127.0.0.1:$UP backlog=4096; location / { return 200 \"$KB\"; }
+    location = /1m { root $OUT/upstream; sendfile on; } }
   server { listen 127.0.0.1:$UP_H2 http2 backlog=4096; location / { return 200 \"$KB\"; } }"
 
 { haproxy_defaults; cat <<CFG
@@ -217,12 +231,26 @@ frontend fe_tcp
 backend be_tcp
   mode tcp
   server up 127.0.0.1:$UP
+global
+  # splicing makes HAProxy reserve maxconn/4 pipes (two descriptors each) by default, past this rig's descriptor limit
+  maxpipes 256
+frontend fe_splice
+  mode tcp
+  option splice-request
+  option splice-response
+  bind 127.0.0.1:${SPLICEPORT[haproxy]}
+  default_backend be_splice
+backend be_splice
+  mode tcp
+  option splice-request
+  option splice-response
+  server up 127.0.0.1:$UP
 CFG
 } > "$OUT/haproxy.cfg"
 
 # nginx's L4 proxy is its stream module, a separate package on Debian (libnginx-mod-stream)
 NGINX_STREAM="" NGINX_STREAM_BLOCK=""
-if ! wanted tcp; then
+if ! wanted tcp && ! wanted tcp-splice; then
   unset 'TCPPORT[nginx]'
 else
   module=${NGINX_STREAM_MODULE:-/usr/lib/nginx/modules/ngx_stream_module.so}
@@ -294,7 +322,10 @@ YAML
 
 # The tcp listener only when the tcp scenario runs, so that a jar from before it existed can be measured.
 TG_TCP=""; TGB_TCP=""
-if wanted tcp; then TG_TCP="TCP_PORT=${TCPPORT[tollgate]}"; TGB_TCP="TCP_PORT=${TCPPORT[tollgate-b]}"; fi
+if wanted tcp || wanted tcp-splice; then TG_TCP="TCP_PORT=${TCPPORT[tollgate]}"; TGB_TCP="TCP_PORT=${TCPPORT[tollgate-b]}"; fi
+if wanted tcp-splice; then
+  TG_TCP="$TG_TCP SPLICE_PORT=${SPLICEPORT[tollgate]}"; TGB_TCP="$TGB_TCP SPLICE_PORT=${SPLICEPORT[tollgate-b]}"
+fi
 declare -A CMD=(
   [haproxy]="haproxy -db -f $OUT/haproxy.cfg"
   [nginx]="nginx -p $OUT/nginx -c $OUT/nginx/nginx.conf"
@@ -311,11 +342,12 @@ declare -A CMD=(
 start upstream 0 $UP "nginx -p $OUT/upstream -c $OUT/upstream/nginx.conf"
 UPSTREAM_PID=$PID
 
-# target_urls TARGET: sets URL (HTTP/1.1), URL2 (h2c) and URL3 (HTTP/1.1 through the L4 proxy, empty
-# when the target has none) for TARGET
+# target_urls TARGET: sets URL (HTTP/1.1), URL2 (h2c), URL3 (HTTP/1.1 through the L4 proxy) and URL4
+# (through the splicing L4 proxy) for TARGET; URL3 and URL4 are empty when the target has no such proxy
 target_urls() {
   URL="http://127.0.0.1:${PORT[$1]}/"; URL2="http://127.0.0.1:${H2PORT[$1]}/"
   URL3=${TCPPORT[$1]:+http://127.0.0.1:${TCPPORT[$1]}/}
+  URL4=${SPLICEPORT[$1]:+http://127.0.0.1:${SPLICEPORT[$1]}/}
 }
 
 declare -A TARGET_PID
@@ -341,6 +373,8 @@ for target in $ONLY; do
   parts="get post"
   wanted h2c && parts="$parts h2c"
   wanted tcp && [ -n "$URL3" ] && parts="$parts tcp"
+  wanted tcp-splice && [ -n "$URL3" ] && parts="$parts tcp1m"
+  wanted tcp-splice && [ -n "$URL4" ] && parts="$parts splice1m"
   each=$(((warmup + $(wc -w <<< "$parts") - 1) / $(wc -w <<< "$parts")))
   echo "$target: warming up for ${warmup}s ($parts, ${each}s each)" >&2
   for part in $parts; do
@@ -349,6 +383,8 @@ for target in $ONLY; do
       post) load wrk_post 50 "$each" ;;
       h2c) load h2load_get 20 10 "$each" ;;
       tcp) load wrk_tcp 50 "$each" ;;
+      tcp1m) load wrk_tcp_1m 20 "$each" ;;
+      splice1m) load wrk_splice_1m 20 "$each" ;;
     esac > "$OUT/$target.warmup-$part.txt" 2>&1
   done
 done
@@ -362,6 +398,8 @@ for ROUND in $(seq "$ROUNDS"); do
     wanted ab && measure "$target" h1-post1k-ab-c200 ab_post 200 "$DUR"
     wanted h2c && measure "$target" h2c-get-c20m10 h2load_get 20 10 "$DUR"
     wanted tcp && [ -n "$URL3" ] && measure "$target" tcp-get-c200 wrk_tcp 200 "$DUR"
+    wanted tcp-splice && [ -n "$URL3" ] && measure "$target" tcp-1m-c20 wrk_tcp_1m 20 "$DUR"
+    wanted tcp-splice && [ -n "$URL4" ] && measure "$target" tcp-splice-1m-c20 wrk_splice_1m 20 "$DUR"
   done
 done
 
@@ -378,7 +416,7 @@ awk -F, 'NR > 1 && $8 != "-" { us[$1, $2, $10] = $8; p99[$1, $2, $10] = $5; s[$2
   END {
     for (k in s) for (tg in t) { n = 0; for (i in r) if ((tg, k, i) in us) v[++n] = us[tg, k, i]
       if (n > 1) printf "%-18s %-9s US/REQ median %.1f over %d rounds\n", k, tg, median(v, n), n }
-    for (k in s) if (k ~ /c200$/ || k ~ /^h2c/) for (tg in t) if (tg ~ /^tollgate/ || tg == "envoy" || k ~ /^tcp/ && tg == "nginx") {
+    for (k in s) if (k ~ /c200$/ || k ~ /c20$/ && k ~ /^tcp/ || k ~ /^h2c/) for (tg in t) if (tg ~ /^tollgate/ || tg == "envoy" || k ~ /^tcp/ && tg == "nginx") {
       n = 0; m = 0; each = ""
       for (i = 1; i <= rounds; i++) if (us["haproxy", k, i] > 0 && us[tg, k, i] > 0) {
         q[++n] = us[tg, k, i] / us["haproxy", k, i]; each = each sprintf(" %.2f", q[n])

@@ -14,6 +14,7 @@
 #   CONF_DIR         where the generated YAML goes                 (default $TMPDIR or /tmp)
 #   TLS_CERT, TLS_KEY  PEM certificate chain and PKCS#8 key: the listener terminates TLS (default: cleartext)
 #   TCP_PORT         also a 'tcp' listener on 127.0.0.1:$TCP_PORT: the TCP proxy (L4) to the same upstream
+#   SPLICE_PORT      also a 'tcp' listener on 127.0.0.1:$SPLICE_PORT whose TCP proxy has 'splice: true'
 #   FILTERS_YAML     the listener's stream filters, a YAML flow list, e.g.
 #                    '[{name: fault, abort: {http_status: 503}, headers: {x-never: "1"}}]' (default: none)
 #
@@ -66,6 +67,10 @@ ${TCP_PORT:+  - name: tcp
     address: 127.0.0.1
     port: $TCP_PORT
     network_filters: [ { name: tcp_proxy, cluster: upstream \} ]}
+${SPLICE_PORT:+  - name: tcp-splice
+    address: 127.0.0.1
+    port: $SPLICE_PORT
+    network_filters: [ { name: tcp_proxy, cluster: upstream, splice: true \} ]}
 clusters:
   - name: upstream
     endpoints:

@@ -26,6 +26,15 @@ public interface NetworkFilterConfig {
         return false;
     }
 
+    /**
+     * Whether this filter needs the connection's bytes ({@link NetworkFilter#onRead},
+     * {@link NetworkFilter#onWrite}); true by default. A TCP proxy moves bytes with {@code splice(2)},
+     * past every filter, only when no filter of its listener needs them.
+     */
+    default boolean inspectsBytes() {
+        return true;
+    }
+
     /** The clusters this filter sends to, checked to exist when the configuration is loaded; none by default. */
     default List<String> clusters() {
         return List.of();

@@ -17,6 +17,8 @@ public final class ReadPauses {
     public static final int CONNECTING = 1 << 1;
     /** The channel this one's bytes are written to is not writable. */
     public static final int PEER_UNWRITABLE = 1 << 2;
+    /** The connection's bytes move past Netty (the TCP proxy's splice), or are about to. */
+    public static final int SPLICING = 1 << 3;
 
     private static final AttributeKey<ReadPauses> KEY = AttributeKey.valueOf(ReadPauses.class.getName());
 

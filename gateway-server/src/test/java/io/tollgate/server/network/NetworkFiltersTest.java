@@ -150,6 +150,9 @@ class NetworkFiltersTest {
         assertThatThrownBy(() -> ConfigLoader.parse("listeners: [ { name: l, network_filters: [ "
                 + "{ name: tcp_proxy, cluster: c, timeout: 1s } ] } ]\n" + cluster))
                 .hasMessageContaining("listeners[0].network_filters[0]").hasMessageContaining("timeout");
+        assertThatThrownBy(() -> ConfigLoader.parse("listeners: [ { name: l, network_filters: [ "
+                + "{ name: tcp_proxy, cluster: c, splice: auto } ] } ]\n" + cluster))
+                .hasMessageContaining("listeners[0].network_filters[0].splice: must be true or false");
         assertThatThrownBy(() -> ConfigLoader.parse("listeners: [ { name: l, route_config: { virtual_hosts: [] }, "
                 + "network_filters: [ { name: tcp_proxy, cluster: c } ] } ]\n" + cluster))
                 .hasMessageContaining("listeners[0].route_config: does not apply to a tcp listener");

@@ -2,11 +2,10 @@ package io.tollgate.server.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.PooledMemory;
 import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
@@ -33,8 +32,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,8 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TcpProxyTest {
 
-    private static final long GIGABYTE = 1L << 30;
-    private static final int CHUNK = 64 * 1024;
+    static final long GIGABYTE = 1L << 30;
+    static final int CHUNK = 64 * 1024;
 
     private final StartedResources started = new StartedResources();
 
@@ -61,62 +58,7 @@ class TcpProxyTest {
     void echoesAGigabyteBothWaysWithBoundedMemoryAndPassesTheClientsFinUpstream() throws Exception {
         RawUpstream echo = started.add(new RawUpstream(TcpProxyTest::echoThenSayEnd));
         TestGateway gateway = tcpGateway(echo.port(), "");
-        var memory = ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric();
-        long before = memory.usedDirectMemory() + memory.usedHeapMemory();
-        AtomicLong peak = new AtomicLong();
-        AtomicBoolean moving = new AtomicBoolean(true);
-        Thread sampler = new Thread(() -> {
-            while (moving.get()) {
-                peak.accumulateAndGet(memory.usedDirectMemory() + memory.usedHeapMemory(), Math::max);
-                try {
-                    TimeUnit.MILLISECONDS.sleep(5);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
-        sampler.start();
-        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
-            client.setSoTimeout(60_000);
-            byte[] block = new byte[CHUNK];
-            new Random(13).nextBytes(block);
-            CompletableFuture<Long> sentCrc = CompletableFuture.supplyAsync(() -> {
-                CRC32 crc = new CRC32();
-                try {
-                    OutputStream out = client.getOutputStream();
-                    for (long sent = 0; sent < GIGABYTE; sent += CHUNK) {
-                        out.write(block);
-                        crc.update(block);
-                    }
-                    out.flush();
-                    client.shutdownOutput();
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-                return crc.getValue();
-            });
-            // the client reads nothing for a second: both directions must push back, not pile up
-            TimeUnit.SECONDS.sleep(1);
-            InputStream in = client.getInputStream();
-            CRC32 crc = new CRC32();
-            byte[] buffer = new byte[CHUNK];
-            long echoed = 0;
-            while (echoed < GIGABYTE) {
-                int n = in.read(buffer, 0, (int) Math.min(buffer.length, GIGABYTE - echoed));
-                assertThat(n).as("bytes echoed before the end").isPositive();
-                crc.update(buffer, 0, n);
-                echoed += n;
-            }
-            assertThat(crc.getValue()).isEqualTo(sentCrc.get(60, TimeUnit.SECONDS));
-            assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("END");
-        } finally {
-            moving.set(false);
-            sampler.join();
-        }
-        assertThat(peak.get() - before).as("allocator memory held while moving 2 GiB").isLessThan(32L << 20);
-        Await.until("the bytes counted", Duration.ofSeconds(5),
-                () -> gateway.count("tollgate.tcp.rx_bytes", "listener", "tcp") == GIGABYTE
-                        && gateway.count("tollgate.tcp.tx_bytes", "listener", "tcp") == GIGABYTE + 3);
+        assertThat(echoAGigabyteBothWays(gateway)).as("allocator memory held while moving 2 GiB").isLessThan(32L << 20);
         assertThat(gateway.count("tollgate.tcp.cx.total", "listener", "tcp", "cluster", "upstream")).isEqualTo(1);
     }
 
@@ -305,23 +247,84 @@ class TcpProxyTest {
 
     private TestGateway tcpGateway(int upstreamPort, String filterSettings, String clusterSettings)
             throws InterruptedException {
-        return started.add(TestGateway.start("""
+        return started.add(tcpGateway("", upstreamPort, filterSettings, clusterSettings));
+    }
+
+    /**
+     * A gateway on one event loop whose listener {@code tcp} forwards to the one host of cluster
+     * {@code upstream}: {@code filtersBefore} are YAML lines of network filters before its
+     * {@code tcp_proxy}, {@code filterSettings} (", key: value" pairs) are added to the
+     * {@code tcp_proxy}'s and {@code clusterSettings} (a YAML line) to the cluster's.
+     */
+    static TestGateway tcpGateway(String filtersBefore, int upstreamPort, String filterSettings, String clusterSettings)
+            throws InterruptedException {
+        return TestGateway.start("""
                 event_loops: 1
                 listeners:
                   - name: tcp
                     protocols: [tcp]
                     network_filters:
+                      ${BEFORE}
                       - { name: tcp_proxy, cluster: upstream${FILTER} }
                 clusters:
                   - name: upstream
                     connect_timeout: 2s
                     endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
                     ${CLUSTER}
-                """, Map.of("PORT", upstreamPort, "FILTER", filterSettings, "CLUSTER", clusterSettings)));
+                """, Map.of("BEFORE", filtersBefore, "PORT", upstreamPort, "FILTER", filterSettings,
+                "CLUSTER", clusterSettings));
+    }
+
+    /**
+     * Sends a gigabyte through the listener {@code tcp} of {@code gateway}, whose host echoes it
+     * then says {@code END}, reading nothing for the first second (both directions must push back);
+     * checks the echo and the byte counters, and returns the most allocator memory held meanwhile.
+     */
+    static long echoAGigabyteBothWays(TestGateway gateway) throws Exception {
+        PooledMemory.Sampler memory = PooledMemory.sample();
+        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
+            client.setSoTimeout(60_000);
+            byte[] block = new byte[CHUNK];
+            new Random(13).nextBytes(block);
+            CompletableFuture<Long> sentCrc = CompletableFuture.supplyAsync(() -> {
+                CRC32 crc = new CRC32();
+                try {
+                    OutputStream out = client.getOutputStream();
+                    for (long sent = 0; sent < GIGABYTE; sent += CHUNK) {
+                        out.write(block);
+                        crc.update(block);
+                    }
+                    out.flush();
+                    client.shutdownOutput();
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+                return crc.getValue();
+            });
+            TimeUnit.SECONDS.sleep(1);
+            InputStream in = client.getInputStream();
+            CRC32 crc = new CRC32();
+            byte[] buffer = new byte[CHUNK];
+            long echoed = 0;
+            while (echoed < GIGABYTE) {
+                int n = in.read(buffer, 0, (int) Math.min(buffer.length, GIGABYTE - echoed));
+                assertThat(n).as("bytes echoed before the end").isPositive();
+                crc.update(buffer, 0, n);
+                echoed += n;
+            }
+            assertThat(crc.getValue()).isEqualTo(sentCrc.get(60, TimeUnit.SECONDS));
+            assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("END");
+        } finally {
+            memory.close();
+        }
+        Await.until("the bytes counted", Duration.ofSeconds(5),
+                () -> gateway.count("tollgate.tcp.rx_bytes", "listener", "tcp") == GIGABYTE
+                        && gateway.count("tollgate.tcp.tx_bytes", "listener", "tcp") == GIGABYTE + 3);
+        return memory.growth();
     }
 
     /** Echoes every byte until the client's FIN, then says {@code END} and closes. */
-    private static void echoThenSayEnd(Socket socket) throws IOException {
+    static void echoThenSayEnd(Socket socket) throws IOException {
         InputStream in = socket.getInputStream();
         OutputStream out = socket.getOutputStream();
         byte[] buffer = new byte[CHUNK];
@@ -334,7 +337,7 @@ class TcpProxyTest {
     }
 
     /** Sends {@code text} and reads as many bytes back. */
-    private static String exchange(Socket client, String text) throws IOException {
+    static String exchange(Socket client, String text) throws IOException {
         client.setSoTimeout(10_000);
         client.getOutputStream().write(text.getBytes(StandardCharsets.US_ASCII));
         byte[] back = client.getInputStream().readNBytes(text.length());
@@ -342,7 +345,7 @@ class TcpProxyTest {
     }
 
     /** Fails unless the gateway closes {@code client}'s connection (EOF or reset) within 10 s. */
-    private static void assertClosed(Socket client) throws IOException {
+    static void assertClosed(Socket client) throws IOException {
         client.setSoTimeout(10_000);
         try {
             ByteArrayOutputStream got = new ByteArrayOutputStream();

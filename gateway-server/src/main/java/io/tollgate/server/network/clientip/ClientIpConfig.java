@@ -15,4 +15,10 @@ record ClientIpConfig(List<CidrRange> allow, List<CidrRange> deny) implements Ne
         allow = List.copyOf(allow);
         deny = List.copyOf(deny);
     }
+
+    /** Only the client's address matters, read when the connection opens. */
+    @Override
+    public boolean inspectsBytes() {
+        return false;
+    }
 }

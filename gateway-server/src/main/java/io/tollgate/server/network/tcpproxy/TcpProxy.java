@@ -8,6 +8,8 @@ import io.tollgate.server.Snapshot;
 import io.tollgate.server.transport.Transport;
 import java.time.Duration;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The TCP proxy of one {@code tcp} listener: what every {@link TcpProxySession} of the listener
@@ -16,6 +18,8 @@ import java.util.function.Supplier;
  */
 public final class TcpProxy {
 
+    private static final Logger log = LoggerFactory.getLogger(TcpProxy.class);
+
     private final String listener;
     private final TcpProxyConfig config;
     private final Supplier<Snapshot> snapshot;
@@ -23,6 +27,7 @@ public final class TcpProxy {
     private final GatewayMetrics metrics;
     private final TcpProxyMeters meters;
     private final AccessLogSink accessLog;
+    private final boolean splice;
 
     /**
      * @param config the listener's terminal filter, which MUST be a {@code tcp_proxy}
@@ -37,6 +42,14 @@ public final class TcpProxy {
         this.metrics = metrics;
         this.meters = new TcpProxyMeters(metrics.registry(), listener, this.config.cluster());
         this.accessLog = accessLog;
+        String noSplice = transport != Transport.EPOLL ? "the transport is not native epoll"
+                : config.tls().isPresent() ? "the listener terminates TLS"
+                : config.networkFilters().stream().anyMatch(f -> !f.config().terminal() && f.config().inspectsBytes())
+                        ? "a network filter of the listener reads the bytes" : null;
+        this.splice = this.config.splice() && noSplice == null;
+        if (this.config.splice() && noSplice != null) {
+            log.info("tcp listener {}: splice off ({})", listener, noSplice);
+        }
     }
 
     /** How long a connection may go without a byte either way. */
@@ -47,6 +60,11 @@ public final class TcpProxy {
     /** The handler serving one new downstream connection. */
     public ChannelHandler newHandler() {
         return new TcpProxySession(this).downstreamHandler();
+    }
+
+    /** Whether connections may move their bytes with splice: asked for, native epoll, and no filter reading them. */
+    boolean splice() {
+        return splice;
     }
 
     String listener() {

@@ -11,8 +11,10 @@ import java.util.List;
  *
  * @param cluster the cluster whose load balancer picks each connection's upstream host
  * @param idleTimeout a connection with no byte either way for this long is closed (default 1 h, as Envoy's)
+ * @param splice whether a bulk connection's bytes move with {@code splice(2)} when both sides are
+ *     native epoll plain TCP (default off, as HAProxy's splicing; see {@link SpliceRelay})
  */
-public record TcpProxyConfig(String cluster, Duration idleTimeout) implements NetworkFilterConfig {
+public record TcpProxyConfig(String cluster, Duration idleTimeout, boolean splice) implements NetworkFilterConfig {
 
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofHours(1);
 

@@ -24,12 +24,12 @@ public final class TcpProxyFilterFactory implements ExtensionFactory<NetworkFilt
 
     @Override
     public Set<String> keys() {
-        return Set.of("cluster", "idle_timeout");
+        return Set.of("cluster", "idle_timeout", "splice");
     }
 
     @Override
     public NetworkFilterConfig parse(ConfigNode node, NetworkFilterConfig base) {
         return new TcpProxyConfig(node.string("cluster"),
-                node.positiveDuration("idle_timeout", TcpProxyConfig.DEFAULT_IDLE_TIMEOUT));
+                node.positiveDuration("idle_timeout", TcpProxyConfig.DEFAULT_IDLE_TIMEOUT), node.bool("splice", false));
     }
 }

@@ -17,6 +17,7 @@ final class TcpProxyMeters {
     private final Counter rxBytes;
     private final Counter txBytes;
     private final Counter idleTimeouts;
+    private final Counter spliced;
 
     TcpProxyMeters(MeterRegistry registry, String listener, String cluster) {
         this.registry = registry;
@@ -26,6 +27,7 @@ final class TcpProxyMeters {
         this.rxBytes = registry.counter(MetricNames.TCP_RX_BYTES, tags);
         this.txBytes = registry.counter(MetricNames.TCP_TX_BYTES, tags);
         this.idleTimeouts = registry.counter(MetricNames.TCP_IDLE_TIMEOUT, tags);
+        this.spliced = registry.counter(MetricNames.TCP_CX_SPLICED, tags);
     }
 
     void connected() {
@@ -43,6 +45,10 @@ final class TcpProxyMeters {
 
     void sent(long bytes) {
         txBytes.increment(bytes);
+    }
+
+    void spliced() {
+        spliced.increment();
     }
 
     void idleTimeout() {

@@ -3,11 +3,13 @@ package io.tollgate.server.network.tcpproxy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
@@ -42,12 +44,24 @@ import org.slf4j.LoggerFactory;
  * have ended, or when either side closes or fails, or after {@code idle_timeout} without a byte
  * either way: one timer per connection that reads the time of the last read batch when it fires
  * (cheaper than Netty's idle handler, which makes a promise and a listener per write).
+ *
+ * <p>With the option {@code splice}, a connection whose read batch brings at least
+ * {@link #SPLICE_AFTER_BYTES} (bulk, not a conversation) while both sides are open and nothing
+ * waits to be written moves on with {@link SpliceRelay}: reading pauses
+ * ({@link ReadPauses#SPLICING}), both channels are deregistered from the loop, and the relay takes
+ * their descriptors until it {@linkplain #handedBack hands them back} (end of an input, an error, a
+ * close), after which the connection goes on here as above. A close of either channel meanwhile
+ * first takes both back ({@link #beforeClose}), so that it runs its course as usual.
  */
 final class TcpProxySession {
 
     private static final Logger log = LoggerFactory.getLogger(TcpProxySession.class);
     /** The upstream channel's write buffer, the same as a listener's downstream connections'. */
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(32 * 1024, 64 * 1024);
+    /** A read batch this large makes a connection splice (HAProxy's splice-auto idea: only bulk pays the set-up). */
+    static final int SPLICE_AFTER_BYTES = 16 * 1024;
+    /** Tries at splicing a connection; a try fails when a write was still pending as the channels left the loop. */
+    private static final int SPLICE_TRIES = 3;
     /**
      * What a successful connect counts as for outlier detection, as in Envoy's TCP proxy: a
      * success, which ends a run of consecutive connect failures; a failure counts like a 5xx.
@@ -82,6 +96,13 @@ final class TcpProxySession {
     private long sent;
     private long sentUncounted;
     private ResponseFlag flag;
+    /** The splice relay, from the deregistration of the channels until it hands them back; else null. */
+    private SpliceRelay relay;
+    /** Channels still to leave the loop before {@link #relay} starts. */
+    private int deregistering;
+    private boolean relayStarted;
+    private boolean closing;
+    private int spliceTries;
 
     TcpProxySession(TcpProxy proxy) {
         this.proxy = proxy;
@@ -229,6 +250,132 @@ final class TcpProxySession {
         }
     }
 
+    /**
+     * After a read batch of {@code batchBytes}: starts splicing when the listener allows it, the
+     * batch is bulk, both sides are open and neither has a write pending (the relay writes from
+     * then on, and Netty could not finish a pending write once its channel left the loop).
+     */
+    private void maybeSplice(long batchBytes) {
+        if (!proxy.splice() || relay != null || spliceTries >= SPLICE_TRIES || batchBytes < SPLICE_AFTER_BYTES
+                || !readyToSplice()) {
+            return;
+        }
+        relay = new SpliceRelay(this, downstream, upstream);
+        spliceTries++;
+        downstreamPauses.pause(ReadPauses.SPLICING);
+        upstreamPauses.pause(ReadPauses.SPLICING);
+        deregistering = 2;
+        ChannelFutureListener left = f -> deregistered();
+        downstream.deregister().addListener(left);
+        upstream.deregister().addListener(left);
+    }
+
+    private boolean readyToSplice() {
+        return connected && !closing && !downstreamEnded && !upstreamEnded && downstream.isActive()
+                && upstream.isActive() && nothingPending(downstream) && nothingPending(upstream);
+    }
+
+    private static boolean nothingPending(Channel channel) {
+        ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
+        return pending != null && pending.isEmpty();
+    }
+
+    /** A channel left the loop; once both have, the relay starts, unless the connection changed meanwhile. */
+    private void deregistered() {
+        if (--deregistering > 0) {
+            return;
+        }
+        if (readyToSplice() && relay.start()) {
+            relayStarted = true;
+            proxy.meters().spliced();
+            return;
+        }
+        handedBack(null, null, true);
+    }
+
+    /** Bytes the relay moved: counted, and the connection marked busy, like a read batch. */
+    void spliced(boolean fromClient, long bytes) {
+        if (fromClient) {
+            receivedUncounted += bytes;
+        } else {
+            sentUncounted += bytes;
+        }
+        readBatchDone();
+    }
+
+    /**
+     * The relay stopped (or never started): both channels go back on the loop, what its pipes held
+     * is written on, and reading resumes as the other side's writability allows.
+     *
+     * @param toUpstream bytes read from the client not yet sent, or null; released here
+     * @param toDownstream bytes read from the host not yet sent, or null; released here
+     * @param intact false when bytes were lost, which closes the connection
+     */
+    void handedBack(ByteBuf toUpstream, ByteBuf toDownstream, boolean intact) {
+        if (relayStarted) {
+            // a relay ends with the connection's end, an error or a close: no second one
+            spliceTries = SPLICE_TRIES;
+        }
+        relay = null;
+        relayStarted = false;
+        registerAgain(downstream);
+        registerAgain(upstream);
+        if (!intact) {
+            downstream.close();
+            upstream.close();
+        }
+        writeLeft(upstream, toUpstream);
+        writeLeft(downstream, toDownstream);
+        if (!upstream.isWritable()) {
+            downstreamPauses.pause(ReadPauses.PEER_UNWRITABLE);
+        }
+        if (!downstream.isWritable()) {
+            upstreamPauses.pause(ReadPauses.PEER_UNWRITABLE);
+        }
+        downstreamPauses.resume(ReadPauses.SPLICING);
+        upstreamPauses.resume(ReadPauses.SPLICING);
+    }
+
+    private static void writeLeft(Channel channel, ByteBuf data) {
+        if (data == null) {
+            channel.flush();
+        } else if (channel.isActive()) {
+            channel.writeAndFlush(data, channel.voidPromise());
+        } else {
+            data.release();
+        }
+    }
+
+    /** Puts an open channel that left the loop back on it (at once: this runs on that loop). */
+    private void registerAgain(Channel channel) {
+        if (!channel.isOpen() || channel.isRegistered()) {
+            return;
+        }
+        ChannelFuture registered = downstream.eventLoop().register(channel);
+        if (registered.isDone() && !registered.isSuccess()) {
+            log.warn("tcp listener {}: cannot put {} back on its event loop, closing it: {}", proxy.listener(), channel,
+                    registered.cause().toString());
+            channel.unsafe().close(channel.voidPromise());
+        }
+    }
+
+    /**
+     * {@code channel} is about to close: a running relay hands both channels back first, and a
+     * channel that already left the loop for a relay still starting comes back, so that the close
+     * reaches the handlers (counters, breaker, access log) as usual.
+     */
+    private void beforeClose(Channel channel) {
+        if (relay == null) {
+            return;
+        }
+        closing = true;
+        if (relayStarted) {
+            relay.handBack();
+        } else {
+            registerAgain(channel);
+        }
+    }
+
     private void logAccess() {
         AccessLogSink accessLog = proxy.accessLog();
         if (accessLog == null) {
@@ -242,7 +389,7 @@ final class TcpProxySession {
     }
 
     /** The client's side: its bytes go upstream. */
-    final class Downstream extends ChannelInboundHandlerAdapter {
+    final class Downstream extends ChannelDuplexHandler {
 
         @Override
         public void handlerAdded(ChannelHandlerContext ctx) {
@@ -288,7 +435,9 @@ final class TcpProxySession {
                     downstreamPauses.pause(ReadPauses.PEER_UNWRITABLE);
                 }
             }
+            long batch = receivedUncounted;
             readBatchDone();
+            maybeSplice(batch);
         }
 
         @Override
@@ -333,10 +482,16 @@ final class TcpProxySession {
                     proxy.metrics().listener(proxy.listener()).connectionErrors(), true);
             ctx.close();
         }
+
+        @Override
+        public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+            beforeClose(ctx.channel());
+            ctx.close(promise);
+        }
     }
 
     /** The host's side: its bytes go to the client. */
-    final class Upstream extends ChannelInboundHandlerAdapter {
+    final class Upstream extends ChannelDuplexHandler {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -358,7 +513,9 @@ final class TcpProxySession {
                     upstreamPauses.pause(ReadPauses.PEER_UNWRITABLE);
                 }
             }
+            long batch = sentUncounted;
             readBatchDone();
+            maybeSplice(batch);
         }
 
         @Override
@@ -389,6 +546,12 @@ final class TcpProxySession {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             HandlerFailures.caught(log, ctx.channel(), cause, clusterMetrics.connectionErrors(), false);
             ctx.close();
+        }
+
+        @Override
+        public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+            beforeClose(ctx.channel());
+            ctx.close(promise);
         }
     }
 }
