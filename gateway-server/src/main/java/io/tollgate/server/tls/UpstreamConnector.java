@@ -38,7 +38,16 @@ public final class UpstreamConnector {
     /** Connections from {@code loop} to {@code address} of {@code cluster}, abandoned after {@code connectTimeout}. */
     public static UpstreamConnector of(Transport transport, EventLoop loop, InetSocketAddress address,
             Duration connectTimeout, ClusterConfig cluster) {
-        return new UpstreamConnector(transport.clientTo(loop, address, connectTimeout), address,
+        return of(transport.clientTo(loop, address, connectTimeout), address, connectTimeout, cluster);
+    }
+
+    /**
+     * Connections to {@code address} of {@code cluster} made by {@code bootstrap} (a
+     * {@link Transport#clientTo} with the caller's own options), abandoned after {@code connectTimeout}.
+     */
+    public static UpstreamConnector of(Bootstrap bootstrap, InetSocketAddress address, Duration connectTimeout,
+            ClusterConfig cluster) {
+        return new UpstreamConnector(bootstrap, address,
                 cluster.tls().map(t -> UpstreamTls.of(cluster.name(), t)).orElse(null), connectTimeout);
     }
 

@@ -7,9 +7,12 @@ import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.TestGateway;
 import io.tollgate.server.testing.TestPki;
 import io.tollgate.server.testing.TlsUpstream;
+import java.io.IOException;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -28,6 +31,10 @@ class UpstreamTlsTest {
     private static final String CONFIG = """
             event_loops: 1
             listeners:
+              - name: tcp
+                network_filters: [ { name: tcp_proxy, cluster: verified, splice: true } ]
+              - name: tcp-wrong-ca
+                network_filters: [ { name: tcp_proxy, cluster: wrong-ca } ]
               - name: http
                 protocols: [http1]
                 route_config:
@@ -155,6 +162,47 @@ class UpstreamTlsTest {
 
         Await.until("the host behind the wrong CA is unhealthy", LIMIT,
                 () -> !gateway.host("checked-wrong-ca", upstream.port()).healthy());
+    }
+
+    @Test
+    void tcpProxyToATlsClusterOriginatesTlsWithItsSniAndCertificateChecks() throws Exception {
+        String request = "GET /over-tcp HTTP/1.1\r\nHost: b.test\r\nConnection: close\r\n\r\n";
+        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
+            client.setSoTimeout(10_000);
+            client.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            String response = readUntil(client, "path: /over-tcp\n");
+
+            assertThat(response).startsWith("HTTP/1.1 200").contains("alpn: http/1.1", "path: /over-tcp");
+        }
+        assertThat(upstream.serverNames()).contains("api.b.test");
+
+        double failedBefore = gateway.count(MetricNames.UPSTREAM_CX_CONNECT_FAIL, "cluster", "wrong-ca");
+        try (Socket refused = new Socket("127.0.0.1", gateway.port("tcp-wrong-ca"))) {
+            refused.setSoTimeout(10_000);
+            refused.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            assertThat(closedWithoutAnswer(refused)).isTrue();
+        }
+        assertThat(gateway.count(MetricNames.UPSTREAM_CX_CONNECT_FAIL, "cluster", "wrong-ca")).isEqualTo(failedBefore + 1);
+    }
+
+    /** Whether the gateway closed {@code socket} (an end of stream, or a reset since our request was left unread). */
+    private static boolean closedWithoutAnswer(Socket socket) {
+        try {
+            return socket.getInputStream().read() == -1;
+        } catch (IOException reset) {
+            return reset.getMessage().contains("reset");
+        }
+    }
+
+    /** What the server sent until {@code end} (the test server keeps its connections open). */
+    private static String readUntil(Socket socket, String end) throws IOException {
+        StringBuilder read = new StringBuilder();
+        byte[] buffer = new byte[4096];
+        int n;
+        while (read.indexOf(end) < 0 && (n = socket.getInputStream().read(buffer)) >= 0) {
+            read.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
+        }
+        return read.toString();
     }
 
     private static HttpResponse<String> get(String path) throws Exception {

@@ -25,6 +25,7 @@ import io.tollgate.router.cluster.Host;
 import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.outlier.UpstreamOutcomes;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.transport.EpollHalfClose;
 import io.tollgate.server.transport.HandlerFailures;
@@ -85,6 +86,8 @@ final class TcpProxySession {
     private boolean wroteDownstream;
     private Host host;
     private UpstreamOutcomes outcomes;
+    /** Whether the listener splices and the cluster's connections are plain TCP (over TLS the bytes must pass the engine). */
+    private boolean spliceAllowed;
     private CircuitBreakers breakers;
     private ClusterMetrics clusterMetrics;
     private long startMillis;
@@ -143,12 +146,13 @@ final class TcpProxySession {
             refuse("max_connections", ResponseFlag.UPSTREAM_OVERFLOW);
             return;
         }
-        ChannelFuture connect = proxy.transport()
-                .clientTo(downstream.eventLoop(), host.address(), cluster.config().connectTimeout())
-                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                .handler(upstreamHandler)
-                .connect();
+        spliceAllowed = proxy.splice() && cluster.config().tls().isEmpty();
+        ChannelFuture connect = UpstreamConnector.of(proxy.transport()
+                        .clientTo(downstream.eventLoop(), host.address(), cluster.config().connectTimeout())
+                        .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                        .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK),
+                host.address(), cluster.config().connectTimeout(), cluster.config())
+                .connect(upstreamHandler);
         upstream = connect.channel();
         connect.addListener((ChannelFutureListener) this::connectDone);
     }
@@ -256,7 +260,7 @@ final class TcpProxySession {
      * then on, and Netty could not finish a pending write once its channel left the loop).
      */
     private void maybeSplice(long batchBytes) {
-        if (!proxy.splice() || relay != null || spliceTries >= SPLICE_TRIES || batchBytes < SPLICE_AFTER_BYTES
+        if (!spliceAllowed || relay != null || spliceTries >= SPLICE_TRIES || batchBytes < SPLICE_AFTER_BYTES
                 || !readyToSplice()) {
             return;
         }
