@@ -149,14 +149,7 @@ class TcpProxyTest {
     void connectionsAreBalancedOverTheClustersHosts() throws Exception {
         RawUpstream a = started.add(new RawUpstream(socket -> socket.getOutputStream().write('a')));
         RawUpstream b = started.add(new RawUpstream(socket -> socket.getOutputStream().write('b')));
-        TestGateway gateway = started.add(TestGateway.start("""
-                listeners:
-                  - name: tcp
-                    network_filters: [ { name: tcp_proxy, cluster: upstream } ]
-                clusters:
-                  - name: upstream
-                    endpoints: [ { address: 127.0.0.1, port: ${A} }, { address: 127.0.0.1, port: ${B} } ]
-                """, Map.of("A", a.port(), "B", b.port())));
+        TestGateway gateway = twoHostGateway(a.port(), b.port(), "");
         Set<String> served = new HashSet<>();
         for (int i = 0; i < 6; i++) {
             try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
@@ -171,15 +164,8 @@ class TcpProxyTest {
     void aHostRefusingConnectionsIsEjectedByOutlierDetectionAndTheOthersServe() throws Exception {
         RawUpstream a = started.add(new RawUpstream(socket -> socket.getOutputStream().write('a')));
         int dead = FreePort.pick();
-        TestGateway gateway = started.add(TestGateway.start("""
-                listeners:
-                  - name: tcp
-                    network_filters: [ { name: tcp_proxy, cluster: upstream } ]
-                clusters:
-                  - name: upstream
-                    endpoints: [ { address: 127.0.0.1, port: ${A} }, { address: 127.0.0.1, port: ${DEAD} } ]
-                    outlier_detection: { consecutive_connect_failure: 2, max_ejection_percent: 50, base_ejection_time: 60s }
-                """, Map.of("A", a.port(), "DEAD", dead)));
+        TestGateway gateway = twoHostGateway(a.port(), dead,
+                "outlier_detection: { consecutive_connect_failure: 2, max_ejection_percent: 50, base_ejection_time: 60s }");
 
         Await.until("the dead host ejected", Duration.ofSeconds(10), () -> {
             try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
@@ -321,6 +307,19 @@ class TcpProxyTest {
                 () -> gateway.count("tollgate.tcp.rx_bytes", "listener", "tcp") == GIGABYTE
                         && gateway.count("tollgate.tcp.tx_bytes", "listener", "tcp") == GIGABYTE + 3);
         return memory.growth();
+    }
+
+    /** A TCP listener to a round-robin cluster of the hosts on {@code a} and {@code b}, with {@code clusterSettings}. */
+    private TestGateway twoHostGateway(int a, int b, String clusterSettings) throws InterruptedException {
+        return started.add(TestGateway.start("""
+                listeners:
+                  - name: tcp
+                    network_filters: [ { name: tcp_proxy, cluster: upstream } ]
+                clusters:
+                  - name: upstream
+                    endpoints: [ { address: 127.0.0.1, port: ${A} }, { address: 127.0.0.1, port: ${B} } ]
+                    ${CLUSTER}
+                """, Map.of("A", a, "B", b, "CLUSTER", clusterSettings)));
     }
 
     /** Echoes every byte until the client's FIN, then says {@code END} and closes. */
