@@ -326,26 +326,34 @@ public final class Gateway implements AutoCloseable {
     }
 
     private ListenerReplacement replaceForReload(ListenerConfig config) {
-        try {
-            return ListenerReplacement.of(listener(config.name()), config, workers, transport, protocols);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ConfigException("listeners." + config.name() + ": interrupted while replacing it", e);
-        } catch (RuntimeException e) { // a BindException, which Netty throws undeclared, or a certificate that cannot be used
-            throw new ConfigException("listeners." + config.name() + ": cannot apply its change: " + e.getMessage(), e);
-        }
+        return forReload(config, "replacing it", "cannot apply its change",
+                () -> ListenerReplacement.of(listener(config.name()), config, workers, transport, protocols));
     }
 
     private Listener bindForReload(ListenerConfig config) {
+        return forReload(config, "binding", "cannot bind " + config.address() + ":" + config.port(),
+                () -> Listener.bind(config, workers, transport, protocols));
+    }
+
+    /**
+     * Sets up a listener of a reload: a failure (a BindException, which Netty throws undeclared, a
+     * certificate or access log that cannot be used) becomes a ConfigException naming the listener.
+     */
+    private static <T> T forReload(ListenerConfig config, String doing, String failure, ListenerSetUp<T> setUp) {
         try {
-            return Listener.bind(config, workers, transport, protocols);
+            return setUp.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ConfigException("listeners." + config.name() + ": interrupted while binding", e);
-        } catch (RuntimeException e) { // a BindException, which Netty throws undeclared
-            throw new ConfigException("listeners." + config.name() + ": cannot bind " + config.address() + ":"
-                    + config.port() + ": " + e.getMessage(), e);
+            throw new ConfigException("listeners." + config.name() + ": interrupted while " + doing, e);
+        } catch (RuntimeException e) {
+            throw new ConfigException("listeners." + config.name() + ": " + failure + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Binds or replaces a listener, which waits for its socket. */
+    @FunctionalInterface
+    private interface ListenerSetUp<T> {
+        T run() throws InterruptedException;
     }
 
     /** The current configuration snapshot. */
