@@ -27,6 +27,7 @@ import io.tollgate.core.extension.ExtensionRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -373,6 +374,8 @@ public final class XdsClient implements AutoCloseable {
         }
         givenUp.removeIf(key -> key.startsWith(type.kind() + "/") && !names.contains(key.substring(type.kind().length() + 1)));
         composer.givenUp(givenUp);
+        forgetStatusesBut(type, names);
+        published = List.copyOf(statuses.values());
         state.names = names;
         if (stream != null) {
             stream.subscribe(type, names, state.acceptedVersion, held(type));
@@ -578,7 +581,7 @@ public final class XdsClient implements AutoCloseable {
             case ENDPOINT -> resources.endpoints().keySet();
             case SECRET -> resources.secrets().keySet();
         };
-        statuses.values().removeIf(s -> s.type().equals(type.kind()) && !s.name().equals("*") && !names.contains(s.name()));
+        forgetStatusesBut(type, names);
         for (String name : received) {
             XdsResourceStatus before = statuses.get(key(type, name));
             statuses.put(key(type, name), new XdsResourceStatus(type.kind(), name, update.versionOf(name), now,
@@ -594,6 +597,11 @@ public final class XdsClient implements AutoCloseable {
             initialized = true;
             log.info("first xDS configuration applied");
         }
+    }
+
+    /** Drops the statuses of the resources of {@code type} other than {@code kept} (and the type-wide one). */
+    private void forgetStatusesBut(ResourceType type, Collection<String> kept) {
+        statuses.values().removeIf(s -> s.type().equals(type.kind()) && !s.name().equals("*") && !kept.contains(s.name()));
     }
 
     private void nacked(ResourceType type, String name, String detail) {

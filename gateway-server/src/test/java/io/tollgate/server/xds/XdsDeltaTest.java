@@ -20,6 +20,7 @@ import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.TrafficLoop;
 import io.tollgate.xds.ResourceType;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -91,10 +92,28 @@ class XdsDeltaTest {
             Await.until("b served yet more traffic", LIMIT, () -> bed.served("b") >= onBAfter + 20);
             assertThat(traffic.stop()).isEmpty();
         }
-        String dump = bed.admin("/config_dump").body().replaceAll("\\s", "");
-        assertThat(dump).contains("\"type\":\"ClusterLoadAssignment\",\"name\":\"app\",\"version\":\""
+        assertThat(configDump()).contains("\"type\":\"ClusterLoadAssignment\",\"name\":\"app\",\"version\":\""
                 + lastVersion(EDS, "app") + "\"", "\"type\":\"Cluster\",\"name\":\"app\",\"version\":\""
                 + lastVersion(CDS, "app") + "\"").doesNotContain("\"name\":\"other\"");
+    }
+
+    @Test
+    void endpointsNoLongerAskedForLeaveTheConfigDumpWithoutWaitingForTheControlPlane() throws Exception {
+        int a = bed.upstream("a");
+        int c = bed.upstream("c");
+        startOnApp(a);
+        pushAppAndOther("2", a, c);
+        Await.until("the route to 'other' serves", LIMIT, () -> "c".equals(bed.upstreamAt("/other")));
+        assertThat(configDump()).contains("\"type\":\"ClusterLoadAssignment\",\"name\":\"other\"");
+
+        // cluster 'other' removed, its endpoints kept by the control plane: no EDS response removes them
+        bed.controlPlane.push("3", List.of(edsCluster("app")), List.of(assignment("app", a), assignment("other", c)),
+                List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))));
+        Await.until("the endpoints of 'other' unsubscribed from", LIMIT, () -> bed.controlPlane.deltaRequests()
+                .stream().anyMatch(r -> r.getTypeUrl().equals(EDS) && r.getResourceNamesUnsubscribeList().contains("other")));
+        Await.until("'other' gone from the config dump", LIMIT,
+                () -> !configDump().contains("\"name\":\"other\""));
+        assertThat(responses(EDS)).noneMatch(r -> r.getRemovedResourcesList().contains("other"));
     }
 
     @Test
@@ -241,6 +260,18 @@ class XdsDeltaTest {
         bed.controlPlane.push(version, List.of(edsCluster("app")), List.of(assignment("app", port)),
                 Arrays.stream(names).map(n -> rdsListener(n, 0, n + "-routes")).toList(),
                 Arrays.stream(names).map(n -> routes(n + "-routes", Map.of("/", "app"))).toList());
+    }
+
+    /** The admin's /config_dump without white space. */
+    private String configDump() {
+        try {
+            return bed.admin("/config_dump").body().replaceAll("\\s", "");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private DeltaDiscoveryRequest first(String typeUrl) {
