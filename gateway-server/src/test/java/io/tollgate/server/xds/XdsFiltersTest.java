@@ -160,6 +160,52 @@ class XdsFiltersTest {
     }
 
     @Test
+    void istiosDenyThenAllowRbacFiltersEachRunAndARouteDisablesThemByName() throws Exception {
+        int app = upstream("app");
+        controlPlane = resources.add(new ControlPlane());
+        RBAC denyMallory = RBAC.newBuilder().setRules(rules(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.DENY,
+                Policy.newBuilder().addPermissions(Permission.newBuilder().setAny(true))
+                        .addPrincipals(header("x-user", "mallory")).build())).build();
+        RBAC allowStaff = RBAC.newBuilder().setRules(rules(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.ALLOW,
+                Policy.newBuilder().addPermissions(Permission.newBuilder().setAny(true))
+                        .addPrincipals(header("x-team", "staff")).build())).build();
+        Any off = Any.pack(RBACPerRoute.getDefaultInstance());
+        RouteConfiguration sameName = RouteConfiguration.newBuilder().setName("istio-routes")
+                .addVirtualHosts(VirtualHost.newBuilder().setName("all").addDomains("*")
+                        .addRoutes(route("/public", "app").putTypedPerFilterConfig(RBAC_NAME, off))
+                        .addRoutes(route("/", "app")))
+                .build();
+        RouteConfiguration ownNames = RouteConfiguration.newBuilder().setName("named-routes")
+                .addVirtualHosts(VirtualHost.newBuilder().setName("all").addDomains("*")
+                        .addRoutes(route("/public", "app").putTypedPerFilterConfig("istio.authorization.allow", off))
+                        .addRoutes(route("/", "app")))
+                .build();
+        controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
+                List.of(rdsListener("istio", 0, "istio-routes", httpFilter(RBAC_NAME, denyMallory),
+                                httpFilter(RBAC_NAME, allowStaff)),
+                        inlineListener("named", 0, ownNames, httpFilter("istio.authorization.deny", denyMallory),
+                                httpFilter("istio.authorization.allow", allowStaff))),
+                List.of(sameName));
+        startGateway(2);
+
+        for (String listener : List.of("istio", "named")) {
+            assertThat(get(listener, "/x", Map.of("x-user", "bob", "x-team", "staff")).statusCode())
+                    .as(listener + ": allowed").isEqualTo(200);
+            HttpResponse<String> mallory = get(listener, "/x", Map.of("x-user", "mallory", "x-team", "staff"));
+            assertThat(mallory.statusCode()).as(listener + ": denied by the DENY filter").isEqualTo(403);
+            assertThat(mallory.headers().firstValue("x-tollgate-error")).hasValue("rbac_access_denied");
+            assertThat(get(listener, "/x", Map.of("x-user", "bob", "x-team", "guests")).statusCode())
+                    .as(listener + ": matched by no policy of the ALLOW filter").isEqualTo(403);
+        }
+        assertThat(get("named", "/public", Map.of("x-user", "bob", "x-team", "guests")).statusCode())
+                .as("the route disables istio.authorization.allow").isEqualTo(200);
+        assertThat(get("named", "/public", Map.of("x-user", "mallory", "x-team", "staff")).statusCode())
+                .as("istio.authorization.deny still runs there").isEqualTo(403);
+        assertThat(get("istio", "/public", Map.of("x-user", "mallory", "x-team", "guests")).statusCode())
+                .as("the route disables both filters of the name").isEqualTo(200);
+    }
+
+    @Test
     void corsPoliciesOfVirtualHostsAndRoutesAnswerPreflightsAndARouteCanDisableThem() throws Exception {
         int app = upstream("app");
         controlPlane = resources.add(new ControlPlane());
@@ -342,6 +388,11 @@ class XdsFiltersTest {
     private static io.envoyproxy.envoy.config.rbac.v3.RBAC rules(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action action,
             Policy policy) {
         return io.envoyproxy.envoy.config.rbac.v3.RBAC.newBuilder().setAction(action).putPolicies("p", policy).build();
+    }
+
+    private static Principal header(String name, String exact) {
+        return Principal.newBuilder().setHeader(HeaderMatcher.newBuilder().setName(name)
+                .setStringMatch(StringMatcher.newBuilder().setExact(exact))).build();
     }
 
     private static Permission path(String prefix) {
