@@ -137,7 +137,8 @@ class HostDeathTest {
 
     @Test
     void idleConnectionsToARestartedHostAreNotUsedOnceItsDeathIsLearned() throws Exception {
-        KillableUpstream only = upstream("only", false);
+        // answers slow enough that the four warming requests are surely in flight together, on four connections
+        KillableUpstream only = started.add(new KillableUpstream("only", false, 200));
         start("http1", only.port());
         List<RawHttp> clients = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
