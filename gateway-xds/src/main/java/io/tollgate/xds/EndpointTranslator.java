@@ -34,9 +34,12 @@ import java.util.Set;
  * read incrementally: the assignment is walked in its encoded form, and each {@code LbEndpoint}
  * whose bytes are those of the last response for the same cluster takes the translation made then
  * (the same {@link EndpointConfig} object, which the cluster recognizes as unchanged); only the
- * others are decoded and checked. Endpoints go straight into {@link EndpointConfig} records, which
- * check the file's ranges themselves; addresses must be unique as in the file. One instance per
- * client, used on its control thread.
+ * others are decoded and checked. The walk reads the response's own array (see
+ * {@link AliasingMarshaller}) and compares an endpoint's bytes there with a copy kept of the
+ * last ones, first at the same position: no object per endpoint, a vectorized comparison, a
+ * cost in proportion to the response's bytes and the endpoints changed. Endpoints go straight
+ * into {@link EndpointConfig} records, which check the file's ranges themselves; addresses must be
+ * unique as in the file. One instance per client, used on its control thread.
  */
 final class EndpointTranslator {
 
@@ -118,12 +121,15 @@ final class EndpointTranslator {
 
     /** By cluster name. */
     private final Map<String, Known> known = new HashMap<>();
+    /** Where the endpoints of the locality being read are in its response, reused from one to the next. */
+    private final Ranges lbEndpoints = new Ranges();
 
     /** The endpoints of one resource of an EDS response, {@code resource} being checked to be a {@code ClusterLoadAssignment}. */
     Assignment translate(Any resource) {
         ResourceType.ENDPOINT.check(resource);
         Region value = Region.of(resource.getValue());
-        List<Region> localities = new ArrayList<>();
+        byte[] array = value.array();
+        Ranges localities = new Ranges();
         ClusterLoadAssignment shell;
         try {
             shell = ClusterLoadAssignment.parseFrom(split(value, ENDPOINTS_TAG, localities));
@@ -132,7 +138,6 @@ final class EndpointTranslator {
         }
         String name = shell.getClusterName();
         String at = "ClusterLoadAssignment '" + name + "'";
-        byte[] array = value.array();
         try {
             Fields.allowOnly(shell, at, ASSIGNMENT_FIELDS);
             Known cluster = known.computeIfAbsent(name, n -> new Known());
@@ -143,16 +148,14 @@ final class EndpointTranslator {
             // the entries of the last response not found at their position: those of them not found elsewhere are gone
             List<Entry> displaced = new ArrayList<>();
             List<Entry> inOrder = new ArrayList<>(before.size() + 16);
-            List<Region> lbEndpoints = new ArrayList<>();
             for (int l = 0; l < localities.size(); l++) {
                 lbEndpoints.clear();
-                LocalityLbEndpoints locality = LocalityLbEndpoints.parseFrom(split(localities.get(l), LB_ENDPOINTS_TAG,
-                        lbEndpoints));
+                LocalityLbEndpoints locality = LocalityLbEndpoints.parseFrom(split(new Region(array, localities.from(l),
+                        localities.to(l)), LB_ENDPOINTS_TAG, lbEndpoints));
                 Fields.allowOnly(locality, at + ".endpoints[" + l + "]", LOCALITY_FIELDS);
                 for (int e = 0; e < lbEndpoints.size(); e++) {
-                    Region bytes = lbEndpoints.get(e);
-                    int from = bytes.from();
-                    int to = bytes.to();
+                    int from = lbEndpoints.from(e);
+                    int to = lbEndpoints.to(e);
                     // Most pushes list the endpoints in the same order: the one at this position last time first.
                     int position = inOrder.size();
                     Entry there = position < before.size() ? before.get(position) : null;
@@ -295,10 +298,10 @@ final class EndpointTranslator {
 
     /**
      * {@code message} without its fields of tag {@code tag} (a repeated message field), which are
-     * added to {@code taken} in order, still encoded: as regions of {@code message}'s array, not
+     * added to {@code taken} in order, still encoded: as ranges of {@code message}'s array, not
      * copies (a push's endpoints would be copied twice, about 9 MiB of garbage for 50,000 of them).
      */
-    private static byte[] split(Region message, int tag, List<Region> taken) throws IOException {
+    private static byte[] split(Region message, int tag, Ranges taken) throws IOException {
         CodedInputStream in = CodedInputStream.newInstance(message.array(), message.from(), message.to() - message.from());
         ByteArrayOutputStream rest = new ByteArrayOutputStream();
         CodedOutputStream out = CodedOutputStream.newInstance(rest);
@@ -307,13 +310,44 @@ final class EndpointTranslator {
                 int length = in.readRawVarint32();
                 int from = message.from() + in.getTotalBytesRead();
                 in.skipRawBytes(length);
-                taken.add(new Region(message.array(), from, from + length));
+                taken.add(from, from + length);
             } else if (!in.skipField(read, out)) {
                 break;
             }
         }
         out.flush();
         return rest.toByteArray();
+    }
+
+    /** Ranges of one array, {@code from} (inclusive) to {@code to} (exclusive), without an object for each. */
+    private static final class Ranges {
+        private int[] bounds = new int[32];
+        private int size;
+
+        void add(int from, int to) {
+            if (2 * size + 2 > bounds.length) {
+                bounds = Arrays.copyOf(bounds, bounds.length * 2);
+            }
+            bounds[2 * size] = from;
+            bounds[2 * size + 1] = to;
+            size++;
+        }
+
+        int size() {
+            return size;
+        }
+
+        int from(int i) {
+            return bounds[2 * i];
+        }
+
+        int to(int i) {
+            return bounds[2 * i + 1];
+        }
+
+        void clear() {
+            size = 0;
+        }
     }
 
     /** Bytes {@code from} (inclusive) to {@code to} (exclusive) of {@code array}, which nobody changes. */
