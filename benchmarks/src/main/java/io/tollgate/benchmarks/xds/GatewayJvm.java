@@ -77,6 +77,11 @@ final class GatewayJvm implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString()).body());
     }
 
+    /** Its event loops' time waiting for a CPU so far. */
+    RunQueueWait runQueueWait() {
+        return RunQueueWait.read(process.pid());
+    }
+
     GcLog gcLog() {
         return gcLog;
     }
