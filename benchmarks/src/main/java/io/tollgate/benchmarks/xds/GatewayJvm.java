@@ -77,9 +77,9 @@ final class GatewayJvm implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString()).body());
     }
 
-    /** Its event loops' time waiting for a CPU so far. */
-    RunQueueWait runQueueWait() {
-        return RunQueueWait.read(process.pid());
+    /** Its event loops' and its JVM's CPU time so far, and the benchmark's own. */
+    HostCpu hostCpu() {
+        return HostCpu.read(process.toHandle());
     }
 
     GcLog gcLog() {
