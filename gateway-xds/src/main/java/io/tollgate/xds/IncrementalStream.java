@@ -7,7 +7,10 @@ import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
+import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -27,15 +30,18 @@ import java.util.Set;
  */
 final class IncrementalStream implements AdsStream {
 
+    private static final MethodDescriptor<DeltaDiscoveryRequest, DeltaDiscoveryResponse> METHOD =
+            AliasingMarshaller.responsesOf(AggregatedDiscoveryServiceGrpc.getDeltaAggregatedResourcesMethod(),
+                    DeltaDiscoveryResponse.getDefaultInstance());
+
     private final Node node;
     private final StreamObserver<DeltaDiscoveryRequest> requests;
     private final Map<ResourceType, Set<String>> subscribed = new EnumMap<>(ResourceType.class);
 
     IncrementalStream(ManagedChannel channel, Node node, Events events) {
         this.node = node;
-        this.requests = AggregatedDiscoveryServiceGrpc.newStub(channel)
-                .deltaAggregatedResources(new UpdateObserver<>(DeltaDiscoveryResponse::getTypeUrl, IncrementalStream::update,
-                        events));
+        this.requests = ClientCalls.asyncBidiStreamingCall(channel.newCall(METHOD, CallOptions.DEFAULT),
+                new UpdateObserver<>(DeltaDiscoveryResponse::getTypeUrl, IncrementalStream::update, events));
     }
 
     private static XdsUpdate update(ResourceType type, DeltaDiscoveryResponse response) {

@@ -5,7 +5,10 @@ import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import java.util.EnumMap;
 import java.util.List;
@@ -20,6 +23,9 @@ import java.util.Optional;
  */
 final class StateOfTheWorldStream implements AdsStream {
 
+    private static final MethodDescriptor<DiscoveryRequest, DiscoveryResponse> METHOD = AliasingMarshaller.responsesOf(
+            AggregatedDiscoveryServiceGrpc.getStreamAggregatedResourcesMethod(), DiscoveryResponse.getDefaultInstance());
+
     private final Node node;
     private final StreamObserver<DiscoveryRequest> requests;
     private final Map<ResourceType, String> nonces = new EnumMap<>(ResourceType.class);
@@ -27,8 +33,8 @@ final class StateOfTheWorldStream implements AdsStream {
 
     StateOfTheWorldStream(ManagedChannel channel, Node node, Events events) {
         this.node = node;
-        this.requests = AggregatedDiscoveryServiceGrpc.newStub(channel)
-                .streamAggregatedResources(new UpdateObserver<>(DiscoveryResponse::getTypeUrl, this::update, events));
+        this.requests = ClientCalls.asyncBidiStreamingCall(channel.newCall(METHOD, CallOptions.DEFAULT),
+                new UpdateObserver<>(DiscoveryResponse::getTypeUrl, this::update, events));
     }
 
     private XdsUpdate update(ResourceType type, DiscoveryResponse response) {

@@ -166,6 +166,30 @@ class TranslationTest {
     }
 
     @Test
+    void endpointsMovedToOtherPositionsKeepTheirTranslationAndARemovedAddressMayComeBackChanged() {
+        EndpointTranslator translator = new EndpointTranslator();
+        ClusterLoadAssignment first = ClusterLoadAssignment.newBuilder().setClusterName("app")
+                .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint(8001)).addLbEndpoints(endpoint(8002))
+                        .addLbEndpoints(endpoint(8003)))
+                .build();
+        List<EndpointConfig> before = translator.translate(Any.pack(first)).endpoints();
+        ClusterLoadAssignment moved = ClusterLoadAssignment.newBuilder().setClusterName("app")
+                .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint(8003)))
+                .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint(8001)))
+                .build();
+        List<EndpointConfig> after = translator.translate(Any.pack(moved)).endpoints();
+
+        assertThat(after).containsExactly(before.get(2), before.get(0));
+        assertThat(after.get(0)).isSameAs(before.get(2));
+        assertThat(after.get(1)).isSameAs(before.get(0));
+        LbEndpoint heavier = endpoint(8002).setLoadBalancingWeight(UInt32Value.of(5)).build();
+        ClusterLoadAssignment returned = moved.toBuilder().setEndpoints(1, moved.getEndpoints(1).toBuilder()
+                .addLbEndpoints(heavier)).build();
+        List<EndpointConfig> back = translator.translate(Any.pack(returned)).endpoints();
+        assertThat(back).containsExactly(before.get(2), before.get(0), new EndpointConfig("127.0.0.1", 8002, 5, Map.of()));
+    }
+
+    @Test
     void routesTakeEverySupportedMatchAndAction() {
         RouteConfiguration routes = RouteConfiguration.newBuilder().setName("r").addVirtualHosts(VirtualHost.newBuilder()
                 .setName("api").addDomains("api.example.com")

@@ -62,7 +62,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * requests, the gateway's event-loop scheduling delay (its {@code tollgate.event_loop.delay}
  * probe, see {@link LoopDelays}) and its GC pauses (from its GC log); the same two for
  * {@value #LOAD_ONLY_SECONDS} s of the same load without pushes before, which tell what the
- * pushes add to what the load and the host cause anyway.
+ * pushes add to what the load and the host cause anyway; for both, how long the event-loop threads
+ * waited for a CPU and where the host's CPU time went ({@link HostCpu}), the host's part of their delay.
  *
  * <p>Usage: {@code EdsPushBenchmark [endpoints] [pushes] [clients]} (defaults 50000, 100, 4); the
  * gateway JVM's options from the environment variable {@code GATEWAY_JVM} (default those of
@@ -138,8 +139,12 @@ public final class EdsPushBenchmark {
         TimeUnit.SECONDS.sleep(2);
         Scrape loadOnly = gateway.scrape();
         int gcLoadOnly = gateway.gcLog().lines();
+        HostCpu cpuLoadOnly = gateway.hostCpu();
+        long loadOnlyStart = System.nanoTime();
         TimeUnit.SECONDS.sleep(LOAD_ONLY_SECONDS);
         LoopDelays loopsLoadOnly = LoopDelays.read(gateway.scrape()).since(LoopDelays.read(loadOnly));
+        cpuLoadOnly = gateway.hostCpu().since(cpuLoadOnly);
+        double loadOnlySeconds = (System.nanoTime() - loadOnlyStart) / 1e9;
         String gcLoadOnlyPauses = gateway.gcLog().pausesSince(gcLoadOnly);
         maxLatencyNanos.set(0);
         List<Long> ackNanos = new ArrayList<>();
@@ -148,6 +153,8 @@ public final class EdsPushBenchmark {
         LoopDelays loopsBefore = LoopDelays.read(before);
         int gcMark = gateway.gcLog().lines();
         double appliedBefore = applied(before);
+        HostCpu cpuDuring = gateway.hostCpu();
+        long pushesStart = System.nanoTime();
         for (int push = 1; push <= pushes; push++) {
             String version = Integer.toString(push);
             long pushedAt = System.nanoTime();
@@ -161,6 +168,8 @@ public final class EdsPushBenchmark {
         }
         LoopDelays loopsDuring = LoopDelays.read(gateway.scrape()).since(loopsBefore);
         String gcDuring = gateway.gcLog().pausesSince(gcMark);
+        cpuDuring = gateway.hostCpu().since(cpuDuring);
+        double pushesSeconds = (System.nanoTime() - pushesStart) / 1e9;
         stop.set(true);
         load.shutdown();
         load.awaitTermination(10, TimeUnit.SECONDS);
@@ -175,9 +184,13 @@ public final class EdsPushBenchmark {
                 ackNanos.get(ackNanos.size() - 1) / 1e6, maxLatencyNanos.get() / 1e6, ok.get(), failed.get());
         System.out.println("gateway event loops during the pushes: " + loopsDuring);
         System.out.println("gateway GC during the pushes: " + gcDuring);
+        System.out.println("host CPU during the pushes (" + Math.round(pushesSeconds) + " s): "
+                + cpuDuring.perSecond(pushesSeconds));
         System.out.println("gateway event loops under the same load without pushes, " + LOAD_ONLY_SECONDS + " s: "
                 + loopsLoadOnly);
         System.out.println("gateway GC under the same load without pushes: " + gcLoadOnlyPauses);
+        System.out.println("host CPU under the same load without pushes: "
+                + cpuLoadOnly.perSecond(loadOnlySeconds));
         gateway.close();
         controlPlane.shutdownNow();
         live1.stop(0);

@@ -77,6 +77,11 @@ final class GatewayJvm implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString()).body());
     }
 
+    /** Its event loops' and its JVM's CPU time so far, and the benchmark's own. */
+    HostCpu hostCpu() {
+        return HostCpu.read(process.toHandle());
+    }
+
     GcLog gcLog() {
         return gcLog;
     }
