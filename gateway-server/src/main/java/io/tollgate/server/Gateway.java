@@ -295,8 +295,8 @@ public final class Gateway implements AutoCloseable {
             retire(listener, DrainTrigger.LISTENER_REMOVED, config.drain().timeout());
         }
         for (ListenerReplacement replacement : replaced) {
-            listeners.remove(replacement.previous());
-            listeners.add(replacement.next());
+            // in place: a reader looking the listener up by name never finds it missing
+            listeners.set(listeners.indexOf(replacement.previous()), replacement.next());
             retire(replacement.previous(), DrainTrigger.LISTENER_CHANGED, config.drain().timeout());
         }
         CompletableFuture<Void> firstVerdicts = health.update(next);
