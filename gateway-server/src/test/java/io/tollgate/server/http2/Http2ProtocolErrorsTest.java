@@ -8,6 +8,7 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -186,10 +187,14 @@ class Http2ProtocolErrorsTest {
         try (RawH2 client = new RawH2(gateway.port("h2"))) {
             client.preface();
             byte[] cancel = ByteBuffer.allocate(4).putInt((int) Http2Error.CANCEL.code()).array();
+            // one write: the gateway may close the connection before a frame-by-frame writer is done
+            ByteArrayOutputStream burst = new ByteArrayOutputStream();
             for (int stream = 1; stream < 2 * 120; stream += 2) {
-                client.frame(RawH2.HEADERS, RawH2.END_HEADERS, stream, client.headerBlock(RawH2.request("POST", "/r")));
-                client.frame(RawH2.RST_STREAM, 0, stream, cancel);
+                burst.writeBytes(RawH2.frameBytes(RawH2.HEADERS, RawH2.END_HEADERS, stream,
+                        client.headerBlock(RawH2.request("POST", "/r"))));
+                burst.writeBytes(RawH2.frameBytes(RawH2.RST_STREAM, 0, stream, cancel));
             }
+            client.raw(burst.toByteArray());
             RawH2.Frame goAway = client.await(f -> f.type() == RawH2.GOAWAY);
             assertThat(goAway).isNotNull();
             assertThat(goAway.errorCode()).isEqualTo((int) Http2Error.ENHANCE_YOUR_CALM.code());
