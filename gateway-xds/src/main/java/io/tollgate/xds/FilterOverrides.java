@@ -18,7 +18,8 @@ import java.util.Map;
  * They are kept in the translated route tree until the listener is known (a route configuration
  * from RDS is translated on its own), then {@link #resolve resolved} into the gateway's route
  * {@code filters}: the route's own settings win over its virtual host's, and those over the route
- * configuration's, filter by filter.
+ * configuration's, filter by filter. Settings under a name that several of the listener's filters
+ * share (Istio's RBAC filters) are for each of them, as in Envoy.
  *
  * <p>Envoy mirrors in its router; the gateway mirrors with its {@code mirror} filter, so a listener
  * whose routes mirror gets a disabled {@code mirror} filter last in its chain (where the router
@@ -39,7 +40,7 @@ final class FilterOverrides {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final String MIRROR_FILTER = "mirror";
     /** The {@code mirror} filter a listener whose routes mirror gets, last: it runs only where a route gives it settings. */
-    static final StreamFilterConfig DISABLED_MIRROR = new StreamFilterConfig(MIRROR_FILTER, true, null);
+    static final StreamFilterConfig DISABLED_MIRROR = StreamFilterConfig.named(MIRROR_FILTER).asDisabled();
 
     private FilterOverrides() {
     }
@@ -111,20 +112,22 @@ final class FilterOverrides {
                     Map.Entry<String, JsonNode> named = it.next();
                     JsonNode entry = named.getValue();
                     String at = entry.get("at").asText();
-                    String filter = target(named.getKey(), entry, chain, listener);
-                    if (filter == null) {
-                        continue;
+                    JsonNode settings = null;
+                    List<String> targets = targets(named.getKey(), entry, chain, listener);
+                    if (!targets.isEmpty()) {
+                        settings = settings(named.getKey(), entry, chain, listener);
                     }
-                    String earlier = given.put(filter, at);
-                    if (earlier != null) {
-                        throw new XdsRejection(at + ": sets the " + filter + " filter, as " + earlier + " does");
-                    }
-                    mirrors |= filter.equals(MIRROR_FILTER);
-                    JsonNode settings = settings(named.getKey(), entry, chain, listener);
-                    if (settings == null) {
-                        filters.remove(filter);
-                    } else {
-                        filters.set(filter, settings);
+                    for (String filter : targets) {
+                        String earlier = given.put(filter, at);
+                        if (earlier != null) {
+                            throw new XdsRejection(at + ": sets the " + filter + " filter, as " + earlier + " does");
+                        }
+                        mirrors |= filter.equals(MIRROR_FILTER);
+                        if (settings == null) {
+                            filters.remove(filter);
+                        } else {
+                            filters.set(filter, settings);
+                        }
                     }
                 }
             }
@@ -135,42 +138,51 @@ final class FilterOverrides {
         return new Resolved(copy, mirrors);
     }
 
-    /** The gateway filter the entry under {@code key} is for; null when it is for a filter the listener left out. */
-    private static String target(String key, JsonNode entry, HttpFilterTranslator.Chain chain, String listener) {
+    /**
+     * The names of the gateway filters the entry under {@code key} is for: one, the filters
+     * Envoy's filters of that name became; each CORS filter's for a deprecated {@code cors}
+     * policy; none when it is for filters the listener left out.
+     */
+    private static List<String> targets(String key, JsonNode entry, HttpFilterTranslator.Chain chain, String listener) {
         String at = entry.get("at").asText();
         if (key.equals(MIRROR)) {
-            return MIRROR_FILTER;
+            return List.of(MIRROR_FILTER);
         }
         if (key.equals(CORS)) {
-            if (chain.byName().values().stream().noneMatch(f -> f.kind().equals("cors"))) {
+            List<String> cors = chain.byName().values().stream().flatMap(List::stream)
+                    .filter(f -> f.kind().equals("cors")).map(HttpFilterTranslator.Translated::name).distinct().toList();
+            if (cors.isEmpty()) {
                 throw new XdsRejection(at + ": " + listener + " has no CORS filter (envoy.filters.http.cors) to apply"
                         + " the policy");
             }
-            return "cors";
+            return cors;
         }
-        HttpFilterTranslator.Translated filter = chain.byName().get(key);
-        if (filter == null) {
+        List<HttpFilterTranslator.Translated> named = chain.byName().get(key);
+        if (named == null) {
             throw new XdsRejection(at + ": " + listener + " has no HTTP filter named '" + key + "' (its filters: "
                     + chain.byName().keySet().stream().sorted().toList() + ")");
         }
+        HttpFilterTranslator.Translated filter = named.get(0);
         if (entry.has("kind") && !entry.get("kind").asText().equals(filter.kind())) {
             throw new XdsRejection(at + ": settings of a " + entry.get("kind").asText() + " filter, but '" + key
                     + "' of " + listener + " is a " + filter.kind() + " filter");
         }
-        if (filter.state() == HttpFilterTranslator.State.INERT) {
+        if (named.stream().anyMatch(f -> f.state() == HttpFilterTranslator.State.INERT)) {
             if (entry.has("settings")) {
                 throw new XdsRejection(at + ": '" + key + "' of " + listener + " does nothing (filter_enabled 0%),"
                         + " a route cannot enable it (not supported)");
             }
-            return null;
+            if (named.stream().allMatch(f -> f.state() == HttpFilterTranslator.State.INERT)) {
+                return List.of();
+            }
         }
-        return filter.kind();
+        return List.of(filter.name());
     }
 
     /**
-     * The route's {@code filters} entry for the filter {@code key} names: its settings, or
-     * {@code disabled: true}; null when the route runs the filter as the listener does (enabled
-     * as the listener configured it, where it runs already).
+     * The route's {@code filters} entry for the filters {@code key} names: its settings, or
+     * {@code disabled: true}; null when the route runs the filters as the listener does (enabled
+     * as the listener configured them, where they run already).
      */
     private static JsonNode settings(String key, JsonNode entry, HttpFilterTranslator.Chain chain, String listener) {
         if (entry.has("settings")) {
@@ -179,15 +191,22 @@ final class FilterOverrides {
         if (!entry.path("listener_settings").asBoolean()) {
             return JSON.objectNode().put("disabled", true);
         }
-        HttpFilterTranslator.Translated filter = chain.byName().get(key);
-        if (filter.state() == HttpFilterTranslator.State.ENABLED) {
+        List<HttpFilterTranslator.Translated> named = chain.byName().get(key).stream()
+                .filter(f -> f.state() != HttpFilterTranslator.State.INERT).toList();
+        if (named.stream().allMatch(f -> f.state() == HttpFilterTranslator.State.ENABLED)) {
             return null;
         }
-        if (filter.settings() == null) {
-            throw new XdsRejection(entry.get("at").asText() + ": enables '" + key + "' of " + listener
+        String at = entry.get("at").asText();
+        if (named.stream().anyMatch(f -> f.settings() == null)) {
+            throw new XdsRejection(at + ": enables '" + key + "' of " + listener
                     + ", which has no settings of its own (give them in the FilterConfig's config)");
         }
-        return filter.settings();
+        if (named.stream().map(HttpFilterTranslator.Translated::settings).distinct().count() > 1) {
+            throw new XdsRejection(at + ": enables '" + key + "' of " + listener + ", whose " + named.size()
+                    + " filters of that name have settings of their own each (not supported: give the settings in"
+                    + " the FilterConfig's config)");
+        }
+        return named.get(0).settings();
     }
 
     private static List<ObjectNode> routes(ObjectNode routeConfig) {

@@ -20,17 +20,21 @@ import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.envoyproxy.envoy.type.v3.TokenBucket;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Turns an HTTP connection manager's {@code http_filters} into a listener's stream filters:
  * Envoy's fault filter becomes {@code fault}, its local rate limit {@code local_rate_limit}, its
  * RBAC filter {@code rbac}, its CORS filter {@code cors}, and the router, which must come last, is
- * the route's action itself. A filter Envoy runs disabled, or that does nothing on its own (RBAC
+ * the route's action itself. A kind may come several times (Istio's DENY, then ALLOW RBAC filters),
+ * each filter with its own settings. A filter Envoy runs disabled, or that does nothing on its own (RBAC
  * without rules, CORS, whose policies are on routes), is a disabled entry that routes enable with
  * settings of their own. {@link #perRoute} reads a route's {@code typed_per_filter_config}. Any
  * other filter, or a field the gateway's filter has no counterpart for, refuses the resource with
@@ -49,12 +53,13 @@ final class HttpFilterTranslator {
 
     /**
      * A listener's stream filters, and what each of Envoy's filters became, by Envoy's name, so
-     * that routes' per-filter settings find theirs.
+     * that routes' per-filter settings find theirs (several filters may share a name, as Istio's
+     * DENY and ALLOW RBAC filters do: settings under the name are for each of them).
      *
      * @param filters the listener's {@code filters}, in order
-     * @param byName what each Envoy filter but the router became, by its name
+     * @param byName what the Envoy filters but the router became, by their name, in order
      */
-    record Chain(ArrayNode filters, Map<String, Translated> byName) {
+    record Chain(ArrayNode filters, Map<String, List<Translated>> byName) {
 
         /** No filter but the router. */
         static final Chain NONE = new Chain(JSON.arrayNode(), Map.of());
@@ -73,11 +78,13 @@ final class HttpFilterTranslator {
     /**
      * What one Envoy filter became.
      *
+     * @param name the gateway filter's name: its kind when it is the listener's one filter of that
+     *     kind (so that one-of-a-kind chains read as in the configuration file), else Envoy's name
      * @param kind the gateway filter
      * @param settings its settings on the listener (without {@code name}), null when it has none
      * @param state how it is on the chain
      */
-    record Translated(String kind, ObjectNode settings, State state) {
+    record Translated(String name, String kind, ObjectNode settings, State state) {
     }
 
     /**
@@ -94,14 +101,17 @@ final class HttpFilterTranslator {
         }
     }
 
-    /** The stream filters of {@code filters} (at {@code at}), in order; empty when only the router is there. */
+    /**
+     * The stream filters of {@code filters} (at {@code at}), in order; empty when only the router
+     * is there. Filters of one kind may repeat, each with its own settings; filters that share a
+     * name must be of one kind.
+     */
     static Chain translate(List<HttpFilter> filters, String at) {
         if (filters.isEmpty()) {
             throw new XdsRejection(at + ": empty (expected the filters, ending with " + ROUTER + ")");
         }
-        ArrayNode translated = JSON.arrayNode();
-        Map<String, Translated> byName = new LinkedHashMap<>();
-        Map<String, Integer> firstOfKind = new HashMap<>();
+        List<Translated> read = new ArrayList<>();
+        Map<String, Integer> firstOfName = new HashMap<>();
         for (int i = 0; i < filters.size(); i++) {
             HttpFilter filter = filters.get(i);
             String where = at + "[" + i + "]";
@@ -120,28 +130,40 @@ final class HttpFilterTranslator {
             if (last) {
                 throw new XdsRejection(where + ": '" + filter.getName() + "' is last (expected " + ROUTER + ")");
             }
-            if (byName.containsKey(filter.getName())) {
-                throw new XdsRejection(where + ".name: '" + filter.getName() + "' names an earlier filter too");
-            }
             PerRoute entry = listenerFilter(filter, where);
-            if (entry.settings() == null && entry.kind().equals("local_rate_limit")) {
-                byName.put(filter.getName(), new Translated(entry.kind(), null, State.INERT));
+            Integer earlier = firstOfName.putIfAbsent(filter.getName(), i);
+            if (earlier != null && !read.get(earlier).kind().equals(entry.kind())) {
+                throw new XdsRejection(where + ".name: '" + filter.getName() + "' also names " + at + "[" + earlier
+                        + "], a " + read.get(earlier).kind() + " filter (supported: filters of one name are of one"
+                        + " kind, whose per-route settings apply to each)");
+            }
+            State state = entry.settings() == null && entry.kind().equals("local_rate_limit") ? State.INERT
+                    : entry.settings() == null || filter.getDisabled() ? State.DISABLED : State.ENABLED;
+            read.add(new Translated(filter.getName(), entry.kind(), entry.settings(), state));
+        }
+        Map<String, Long> ofKind = read.stream().filter(t -> t.state() != State.INERT)
+                .collect(Collectors.groupingBy(Translated::kind, Collectors.counting()));
+        ArrayNode translated = JSON.arrayNode();
+        Map<String, List<Translated>> byName = new LinkedHashMap<>();
+        for (Translated envoy : read) {
+            String name = ofKind.getOrDefault(envoy.kind(), 0L) > 1 ? envoy.name() : envoy.kind();
+            Translated filter = new Translated(name, envoy.kind(), envoy.settings(), envoy.state());
+            byName.computeIfAbsent(envoy.name(), n -> new ArrayList<>()).add(filter);
+            if (filter.state() == State.INERT) {
                 continue;
             }
-            Integer earlier = firstOfKind.putIfAbsent(entry.kind(), i);
-            if (earlier != null) {
-                throw new XdsRejection(where + ": a second " + entry.kind() + " filter (" + at + "[" + earlier
-                        + "] is one; the gateway runs each filter once per listener)");
+            ObjectNode node = translated.addObject().put("name", name);
+            if (!name.equals(filter.kind())) {
+                node.put("kind", filter.kind());
             }
-            if (entry.settings() == null || filter.getDisabled()) {
-                translated.addObject().put("name", entry.kind()).put("disabled", true);
-                byName.put(filter.getName(), new Translated(entry.kind(), entry.settings(), State.DISABLED));
+            if (filter.state() == State.DISABLED) {
+                node.put("disabled", true);
             } else {
-                translated.addObject().put("name", entry.kind()).setAll(entry.settings());
-                byName.put(filter.getName(), new Translated(entry.kind(), entry.settings(), State.ENABLED));
+                node.setAll(filter.settings());
             }
         }
-        return new Chain(translated, Map.copyOf(byName));
+        byName.replaceAll((name, list) -> List.copyOf(list));
+        return new Chain(translated, Collections.unmodifiableMap(byName));
     }
 
     /** What one filter of the listener (not the router) is in the gateway: its kind and settings. */

@@ -273,12 +273,17 @@ public final class XdsClient implements AutoCloseable {
         control.schedule(this::connect, delay, TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Applies or refuses one response. The reconnection backoff starts over only once the response
+     * was processed (ACKed, or NACKed cleanly): one that breaks the stream each time it arrives
+     * (a failure past the point where it was applied, which gRPC turns into a cancelled stream)
+     * meets a growing backoff instead of a reconnection at the initial backoff forever.
+     */
     private void received(long id, XdsUpdate update) {
         if (id != streamId || closed) {
             return;
         }
         long receipt = System.nanoTime();
-        reconnect.reset();
         ResourceType type = update.type();
         TypeState state = types.get(type);
         state.nonce = update.nonce();
@@ -302,12 +307,17 @@ public final class XdsClient implements AutoCloseable {
             composer.givenUp(givenUp);
             secretFiles.publish(resources.secrets());
             reject(update, e);
+            reconnect.reset();
             return;
-        } catch (RuntimeException e) { // a bug of ours: refuse the response, keep serving, keep the stream
+        } catch (RuntimeException | Error e) {
+            // A bug of ours, or an Error of what applying calls (a class or native library that
+            // cannot load): refuse the response, keep serving, keep the stream. Let through, an
+            // Error would end the stream, and the same response would end the next one.
             log.error("xDS {} version {} could not be applied", type.kind(), update.version(), e);
             composer.givenUp(givenUp);
             secretFiles.publish(resources.secrets());
             reject(update, new XdsRejection(type.kind() + ": cannot be applied: " + e));
+            reconnect.reset();
             return;
         }
         resources = candidate;
@@ -332,6 +342,7 @@ public final class XdsClient implements AutoCloseable {
         if (rotated) {
             certificatesChanged.run();
         }
+        reconnect.reset();
     }
 
     /**

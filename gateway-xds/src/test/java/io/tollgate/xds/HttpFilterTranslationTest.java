@@ -108,10 +108,46 @@ class HttpFilterTranslationTest {
                 .setAction(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.LOG)).build();
         assertThatThrownBy(() -> RbacTranslator.settings(log, "r")).hasMessageStartingWith("r.rules.action: LOG not supported");
         assertThat(RbacTranslator.settings(RBAC.getDefaultInstance(), "r")).as("no rules: does nothing").isNull();
-        assertThatThrownBy(() -> listeners.translate(listener(HttpConnectionManager.newBuilder()
-                .setRouteConfig(RouteConfiguration.getDefaultInstance())
-                .addHttpFilters(filter("deny", rbac(any, anyone))).addHttpFilters(filter("allow", rbac(any, anyone))),
-                true))).hasMessageContaining("http_filters[1]: a second rbac filter (");
+    }
+
+    @Test
+    void severalFiltersOfOneKindKeepTheirOwnSettingsAndRouteSettingsGoByName() {
+        Permission any = Permission.newBuilder().setAny(true).build();
+        Principal anyone = Principal.newBuilder().setAny(true).build();
+        RBAC deny = rbac(any, anyone);
+        RBAC allow = deny.toBuilder().setRules(deny.getRules().toBuilder()
+                .setAction(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.ALLOW)).build();
+        Any off = Any.pack(RBACPerRoute.getDefaultInstance());
+
+        ListenerConfig istio = translate(host(route("/open").putTypedPerFilterConfig(RBAC_NAME, off)),
+                filter(RBAC_NAME, deny), filter(RBAC_NAME, allow));
+
+        assertThat(istio.filters()).extracting(StreamFilterConfig::name, StreamFilterConfig::kind)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(RBAC_NAME, "rbac"),
+                        org.assertj.core.groups.Tuple.tuple(RBAC_NAME, "rbac"));
+        assertThat(istio.filters().get(0).settings().toString()).contains("DENY");
+        assertThat(istio.filters().get(1).settings().toString()).contains("ALLOW");
+        RouteEntryConfig open = istio.routeConfig().virtualHosts().get(0).routes().get(0);
+        assertThat(open.filters()).as("for both filters of the name").containsOnlyKeys(RBAC_NAME);
+        assertThat(open.filters().get(RBAC_NAME).disabled()).isTrue();
+
+        ListenerConfig named = translate(host(route("/open").putTypedPerFilterConfig("istio.authorization.allow", off)),
+                filter("fault", abort(503)), filter("istio.authorization.deny", deny),
+                filter("istio.authorization.allow", allow));
+
+        assertThat(named.filters()).extracting(StreamFilterConfig::name)
+                .containsExactly("fault", "istio.authorization.deny", "istio.authorization.allow");
+        assertThat(named.routeConfig().virtualHosts().get(0).routes().get(0).filters())
+                .containsOnlyKeys("istio.authorization.allow");
+
+        assertThatThrownBy(() -> translate(host(route("/")), filter("checks", deny), filter("checks", abort(503))))
+                .hasMessageContaining("http_filters[1].name: 'checks' also names")
+                .hasMessageContaining("a rbac filter (supported: filters of one name are of one kind");
+        HttpFilter disabledAllow = filter(RBAC_NAME, allow).toBuilder().setDisabled(true).build();
+        assertThatThrownBy(() -> translate(host(route("/").putTypedPerFilterConfig(RBAC_NAME,
+                Any.pack(FilterConfig.getDefaultInstance()))), filter(RBAC_NAME, deny), disabledAllow))
+                .hasMessageContaining("enables '" + RBAC_NAME + "' of Listener 'web', whose 2 filters of that name have"
+                        + " settings of their own each");
     }
 
     @Test

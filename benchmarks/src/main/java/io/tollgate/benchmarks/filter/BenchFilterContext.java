@@ -1,10 +1,6 @@
 package io.tollgate.benchmarks.filter;
 
-import io.netty.util.concurrent.EventExecutor;
-import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.filter.FilterHeaders;
-import io.tollgate.core.filter.StreamFilter;
-import io.tollgate.core.filter.StreamFilterContext;
 import io.tollgate.core.route.RouteRequest;
 import java.util.Map;
 
@@ -12,15 +8,13 @@ import java.util.Map;
  * A request as a stream filter sees it, with fixed values and nothing behind it, so that a
  * benchmark measures the filter alone; it counts the answers filters give instead of sending them.
  */
-final class BenchFilterContext implements StreamFilterContext, RouteRequest {
+final class BenchFilterContext extends BenchStreamContext implements RouteRequest {
 
     private final String clientAddress;
     private final String path;
     private final Map<String, String> headers;
     private final String service;
     private final String method;
-    private Object state;
-    int answers;
 
     BenchFilterContext(String clientAddress, String path, Map<String, String> headers, String service, String method) {
         this.clientAddress = clientAddress;
@@ -38,11 +32,6 @@ final class BenchFilterContext implements StreamFilterContext, RouteRequest {
     @Override
     public boolean rpc() {
         return service != null;
-    }
-
-    @Override
-    public boolean grpc() {
-        return false;
     }
 
     @Override
@@ -76,16 +65,6 @@ final class BenchFilterContext implements StreamFilterContext, RouteRequest {
     }
 
     @Override
-    public String peerIdentity() {
-        return null;
-    }
-
-    @Override
-    public String listenerName() {
-        return "bench";
-    }
-
-    @Override
     public String routeName() {
         return "route";
     }
@@ -93,48 +72,6 @@ final class BenchFilterContext implements StreamFilterContext, RouteRequest {
     @Override
     public String requestId() {
         return "1";
-    }
-
-    @Override
-    public String upstreamHost() {
-        return null;
-    }
-
-    @Override
-    public EventExecutor executor() {
-        throw new UnsupportedOperationException("no event loop in a benchmark");
-    }
-
-    @Override
-    public void flag(ResponseFlag flag) {
-    }
-
-    @Override
-    public void trace(String traceId, String spanId) {
-    }
-
-    @Override
-    public void respond(int httpStatus, String reason) {
-        answers++;
-    }
-
-    @Override
-    public void respond(int httpStatus, int grpcStatus, String reason) {
-        answers++;
-    }
-
-    @Override
-    public void resume() {
-    }
-
-    @Override
-    public Object state(StreamFilter filter) {
-        return state;
-    }
-
-    @Override
-    public void state(StreamFilter filter, Object value) {
-        state = value;
     }
 
     @Override

@@ -97,7 +97,7 @@ public class BuiltInFilterBenchmark {
         ExtensionRegistry registry = ExtensionRegistry.defaults();
         StreamFilterConfig config = ConfigLoader.listener(new ObjectMapper(new YAMLFactory()).readTree(yaml),
                 "listeners[0]", registry).filters().get(0);
-        built = registry.find(StreamFilterConfig.class, config.name(), StreamFilterFactory.class).orElseThrow()
+        built = registry.find(StreamFilterConfig.class, config.kind(), StreamFilterFactory.class).orElseThrow()
                 .create(config, new FilterScope("bench", null, new SimpleMeterRegistry()));
     }
 

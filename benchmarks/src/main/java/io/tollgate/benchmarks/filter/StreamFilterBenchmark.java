@@ -65,7 +65,7 @@ public class StreamFilterBenchmark {
                 """.formatted(entry());
         StreamFilterConfig config = ConfigLoader.parse(yaml).listeners().get(0).filters().get(0);
         StreamFilterFactory factory = ExtensionRegistry.defaults()
-                .find(StreamFilterConfig.class, config.name(), StreamFilterFactory.class).orElseThrow();
+                .find(StreamFilterConfig.class, config.kind(), StreamFilterFactory.class).orElseThrow();
         meters = new SimpleMeterRegistry();
         instance = factory.create(config, new FilterScope("bench", null, meters));
     }

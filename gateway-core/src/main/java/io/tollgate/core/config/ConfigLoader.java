@@ -309,7 +309,7 @@ public final class ConfigLoader {
         HttpOptions http = n.optional("http").map(ConfigLoader::httpOptions).orElse(HttpOptions.DEFAULTS);
         AccessLogConfig accessLog = n.optional("access_log").map(ConfigLoader::accessLog).orElse(AccessLogConfig.DISABLED);
         List<StreamFilterConfig> filters = n.list("filters", f -> streamFilter(f, extensions));
-        unique(n.child("filters"), filters.stream().map(StreamFilterConfig::name).toList());
+        oneKindPerName(n.child("filters"), filters);
         return new ListenerConfig(
                 n.string("name"),
                 n.string("address", "127.0.0.1"),
@@ -330,24 +330,55 @@ public final class ConfigLoader {
     }
 
     /**
-     * One entry of a listener's {@code filters}: {@code name}, and the keys the filter of that name
-     * reads; or {@code name} and {@code disabled: true}, a filter that runs only on the routes that
-     * give it settings of their own (Envoy's {@code disabled} HTTP filter).
+     * One entry of a listener's {@code filters}: {@code name}, an optional {@code kind} (the
+     * registered filter; default: the name), and the keys the filter of that kind reads; or
+     * {@code name} and {@code disabled: true}, a filter that runs only on the routes that give it
+     * settings of their own (Envoy's {@code disabled} HTTP filter). A name of one's own is no
+     * other kind's name, so that a route's override under a kind's name is for that kind.
      */
     private static StreamFilterConfig streamFilter(ConfigNode n, ExtensionRegistry extensions) {
         String name = n.string("name");
-        StreamFilterFactory factory = extensions.find(StreamFilterConfig.class, name, StreamFilterFactory.class)
-                .orElseThrow(() -> n.child("name").error("unknown filter '" + name + "' (expected one of "
-                        + extensions.names(StreamFilterConfig.class) + ")"));
+        String kind = n.string("kind", name);
+        StreamFilterFactory factory = extensions.find(StreamFilterConfig.class, kind, StreamFilterFactory.class)
+                .orElseThrow(() -> n.has("kind")
+                        ? n.child("kind").error("unknown filter kind '" + kind + "' (expected one of "
+                                + extensions.names(StreamFilterConfig.class) + ")")
+                        : n.child("name").error("unknown filter '" + name + "' (expected one of "
+                                + extensions.names(StreamFilterConfig.class) + ", or a name of its own beside its kind)"));
+        if (!name.equals(kind) && extensions.find(StreamFilterConfig.class, name, StreamFilterFactory.class).isPresent()) {
+            throw n.child("name").error("'" + name + "' is another kind of filter than kind '" + kind
+                    + "' (expected a name that is no filter kind, or kind " + name + ")");
+        }
+        StreamFilterConfig entry = StreamFilterConfig.named(name, kind);
         if (n.bool("disabled", false)) {
-            n.allowOnly(Set.of("name", "disabled"));
-            return new StreamFilterConfig(name, true, null);
+            n.allowOnly(Set.of("name", "kind", "disabled"));
+            return entry.asDisabled();
         }
         Set<String> keys = new HashSet<>(factory.keys());
         keys.add("name");
+        keys.add("kind");
         keys.add("disabled");
         n.allowOnly(keys);
-        return factory.parse(n, StreamFilterConfig.named(name));
+        return factory.parse(n, entry);
+    }
+
+    /**
+     * Fails on the first filter of {@code filters} (the list at {@code list}) that shares its name
+     * with an earlier one of another kind. Filters of one kind may share a name, as Envoy's HTTP
+     * filters may (Istio names its DENY and ALLOW RBAC filters alike): a route's override under
+     * the name applies to each of them.
+     */
+    private static void oneKindPerName(ConfigNode list, List<StreamFilterConfig> filters) {
+        Map<String, Integer> first = new HashMap<>();
+        for (int i = 0; i < filters.size(); i++) {
+            StreamFilterConfig filter = filters.get(i);
+            Integer earlier = first.putIfAbsent(filter.name(), i);
+            if (earlier != null && !filters.get(earlier).kind().equals(filter.kind())) {
+                throw list.element(i).child("name").error("'" + filter.name() + "' also names " + list.path() + "["
+                        + earlier + "], a " + filters.get(earlier).kind() + " filter (expected filters of one name"
+                        + " to be of one kind: a route's override under the name applies to each)");
+            }
+        }
     }
 
     /** Reads an {@code access_log} block and compiles its format once here, so a bad operator fails the load. */

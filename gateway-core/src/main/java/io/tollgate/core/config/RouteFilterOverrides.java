@@ -12,8 +12,9 @@ import java.util.Set;
 /**
  * Reads a route's {@code filters} block: under the name of a filter of the route's listener,
  * either {@code disabled: true} or the settings that replace the listener's for this route, read
- * by the same factory. A name the listener's chain does not hold is an error: a route changes its
- * listener's chain, it does not extend it.
+ * by the factory of that filter's kind; where several of the listener's filters share the name,
+ * the entry applies to each (as Envoy's per-route settings do). A name the listener's chain does
+ * not hold is an error: a route changes its listener's chain, it does not extend it.
  */
 final class RouteFilterOverrides {
 
@@ -32,21 +33,21 @@ final class RouteFilterOverrides {
         Map<String, StreamFilterConfig> overrides = new LinkedHashMap<>();
         for (String name : n.keys()) {
             ConfigNode entry = n.child(name);
-            if (chain.stream().noneMatch(f -> f.name().equals(name))) {
-                throw entry.error("the listener has no filter '" + name + "' (its filters are "
-                        + chain.stream().map(StreamFilterConfig::name).toList() + ")");
-            }
-            StreamFilterFactory factory = extensions.find(StreamFilterConfig.class, name, StreamFilterFactory.class)
+            String kind = chain.stream().filter(f -> f.name().equals(name)).findFirst()
+                    .orElseThrow(() -> entry.error("the listener has no filter '" + name + "' (its filters are "
+                            + chain.stream().map(StreamFilterConfig::name).distinct().toList() + ")"))
+                    .kind();
+            StreamFilterFactory factory = extensions.find(StreamFilterConfig.class, kind, StreamFilterFactory.class)
                     .orElseThrow();
             if (entry.bool("disabled", false)) {
                 entry.allowOnly(Set.of("disabled"));
-                overrides.put(name, new StreamFilterConfig(name, true, null));
+                overrides.put(name, StreamFilterConfig.named(name, kind).asDisabled());
                 continue;
             }
             Set<String> keys = new HashSet<>(factory.keys());
             keys.add("disabled");
             entry.allowOnly(keys);
-            overrides.put(name, factory.parse(entry, StreamFilterConfig.named(name)));
+            overrides.put(name, factory.parse(entry, StreamFilterConfig.named(name, kind)));
         }
         return overrides;
     }

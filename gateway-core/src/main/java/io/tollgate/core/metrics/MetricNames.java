@@ -194,6 +194,8 @@ public final class MetricNames {
     public static final String TCP_CX_ACTIVE = "tollgate.tcp.cx.active";
     /** Counter: TCP proxy connections whose bytes went on with {@code splice(2)} (option {@code splice}), by listener and cluster. */
     public static final String TCP_CX_SPLICED = "tollgate.tcp.cx.spliced";
+    /** Counter: bytes the TCP proxy moved with {@code splice(2)}, both directions, by listener and cluster (part of rx and tx bytes). */
+    public static final String TCP_SPLICED_BYTES = "tollgate.tcp.spliced_bytes";
     /** Counter: bytes the TCP proxy read from clients and sent upstream, by listener and cluster. */
     public static final String TCP_RX_BYTES = "tollgate.tcp.rx_bytes";
     /** Counter: bytes the TCP proxy read from upstream hosts and sent to clients, by listener and cluster. */

@@ -85,11 +85,29 @@ class FaultFilterConfigTest {
                 .hasMessageContaining("expected 0 to 100");
         assertThatThrownBy(() -> ConfigLoader.parse(yaml("""
                     filters:
-                      - name: fault
+                      - name: checks
+                        kind: fault
                         abort: { http_status: 503 }
+                      - name: checks
+                        kind: local_rate_limit
+                        max_tokens: 1
+                        fill_interval: 1s""", "")))
+                .hasMessageContaining("listeners[0].filters[1].name")
+                .hasMessageContaining("'checks' also names listeners[0].filters[0], a fault filter");
+        assertThatThrownBy(() -> ConfigLoader.parse(yaml("""
+                    filters:
                       - name: fault
-                        abort: { http_status: 500 }""", "")))
-                .hasMessageContaining("listeners[0].filters");
+                        kind: local_rate_limit
+                        max_tokens: 1
+                        fill_interval: 1s""", "")))
+                .hasMessageContaining("listeners[0].filters[0].name")
+                .hasMessageContaining("'fault' is another kind of filter");
+        assertThatThrownBy(() -> ConfigLoader.parse(yaml("""
+                    filters:
+                      - name: checks
+                        kind: nonesuch""", "")))
+                .hasMessageContaining("listeners[0].filters[0].kind")
+                .hasMessageContaining("unknown filter kind 'nonesuch'");
         assertThatThrownBy(() -> ConfigLoader.parse(yaml("", """
                               filters: { fault: { disabled: true } }""")))
                 .hasMessageContaining("routes[0].filters.fault")

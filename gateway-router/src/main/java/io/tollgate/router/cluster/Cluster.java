@@ -73,14 +73,27 @@ public final class Cluster {
 
     /**
      * One published state: the configuration with the endpoints it applied, the hosts, with
-     * subset load balancing their index, and the hosts waiting for their first health check
-     * ({@code pending}, {@code pendingCount} of them), left out of the panic threshold's count.
+     * subset load balancing their index, the hosts waiting for their first health check
+     * ({@code pending}), left out of the panic threshold's count, and, without subsets, the
+     * candidates every request picks from ({@code candidates}: the healthy hosts, every host
+     * when too few are healthy (panic), null when none is), decided once by the writer.
      */
     private record Version(ClusterConfig config, HostSet hosts, SubsetIndex subsets, RoaringBitmap pending,
-            int pendingCount) {
+            Candidates candidates) {
 
         Version(ClusterConfig config, HostSet hosts, SubsetIndex subsets, RoaringBitmap pending) {
-            this(config, hosts, subsets, pending, pending.getCardinality());
+            this(config, hosts, subsets, pending, subsets == null ? candidates(config, hosts, pending) : null);
+        }
+
+        private static Candidates candidates(ClusterConfig config, HostSet hosts, RoaringBitmap pending) {
+            Candidates available = hosts.healthy();
+            if (available == null) {
+                return null;
+            }
+            int total = hosts.size() - pending.getCardinality();
+            boolean panic = available.size() < total
+                    && PanicThreshold.panics(available.size(), total, config.panicThresholdPercent());
+            return panic ? hosts.allCandidates() : available;
         }
     }
 
@@ -264,15 +277,7 @@ public final class Cluster {
     public Candidates candidates(RouteRequest request, Map<String, String> metadataMatch) {
         Version current = version;
         if (current.subsets() == null) {
-            HostSet hosts = current.hosts();
-            Candidates available = hosts.healthyCandidates();
-            if (available == null) {
-                return null;
-            }
-            int total = hosts.size() - current.pendingCount();
-            boolean panic = available.size() < total
-                    && PanicThreshold.panics(available.size(), total, current.config().panicThresholdPercent());
-            return panic ? hosts.allCandidates() : available;
+            return current.candidates();
         }
         return current.subsets().resolve(current.hosts(), request, metadataMatch, subsetStats);
     }
@@ -483,12 +488,15 @@ public final class Cluster {
      * Lets the load balancer build what it derives from the available hosts (a hash ring or
      * table) for {@code next} and each of its subsets here, on the writer's thread, before
      * {@code next} is published: an event loop never builds one on a request's path. Subsets whose
-     * hosts did not change keep what was built for them; panic candidates build theirs on first use.
+     * hosts did not change keep what was built for them.
      */
     private void prepare(Version next) {
         Candidates healthy = next.hosts().healthy();
         if (healthy != null) {
             loadBalancer.prepare(healthy);
+        }
+        if (next.candidates() != null && next.candidates() != healthy) {
+            loadBalancer.prepare(next.candidates());
         }
         if (next.subsets() != null) {
             next.subsets().forEachSubset(loadBalancer::prepare);

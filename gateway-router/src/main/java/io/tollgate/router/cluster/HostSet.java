@@ -70,8 +70,8 @@ public final class HostSet {
     }
 
     /**
-     * Every host, available or not, for panic mode; built on first use, since a cluster in
-     * panic is the exception.
+     * Every host, available or not, for panic mode; built on first use, by the writer when it
+     * publishes a version in panic, since a cluster in panic is the exception.
      */
     Candidates allCandidates() {
         HostCandidates all = allCandidates;

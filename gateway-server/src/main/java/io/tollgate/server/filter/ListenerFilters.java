@@ -69,9 +69,10 @@ public final class ListenerFilters {
 
     /**
      * The listener's chain with the route's overrides: disabled filters left out (those the
-     * listener disables unless the route gives them settings), overridden ones made anew; and last, the {@code headers} filter of the route's own {@code request_headers}
-     * and {@code response_headers}, whose request changes thus come after every other filter's and
-     * whose response changes before.
+     * listener disables unless the route gives them settings), overridden ones made anew (each
+     * filter of the override's name, with the override's settings); and last, the {@code headers}
+     * filter of the route's own {@code request_headers} and {@code response_headers}, whose request
+     * changes thus come after every other filter's and whose response changes before.
      */
     private static StreamFilterChain routeChain(ListenerConfig listener, RouteEntryConfig route,
             List<StreamFilter> listenerFilters, ExtensionRegistry extensions, MeterRegistry meters) {
@@ -95,8 +96,8 @@ public final class ListenerFilters {
     }
 
     private static StreamFilterFactory factory(ExtensionRegistry extensions, StreamFilterConfig config) {
-        return extensions.find(StreamFilterConfig.class, config.name(), StreamFilterFactory.class)
-                .orElseThrow(() -> new IllegalStateException("no filter factory '" + config.name()
+        return extensions.find(StreamFilterConfig.class, config.kind(), StreamFilterFactory.class)
+                .orElseThrow(() -> new IllegalStateException("no filter factory '" + config.kind()
                         + "' in " + extensions + " (the configuration was loaded with another registry)"));
     }
 

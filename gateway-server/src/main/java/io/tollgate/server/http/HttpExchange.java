@@ -207,16 +207,7 @@ final class HttpExchange extends Exchange {
         if (failure == UpstreamPool.Failure.CONNECT_FAILED) {
             target.outcomes().failed(failed.host(), UpstreamFailure.CONNECT_FAILURE);
         }
-        endAttempt(false);
-        if (redispatch()) {
-            return;
-        }
-        if (retryPolicy != null && retryPolicy.retriesConnectFailure() && grantRetry()) {
-            scheduleRetry();
-            return;
-        }
-        record.flag(ResponseFlag.UPSTREAM_CONNECTION_FAILURE);
-        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_connect_failure");
+        redispatchRetryOrFail(ResponseFlag.UPSTREAM_CONNECTION_FAILURE, "upstream_connect_failure");
     }
 
     /** A part of the request body from downstream; ownership passes here. */
@@ -439,6 +430,15 @@ final class HttpExchange extends Exchange {
             return;
         }
         record.cluster().reset();
+        redispatchRetryOrFail(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION, "upstream_refused_stream");
+    }
+
+    /**
+     * Ends the attempt that never reached the host's application (its connection failed, or the
+     * stream was refused) and tries again elsewhere when the route's retry policy allows a connect
+     * failure to be retried; otherwise answers 503 flagged {@code flag} with {@code details}.
+     */
+    private void redispatchRetryOrFail(ResponseFlag flag, String details) {
         endAttempt(false);
         if (redispatch()) {
             return;
@@ -447,8 +447,8 @@ final class HttpExchange extends Exchange {
             scheduleRetry();
             return;
         }
-        record.flag(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION);
-        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_refused_stream");
+        record.flag(flag);
+        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, details);
     }
 
     /** The current attempt outlived the per-try timeout. */

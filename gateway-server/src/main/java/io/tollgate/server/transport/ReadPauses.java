@@ -1,6 +1,7 @@
 package io.tollgate.server.transport;
 
 import io.netty.channel.Channel;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.AttributeKey;
 
 /**
@@ -45,10 +46,15 @@ public final class ReadPauses {
         channel.config().setAutoRead(false);
     }
 
-    /** Ends the pause for {@code reason}; reading resumes when no other reason holds it. */
+    /**
+     * Ends the pause for {@code reason}; reading resumes when no other reason holds it, unless the
+     * channel's input ended: there is nothing to read, and Netty 4.2.18's epoll transport, which
+     * took the descriptor out of epoll when its interest set became empty, fails the channel if
+     * asked to read it again.
+     */
     public void resume(int reason) {
         reasons &= ~reason;
-        if (reasons == 0) {
+        if (reasons == 0 && !(channel instanceof DuplexChannel duplex && duplex.isInputShutdown())) {
             channel.config().setAutoRead(true);
         }
     }

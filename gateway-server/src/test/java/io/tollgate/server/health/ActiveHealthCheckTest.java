@@ -233,7 +233,7 @@ class ActiveHealthCheckTest {
         gateway = TestGateway.start(checkedCluster("{ type: http, interval: 100ms, timeout: 2s, healthy_threshold: 1,"
                 + " unhealthy_threshold: 1, http: { path: /health } }", "recording_maglev",
                 upstreams.toArray(HttpUpstream[]::new)), Map.of());
-        RebuildRecordingMaglevFactory.drainRebuildThreads();
+        RebuildRecordingMaglevFactory.drainRebuilds();
 
         AtomicBoolean sending = new AtomicBoolean(true);
         AtomicInteger served = new AtomicInteger();
@@ -263,7 +263,7 @@ class ActiveHealthCheckTest {
         }
         List<String> rebuilds = new ArrayList<>();
         Await.until("verdicts flipped several times", LIMIT, () -> {
-            rebuilds.addAll(RebuildRecordingMaglevFactory.drainRebuildThreads());
+            RebuildRecordingMaglevFactory.drainRebuilds().forEach(r -> rebuilds.add(r.thread()));
             return rebuilds.size() >= 8
                     && gateway.count("tollgate.upstream.health_check.failure", "cluster", "checked") >= 4;
         });
@@ -275,6 +275,33 @@ class ActiveHealthCheckTest {
         assertThat(rebuilds).containsOnly("tollgate-control");
         assertThat(failures).isEmpty();
         assertThat(served.get()).isPositive();
+    }
+
+    @Test
+    void aClusterFallingIntoPanicHasEveryHostsTableBuiltOnTheControlThread() throws Exception {
+        AtomicBoolean failing = new AtomicBoolean();
+        HttpUpstream a = upstream("a");
+        HttpUpstream b = upstream("b");
+        HttpUpstream c = upstream("c");
+        b.answer("/health", () -> failing.get() ? 503 : 200);
+        c.answer("/health", () -> failing.get() ? 503 : 200);
+        gateway = TestGateway.start(checkedCluster("{ type: http, interval: 100ms, timeout: 2s, healthy_threshold: 1,"
+                + " unhealthy_threshold: 1, http: { path: /health } }", "recording_maglev", a, b, c), Map.of());
+        Await.until("every host healthy", LIMIT, () -> gateway.gateway().snapshot().clusters().cluster("checked").hosts()
+                .stream().allMatch(Host::healthy));
+        RebuildRecordingMaglevFactory.drainRebuilds();
+
+        failing.set(true);
+        List<RebuildRecordingMaglevFactory.Rebuild> rebuilds = new ArrayList<>();
+        Await.until("one host of three healthy, below the panic threshold, and a table of every host built", LIMIT,
+                () -> {
+                    rebuilds.addAll(RebuildRecordingMaglevFactory.drainRebuilds());
+                    return gateway.gateway().snapshot().clusters().cluster("checked").hosts().stream()
+                            .filter(Host::healthy).count() == 1 && rebuilds.stream().anyMatch(r -> r.hosts() == 3);
+                });
+
+        assertThat(rebuilds).extracting(RebuildRecordingMaglevFactory.Rebuild::thread).containsOnly("tollgate-control");
+        assertThat(servedBy(60)).containsExactlyInAnyOrder("a", "b", "c");
     }
 
     /** A gateway routing everything to cluster {@code checked} of {@code upstreams}, balanced by {@code policy}. */

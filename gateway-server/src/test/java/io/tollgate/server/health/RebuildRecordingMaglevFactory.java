@@ -15,26 +15,30 @@ import java.util.function.LongSupplier;
 
 /**
  * {@code lb_policy: recording_maglev}, a test extension: {@code maglev} with a table of a million
- * entries, whose rebuilds (the cluster publishing a version) note the thread they ran on, so a
- * test can tell that no rebuild ran on an event loop.
+ * entries, whose rebuilds (the cluster publishing a version) note the thread they ran on and the
+ * number of hosts they were for, so a test can tell that no rebuild ran on an event loop.
  */
 public final class RebuildRecordingMaglevFactory implements LoadBalancerFactory {
 
     /** Large enough that a rebuild takes noticeable time. */
     static final int TABLE_SIZE = 1_000_003;
 
-    private static final Queue<String> REBUILD_THREADS = new ConcurrentLinkedQueue<>();
+    private static final Queue<Rebuild> REBUILDS = new ConcurrentLinkedQueue<>();
+
+    /** One table built: on thread {@code thread}, for {@code hosts} candidates. */
+    record Rebuild(String thread, int hosts) {
+    }
 
     @Override
     public String name() {
         return "recording_maglev";
     }
 
-    /** The names of the threads rebuilds ran on since the last call, in order. */
-    static List<String> drainRebuildThreads() {
-        List<String> names = List.copyOf(REBUILD_THREADS);
-        REBUILD_THREADS.clear();
-        return names;
+    /** The rebuilds since the last call, in order. */
+    static List<Rebuild> drainRebuilds() {
+        List<Rebuild> rebuilds = List.copyOf(REBUILDS);
+        REBUILDS.removeAll(rebuilds);
+        return rebuilds;
     }
 
     @Override
@@ -53,7 +57,7 @@ public final class RebuildRecordingMaglevFactory implements LoadBalancerFactory 
 
             @Override
             public void prepare(Candidates candidates) {
-                REBUILD_THREADS.add(Thread.currentThread().getName());
+                REBUILDS.add(new Rebuild(Thread.currentThread().getName(), candidates.size()));
                 maglev.prepare(candidates);
             }
         };

@@ -81,6 +81,31 @@ class TcpProxySpliceTest {
         Await.until("both directions counted", Duration.ofSeconds(5),
                 () -> gateway.count("tollgate.tcp.rx_bytes", "listener", "tcp") == 16L << 20
                         && gateway.count("tollgate.tcp.tx_bytes", "listener", "tcp") == 16L << 20);
+        assertThat(splicedBytes(gateway)).as("the request's bulk and the answer's after the FIN both spliced")
+                .isGreaterThan(30L << 20);
+    }
+
+    @Test
+    void aBulkAnswerToAClientThatHalfClosedAfterAShortRequestSplices() throws Exception {
+        CompletableFuture<Long> heard = new CompletableFuture<>();
+        RawUpstream upstream = started.add(new RawUpstream(socket -> {
+            heard.complete(readCrc(socket.getInputStream(), -1));
+            writeRandom(socket.getOutputStream(), 64L << 20, 11);
+        }));
+        TestGateway gateway = splicingGateway(upstream.port(), "", "");
+        try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
+            client.setSoTimeout(30_000);
+            long sent = writeRandom(client.getOutputStream(), 1024, 10);
+            client.shutdownOutput();
+            assertThat(heard.get(30, TimeUnit.SECONDS)).as("the request up to the client's FIN").isEqualTo(sent);
+            assertThat(readCrc(client.getInputStream(), -1)).as("the answer").isEqualTo(crcOfRandom(64L << 20, 11));
+        }
+        Await.until("both directions counted", Duration.ofSeconds(5),
+                () -> gateway.count("tollgate.tcp.rx_bytes", "listener", "tcp") == 1024
+                        && gateway.count("tollgate.tcp.tx_bytes", "listener", "tcp") == 64L << 20);
+        assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp")).isEqualTo(1);
+        assertThat(splicedBytes(gateway)).as("the answer, but for its first read batches").isGreaterThan(60L << 20);
+        Await.until("the connection closed", Duration.ofSeconds(5), () -> activeConnections(gateway) == 0);
     }
 
     @Test
@@ -104,6 +129,8 @@ class TcpProxySpliceTest {
                     .isEqualTo(sent);
         }
         assertThat(gateway.count("tollgate.tcp.cx.spliced", "listener", "tcp")).isEqualTo(1);
+        assertThat(splicedBytes(gateway)).as("the host's bulk and the client's after the host's FIN both spliced")
+                .isGreaterThan(30L << 20);
     }
 
     @Test
@@ -342,6 +369,10 @@ class TcpProxySpliceTest {
             assertThat(readCrc(in, 256 * 1024)).isEqualTo(sent);
             assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("END");
         }
+    }
+
+    private static long splicedBytes(TestGateway gateway) {
+        return (long) gateway.count("tollgate.tcp.spliced_bytes", "listener", "tcp", "cluster", "upstream");
     }
 
     private static double activeConnections(TestGateway gateway) {

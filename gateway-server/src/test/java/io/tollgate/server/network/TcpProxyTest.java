@@ -98,6 +98,23 @@ class TcpProxyTest {
     }
 
     @Test
+    void aClientThatSendsAndHalfClosesAtOnceGetsItsAnswer() throws Exception {
+        RawUpstream echo = started.add(new RawUpstream(TcpProxyTest::echoThenSayEnd));
+        TestGateway gateway = tcpGateway(echo.port(), "");
+        for (int i = 0; i < 20; i++) {
+            try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
+                client.setSoTimeout(10_000);
+                // the request and its FIN arrive while the gateway still connects upstream
+                client.getOutputStream().write(("request " + i).getBytes(StandardCharsets.US_ASCII));
+                client.shutdownOutput();
+                assertThat(new String(client.getInputStream().readAllBytes(), StandardCharsets.US_ASCII))
+                        .isEqualTo("request " + i + "END");
+            }
+        }
+        assertThat(gateway.count("tollgate.connection.error", "side", "downstream", "kind", "unexpected")).isZero();
+    }
+
+    @Test
     void anUnreachableHostClosesTheClientsConnectionAndIsCounted() throws Exception {
         int closedPort;
         try (ServerSocket gone = new ServerSocket(0)) {

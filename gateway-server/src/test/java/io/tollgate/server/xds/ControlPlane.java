@@ -178,11 +178,27 @@ final class ControlPlane implements AutoCloseable {
         return requests.stream().filter(DiscoveryRequest::hasErrorDetail).toList();
     }
 
+    /** The state-of-the-world ACKs of responses of the type {@code typeUrl} received so far, in order. */
+    List<DiscoveryRequest> acks(String typeUrl) {
+        return requests.stream().filter(r -> r.getTypeUrl().equals(typeUrl) && !r.getResponseNonce().isEmpty()
+                && !r.hasErrorDetail()).toList();
+    }
+
     /** Whether a response of resources of {@code type} was acknowledged. */
     boolean acked(Class<? extends Message> type) {
-        String url = "type.googleapis.com/" + Internal.getDefaultInstance(type).getDescriptorForType().getFullName();
-        return requests.stream().anyMatch(r -> r.getTypeUrl().equals(url) && !r.getResponseNonce().isEmpty()
-                && !r.hasErrorDetail());
+        return !acks("type.googleapis.com/" + Internal.getDefaultInstance(type).getDescriptorForType().getFullName())
+                .isEmpty();
+    }
+
+    /** The incremental NACKs received so far, in order. */
+    List<DeltaDiscoveryRequest> deltaNacks() {
+        return deltaRequests.stream().filter(DeltaDiscoveryRequest::hasErrorDetail).toList();
+    }
+
+    /** The incremental ACKs of responses of the type {@code typeUrl} received so far, in order. */
+    List<DeltaDiscoveryRequest> deltaAcks(String typeUrl) {
+        return deltaRequests.stream().filter(r -> r.getTypeUrl().equals(typeUrl) && !r.getResponseNonce().isEmpty()
+                && !r.hasErrorDetail()).toList();
     }
 
     @Override

@@ -26,8 +26,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The gateway over incremental ADS ({@code api_type: DELTA_GRPC}) against java-control-plane's
@@ -43,12 +43,8 @@ class XdsDeltaTest {
     private static final String LDS = ResourceType.LISTENER.typeUrl();
     private static final String RDS = ResourceType.ROUTE.typeUrl();
 
-    private final XdsTestBed bed = new XdsTestBed();
-
-    @AfterEach
-    void stop() {
-        bed.close();
-    }
+    @RegisterExtension
+    final XdsTestBed bed = new XdsTestBed();
 
     @Test
     void resourcesArriveIncrementallyAndChangesUnderLoadFailNoRequest() throws Exception {
@@ -63,7 +59,7 @@ class XdsDeltaTest {
         assertThat(first(RDS).getResourceNamesSubscribeList()).containsExactly("web-routes");
         assertThat(first(EDS).getResourceNamesSubscribeList()).containsExactly("app");
         assertThat(first(CDS).getNode().getId()).isEqualTo("tollgate-test");
-        assertThat(acked(CDS)).isNotEmpty();
+        assertThat(bed.controlPlane.deltaAcks(CDS)).isNotEmpty();
 
         try (TrafficLoop traffic = bed.traffic()) {
             bed.pushApp("2", a, b);
@@ -186,9 +182,9 @@ class XdsDeltaTest {
         Cluster bad = edsCluster("app").toBuilder().setLbPolicy(Cluster.LbPolicy.CLUSTER_PROVIDED).build();
         bed.controlPlane.push("2", List.of(bad), List.of(assignment("app", a)), List.of(rdsListener("web", 0, "web-routes")),
                 List.of(routes("web-routes", Map.of("/", "app"))));
-        Await.until("a NACK of the clusters", LIMIT, () -> !nacks().isEmpty());
+        Await.until("a NACK of the clusters", LIMIT, () -> !bed.controlPlane.deltaNacks().isEmpty());
 
-        DeltaDiscoveryRequest nack = nacks().get(0);
+        DeltaDiscoveryRequest nack = bed.controlPlane.deltaNacks().get(0);
         DeltaDiscoveryResponse refused = responses(CDS).stream().filter(r -> r.getSystemVersionInfo().equals("2"))
                 .findFirst().orElseThrow();
         assertThat(nack.getTypeUrl()).isEqualTo(CDS);
@@ -286,15 +282,6 @@ class XdsDeltaTest {
     private List<String> subscribed(String typeUrl) {
         return bed.controlPlane.deltaRequests().stream().filter(r -> r.getTypeUrl().equals(typeUrl))
                 .flatMap(r -> r.getResourceNamesSubscribeList().stream()).toList();
-    }
-
-    private List<DeltaDiscoveryRequest> acked(String typeUrl) {
-        return bed.controlPlane.deltaRequests().stream().filter(r -> r.getTypeUrl().equals(typeUrl)
-                && !r.getResponseNonce().isEmpty() && !r.hasErrorDetail()).toList();
-    }
-
-    private List<DeltaDiscoveryRequest> nacks() {
-        return bed.controlPlane.deltaRequests().stream().filter(DeltaDiscoveryRequest::hasErrorDetail).toList();
     }
 
     private List<DeltaDiscoveryResponse> responses(String typeUrl) {

@@ -46,25 +46,20 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.metrics.MetricNames;
-import io.tollgate.server.Gateway;
 import io.tollgate.server.http2.EchoGrpc;
 import io.tollgate.server.http2.EchoServer;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
-import io.tollgate.server.testing.StartedResources;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Envoy's HTTP filters pushed over xDS, seen by the JDK's client (and grpc-java's) through real
@@ -81,22 +76,14 @@ class XdsFiltersTest {
     private static final String FAULT_NAME = "envoy.filters.http.fault";
     private static final String LIMIT_NAME = "envoy.filters.http.local_ratelimit";
 
-    private final StartedResources resources = new StartedResources();
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(java.time.Duration.ofSeconds(2)).build();
-    private ControlPlane controlPlane;
-    private Gateway gateway;
-
-    @AfterEach
-    void stop() {
-        resources.close();
-    }
+    @RegisterExtension
+    final XdsTestBed bed = new XdsTestBed();
 
     @Test
     void rbacRefusesWithA403ShadowRulesOnlyCountAndRoutesDisableOrReplaceThePolicies() throws Exception {
-        int app = upstream("app");
-        int grpc = resources.add(new EchoServer()).port();
-        controlPlane = resources.add(new ControlPlane());
+        int app = bed.upstream("app");
+        int grpc = bed.resources.add(new EchoServer()).port();
+        bed.startControlPlane();
         RBAC denyAdmin = RBAC.newBuilder().setRules(rules(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.DENY,
                 Policy.newBuilder()
                         .addPermissions(Permission.newBuilder().setOrRules(Permission.Set.newBuilder()
@@ -124,26 +111,26 @@ class XdsFiltersTest {
                 .build();
         Cluster h2 = staticCluster("grpc", grpc).toBuilder()
                 .setHttp2ProtocolOptions(Http2ProtocolOptions.getDefaultInstance()).build();
-        controlPlane.push("1", List.of(staticCluster("app", app), h2), List.of(),
+        bed.controlPlane.push("1", List.of(staticCluster("app", app), h2), List.of(),
                 List.of(rdsListener("web", 0, "web-routes", httpFilter(RBAC_NAME, denyAdmin)),
                         inlineListener("dry", 0, routes("dry-routes", "app"), httpFilter("dry-run", shadowDenyAll))),
                 List.of(routes));
         startGateway(2);
 
-        assertThat(get("web", "/x", Map.of()).statusCode()).isEqualTo(200);
-        HttpResponse<String> admin = get("web", "/admin/users", Map.of());
+        assertThat(bed.get("web", "/x", Map.of()).statusCode()).isEqualTo(200);
+        HttpResponse<String> admin = bed.get("web", "/admin/users", Map.of());
         assertThat(admin.statusCode()).isEqualTo(403);
         assertThat(admin.headers().firstValue("x-tollgate-error")).hasValue("rbac_access_denied");
-        assertThat(get("web", "/x", Map.of("x-evil", "yes")).statusCode()).isEqualTo(403);
-        assertThat(get("web", "/admin/open/page", Map.of()).statusCode()).as("the route disables rbac").isEqualTo(200);
-        assertThat(get("web", "/strict", Map.of()).statusCode()).as("the route's own policies").isEqualTo(403);
-        assertThat(get("web", "/strict", Map.of("x-user", "alice")).statusCode()).isEqualTo(200);
-        assertThat(get("web", "/strict/admin", Map.of("x-user", "alice", "x-evil", "yes")).statusCode())
+        assertThat(bed.get("web", "/x", Map.of("x-evil", "yes")).statusCode()).isEqualTo(403);
+        assertThat(bed.get("web", "/admin/open/page", Map.of()).statusCode()).as("the route disables rbac").isEqualTo(200);
+        assertThat(bed.get("web", "/strict", Map.of()).statusCode()).as("the route's own policies").isEqualTo(403);
+        assertThat(bed.get("web", "/strict", Map.of("x-user", "alice")).statusCode()).isEqualTo(200);
+        assertThat(bed.get("web", "/strict/admin", Map.of("x-user", "alice", "x-evil", "yes")).statusCode())
                 .as("the listener's policies do not apply to the route").isEqualTo(200);
 
-        ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", gateway.port("web"),
+        ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", bed.gateway.port("web"),
                 InsecureChannelCredentials.create()).build();
-        resources.add(() -> channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
+        bed.resources.add(() -> channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
         CallOptions deadline = CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS);
         assertThat(ClientCalls.blockingUnaryCall(channel, EchoGrpc.UNARY, deadline, "hello")).isEqualTo("hello");
         Metadata evil = new Metadata();
@@ -154,15 +141,61 @@ class XdsFiltersTest {
                         e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
 
         double shadowDenied = count(MetricNames.FILTER_RBAC_SHADOW_DENIED, "dry");
-        assertThat(get("dry", "/anything", Map.of()).statusCode()).isEqualTo(200);
+        assertThat(bed.get("dry", "/anything", Map.of()).statusCode()).isEqualTo(200);
         assertThat(count(MetricNames.FILTER_RBAC_SHADOW_DENIED, "dry")).isEqualTo(shadowDenied + 1);
         assertThat(count(MetricNames.FILTER_RBAC_DENIED, "dry")).isZero();
     }
 
     @Test
+    void istiosDenyThenAllowRbacFiltersEachRunAndARouteDisablesThemByName() throws Exception {
+        int app = bed.upstream("app");
+        bed.startControlPlane();
+        RBAC denyMallory = RBAC.newBuilder().setRules(rules(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.DENY,
+                Policy.newBuilder().addPermissions(Permission.newBuilder().setAny(true))
+                        .addPrincipals(header("x-user", "mallory")).build())).build();
+        RBAC allowStaff = RBAC.newBuilder().setRules(rules(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.ALLOW,
+                Policy.newBuilder().addPermissions(Permission.newBuilder().setAny(true))
+                        .addPrincipals(header("x-team", "staff")).build())).build();
+        Any off = Any.pack(RBACPerRoute.getDefaultInstance());
+        RouteConfiguration sameName = RouteConfiguration.newBuilder().setName("istio-routes")
+                .addVirtualHosts(VirtualHost.newBuilder().setName("all").addDomains("*")
+                        .addRoutes(route("/public", "app").putTypedPerFilterConfig(RBAC_NAME, off))
+                        .addRoutes(route("/", "app")))
+                .build();
+        RouteConfiguration ownNames = RouteConfiguration.newBuilder().setName("named-routes")
+                .addVirtualHosts(VirtualHost.newBuilder().setName("all").addDomains("*")
+                        .addRoutes(route("/public", "app").putTypedPerFilterConfig("istio.authorization.allow", off))
+                        .addRoutes(route("/", "app")))
+                .build();
+        bed.controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
+                List.of(rdsListener("istio", 0, "istio-routes", httpFilter(RBAC_NAME, denyMallory),
+                                httpFilter(RBAC_NAME, allowStaff)),
+                        inlineListener("named", 0, ownNames, httpFilter("istio.authorization.deny", denyMallory),
+                                httpFilter("istio.authorization.allow", allowStaff))),
+                List.of(sameName));
+        startGateway(2);
+
+        for (String listener : List.of("istio", "named")) {
+            assertThat(bed.get(listener, "/x", Map.of("x-user", "bob", "x-team", "staff")).statusCode())
+                    .as(listener + ": allowed").isEqualTo(200);
+            HttpResponse<String> mallory = bed.get(listener, "/x", Map.of("x-user", "mallory", "x-team", "staff"));
+            assertThat(mallory.statusCode()).as(listener + ": denied by the DENY filter").isEqualTo(403);
+            assertThat(mallory.headers().firstValue("x-tollgate-error")).hasValue("rbac_access_denied");
+            assertThat(bed.get(listener, "/x", Map.of("x-user", "bob", "x-team", "guests")).statusCode())
+                    .as(listener + ": matched by no policy of the ALLOW filter").isEqualTo(403);
+        }
+        assertThat(bed.get("named", "/public", Map.of("x-user", "bob", "x-team", "guests")).statusCode())
+                .as("the route disables istio.authorization.allow").isEqualTo(200);
+        assertThat(bed.get("named", "/public", Map.of("x-user", "mallory", "x-team", "staff")).statusCode())
+                .as("istio.authorization.deny still runs there").isEqualTo(403);
+        assertThat(bed.get("istio", "/public", Map.of("x-user", "mallory", "x-team", "guests")).statusCode())
+                .as("the route disables both filters of the name").isEqualTo(200);
+    }
+
+    @Test
     void corsPoliciesOfVirtualHostsAndRoutesAnswerPreflightsAndARouteCanDisableThem() throws Exception {
-        int app = upstream("app");
-        controlPlane = resources.add(new ControlPlane());
+        int app = bed.upstream("app");
+        bed.startControlPlane();
         CorsPolicy shop = CorsPolicy.newBuilder()
                 .addAllowOriginStringMatch(StringMatcher.newBuilder().setExact("https://shop.example"))
                 .setAllowMethods("GET, POST").setAllowHeaders("content-type").setMaxAge("600").build();
@@ -177,7 +210,7 @@ class XdsFiltersTest {
                                 .setRoute(RouteAction.newBuilder().setCluster("app").setCors(legacy)))
                         .addRoutes(route("/", "app")))
                 .build();
-        controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
+        bed.controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
                 List.of(rdsListener("web", 0, "web-routes", httpFilter(CORS_NAME, Cors.getDefaultInstance()))),
                 List.of(routes));
         startGateway(1);
@@ -188,7 +221,7 @@ class XdsFiltersTest {
         assertThat(preflight.headers().firstValue("access-control-allow-origin")).hasValue("https://shop.example");
         assertThat(preflight.headers().firstValue("access-control-allow-methods")).hasValue("GET, POST");
         assertThat(preflight.headers().firstValue("access-control-max-age")).hasValue("600");
-        HttpResponse<String> actual = get("web", "/items", Map.of("origin", "https://shop.example"));
+        HttpResponse<String> actual = bed.get("web", "/items", Map.of("origin", "https://shop.example"));
         assertThat(actual.headers().firstValue("access-control-allow-origin")).hasValue("https://shop.example");
         assertThat(preflight("/items", "https://evil.example").body()).as("another origin goes upstream")
                 .contains("upstream: app");
@@ -206,14 +239,14 @@ class XdsFiltersTest {
 
     @Test
     void aRouteMirrorsToItsShadowClusterOnceTheClusterArrived() throws Exception {
-        int app = upstream("app");
+        int app = bed.upstream("app");
         AtomicInteger shadowed = new AtomicInteger();
-        HttpUpstream shadow = resources.add(new HttpUpstream("shadow"));
+        HttpUpstream shadow = bed.resources.add(new HttpUpstream("shadow"));
         shadow.answer("/items", () -> {
             shadowed.incrementAndGet();
             return 200;
         });
-        controlPlane = resources.add(new ControlPlane());
+        bed.startControlPlane();
         RouteConfiguration routes = RouteConfiguration.newBuilder().setName("web-routes")
                 .addVirtualHosts(VirtualHost.newBuilder().setName("all").addDomains("*")
                         .addRoutes(route("/quiet", "app"))
@@ -224,23 +257,23 @@ class XdsFiltersTest {
                                                         .setDefaultValue(FractionalPercent.newBuilder()
                                                                 .setNumerator(100)))))))
                 .build();
-        controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
+        bed.controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
                 List.of(rdsListener("web", 0, "web-routes")), List.of(routes));
-        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
-        Await.until("the routes acknowledged", LIMIT, () -> controlPlane.acked(RouteConfiguration.class));
-        assertThat(gateway.snapshot().config().listeners()).as("waits for the shadow cluster").isEmpty();
+        bed.launchGateway(bed.controlPlane.bootstrap());
+        Await.until("the routes acknowledged", LIMIT, () -> bed.controlPlane.acked(RouteConfiguration.class));
+        assertThat(bed.gateway.snapshot().config().listeners()).as("waits for the shadow cluster").isEmpty();
 
-        controlPlane.push("2", List.of(staticCluster("app", app), staticCluster("shadow", shadow.port())), List.of(),
+        bed.controlPlane.push("2", List.of(staticCluster("app", app), staticCluster("shadow", shadow.port())), List.of(),
                 List.of(rdsListener("web", 0, "web-routes")), List.of(routes));
-        Await.until("the listener bound", LIMIT, () -> gateway.snapshot().config().listeners().size() == 1);
+        Await.until("the listener bound", LIMIT, () -> bed.gateway.snapshot().config().listeners().size() == 1);
 
         for (int i = 0; i < 3; i++) {
-            HttpResponse<String> response = get("web", "/items", Map.of());
+            HttpResponse<String> response = bed.get("web", "/items", Map.of());
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.body()).contains("upstream: app");
         }
         Await.until("three copies at the shadow", LIMIT, () -> shadowed.get() == 3);
-        assertThat(get("web", "/quiet", Map.of()).statusCode()).isEqualTo(200);
+        assertThat(bed.get("web", "/quiet", Map.of()).statusCode()).isEqualTo(200);
         Await.until("the copies counted", LIMIT,
                 () -> count("tollgate.filter.mirror.sent", "web", "cluster", "shadow") == 3);
         assertThat(shadowed.get()).as("the route without a mirror policy").isEqualTo(3);
@@ -248,8 +281,8 @@ class XdsFiltersTest {
 
     @Test
     void virtualHostSettingsApplyToEveryRouteUnlessARouteGivesItsOwn() throws Exception {
-        int app = upstream("app");
-        controlPlane = resources.add(new ControlPlane());
+        int app = bed.upstream("app");
+        bed.startControlPlane();
         HTTPFault unavailable = abort(503);
         LocalRateLimit plenty = limit(1000);
         RouteConfiguration routes = RouteConfiguration.newBuilder().setName("web-routes")
@@ -261,58 +294,58 @@ class XdsFiltersTest {
                         .addRoutes(route("/", "app")))
                 .build();
         HttpFilterPair filters = new HttpFilterPair(unavailable, plenty);
-        controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
+        bed.controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
                 List.of(rdsListener("web", 0, "web-routes", filters.fault(), filters.limit()),
                         inlineListener("plain", 0, routes("plain-routes", "app"), filters.fault(), filters.limit())),
                 List.of(routes));
         startGateway(2);
 
-        assertThat(get("plain", "/x", Map.of()).statusCode()).as("the listener's fault").isEqualTo(503);
-        assertThat(get("web", "/x", Map.of()).statusCode()).as("disabled by the virtual host").isEqualTo(200);
-        assertThat(get("web", "/teapot", Map.of()).statusCode()).as("the route's own fault").isEqualTo(418);
-        assertThat(get("web", "/limited", Map.of()).statusCode()).isEqualTo(200);
-        HttpResponse<String> limited = get("web", "/limited", Map.of());
+        assertThat(bed.get("plain", "/x", Map.of()).statusCode()).as("the listener's fault").isEqualTo(503);
+        assertThat(bed.get("web", "/x", Map.of()).statusCode()).as("disabled by the virtual host").isEqualTo(200);
+        assertThat(bed.get("web", "/teapot", Map.of()).statusCode()).as("the route's own fault").isEqualTo(418);
+        assertThat(bed.get("web", "/limited", Map.of()).statusCode()).isEqualTo(200);
+        HttpResponse<String> limited = bed.get("web", "/limited", Map.of());
         assertThat(limited.statusCode()).as("the route's own bucket of one token").isEqualTo(429);
-        assertThat(get("web", "/x", Map.of()).statusCode()).as("the listener's bucket").isEqualTo(200);
+        assertThat(bed.get("web", "/x", Map.of()).statusCode()).as("the listener's bucket").isEqualTo(200);
     }
 
     @Test
     void aFilterSettingTheGatewayCannotExpressIsNackedNamingItAndTheLastGoodConfigurationServes() throws Exception {
-        int app = upstream("app");
-        controlPlane = resources.add(new ControlPlane());
+        int app = bed.upstream("app");
+        bed.startControlPlane();
         RBAC denyAdmin = RBAC.newBuilder().setRules(rules(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.DENY,
                 Policy.newBuilder().addPermissions(path("/admin")).addPrincipals(Principal.newBuilder().setAny(true))
                         .build())).build();
         RouteConfiguration routes = routes("web-routes", "app");
-        controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
+        bed.controlPlane.push("1", List.of(staticCluster("app", app)), List.of(),
                 List.of(rdsListener("web", 0, "web-routes", httpFilter(RBAC_NAME, denyAdmin))), List.of(routes));
         startGateway(1);
-        assertThat(get("web", "/admin", Map.of()).statusCode()).isEqualTo(403);
+        assertThat(bed.get("web", "/admin", Map.of()).statusCode()).isEqualTo(403);
 
         RBAC byPort = RBAC.newBuilder().setRules(rules(io.envoyproxy.envoy.config.rbac.v3.RBAC.Action.DENY,
                 Policy.newBuilder().addPermissions(Permission.newBuilder().setDestinationPort(8080))
                         .addPrincipals(Principal.newBuilder().setAny(true)).build())).build();
-        controlPlane.push("2", List.of(staticCluster("app", app)), List.of(),
+        bed.controlPlane.push("2", List.of(staticCluster("app", app)), List.of(),
                 List.of(rdsListener("web", 0, "web-routes", httpFilter(RBAC_NAME, byPort))), List.of(routes));
-        Await.until("a NACK of the listeners", LIMIT, () -> !controlPlane.nacks().isEmpty());
-        assertThat(controlPlane.nacks().get(0).getErrorDetail().getMessage())
+        Await.until("a NACK of the listeners", LIMIT, () -> !bed.controlPlane.nacks().isEmpty());
+        assertThat(bed.controlPlane.nacks().get(0).getErrorDetail().getMessage())
                 .startsWith("Listener 'web'.filter_chains[0].filters[0]"
                 + ".typed_config.http_filters[0].typed_config.rules.policies['p'].permissions[0].destination_port:"
                 + " not supported");
-        assertThat(get("web", "/admin", Map.of()).statusCode()).as("version 1 serves").isEqualTo(403);
-        assertThat(get("web", "/x", Map.of()).statusCode()).isEqualTo(200);
+        assertThat(bed.get("web", "/admin", Map.of()).statusCode()).as("version 1 serves").isEqualTo(403);
+        assertThat(bed.get("web", "/x", Map.of()).statusCode()).isEqualTo(200);
 
         RouteConfiguration unknownFilter = routes.toBuilder().setVirtualHosts(0, routes.getVirtualHosts(0).toBuilder()
                 .putTypedPerFilterConfig("envoy.filters.http.jwt_authn", disabled())).build();
-        controlPlane.push("3", List.of(staticCluster("app", app)), List.of(),
+        bed.controlPlane.push("3", List.of(staticCluster("app", app)), List.of(),
                 List.of(rdsListener("web", 0, "web-routes", httpFilter(RBAC_NAME, denyAdmin))), List.of(unknownFilter));
-        Await.until("a NACK of the routes", LIMIT, () -> controlPlane.nacks().stream().anyMatch(n -> n.getTypeUrl().equals(
+        Await.until("a NACK of the routes", LIMIT, () -> bed.controlPlane.nacks().stream().anyMatch(n -> n.getTypeUrl().equals(
                 "type.googleapis.com/envoy.config.route.v3.RouteConfiguration")));
-        assertThat(controlPlane.nacks().stream().filter(n -> n.getTypeUrl().endsWith("RouteConfiguration")).findFirst().orElseThrow()
+        assertThat(bed.controlPlane.nacks().stream().filter(n -> n.getTypeUrl().endsWith("RouteConfiguration")).findFirst().orElseThrow()
                 .getErrorDetail().getMessage()).isEqualTo("RouteConfiguration 'web-routes'.virtual_hosts[0]"
                         + ".typed_per_filter_config['envoy.filters.http.jwt_authn']: Listener 'web' has no HTTP filter"
                         + " named 'envoy.filters.http.jwt_authn' (its filters: [envoy.filters.http.rbac])");
-        assertThat(get("web", "/admin", Map.of()).statusCode()).as("still version 1").isEqualTo(403);
+        assertThat(bed.get("web", "/admin", Map.of()).statusCode()).as("still version 1").isEqualTo(403);
     }
 
     /** A fault filter and a local rate limit, in that order. */
@@ -344,6 +377,11 @@ class XdsFiltersTest {
         return io.envoyproxy.envoy.config.rbac.v3.RBAC.newBuilder().setAction(action).putPolicies("p", policy).build();
     }
 
+    private static Principal header(String name, String exact) {
+        return Principal.newBuilder().setHeader(HeaderMatcher.newBuilder().setName(name)
+                .setStringMatch(StringMatcher.newBuilder().setExact(exact))).build();
+    }
+
     private static Permission path(String prefix) {
         return Permission.newBuilder().setUrlPath(PathMatcher.newBuilder()
                 .setPath(StringMatcher.newBuilder().setPrefix(prefix))).build();
@@ -363,36 +401,20 @@ class XdsFiltersTest {
     }
 
     private HttpResponse<String> preflight(String path, String origin) throws IOException, InterruptedException {
-        return client.send(HttpRequest.newBuilder(uri("web", path)).timeout(java.time.Duration.ofSeconds(5))
+        return bed.send(HttpRequest.newBuilder(bed.uri("web", path))
                 .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).header("origin", origin)
-                .header("access-control-request-method", "GET").build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> get(String listener, String path, Map<String, String> headers)
-            throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(listener, path))
-                .timeout(java.time.Duration.ofSeconds(5));
-        headers.forEach(request::header);
-        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private URI uri(String listener, String path) {
-        return URI.create("http://127.0.0.1:" + gateway.port(listener) + path);
+                .header("access-control-request-method", "GET"));
     }
 
     private double count(String name, String listener, String... tags) {
-        return gateway.metrics().registry().find(name).tag(MetricNames.TAG_LISTENER, listener).tags(tags).counters()
+        return bed.gateway.metrics().registry().find(name).tag(MetricNames.TAG_LISTENER, listener).tags(tags).counters()
                 .stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
     }
 
-    private int upstream(String name) throws IOException {
-        return resources.add(new HttpUpstream(name)).port();
-    }
-
     private void startGateway(int listeners) throws Exception {
-        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
-        Await.until("the listeners bound", LIMIT, () -> gateway.snapshot().config().listeners().size() == listeners
-                || !controlPlane.nacks().isEmpty());
-        assertThat(controlPlane.nacks()).extracting(n -> n.getErrorDetail().getMessage()).isEmpty();
+        bed.launchGateway(bed.controlPlane.bootstrap());
+        Await.until("the listeners bound", LIMIT, () -> bed.gateway.snapshot().config().listeners().size() == listeners
+                || !bed.controlPlane.nacks().isEmpty());
+        assertThat(bed.controlPlane.nacks()).extracting(n -> n.getErrorDetail().getMessage()).isEmpty();
     }
 }

@@ -32,8 +32,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -45,12 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class XdsGatewayTest {
 
-    private final XdsTestBed bed = new XdsTestBed();
-
-    @AfterEach
-    void stop() {
-        bed.close();
-    }
+    @RegisterExtension
+    final XdsTestBed bed = new XdsTestBed();
 
     @Test
     void aListenerAndRoutesFromXdsServeTrafficAndEndpointPushesMoveItWithNoFailedRequest() throws Exception {
@@ -67,7 +63,7 @@ class XdsGatewayTest {
 
             bed.pushApp("3", b);
             Await.until("endpoints of version 3 acknowledged", LIMIT,
-                    () -> acks("type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment").stream()
+                    () -> bed.controlPlane.acks("type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment").stream()
                             .anyMatch(r -> r.getVersionInfo().equals("3")));
             int onB = bed.served("b");
             Await.until("b served more traffic", LIMIT, () -> bed.served("b") >= onB + 20);
@@ -81,7 +77,7 @@ class XdsGatewayTest {
         String dump = bed.admin("/config_dump").body().replaceAll("\\s", "");
         assertThat(dump).contains("\"xds_resources\"", "\"type\":\"ClusterLoadAssignment\",\"name\":\"app\",\"version\":\"3\"",
                 "\"type\":\"Listener\",\"name\":\"web\"");
-        assertThat(acks("type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment"))
+        assertThat(bed.controlPlane.acks("type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment"))
                 .extracting(DiscoveryRequest::getVersionInfo).contains("1", "2", "3");
     }
 
@@ -97,7 +93,7 @@ class XdsGatewayTest {
         bed.controlPlane.push("2", List.of(edsCluster("app"), edsCluster("next")), List.of(assignment("app", a)),
                 List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "next"))));
         Await.until("routes of version 2 acknowledged", LIMIT,
-                () -> acks("type.googleapis.com/envoy.config.route.v3.RouteConfiguration").stream()
+                () -> bed.controlPlane.acks("type.googleapis.com/envoy.config.route.v3.RouteConfiguration").stream()
                         .anyMatch(r -> r.getVersionInfo().equals("2")));
         assertThat(bed.get("/x").headers().firstValue("x-upstream")).hasValue("a");
 
@@ -117,9 +113,9 @@ class XdsGatewayTest {
         Cluster bad = edsCluster("app").toBuilder().setLbPolicy(Cluster.LbPolicy.CLUSTER_PROVIDED).build();
         bed.controlPlane.push("2", List.of(bad), List.of(assignment("app", a)), List.of(rdsListener("web", 0, "web-routes")),
                 List.of(routes("web-routes", Map.of("/", "app"))));
-        Await.until("a NACK of the clusters", LIMIT, () -> !nacks().isEmpty());
+        Await.until("a NACK of the clusters", LIMIT, () -> !bed.controlPlane.nacks().isEmpty());
 
-        DiscoveryRequest nack = nacks().get(0);
+        DiscoveryRequest nack = bed.controlPlane.nacks().get(0);
         assertThat(nack.getTypeUrl()).isEqualTo("type.googleapis.com/envoy.config.cluster.v3.Cluster");
         assertThat(nack.getVersionInfo()).isEqualTo("1");
         assertThat(nack.getResponseNonce()).isNotEmpty();
@@ -152,7 +148,7 @@ class XdsGatewayTest {
                         List.of(rdsListener("web", 0, "web-routes", codec)), List.of(routes("web-routes", Map.of("/", "app"))));
                 String version = Integer.toString(i + 2);
                 Await.until("listeners of version " + version + " acknowledged", LIMIT,
-                        () -> acks("type.googleapis.com/envoy.config.listener.v3.Listener").stream()
+                        () -> bed.controlPlane.acks("type.googleapis.com/envoy.config.listener.v3.Listener").stream()
                                 .anyMatch(r -> r.getVersionInfo().equals(version)));
                 int before = bed.served("a");
                 Await.until("traffic after version " + version, LIMIT, () -> bed.served("a") >= before + 20);
@@ -160,7 +156,7 @@ class XdsGatewayTest {
             assertThat(traffic.stop()).isEmpty();
         }
 
-        assertThat(nacks()).isEmpty();
+        assertThat(bed.controlPlane.nacks()).isEmpty();
         assertThat(bed.gateway.port("web")).isEqualTo(port);
         assertThat(bed.gateway.snapshot().config().listeners()).singleElement()
                 .satisfies(l -> assertThat(l.protocols()).containsExactly("http1"));
@@ -281,15 +277,5 @@ class XdsGatewayTest {
     private static Metadata lb(String version) {
         return Metadata.newBuilder().putFilterMetadata("envoy.lb", Struct.newBuilder()
                 .putFields("version", Value.newBuilder().setStringValue(version).build()).build()).build();
-    }
-
-    private List<DiscoveryRequest> acks(String typeUrl) {
-        return bed.controlPlane.requests().stream()
-                .filter(r -> r.getTypeUrl().equals(typeUrl) && !r.getResponseNonce().isEmpty() && !r.hasErrorDetail())
-                .toList();
-    }
-
-    private List<DiscoveryRequest> nacks() {
-        return bed.controlPlane.requests().stream().filter(DiscoveryRequest::hasErrorDetail).toList();
     }
 }

@@ -2,6 +2,7 @@ package io.tollgate.server.xds;
 
 import static io.tollgate.server.xds.EnvoyResources.rdsListener;
 import static io.tollgate.server.xds.EnvoyResources.staticCluster;
+import static io.tollgate.server.xds.XdsTestBed.upstreamOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
@@ -14,23 +15,17 @@ import io.envoyproxy.envoy.config.route.v3.RouteAction;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.config.route.v3.RouteMatch;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.tollgate.core.config.ConfigLoader;
-import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
-import io.tollgate.server.testing.HttpUpstream;
-import io.tollgate.server.testing.StartedResources;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Envoy route features over RDS, seen by the JDK's client through real upstreams: redirects,
@@ -41,23 +36,15 @@ class XdsRouteFeaturesTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(30);
 
-    private final StartedResources resources = new StartedResources();
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
-    private ControlPlane controlPlane;
-    private Gateway gateway;
-
-    @AfterEach
-    void stop() {
-        resources.close();
-    }
+    @RegisterExtension
+    final XdsTestBed bed = new XdsTestBed();
 
     @Test
     void redirectsDirectResponsesHeaderMutationsAndHashPoliciesServe() throws Exception {
-        int a = upstream("a");
-        int b = upstream("b");
-        int c = upstream("c");
-        controlPlane = resources.add(new ControlPlane());
+        int a = bed.upstream("a");
+        int b = bed.upstream("b");
+        int c = bed.upstream("c");
+        bed.startControlPlane();
         Cluster ring = staticCluster("app", a, b, c).toBuilder().setLbPolicy(Cluster.LbPolicy.RING_HASH).build();
         VirtualHost host = VirtualHost.newBuilder().setName("all").addDomains("*")
                 .addRequestHeadersToAdd(header("x-vhost", "v"))
@@ -75,7 +62,7 @@ class XdsRouteFeaturesTest {
                         .setRoute(RouteAction.newBuilder().setCluster("app").addHashPolicy(RouteAction.HashPolicy.newBuilder()
                                 .setHeader(RouteAction.HashPolicy.Header.newBuilder().setHeaderName("x-user")))))
                 .build();
-        controlPlane.push("1", List.of(ring), List.of(), List.of(rdsListener("web", 0, "web-routes")),
+        bed.controlPlane.push("1", List.of(ring), List.of(), List.of(rdsListener("web", 0, "web-routes")),
                 List.of(RouteConfiguration.newBuilder().setName("web-routes").addVirtualHosts(host).build()));
         startGateway();
 
@@ -105,7 +92,7 @@ class XdsRouteFeaturesTest {
 
     @Test
     void aRouteFeatureTheGatewayLacksIsNackedNamingTheField() throws Exception {
-        controlPlane = resources.add(new ControlPlane());
+        bed.startControlPlane();
         RouteConfiguration routes = RouteConfiguration.newBuilder().setName("web-routes")
                 .addVirtualHosts(VirtualHost.newBuilder().setName("all").addDomains("*")
                         .addRoutes(Route.newBuilder().setMatch(RouteMatch.newBuilder().setPrefix("/"))
@@ -113,14 +100,12 @@ class XdsRouteFeaturesTest {
                                         RouteAction.HashPolicy.newBuilder().setQueryParameter(
                                                 RouteAction.HashPolicy.QueryParameter.newBuilder().setName("u"))))))
                 .build();
-        controlPlane.push("1", List.of(staticCluster("app", upstream("a"))), List.of(),
+        bed.controlPlane.push("1", List.of(staticCluster("app", bed.upstream("a"))), List.of(),
                 List.of(rdsListener("web", 0, "web-routes")), List.of(routes));
         startGateway();
 
-        Await.until("a NACK of the routes", LIMIT, () -> controlPlane.requests().stream()
-                .anyMatch(DiscoveryRequest::hasErrorDetail));
-        assertThat(controlPlane.requests().stream().filter(DiscoveryRequest::hasErrorDetail).findFirst().orElseThrow()
-                .getErrorDetail().getMessage())
+        Await.until("a NACK of the routes", LIMIT, () -> !bed.controlPlane.nacks().isEmpty());
+        assertThat(bed.controlPlane.nacks().get(0).getErrorDetail().getMessage())
                 .startsWith("RouteConfiguration 'web-routes'.virtual_hosts[0].routes[0].route.hash_policy[0]"
                         + ".query_parameter: not supported");
     }
@@ -130,27 +115,18 @@ class XdsRouteFeaturesTest {
                 .setAppendAction(HeaderValueOption.HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD).build();
     }
 
-    private static String upstreamOf(HttpResponse<String> response) {
-        return response.headers().firstValue("x-upstream").orElse(response.statusCode() + " " + response.body());
-    }
-
     private HttpResponse<String> get(String path, String user) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port("web") + path))
-                .timeout(Duration.ofSeconds(5)).header("x-drop", "gone");
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("x-drop", "gone");
         if (!user.isEmpty()) {
-            request.header("x-user", user);
+            headers.put("x-user", user);
         }
-        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private int upstream(String name) throws IOException {
-        HttpUpstream upstream = resources.add(new HttpUpstream(name));
-        return upstream.port();
+        return bed.get("web", path, headers);
     }
 
     private void startGateway() throws Exception {
-        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap())));
-        Await.until("the listener bound", LIMIT, () -> gateway.snapshot().config().listeners().size() == 1
-                || controlPlane.requests().stream().anyMatch(DiscoveryRequest::hasErrorDetail));
+        bed.launchGateway(bed.controlPlane.bootstrap());
+        Await.until("the listener bound", LIMIT, () -> bed.gateway.snapshot().config().listeners().size() == 1
+                || !bed.controlPlane.nacks().isEmpty());
     }
 }

@@ -14,12 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.envoyproxy.envoy.config.listener.v3.FilterChainMatch;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.ListenerConfig;
-import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
-import io.tollgate.server.testing.HttpUpstream;
-import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestPki;
 import io.tollgate.server.testing.TlsUpstream;
 import java.io.BufferedReader;
@@ -40,8 +36,8 @@ import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -56,40 +52,34 @@ class XdsSdsTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(30);
 
-    private final StartedResources resources = new StartedResources();
-    private ControlPlane controlPlane;
-    private Gateway gateway;
-
-    @AfterEach
-    void stop() {
-        resources.close();
-    }
+    @RegisterExtension
+    final XdsTestBed bed = new XdsTestBed();
 
     @Test
     void aTlsListenerWarmsUntilItsSecretArrivesAndARotatedSecretServesNewHandshakesWhileOpenConnectionsCarryOn()
             throws Exception {
-        int a = upstream("a");
-        controlPlane = resources.add(new ControlPlane());
+        int a = bed.upstream("a");
+        bed.startControlPlane();
         List<Listener> listeners = List.of(tlsListener("secure", 0, "web-routes", "server-cert"));
-        controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)), listeners,
+        bed.controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)), listeners,
                 List.of(routes("web-routes", Map.of("/", "app"))));
-        startGateway("GRPC");
+        bed.launchGateway(bed.controlPlane.bootstrap("GRPC"));
 
-        Await.until("the secret asked for", LIMIT, () -> controlPlane.requests().stream()
+        Await.until("the secret asked for", LIMIT, () -> bed.controlPlane.requests().stream()
                 .anyMatch(r -> r.getTypeUrl().endsWith("tls.v3.Secret") && r.getResourceNamesList().contains("server-cert")));
-        assertThat(readiness()).isEqualTo(503);
-        assertThat(gateway.snapshot().config().listeners()).extracting(ListenerConfig::name).doesNotContain("secure");
+        assertThat(bed.readiness()).isEqualTo(503);
+        assertThat(bed.gateway.snapshot().config().listeners()).extracting(ListenerConfig::name).doesNotContain("secure");
 
-        controlPlane.push("2", List.of(edsCluster("app")), List.of(assignment("app", a)), listeners,
+        bed.controlPlane.push("2", List.of(edsCluster("app")), List.of(assignment("app", a)), listeners,
                 List.of(routes("web-routes", Map.of("/", "app"))), List.of(certificateSecret("server-cert", "localhost")));
-        Await.until("ready once the secret arrived", LIMIT, () -> readiness() == 200);
+        Await.until("ready once the secret arrived", LIMIT, () -> bed.readiness() == 200);
         HttpClient open = client();
         HttpResponse<String> first = get(open, "/x");
         assertThat(first.body()).startsWith("upstream: a");
         X509Certificate before = peer(first);
         assertThat(before).isEqualTo(TestPki.certificate(TestPki.cert("localhost")));
 
-        controlPlane.push("3", List.of(edsCluster("app")), List.of(assignment("app", a)), listeners,
+        bed.controlPlane.push("3", List.of(edsCluster("app")), List.of(assignment("app", a)), listeners,
                 List.of(routes("web-routes", Map.of("/", "app"))),
                 List.of(certificateSecret("server-cert", "localhost-next")));
         Certificate next = TestPki.certificate(TestPki.cert("localhost-next"));
@@ -101,8 +91,8 @@ class XdsSdsTest {
 
     @Test
     void filterChainsChosenByServerNamePresentTheirOwnCertificates() throws Exception {
-        int a = upstream("a");
-        controlPlane = resources.add(new ControlPlane());
+        int a = bed.upstream("a");
+        bed.startControlPlane();
         Listener plain = rdsListener("secure", 0, "web-routes");
         Listener bySni = plain.toBuilder()
                 .setFilterChains(0, plain.getFilterChains(0).toBuilder().setTransportSocket(downstreamTls("default")))
@@ -111,11 +101,11 @@ class XdsSdsTest {
                 .addFilterChains(plain.getFilterChains(0).toBuilder().setTransportSocket(downstreamTls("b"))
                         .setFilterChainMatch(FilterChainMatch.newBuilder().addServerNames("*.b.test")))
                 .build();
-        controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)), List.of(bySni),
+        bed.controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)), List.of(bySni),
                 List.of(routes("web-routes", Map.of("/", "app"))), List.of(certificateSecret("default", "localhost"),
                         certificateSecret("a", "a.test"), certificateSecret("b", "b.test")));
-        startGateway("GRPC");
-        Await.until("ready", LIMIT, () -> readiness() == 200);
+        bed.launchGateway(bed.controlPlane.bootstrap("GRPC"));
+        Await.until("ready", LIMIT, () -> bed.readiness() == 200);
 
         assertThat(certificateFor("a.test")).isEqualTo(TestPki.certificate(TestPki.cert("a.test")));
         assertThat(certificateFor("api.b.test")).isEqualTo(TestPki.certificate(TestPki.cert("b.test")));
@@ -125,17 +115,17 @@ class XdsSdsTest {
     @ParameterizedTest(name = "over {0}")
     @ValueSource(strings = {"GRPC", "DELTA_GRPC"})
     void aClusterReachesItsHostsOverTlsWithTheCaAndClientCertificateFromSds(String apiType) throws Exception {
-        TlsUpstream secure = resources.add(new TlsUpstream("a.test", true));
-        controlPlane = resources.add(new ControlPlane());
+        TlsUpstream secure = bed.resources.add(new TlsUpstream("a.test", true));
+        bed.startControlPlane();
         List<Secret> secrets = List.of(caSecret("upstream-ca", "ca"), certificateSecret("client-cert", "client"));
-        controlPlane.push("1", List.of(tlsCluster("app", "a.test", "upstream-ca", "client-cert", secure.port())),
+        bed.controlPlane.push("1", List.of(tlsCluster("app", "a.test", "upstream-ca", "client-cert", secure.port())),
                 List.of(), List.of(rdsListener("web", 0, "web-routes")), List.of(routes("web-routes", Map.of("/", "app"))),
                 secrets);
-        startGateway(apiType);
-        Await.until("ready", LIMIT, () -> readiness() == 200);
+        bed.launchGateway(bed.controlPlane.bootstrap(apiType));
+        Await.until("ready", LIMIT, () -> bed.readiness() == 200);
 
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + gateway.port("web") + "/over-tls")).timeout(Duration.ofSeconds(5))
+                URI.create("http://127.0.0.1:" + bed.gateway.port("web") + "/over-tls")).timeout(Duration.ofSeconds(5))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).contains("client: CN=client", "path: /over-tls");
@@ -145,7 +135,7 @@ class XdsSdsTest {
     /** The certificate the gateway's listener {@code secure} presents to a client sending SNI {@code serverName}. */
     private X509Certificate certificateFor(String serverName) throws Exception {
         SSLSocket socket = (SSLSocket) TestPki.clientContext("ca", null).getSocketFactory()
-                .createSocket("127.0.0.1", gateway.port("secure"));
+                .createSocket("127.0.0.1", bed.gateway.port("secure"));
         try (socket) {
             SSLParameters parameters = socket.getSSLParameters();
             parameters.setServerNames(List.of(new SNIHostName(serverName)));
@@ -169,7 +159,7 @@ class XdsSdsTest {
     }
 
     private HttpResponse<String> get(HttpClient client, String path) throws IOException, InterruptedException {
-        return client.send(HttpRequest.newBuilder(URI.create("https://localhost:" + gateway.port("secure") + path))
+        return client.send(HttpRequest.newBuilder(URI.create("https://localhost:" + bed.gateway.port("secure") + path))
                 .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -182,29 +172,7 @@ class XdsSdsTest {
         }
     }
 
-    private int readiness() {
-        try {
-            return admin("/ready").statusCode();
-        } catch (IOException | InterruptedException e) {
-            return -1;
-        }
-    }
-
     private static X509Certificate peer(HttpResponse<?> response) throws SSLPeerUnverifiedException {
         return (X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0];
-    }
-
-    private void startGateway(String apiType) throws Exception {
-        gateway = resources.add(Gateway.start(ConfigLoader.parse(controlPlane.bootstrap(apiType))));
-    }
-
-    private int upstream(String name) throws IOException {
-        HttpUpstream upstream = resources.add(new HttpUpstream(name));
-        return upstream.port();
-    }
-
-    private HttpResponse<String> admin(String path) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort()
-                + path)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

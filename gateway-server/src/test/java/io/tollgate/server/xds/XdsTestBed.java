@@ -23,14 +23,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What the xDS tests of HTTP traffic share: a real gateway fed by a real control plane
  * ({@link ControlPlane}), real upstreams that say who they are ({@code X-Upstream}) and count what
- * they served, and the JDK's HTTP client towards the gateway's listeners and admin port. Closing
- * it stops everything it started.
+ * they served, and the JDK's HTTP client towards the gateway's listeners and admin port. Registered
+ * as a JUnit extension ({@code @RegisterExtension}) on an instance field, it stops everything it
+ * started after each test; closing it does the same.
  */
-final class XdsTestBed implements AutoCloseable {
+final class XdsTestBed implements AutoCloseable, AfterEachCallback {
 
     static final Duration LIMIT = Duration.ofSeconds(10);
 
@@ -52,8 +55,13 @@ final class XdsTestBed implements AutoCloseable {
 
     /** Starts a gateway configured by {@code yaml} and waits for its first xDS configuration. */
     void startGateway(String yaml) throws Exception {
-        gateway = resources.add(Gateway.start(ConfigLoader.parse(yaml)));
+        launchGateway(yaml);
         awaitReady();
+    }
+
+    /** Starts a gateway configured by {@code yaml} and returns at once, before xDS configured it. */
+    void launchGateway(String yaml) throws Exception {
+        gateway = resources.add(Gateway.start(ConfigLoader.parse(yaml)));
     }
 
     void awaitReady() throws InterruptedException {
@@ -113,11 +121,15 @@ final class XdsTestBed implements AutoCloseable {
 
     String upstreamAt(String listener, String path) {
         try {
-            HttpResponse<String> response = get(listener, path);
-            return response.headers().firstValue("x-upstream").orElse(response.statusCode() + " " + response.body());
+            return upstreamOf(get(listener, path));
         } catch (IOException | InterruptedException e) {
             return e.toString();
         }
+    }
+
+    /** The upstream that answered {@code response} ({@code X-Upstream}), or its status and body. */
+    static String upstreamOf(HttpResponse<String> response) {
+        return response.headers().firstValue("x-upstream").orElse(response.statusCode() + " " + response.body());
     }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
@@ -125,13 +137,33 @@ final class XdsTestBed implements AutoCloseable {
     }
 
     HttpResponse<String> get(String listener, String path) throws IOException, InterruptedException {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port(listener) + path))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        return get(listener, path, Map.of());
+    }
+
+    /** A GET of {@code path} on {@code listener} with the request headers {@code headers}. */
+    HttpResponse<String> get(String listener, String path, Map<String, String> headers)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(listener, path));
+        headers.forEach(request::header);
+        return send(request);
+    }
+
+    /** Sends {@code request} with the client every request of the bed goes with, within 5 s. */
+    HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return client.send(request.timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    URI uri(String listener, String path) {
+        return URI.create("http://127.0.0.1:" + gateway.port(listener) + path);
     }
 
     HttpResponse<String> admin(String path) throws IOException, InterruptedException {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + path))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.adminPort() + path)));
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
     }
 
     @Override

@@ -36,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * through TCP's own window, with at most one pipe of bytes held per direction, none on the heap.
  * Pipes come from the loop's {@link SplicePipes} and go back as soon as they are empty.
  *
+ * <p>A relay may start after one side's input ended and its FIN was passed on (a client that sent
+ * its request and half-closed, then reads a bulk answer): it then moves the other direction only,
+ * and never reads the side that ended.
+ *
  * <p>Anything else is left to the session's buffer path: at the end of either side's input, on an
  * error or a hang-up, and before any close, the relay {@link #handBack hands back}: it cancels its
  * registrations, reads what the pipes still hold into buffers for the session to write, gives the
@@ -61,15 +65,19 @@ final class SpliceRelay {
     private final Side host;
     private boolean active;
 
-    /** A relay for the two channels, which MUST be native epoll socket channels on the same event loop. */
-    SpliceRelay(TcpProxySession session, Channel downstream, Channel upstream) {
+    /**
+     * A relay for the two channels, which MUST be native epoll socket channels on the same event
+     * loop, moving the directions whose source's input has not ended ({@code clientEnded},
+     * {@code hostEnded}: at most one of them).
+     */
+    SpliceRelay(TcpProxySession session, Channel downstream, Channel upstream, boolean clientEnded, boolean hostEnded) {
         this.session = session;
         this.downstream = downstream;
         this.upstream = upstream;
         FileDescriptor clientSocket = ((UnixChannel) downstream).fd();
         FileDescriptor hostSocket = ((UnixChannel) upstream).fd();
-        this.toUpstream = new Direction(true, clientSocket, hostSocket);
-        this.toDownstream = new Direction(false, hostSocket, clientSocket);
+        this.toUpstream = new Direction(true, clientSocket, hostSocket, !clientEnded);
+        this.toDownstream = new Direction(false, hostSocket, clientSocket, !hostEnded);
         this.client = new Side(clientSocket, toUpstream, toDownstream);
         this.host = new Side(hostSocket, toDownstream, toUpstream);
     }
@@ -103,6 +111,11 @@ final class SpliceRelay {
      * buffers, gives the pipes back and passes the buffers to the session, which takes the channels back.
      */
     void handBack() {
+        handBack(false);
+    }
+
+    /** {@link #handBack()}, telling the session whether the relay stopped only because an input ended. */
+    private void handBack(boolean inputEnded) {
         if (!active) {
             return;
         }
@@ -126,7 +139,7 @@ final class SpliceRelay {
             toUpstream.releasePipe();
             toDownstream.releasePipe();
         }
-        session.handedBack(leftForUpstream, leftForDownstream, intact);
+        session.handedBack(leftForUpstream, leftForDownstream, intact, inputEnded);
     }
 
     private void ready(Side side, int ops) {
@@ -141,9 +154,9 @@ final class SpliceRelay {
             if ((ops & Native.EPOLLOUT) != 0) {
                 side.writes.drain();
             }
-            if ((ops & (Native.EPOLLIN | Native.EPOLLRDHUP)) != 0
+            if ((ops & (Native.EPOLLIN | Native.EPOLLRDHUP)) != 0 && side.reads.open
                     && !pump(side.reads, (ops & Native.EPOLLRDHUP) != 0)) {
-                handBack();
+                handBack(true);
                 return;
             }
             client.submitInterest();
@@ -216,14 +229,17 @@ final class SpliceRelay {
         final boolean fromClient;
         final FileDescriptor from;
         final FileDescriptor to;
+        /** False when the source's input ended before the relay started: this direction is not moved. */
+        final boolean open;
         /** The pipe, {read end, write end}, or null while no byte is in flight. */
         private FileDescriptor[] pipe;
         int inPipe;
 
-        Direction(boolean fromClient, FileDescriptor from, FileDescriptor to) {
+        Direction(boolean fromClient, FileDescriptor from, FileDescriptor to, boolean open) {
             this.fromClient = fromClient;
             this.from = from;
             this.to = to;
+            this.open = open;
         }
 
         /** Splices what the source has (at most {@link #PIPE_BYTES}) into an empty pipe; the bytes moved. */
@@ -311,13 +327,13 @@ final class SpliceRelay {
         }
 
         /**
-         * Asks epoll for input while the pipe it fills is empty, for output while the pipe it
-         * drains is not. Never for nothing: Netty 4.2.18 removes a descriptor whose interest
+         * Asks epoll for input while the pipe it fills is empty (never after the input ended), for
+         * output while the pipe it drains is not. Never for nothing: Netty 4.2.18 removes a descriptor whose interest
          * becomes empty from epoll and then cannot add it back, so {@code EPOLLERR} (reported
          * anyway) stands for "nothing".
          */
         void submitInterest() {
-            int wanted = (reads.inPipe == 0 ? Native.EPOLLIN | Native.EPOLLRDHUP : 0)
+            int wanted = (reads.open && reads.inPipe == 0 ? Native.EPOLLIN | Native.EPOLLRDHUP : 0)
                     | (writes.inPipe > 0 ? Native.EPOLLOUT : 0);
             if (wanted == 0) {
                 wanted = Native.EPOLLERR;

@@ -18,6 +18,7 @@ final class TcpProxyMeters {
     private final Counter txBytes;
     private final Counter idleTimeouts;
     private final Counter spliced;
+    private final Counter splicedBytes;
 
     TcpProxyMeters(MeterRegistry registry, String listener, String cluster) {
         this.registry = registry;
@@ -28,6 +29,7 @@ final class TcpProxyMeters {
         this.txBytes = registry.counter(MetricNames.TCP_TX_BYTES, tags);
         this.idleTimeouts = registry.counter(MetricNames.TCP_IDLE_TIMEOUT, tags);
         this.spliced = registry.counter(MetricNames.TCP_CX_SPLICED, tags);
+        this.splicedBytes = registry.counter(MetricNames.TCP_SPLICED_BYTES, tags);
     }
 
     void connected() {
@@ -49,6 +51,10 @@ final class TcpProxyMeters {
 
     void spliced() {
         spliced.increment();
+    }
+
+    void splicedBytes(long bytes) {
+        splicedBytes.increment(bytes);
     }
 
     void idleTimeout() {

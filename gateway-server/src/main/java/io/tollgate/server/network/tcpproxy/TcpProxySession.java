@@ -51,8 +51,9 @@ import org.slf4j.LoggerFactory;
  * waits to be written moves on with {@link SpliceRelay}: reading pauses
  * ({@link ReadPauses#SPLICING}), both channels are deregistered from the loop, and the relay takes
  * their descriptors until it {@linkplain #handedBack hands them back} (end of an input, an error, a
- * close), after which the connection goes on here as above. A close of either channel meanwhile
- * first takes both back ({@link #beforeClose}), so that it runs its course as usual.
+ * close), after which the connection goes on here as above. After the end of one input has been
+ * passed on, bulk the other way splices again, in that direction only. A close of either channel
+ * meanwhile first takes both back ({@link #beforeClose}), so that it runs its course as usual.
  */
 final class TcpProxySession {
 
@@ -104,6 +105,10 @@ final class TcpProxySession {
     /** Channels still to leave the loop before {@link #relay} starts. */
     private int deregistering;
     private boolean relayStarted;
+    /** Whether a relay ran on this connection, which counts it once as spliced. */
+    private boolean splicedBefore;
+    /** A relay stopped at the end of an input that Netty has not read yet: no relay until it has. */
+    private boolean endUnread;
     private boolean closing;
     private int spliceTries;
 
@@ -228,8 +233,12 @@ final class TcpProxySession {
         }
     }
 
+    /**
+     * Closes the connection once both inputs ended; while the channels are leaving the loop for a
+     * relay, not before they are back ({@link #handedBack}), or the close would go unnoticed.
+     */
     private void closeIfBothEnded() {
-        if (downstreamEnded && upstreamEnded) {
+        if (downstreamEnded && upstreamEnded && (relay == null || relayStarted)) {
             closeAfterWrites(downstream);
             closeAfterWrites(upstream);
         }
@@ -256,15 +265,16 @@ final class TcpProxySession {
 
     /**
      * After a read batch of {@code batchBytes}: starts splicing when the listener allows it, the
-     * batch is bulk, both sides are open and neither has a write pending (the relay writes from
-     * then on, and Netty could not finish a pending write once its channel left the loop).
+     * batch is bulk, both sides are open (or one's input ended and its FIN was passed on) and
+     * neither has a write pending (the relay writes from then on, and Netty could not finish a
+     * pending write once its channel left the loop).
      */
     private void maybeSplice(long batchBytes) {
         if (!spliceAllowed || relay != null || spliceTries >= SPLICE_TRIES || batchBytes < SPLICE_AFTER_BYTES
                 || !readyToSplice()) {
             return;
         }
-        relay = new SpliceRelay(this, downstream, upstream);
+        relay = new SpliceRelay(this, downstream, upstream, downstreamEnded, upstreamEnded);
         spliceTries++;
         downstreamPauses.pause(ReadPauses.SPLICING);
         upstreamPauses.pause(ReadPauses.SPLICING);
@@ -275,13 +285,20 @@ final class TcpProxySession {
     }
 
     private boolean readyToSplice() {
-        return connected && !closing && !downstreamEnded && !upstreamEnded && downstream.isActive()
-                && upstream.isActive() && nothingPending(downstream) && nothingPending(upstream);
+        return connected && !closing && !endUnread && !(downstreamEnded && upstreamEnded) && downstream.isActive()
+                && upstream.isActive() && nothingPending(downstream) && nothingPending(upstream)
+                && (!downstreamEnded || outputShut(upstream)) && (!upstreamEnded || outputShut(downstream));
     }
 
+    /** Whether {@code channel}'s FIN went out: the end of the other side's input was passed on. */
+    private static boolean outputShut(Channel channel) {
+        return channel instanceof DuplexChannel duplex && duplex.isOutputShutdown();
+    }
+
+    /** Whether nothing waits to be written to {@code channel}; Netty drops the buffer of an output shut down. */
     private static boolean nothingPending(Channel channel) {
         ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
-        return pending != null && pending.isEmpty();
+        return pending == null ? outputShut(channel) : pending.isEmpty();
     }
 
     /** A channel left the loop; once both have, the relay starts, unless the connection changed meanwhile. */
@@ -291,14 +308,18 @@ final class TcpProxySession {
         }
         if (readyToSplice() && relay.start()) {
             relayStarted = true;
-            proxy.meters().spliced();
+            if (!splicedBefore) {
+                splicedBefore = true;
+                proxy.meters().spliced();
+            }
             return;
         }
-        handedBack(null, null, true);
+        handedBack(null, null, true, false);
     }
 
     /** Bytes the relay moved: counted, and the connection marked busy, like a read batch. */
     void spliced(boolean fromClient, long bytes) {
+        proxy.meters().splicedBytes(bytes);
         if (fromClient) {
             receivedUncounted += bytes;
         } else {
@@ -314,12 +335,14 @@ final class TcpProxySession {
      * @param toUpstream bytes read from the client not yet sent, or null; released here
      * @param toDownstream bytes read from the host not yet sent, or null; released here
      * @param intact false when bytes were lost, which closes the connection
+     * @param inputEnded whether the relay stopped at the end of an input, after which the other
+     *     direction may splice again; after an error or a close none does
      */
-    void handedBack(ByteBuf toUpstream, ByteBuf toDownstream, boolean intact) {
-        if (relayStarted) {
-            // a relay ends with the connection's end, an error or a close: no second one
+    void handedBack(ByteBuf toUpstream, ByteBuf toDownstream, boolean intact, boolean inputEnded) {
+        if (relayStarted && !inputEnded) {
             spliceTries = SPLICE_TRIES;
         }
+        endUnread = relayStarted && inputEnded;
         relay = null;
         relayStarted = false;
         registerAgain(downstream);
@@ -328,8 +351,8 @@ final class TcpProxySession {
             downstream.close();
             upstream.close();
         }
-        writeLeft(upstream, toUpstream);
-        writeLeft(downstream, toDownstream);
+        writeLeft(upstream, toUpstream, upstreamEnded);
+        writeLeft(downstream, toDownstream, downstreamEnded);
         if (!upstream.isWritable()) {
             downstreamPauses.pause(ReadPauses.PEER_UNWRITABLE);
         }
@@ -338,9 +361,14 @@ final class TcpProxySession {
         }
         downstreamPauses.resume(ReadPauses.SPLICING);
         upstreamPauses.resume(ReadPauses.SPLICING);
+        closeIfBothEnded();
     }
 
-    private static void writeLeft(Channel channel, ByteBuf data) {
+    /** Writes what a pipe held to {@code channel}, whose own input {@code ended} (see {@link EpollHalfClose}). */
+    private static void writeLeft(Channel channel, ByteBuf data, boolean ended) {
+        if (ended) {
+            EpollHalfClose.beforeFlush(channel);
+        }
         if (data == null) {
             channel.flush();
         } else if (channel.isActive()) {
@@ -455,6 +483,7 @@ final class TcpProxySession {
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
             if (evt instanceof ChannelInputShutdownEvent) {
                 downstreamEnded = true;
+                endUnread = false;
                 if (connected) {
                     shutdownOutputAfterWrites(upstream);
                 }
@@ -533,6 +562,7 @@ final class TcpProxySession {
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
             if (evt instanceof ChannelInputShutdownEvent) {
                 upstreamEnded = true;
+                endUnread = false;
                 shutdownOutputAfterWrites(downstream);
                 closeIfBothEnded();
             }
