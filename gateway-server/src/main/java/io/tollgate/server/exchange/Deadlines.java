@@ -139,14 +139,19 @@ public final class Deadlines implements Runnable {
         return count;
     }
 
+    /**
+     * The earliest head due by {@code now}, or null: when the task ran late, several lanes are due
+     * at once, and they expire in due order, not in the order of the lanes' map.
+     */
     private Deadline firstDue(long now) {
+        Deadline first = null;
         for (Lane lane : lanes.values()) {
             Deadline head = lane.head;
-            if (head != null && head.dueNanos - now <= 0) {
-                return head;
+            if (head != null && head.dueNanos - now <= 0 && (first == null || head.dueNanos - first.dueNanos < 0)) {
+                first = head;
             }
         }
-        return null;
+        return first;
     }
 
     /** Drops the empty lanes and makes sure the task waits for the earliest head left. */

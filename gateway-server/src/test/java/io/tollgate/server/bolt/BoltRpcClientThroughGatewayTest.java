@@ -78,7 +78,7 @@ class BoltRpcClientThroughGatewayTest {
                 heartbeat_interval: 200ms
                 endpoints: [{ address: 127.0.0.1, port: ${SILENT} }]
               - name: alive
-                heartbeat_interval: 100ms
+                heartbeat_interval: 1s
                 endpoints: [{ address: 127.0.0.1, port: ${ALIVE} }]
             """;
 
@@ -223,7 +223,10 @@ class BoltRpcClientThroughGatewayTest {
     void upstreamThatAnswersHeartbeatsStaysConnected() throws Exception {
         try (RawBoltClient raw = new RawBoltClient(group, gateway.port("shared"))) {
             raw.send(BoltFrames.request(6, "alive.service:1.0", "hold"));
-            assertThat(Conditions.within(Duration.ofSeconds(3), () -> alive.heartbeats() >= 4)).isTrue();
+            // each heartbeat must be answered within the interval: 1 s, since the upstream's loop and
+            // the gateway's may wait that long for a core on a loaded machine; a heartbeat goes out
+            // only after the one before was answered, so three make two such checks
+            assertThat(Conditions.within(Duration.ofSeconds(10), () -> alive.heartbeats() >= 3)).isTrue();
             assertThat(alive.openConnections()).isEqualTo(1);
             assertThat(raw.next(0)).isNull();
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,6 +33,8 @@ class HangupReloadTest {
     void aHangupSignalAppliesTheRewrittenFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("gateway.yaml");
         Files.writeString(file, CONFIG.replace("${PORT}", "1"));
+        assertThat(hangupIgnored()).as("SIGHUP is ignored by this JVM (was the build started under nohup?), and the"
+                + " JVM then installs no handler for it").isFalse();
         try (Gateway gateway = Gateway.start(ConfigLoader.load(file), file)) {
             HangupReload.install(gateway);
             Files.writeString(file, CONFIG.replace("${PORT}", "2"));
@@ -42,5 +45,15 @@ class HangupReloadTest {
             Await.until("version 2", Duration.ofSeconds(10), () -> gateway.snapshot().version() == 2);
             assertThat(gateway.snapshot().clusters().cluster("app").hosts().get(0).address().getPort()).isEqualTo(2);
         }
+    }
+
+    /** Whether this process ignores SIGHUP, as Linux's {@code /proc/self/status} tells; false where it cannot tell. */
+    private static boolean hangupIgnored() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status)) {
+            return false;
+        }
+        return Files.readAllLines(status).stream().filter(line -> line.startsWith("SigIgn:"))
+                .anyMatch(line -> (Long.parseLong(line.substring("SigIgn:".length()).trim(), 16) & 1) != 0);
     }
 }

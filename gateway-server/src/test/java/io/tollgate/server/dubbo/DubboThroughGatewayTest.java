@@ -230,7 +230,7 @@ class DubboThroughGatewayTest {
                 TestGateway checked = TestGateway.start(config, Map.of("LIVE", live.port(), "DEAD", dead));
                 DubboConsumer client = DubboConsumer.to(checked.port("dubbo")).connect()) {
             Await.until("the dead host out of rotation", Duration.ofSeconds(5),
-                    () -> !checked.host("checked", dead).healthy());
+                    () -> !checked.host("checked", dead).healthy() && checked.inRotation("checked").size() == 1);
             Await.until("two heartbeats answered by the live provider", Duration.ofSeconds(5),
                     () -> checked.count("tollgate.upstream.health_check.attempt", "cluster", "checked")
                             - checked.count("tollgate.upstream.health_check.failure", "cluster", "checked") >= 2);

@@ -28,7 +28,9 @@ class DeadlinesTest {
     void expiresNoEarlierThanItsTimeout() throws Exception {
         CountDownLatch done = new CountDownLatch(1);
         long[] expiredAt = new long[1];
+        // read before the start: the timeout runs from some instant within start(), not after it returned
         long startedAt = onLoop(() -> {
+            long before = System.nanoTime();
             deadlines.start(new Deadline() {
                 @Override
                 protected void expired() {
@@ -36,7 +38,7 @@ class DeadlinesTest {
                     done.countDown();
                 }
             }, TimeUnit.MILLISECONDS.toNanos(40));
-            return System.nanoTime();
+            return before;
         });
 
         assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
@@ -45,16 +47,31 @@ class DeadlinesTest {
 
     @Test
     void expiresTimeoutsOfDifferentLengthsInDueOrder() throws Exception {
-        Named last = named("80ms");
+        List<Named> started = List.of(named("80ms"), named("20ms"), named("50ms"));
         onLoop(() -> {
-            deadlines.start(last, TimeUnit.MILLISECONDS.toNanos(80));
-            deadlines.start(named("20ms"), TimeUnit.MILLISECONDS.toNanos(20));
-            deadlines.start(named("50ms"), TimeUnit.MILLISECONDS.toNanos(50));
+            startEachForItsName(started);
             return null;
         });
 
-        assertThat(last.done.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(expired).containsExactly("20ms", "50ms", "80ms");
+        awaitAll(started);
+        assertThat(expired).containsExactlyElementsOf(namesByDueTime(started));
+    }
+
+    /** A loop that runs late finds timeouts of several lengths due at once: they still expire in due order. */
+    @Test
+    void expiresTimeoutsOfDifferentLengthsDueTogetherInDueOrder() throws Exception {
+        List<Named> started = List.of(named("80ms"), named("20ms"), named("50ms"));
+        onLoop(() -> {
+            startEachForItsName(started);
+            long lastDue = started.get(0).dueNanos;
+            while (System.nanoTime() - lastDue <= 0) {
+                TimeUnit.MILLISECONDS.sleep(1);
+            }
+            return null;
+        });
+
+        awaitAll(started);
+        assertThat(expired).containsExactlyElementsOf(namesByDueTime(started));
     }
 
     @Test
@@ -197,6 +214,27 @@ class DeadlinesTest {
 
     private Named named(String name) {
         return new Named(name);
+    }
+
+    /** Starts each with the timeout its name says ({@code "80ms"}); on the loop. */
+    private void startEachForItsName(List<Named> each) {
+        for (Named named : each) {
+            deadlines.start(named, TimeUnit.MILLISECONDS.toNanos(Long.parseLong(named.name.replace("ms", ""))));
+        }
+    }
+
+    private static void awaitAll(List<Named> each) throws InterruptedException {
+        for (Named named : each) {
+            assertThat(named.done.await(5, TimeUnit.SECONDS)).as(named.name).isTrue();
+        }
+    }
+
+    /**
+     * Their names in the order they fell due: their lengths' order, unless the thread starting
+     * them was held up between two starts for longer than the lengths differ.
+     */
+    private static List<String> namesByDueTime(List<Named> each) {
+        return each.stream().sorted((a, b) -> Long.signum(a.dueNanos - b.dueNanos)).map(n -> n.name).toList();
     }
 
     private <T> T onLoop(Callable<T> task) throws Exception {

@@ -86,14 +86,14 @@ class ActiveHealthCheckTest {
         Await.until("b probed once", LIMIT, () -> passesSinceRecovery.get() > 0);
 
         failing.set(true);
-        Await.until("b unhealthy", LIMIT, () -> !hostB.healthy());
+        Await.until("b unhealthy and out of rotation", LIMIT, () -> !hostB.healthy() && !inRotation(hostB));
 
         assertThat(servedBy(30)).containsExactlyInAnyOrder("a", "c");
         assertThat(adminClusters()).contains("\"address\":\"127.0.0.1:" + b.port() + "\"", "\"healthy\":false");
 
         passesSinceRecovery.set(0);
         failing.set(false);
-        Await.until("b healthy again", LIMIT, hostB::healthy);
+        Await.until("b healthy again and in rotation", LIMIT, () -> hostB.healthy() && inRotation(hostB));
 
         assertThat(passesSinceRecovery.get()).isGreaterThanOrEqualTo(3);
         assertThat(servedBy(30)).containsExactlyInAnyOrder("a", "b", "c");
@@ -121,12 +121,12 @@ class ActiveHealthCheckTest {
         assertThat(servedBy(30)).containsExactlyInAnyOrder("a", "b", "c");
 
         b.close();
-        Await.until("b unhealthy", LIMIT, () -> !hostB.healthy());
+        Await.until("b unhealthy and out of rotation", LIMIT, () -> !hostB.healthy() && !inRotation(hostB));
 
         assertThat(servedBy(30)).containsExactlyInAnyOrder("a", "c");
 
         upstream(new HttpUpstream("b", b.port()));
-        Await.until("b healthy again", LIMIT, hostB::healthy);
+        Await.until("b healthy again and in rotation", LIMIT, () -> hostB.healthy() && inRotation(hostB));
 
         assertThat(servedBy(30)).containsExactlyInAnyOrder("a", "b", "c");
     }
@@ -194,7 +194,7 @@ class ActiveHealthCheckTest {
         assertThat(servedBy(40)).containsExactlyInAnyOrder("a", "b");
 
         cMayAnswer.countDown();
-        Await.until("c in rotation", LIMIT, hostC::available);
+        Await.until("c in rotation", LIMIT, () -> hostC.available() && inRotation(hostC));
         assertThat(hostC.pendingFirstCheck()).isFalse();
         assertThat(servedBy(60)).containsExactlyInAnyOrder("a", "b", "c");
     }
@@ -347,6 +347,11 @@ class ActiveHealthCheckTest {
 
     private Host host(HttpUpstream upstream) {
         return hostOnPort(upstream.port());
+    }
+
+    /** Whether the event loops send requests to {@code host}; see {@link TestGateway#inRotation}. */
+    private boolean inRotation(Host host) {
+        return gateway.inRotation("checked").contains(host.id());
     }
 
     private Host hostOnPort(int port) {

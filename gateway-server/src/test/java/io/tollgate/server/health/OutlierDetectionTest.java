@@ -59,17 +59,22 @@ class OutlierDetectionTest {
                 a.port(), b.port(), c.port());
         Host hostB = gateway.host("flaky", b.port());
 
-        long failures = sendUntil(hostB::ejected);
+        // had two failures ejected b, no third would have come
+        sendUntilFailed(3);
+        // the third failure hands the ejection to the control thread, which then republishes the
+        // hosts the event loops read (as Envoy's main thread does): it needs no further request
+        Await.until("b ejected", LIMIT, hostB::ejected);
         long ejectedAt = System.nanoTime();
+        Await.until("b out of rotation", LIMIT, () -> !gateway.inRotation("flaky").contains(hostB.id()));
         broken.set(false);
 
-        assertThat(failures).isEqualTo(3);
         assertThat(gateway.servedBy("http", "/work/", 20)).containsExactlyInAnyOrder("a", "c");
         assertThat(gateway.count("tollgate.upstream.outlier.ejections", "cluster", "flaky")).isEqualTo(1);
         Await.until("the ejection counted in the gauge", LIMIT, () -> ejectedGauge() == 1);
 
         // the host's flag flips before the detector's listener lowers the gauge, on the ticking thread
-        Await.until("b back from ejection and counted back", LIMIT, () -> !hostB.ejected() && ejectedGauge() == 0);
+        Await.until("b back from ejection, counted back and in rotation", LIMIT,
+                () -> !hostB.ejected() && ejectedGauge() == 0 && gateway.inRotation("flaky").contains(hostB.id()));
 
         assertThat(Duration.ofNanos(System.nanoTime() - ejectedAt)).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
         assertThat(gateway.servedBy("http", "/work/", 20)).containsExactlyInAnyOrder("a", "b", "c");
@@ -91,6 +96,9 @@ class OutlierDetectionTest {
         for (int i = 0; i < 40; i++) {
             get("/work/" + i);
         }
+        // ejections are decided on the control thread after the failures that asked for them
+        Await.until("two hosts ejected and another ejection refused", LIMIT,
+                () -> ejectedGauge() == 2 && gateway.count("tollgate.upstream.outlier.ejections_overflow", "cluster", "flaky") > 0);
 
         assertThat(gateway.gateway().snapshot().clusters().cluster("flaky").hosts()).filteredOn(Host::ejected).hasSize(2);
         assertThat(gateway.host("flaky", ports.get(0)).ejected()).isFalse();
@@ -114,6 +122,17 @@ class OutlierDetectionTest {
 
         assertThat(failures).as("requests whose connect failed went to another host").isZero();
         assertThat(gateway.servedBy("http", "/work/", 30)).containsExactlyInAnyOrder("a", "b");
+    }
+
+    /** Sends requests until {@code failures} of them were not answered 200, at most 100 in all. */
+    private void sendUntilFailed(int failures) throws Exception {
+        int failed = 0;
+        for (int i = 0; i < 100 && failed < failures; i++) {
+            if (get("/work/" + i) != 200) {
+                failed++;
+            }
+        }
+        assertThat(failed).as("requests not answered 200 within 100").isEqualTo(failures);
     }
 
     /** Sends requests until {@code done} holds; returns how many were not answered 200. */

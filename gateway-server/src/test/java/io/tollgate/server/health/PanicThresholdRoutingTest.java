@@ -61,9 +61,10 @@ class PanicThresholdRoutingTest {
         assertThat(gateway.servedBy("http", "/strict/", 20)).containsExactlyInAnyOrder("a", "b", "c", "d");
 
         failing.set(true);
-        Await.until("b, c and d unhealthy in both clusters", Duration.ofSeconds(10), () -> List.of("panicky", "strict").stream()
-                .allMatch(cluster -> gateway.gateway().snapshot().clusters().cluster(cluster).hosts().stream()
-                        .filter(h -> h.healthy()).count() == 1));
+        Await.until("b, c and d unhealthy and out of rotation in both clusters", Duration.ofSeconds(10),
+                () -> List.of("panicky", "strict").stream().allMatch(cluster -> gateway.inRotation(cluster).size() == 1
+                        && gateway.gateway().snapshot().clusters().cluster(cluster).hosts().stream()
+                                .filter(h -> h.healthy()).count() == 1));
 
         assertThat(gateway.servedBy("http", "/panicky/", 20)).containsExactlyInAnyOrder("a", "b", "c", "d");
         assertThat(gateway.servedBy("http", "/strict/", 20)).containsExactly("a");

@@ -85,7 +85,9 @@ class RetryTest {
         assertThat(gateway.count("tollgate.upstream.rq.redispatch", "cluster", "backend"))
                 .as("never sent, so moved without a retry").isGreaterThanOrEqualTo(2);
         assertThat(retries()).isZero();
-        assertThat(gateway.host("backend", dead).ejected()).as("two connect failures reported, so ejected").isTrue();
+        // the ejection is decided on the control thread after the second report
+        Await.until("two connect failures reported, so ejected", Duration.ofSeconds(10),
+                () -> gateway.host("backend", dead).ejected());
     }
 
     @Test

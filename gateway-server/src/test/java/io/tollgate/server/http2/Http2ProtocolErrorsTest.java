@@ -5,14 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,6 +31,9 @@ import org.junit.jupiter.api.Test;
 class Http2ProtocolErrorsTest {
 
     private static final AtomicInteger bigRequests = new AtomicInteger();
+    /** More than a socket's send buffer grows to (Linux: {@code tcp_wmem}, 4 MiB by default). */
+    private static final long HUGE_BODY_BYTES = 64L << 20;
+    private static final AtomicLong hugeBodyWritten = new AtomicLong();
     private static HttpUpstream upstream;
     private static TestGateway gateway;
 
@@ -35,7 +43,7 @@ class Http2ProtocolErrorsTest {
             bigRequests.incrementAndGet();
             exchange.sendResponseHeaders(200, -1);
             exchange.close();
-        });
+        }).handle("/huge", exchange -> HttpUpstream.respondInBlocks(exchange, HUGE_BODY_BYTES, hugeBodyWritten::addAndGet));
         gateway = TestGateway.start("""
                 event_loops: 1
                 listeners:
@@ -179,10 +187,14 @@ class Http2ProtocolErrorsTest {
         try (RawH2 client = new RawH2(gateway.port("h2"))) {
             client.preface();
             byte[] cancel = ByteBuffer.allocate(4).putInt((int) Http2Error.CANCEL.code()).array();
+            // one write: the gateway may close the connection before a frame-by-frame writer is done
+            ByteArrayOutputStream burst = new ByteArrayOutputStream();
             for (int stream = 1; stream < 2 * 120; stream += 2) {
-                client.frame(RawH2.HEADERS, RawH2.END_HEADERS, stream, client.headerBlock(RawH2.request("POST", "/r")));
-                client.frame(RawH2.RST_STREAM, 0, stream, cancel);
+                burst.writeBytes(RawH2.frameBytes(RawH2.HEADERS, RawH2.END_HEADERS, stream,
+                        client.headerBlock(RawH2.request("POST", "/r"))));
+                burst.writeBytes(RawH2.frameBytes(RawH2.RST_STREAM, 0, stream, cancel));
             }
+            client.raw(burst.toByteArray());
             RawH2.Frame goAway = client.await(f -> f.type() == RawH2.GOAWAY);
             assertThat(goAway).isNotNull();
             assertThat(goAway.errorCode()).isEqualTo((int) Http2Error.ENHANCE_YOUR_CALM.code());
@@ -219,10 +231,18 @@ class Http2ProtocolErrorsTest {
      * A client that never reads makes the gateway queue an acknowledgement per SETTINGS or PING;
      * past {@code max_queued_control_frames} the gateway ends that connection (GOAWAY
      * ENHANCE_YOUR_CALM when it still fits, then close) while another connection carries on.
+     *
+     * <p>Acknowledgements queue only once the gateway's socket buffer is full, which the kernel
+     * grows to megabytes: filled with 9-byte acknowledgements, that took some 800,000 frames and a
+     * minute on a loaded machine. So the client first asks for a body larger than that buffer
+     * and floods once the body stopped moving: the gateway's socket is full.
      */
     private static void assertFloodEndsOnlyItsConnection(byte[] frame) throws Exception {
         try (RawH2 bystander = servedConnection(); RawH2 client = new RawH2(gateway.port("h2"), 4096)) {
-            client.preface();
+            long before = hugeBodyWritten.get();
+            client.preface().get(1, "/huge").openWindows(1);
+            Await.until("the huge body under way", Duration.ofSeconds(10), () -> hugeBodyWritten.get() > before);
+            awaitHugeBodyStopped();
             sendUntilRefused(client, RawH2.repeated(frame, 1000), 3000);
 
             RawH2.Frame goAway = client.await(f -> f.type() == RawH2.GOAWAY);
@@ -231,6 +251,20 @@ class Http2ProtocolErrorsTest {
             }
             assertThat(client.closedByServer()).isTrue();
             assertServedAgain(bystander);
+        }
+    }
+
+    /**
+     * Returns once the upstream wrote nothing of the huge body for half a second (its
+     * writes block: the gateway stopped reading them because its socket to the client is full),
+     * or after ten seconds; flooding earlier only takes longer.
+     */
+    private static void awaitHugeBodyStopped() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long seen = -1;
+        while (hugeBodyWritten.get() != seen && System.nanoTime() - deadline < 0) {
+            seen = hugeBodyWritten.get();
+            TimeUnit.MILLISECONDS.sleep(500);
         }
     }
 

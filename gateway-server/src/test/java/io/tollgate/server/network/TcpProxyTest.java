@@ -184,14 +184,14 @@ class TcpProxyTest {
         TestGateway gateway = twoHostGateway(a.port(), dead,
                 "outlier_detection: { consecutive_connect_failure: 2, max_ejection_percent: 50, base_ejection_time: 60s }");
 
-        Await.until("the dead host ejected", Duration.ofSeconds(10), () -> {
+        Await.until("the dead host ejected and out of rotation", Duration.ofSeconds(10), () -> {
             try (Socket client = new Socket("127.0.0.1", gateway.port("tcp"))) {
                 client.setSoTimeout(10_000);
                 client.getInputStream().readAllBytes();
             } catch (IOException reset) {
                 // the connection to the dead host, closed by the gateway
             }
-            return gateway.host("upstream", dead).ejected();
+            return gateway.host("upstream", dead).ejected() && gateway.inRotation("upstream").size() == 1;
         });
         List<String> served = new ArrayList<>();
         for (int i = 0; i < 10; i++) {

@@ -2,6 +2,7 @@ package io.tollgate.server.testing;
 
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.router.cluster.Host;
+import io.tollgate.router.lb.Candidates;
 import io.tollgate.server.Gateway;
 import java.io.IOException;
 import java.net.URI;
@@ -108,6 +109,21 @@ public final class TestGateway implements AutoCloseable {
         return gateway.snapshot().clusters().cluster(cluster).hosts().stream()
                 .filter(h -> h.address().getPort() == port).findFirst()
                 .orElseThrow(() -> new AssertionError("no host on port " + port + " in cluster " + cluster));
+    }
+
+    /**
+     * The ids ({@code address:port}) of the hosts the event loops send requests of {@code cluster}
+     * to: the available hosts of the cluster's published version. A health verdict or an ejection
+     * sets the host's flag on the control thread, which republishes the hosts a moment later, so a
+     * test waits for this, not for the flag alone, before it looks at where requests go.
+     */
+    public Set<String> inRotation(String cluster) {
+        Candidates available = gateway.snapshot().clusters().cluster(cluster).hostSet().healthy();
+        Set<String> ids = new HashSet<>();
+        for (int rank = 0; available != null && rank < available.size(); rank++) {
+            ids.add(available.host(rank).id());
+        }
+        return ids;
     }
 
     /**

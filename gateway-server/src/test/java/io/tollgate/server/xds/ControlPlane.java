@@ -2,6 +2,13 @@ package io.tollgate.server.xds;
 
 import com.google.protobuf.Internal;
 import com.google.protobuf.Message;
+import io.envoyproxy.controlplane.cache.ConfigWatcher;
+import io.envoyproxy.controlplane.cache.DeltaResponse;
+import io.envoyproxy.controlplane.cache.DeltaWatch;
+import io.envoyproxy.controlplane.cache.DeltaXdsRequest;
+import io.envoyproxy.controlplane.cache.Response;
+import io.envoyproxy.controlplane.cache.Watch;
+import io.envoyproxy.controlplane.cache.XdsRequest;
 import io.envoyproxy.controlplane.cache.v3.SimpleCache;
 import io.envoyproxy.controlplane.cache.v3.Snapshot;
 import io.envoyproxy.controlplane.server.DiscoveryServerCallbacks;
@@ -20,8 +27,11 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A real xDS control plane in the test's process: java-control-plane's ADS server and snapshot
@@ -35,11 +45,34 @@ final class ControlPlane implements AutoCloseable {
 
     private final SimpleCache<String> cache = new SimpleCache<>(node -> GROUP);
     /**
-     * Held while a snapshot is set: a request arriving meanwhile waits. SimpleCache 1.0.49 drops a
-     * state-of-the-world watch that a request creates while the snapshot's responses go out, when
-     * a name it asks for is not in the snapshot, and then never answers it.
+     * Held while a snapshot is set and while a request is recorded and its watch created, so that
+     * neither overlaps a push. SimpleCache 1.0.49 drops a state-of-the-world watch that a request
+     * creates while the snapshot's responses go out, when a name it asks for is not in the
+     * snapshot, and then never answers it (recording alone under the lock left the watch's
+     * creation racing a push that started just after).
      */
     private final Object pushing = new Object();
+    /** The cache, its watches created one at a time with pushes. */
+    private final ConfigWatcher watches = new ConfigWatcher() {
+        @Override
+        public Watch createWatch(boolean ads, XdsRequest request, Set<String> knownResourceNames,
+                Consumer<Response> responseConsumer, boolean hasClusterChanged, boolean allowDefaultEmptyEdsUpdate) {
+            synchronized (pushing) {
+                return cache.createWatch(ads, request, knownResourceNames, responseConsumer, hasClusterChanged,
+                        allowDefaultEmptyEdsUpdate);
+            }
+        }
+
+        @Override
+        public DeltaWatch createDeltaWatch(DeltaXdsRequest request, String requesterVersion,
+                Map<String, String> resourceVersions, Set<String> pendingResources, boolean isWildcard,
+                Consumer<DeltaResponse> responseConsumer, boolean hasClusterChanged) {
+            synchronized (pushing) {
+                return cache.createDeltaWatch(request, requesterVersion, resourceVersions, pendingResources, isWildcard,
+                        responseConsumer, hasClusterChanged);
+            }
+        }
+    };
     private final ConcurrentLinkedQueue<DiscoveryRequest> requests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<DeltaDiscoveryRequest> deltaRequests = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<DeltaDiscoveryResponse> deltaResponses = new ConcurrentLinkedQueue<>();
@@ -61,7 +94,7 @@ final class ControlPlane implements AutoCloseable {
                 DeltaDiscoveryResponse response) {
             deltaResponses.add(response);
         }
-    }, cache);
+    }, watches);
     private final SslContext tls;
     private int port;
     private Server server;
