@@ -4,7 +4,10 @@ import io.tollgate.core.config.ConfigException;
 import io.tollgate.server.Gateway;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * Reloads the gateway's configuration file when the process receives SIGHUP, the Unix
@@ -15,17 +18,29 @@ import sun.misc.Signal;
  */
 final class HangupReload {
 
+    private static final Logger log = LoggerFactory.getLogger(HangupReload.class);
+
     private HangupReload() {
     }
 
-    /** From now on, SIGHUP reloads {@code gateway}; a rejected file is logged by the gateway and changes nothing. */
+    /**
+     * From now on, SIGHUP reloads {@code gateway}; a rejected file is logged by the gateway and
+     * changes nothing. A process started with SIGHUP ignored ({@code nohup}) keeps ignoring it: the
+     * JVM installs no handler then, which is logged with the way to reload instead.
+     */
     static void install(Gateway gateway) {
         ExecutorService reloader = Executors.newSingleThreadExecutor(task -> {
             Thread thread = new Thread(task, "tollgate-reload");
             thread.setDaemon(true);
             return thread;
         });
-        Signal.handle(new Signal("HUP"), signal -> reloader.execute(() -> reloadLoggingRejection(gateway)));
+        SignalHandler before = Signal.handle(new Signal("HUP"),
+                signal -> reloader.execute(() -> reloadLoggingRejection(gateway)));
+        if (before == SignalHandler.SIG_IGN) {
+            reloader.shutdown();
+            log.warn("SIGHUP is ignored by this process (started under nohup?), so it does not reload the configuration;"
+                    + " reload with POST /config/reload on the admin API");
+        }
     }
 
     private static void reloadLoggingRejection(Gateway gateway) {

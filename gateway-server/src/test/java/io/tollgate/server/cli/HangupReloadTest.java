@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,34 @@ class HangupReloadTest {
             assertThat(kill.waitFor()).isZero();
             Await.until("version 2", Duration.ofSeconds(10), () -> gateway.snapshot().version() == 2);
             assertThat(gateway.snapshot().clusters().cluster("app").hosts().get(0).address().getPort()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aGatewayStartedUnderNohupSaysItCannotReloadOnHangup(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("gateway.yaml");
+        Files.writeString(file, CONFIG.replace("${PORT}", "1"));
+        Path log = dir.resolve("gateway.log");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process gateway = new ProcessBuilder("nohup", java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "run", "-c", file.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            Await.until("the warning logged", Duration.ofSeconds(60),
+                    () -> logged(log).contains("SIGHUP is ignored by this process"));
+            assertThat(logged(log)).contains("reload with POST /config/reload on the admin API");
+        } finally {
+            gateway.destroy();
+            assertThat(gateway.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /** What the child process wrote so far; nothing before its log exists. */
+    private static String logged(Path log) {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "";
         }
     }
 
