@@ -4,7 +4,6 @@ import static io.tollgate.server.network.TcpProxyTest.CHUNK;
 import static io.tollgate.server.network.TcpProxyTest.GIGABYTE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.Gauge;
 import io.tollgate.server.listener.CapturingListener;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.PooledMemory;
@@ -382,8 +381,7 @@ class TcpProxySpliceTest {
     }
 
     private static double activeConnections(TestGateway gateway) {
-        Gauge active = gateway.gateway().metrics().registry().find("tollgate.tcp.cx.active").tags("listener", "tcp").gauge();
-        return active == null ? 0 : active.value();
+        return gateway.gauge("tollgate.tcp.cx.active", "listener", "tcp");
     }
 
     private static long openDescriptors() {

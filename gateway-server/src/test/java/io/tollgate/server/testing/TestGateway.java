@@ -104,6 +104,12 @@ public final class TestGateway implements AutoCloseable {
                 .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
     }
 
+    /** The value of a gauge in the gateway's registry, 0 when there is none. */
+    public double gauge(String name, String... tags) {
+        io.micrometer.core.instrument.Gauge gauge = gateway.metrics().registry().find(name).tags(tags).gauge();
+        return gauge == null ? 0 : gauge.value();
+    }
+
     /** The host of a cluster listening on {@code port}; fails when there is none. */
     public Host host(String cluster, int port) {
         return gateway.snapshot().clusters().cluster(cluster).hosts().stream()
