@@ -16,6 +16,7 @@ import io.tollgate.admin.AdminServer;
 import io.tollgate.admin.ListenerInfo;
 import io.tollgate.admin.ServerControl;
 import io.tollgate.admin.ServerInfo;
+import io.tollgate.core.accesslog.AccessLogTap;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
@@ -616,6 +617,11 @@ public final class Gateway implements AutoCloseable {
         @Override
         public List<XdsResourceStatus> xdsResources() {
             return xds == null ? List.of() : xds.resources();
+        }
+
+        @Override
+        public AccessLogTap accessLogTap() {
+            return metrics.accessLogTap();
         }
     }
 }
