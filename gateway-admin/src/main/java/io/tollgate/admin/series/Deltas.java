@@ -11,7 +11,7 @@ import java.util.Map;
  */
 final class Deltas {
 
-    private Map<String, Double> previous = new HashMap<>();
+    private Map<String, Double> previous;
     private Map<String, Double> current = new HashMap<>();
 
     /** Adds to {@code key}'s total of this round (a key may sum several meters). */
@@ -20,15 +20,16 @@ final class Deltas {
     }
 
     /**
-     * Ends a round: returns each key's growth since the previous round (0 for a key seen first),
-     * and remembers this round's totals for the next.
+     * Ends a round: returns each key's growth since the previous round (a key new since then grew
+     * by its whole total; in the first round nothing is known and every growth is 0), and
+     * remembers this round's totals for the next.
      */
     Map<String, Double> endRound() {
         Map<String, Double> grown = new HashMap<>();
         for (Map.Entry<String, Double> e : current.entrySet()) {
-            Double before = previous.get(e.getKey());
             double now = e.getValue();
-            grown.put(e.getKey(), before == null ? 0 : now >= before ? now - before : now);
+            double before = previous == null ? now : previous.getOrDefault(e.getKey(), 0.0);
+            grown.put(e.getKey(), now >= before ? now - before : now);
         }
         previous = current;
         current = new HashMap<>();

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class HistogramDeltas {
 
-    private Map<String, Buckets> previous = new HashMap<>();
+    private Map<String, Buckets> previous;
     private Map<String, Buckets> current = new HashMap<>();
 
     /** Adds a timer's buckets (counts since the start) to {@code key}'s of this round. */
@@ -23,12 +23,15 @@ final class HistogramDeltas {
         current.computeIfAbsent(key, k -> new Buckets()).add(snapshot);
     }
 
-    /** Ends a round: each key's observations since the previous round (none for a key seen first). */
+    /**
+     * Ends a round: each key's observations since the previous round (all of a key new since then;
+     * none in the first round, when nothing is known).
+     */
     Map<String, Buckets> endRound() {
         Map<String, Buckets> grown = new HashMap<>();
         for (Map.Entry<String, Buckets> e : current.entrySet()) {
-            Buckets before = previous.get(e.getKey());
-            grown.put(e.getKey(), before == null ? new Buckets() : e.getValue().minus(before));
+            Buckets before = previous == null ? e.getValue() : previous.getOrDefault(e.getKey(), new Buckets());
+            grown.put(e.getKey(), e.getValue().minus(before));
         }
         previous = current;
         current = new HashMap<>();
