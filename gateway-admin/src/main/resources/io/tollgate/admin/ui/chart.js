@@ -55,7 +55,7 @@ window.TollgateChart = (function () {
       });
       svg.appendChild(el("polyline", { class: "s" + i, points: points.trim() }));
       if (s.label) {
-        svg.appendChild(el("text", { class: "label", x: width - PAD.right - 120 + 50 * i, y: PAD.top + 8 }, s.label));
+        svg.appendChild(el("text", { class: "label s" + i, x: width - PAD.right - 120 + 40 * i, y: PAD.top + 8 }, s.label));
       }
     });
     const first = series.length ? series[0].values : [];

@@ -140,6 +140,14 @@
     }));
     renderRoutes();
   }
+  // A route's match without its empty parts, e.g. {"prefix":"/api"}.
+  function describeMatch(match) {
+    const shown = {};
+    for (const [k, v] of Object.entries(match || {})) {
+      if (!(Array.isArray(v) && v.length === 0) && v !== null) shown[k] = v;
+    }
+    return JSON.stringify(shown);
+  }
   function renderRoutes() {
     const holder = $("route-tables");
     const parts = [];
@@ -157,7 +165,7 @@
           const action = route.forward ? "→ " + (route.forward.cluster || (route.forward.weighted_clusters || [])
             .map((w) => w.name + "×" + w.weight).join(", ")) : route.direct_response ? "direct " + route.direct_response.status
             : route.redirect ? "redirect" : "-";
-          const tr = row([route.name, JSON.stringify(route.match), action, num(m.rq), num(m.rq_4xx), num(m.rq_5xx)],
+          const tr = row([route.name, describeMatch(route.match), action, num(m.rq), num(m.rq_4xx), num(m.rq_5xx)],
             m.rq_5xx > 0 ? "status-5" : "");
           tr.dataset.route = route.name;
           table.appendChild(tr);
