@@ -13,6 +13,8 @@ import io.tollgate.core.accesslog.AccessLogEntry;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The data behind the browser console: once a second, on the admin thread, it samples the
@@ -27,6 +29,8 @@ final class Console {
     /** The most records {@code GET /access_log} answers. */
     private static final int MAX_RECORDS = AccessLogTail.CAPACITY;
 
+    private static final Logger log = LoggerFactory.getLogger(Console.class);
+
     private static final ObjectWriter COMPACT = AdminResponse.mapper().writer()
             .without(SerializationFeature.INDENT_OUTPUT);
 
@@ -40,8 +44,19 @@ final class Console {
         this.tail = new AccessLogTail(context.accessLogTap());
     }
 
-    /** Takes this second's sample and the new access-log records, and publishes them. */
+    /**
+     * Takes this second's sample and the new access-log records, and publishes them. A failure is
+     * logged and the next second tries again: the scheduler would stop calling a task that throws.
+     */
     void tick() {
+        try {
+            sampleAndPublish();
+        } catch (RuntimeException e) {
+            log.warn("the console's sampling failed; trying again in a second", e);
+        }
+    }
+
+    private void sampleAndPublish() {
         long now = System.currentTimeMillis();
         Sample sample = sampler.sample(now);
         ring.add(sample);
