@@ -44,14 +44,19 @@
   }));
 
   // ---- time series ----
+  const BREAKDOWN = ["time", "listeners", "routes", "clusters"];
   function addSample(sample) {
+    latest = { listeners: sample.listeners || {}, routes: sample.routes || {}, clusters: sample.clusters || {} };
+    if (series.time.length && sample.time <= series.time[series.time.length - 1]) return; // already in the ring
+    for (const name of Object.keys(sample)) {
+      if (!BREAKDOWN.includes(name) && !(name in series.values)) series.values[name] = series.time.map(() => null);
+    }
     series.time.push(sample.time);
     for (const name of Object.keys(series.values)) series.values[name].push(sample[name] === undefined ? null : sample[name]);
     if (series.time.length > KEEP) {
       series.time.shift();
       for (const name of Object.keys(series.values)) series.values[name].shift();
     }
-    latest = { listeners: sample.listeners || {}, routes: sample.routes || {}, clusters: sample.clusters || {} };
   }
   function column(name) { return series.values[name] || []; }
   function drawCharts() {
