@@ -165,7 +165,7 @@ public final class ConfigLoader {
      */
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
         root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload", "node",
-                "dynamic_resources", "drain", "upgrade"));
+                "dynamic_resources", "drain", "upgrade", "config_watch"));
         AdminConfig defaultAdmin = new AdminConfig("127.0.0.1", 9901);
         AdminConfig admin = root.independent(() -> root.optional("admin").map(TlsConfigLoader::admin)
                 .orElse(defaultAdmin), defaultAdmin);
@@ -187,6 +187,8 @@ public final class ConfigLoader {
         UpgradeConfig upgrade = root.independent(() -> root.optional("upgrade").map(ConfigLoader::upgrade)
                 .orElse(UpgradeConfig.defaults(admin)), UpgradeConfig.defaults(admin));
         Optional<XdsConfig> xds = root.independent(() -> xds(root), Optional.empty());
+        ConfigWatchConfig watch = root.independent(() -> root.optional("config_watch").map(ConfigLoader::configWatch)
+                .orElse(ConfigWatchConfig.OFF), ConfigWatchConfig.OFF);
         if (!root.has("dynamic_resources")) {
             // A file with dynamic_resources may name clusters the control plane has yet to send
             // (answered 503 until then, as Envoy does). A cluster with errors of its own is still
@@ -196,15 +198,16 @@ public final class ConfigLoader {
             }
         }
         return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo, overload,
-                xds, drain, upgrade);
+                xds, drain, upgrade, watch);
     }
 
     /**
      * The names the elements of the list at {@code key} are given as written, those of elements
-     * with errors too ({@code ""} where none can be read): by their own index in the file.
+     * with errors too ({@code ""} where none can be read), by their index in the file; only
+     * {@code ""} when the list itself cannot be read.
      */
     private static List<String> names(ConfigNode root, String key) {
-        return root.independent(() -> root.list(key, n -> n.string("name", "")), List.of());
+        return root.independent(() -> root.list(key, n -> n.string("name", "")), List.of(""));
     }
 
     private static UpgradeConfig upgrade(ConfigNode n) {
@@ -215,6 +218,12 @@ public final class ConfigLoader {
                     + MAX_UNIX_SOCKET_PATH_BYTES + " bytes, the limit of a Unix domain socket address)");
         }
         return new UpgradeConfig(Path.of(path));
+    }
+
+    /** {@code config_watch}: on once the block is there, unless {@code enabled: false}. */
+    private static ConfigWatchConfig configWatch(ConfigNode n) {
+        n.allowOnly(Set.of("enabled", "debounce"));
+        return new ConfigWatchConfig(n.bool("enabled", true), positive(n, "debounce", ConfigWatchConfig.DEFAULT_DEBOUNCE));
     }
 
     private static DrainConfig drain(ConfigNode n) {
