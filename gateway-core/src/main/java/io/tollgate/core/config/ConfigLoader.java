@@ -166,9 +166,7 @@ public final class ConfigLoader {
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
         root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload", "node",
                 "dynamic_resources", "drain", "upgrade", "config_watch"));
-        AdminConfig defaultAdmin = new AdminConfig("127.0.0.1", 9901);
-        AdminConfig admin = root.independent(() -> root.optional("admin").map(TlsConfigLoader::admin)
-                .orElse(defaultAdmin), defaultAdmin);
+        AdminConfig admin = root.section("admin", TlsConfigLoader::admin, new AdminConfig("127.0.0.1", 9901));
         List<ListenerConfig> listeners = root.independent(() -> root.list("listeners", n -> listener(n, extensions)),
                 List.of());
         List<ClusterConfig> clusters = root.independent(() -> root.list("clusters", n -> cluster(n, extensions)),
@@ -176,26 +174,21 @@ public final class ConfigLoader {
         List<String> clusterNames = names(root, "clusters");
         unique(root.child("listeners"), names(root, "listeners"));
         unique(root.child("clusters"), clusterNames);
-        Optional<DemoUpstreamConfig> demo = root.independent(() -> root.optional("demo_upstream").map(n -> {
+        Optional<DemoUpstreamConfig> demo = root.section("demo_upstream", n -> {
             n.allowOnly(Set.of("address", "port"));
-            return new DemoUpstreamConfig(n.string("address", "127.0.0.1"), n.integer("port", 8081, 0, 65535));
-        }), Optional.empty());
-        OverloadConfig overload = root.independent(() -> root.optional("overload").map(ConfigLoader::overload)
-                .orElse(OverloadConfig.DEFAULTS), OverloadConfig.DEFAULTS);
-        DrainConfig drain = root.independent(() -> root.optional("drain").map(ConfigLoader::drain)
-                .orElse(DrainConfig.DEFAULTS), DrainConfig.DEFAULTS);
-        UpgradeConfig upgrade = root.independent(() -> root.optional("upgrade").map(ConfigLoader::upgrade)
-                .orElse(UpgradeConfig.defaults(admin)), UpgradeConfig.defaults(admin));
+            return Optional.of(new DemoUpstreamConfig(n.string("address", "127.0.0.1"),
+                    n.integer("port", 8081, 0, 65535)));
+        }, Optional.empty());
+        OverloadConfig overload = root.section("overload", ConfigLoader::overload, OverloadConfig.DEFAULTS);
+        DrainConfig drain = root.section("drain", ConfigLoader::drain, DrainConfig.DEFAULTS);
+        UpgradeConfig upgrade = root.section("upgrade", ConfigLoader::upgrade, UpgradeConfig.defaults(admin));
         Optional<XdsConfig> xds = root.independent(() -> xds(root), Optional.empty());
-        ConfigWatchConfig watch = root.independent(() -> root.optional("config_watch").map(ConfigLoader::configWatch)
-                .orElse(ConfigWatchConfig.OFF), ConfigWatchConfig.OFF);
-        if (!root.has("dynamic_resources")) {
-            // A file with dynamic_resources may name clusters the control plane has yet to send
-            // (answered 503 until then, as Envoy does). A cluster with errors of its own is still
-            // known; with one whose name cannot be read, any name might be meant: nothing is checked.
-            if (!clusterNames.contains("")) {
-                root.checkClusterReferences(Set.copyOf(clusterNames));
-            }
+        ConfigWatchConfig watch = root.section("config_watch", ConfigLoader::configWatch, ConfigWatchConfig.OFF);
+        // A file with dynamic_resources may name clusters the control plane has yet to send
+        // (answered 503 until then, as Envoy does). A cluster with errors of its own is still
+        // known; with one whose name cannot be read, any name might be meant: nothing is checked.
+        if (!root.has("dynamic_resources") && !clusterNames.contains("")) {
+            root.checkClusterReferences(Set.copyOf(clusterNames));
         }
         return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo, overload,
                 xds, drain, upgrade, watch);

@@ -94,6 +94,15 @@ public final class ConfigNode {
         }
     }
 
+    /**
+     * The block at {@code key} read with {@code reader}, or {@code absent} when there is none: a
+     * section of its own, whose errors are recorded (and {@code absent} returned) while the
+     * reading of the rest goes on.
+     */
+    <T> T section(String key, Function<ConfigNode, T> reader, T absent) {
+        return independent(() -> optional(key).map(reader).orElse(absent), absent);
+    }
+
     /** Records an error about this node without ending the reading of the part it is in. */
     void report(String message) {
         errors.add(this, error(message), false);

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ConfigFileWatchTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(20);
+    private static final String WATCHED = "{ debounce: 300ms }";
 
     @TempDir
     Path dir;
@@ -59,31 +60,26 @@ class ConfigFileWatchTest {
 
     @Test
     void anEditInPlaceIsApplied() throws Exception {
-        Path file = dir.resolve("gateway.yaml");
-        Files.writeString(file, config("a", "{ debounce: 300ms }"));
-        start(file);
+        Path file = startOnFileRoutingToA();
 
-        try (TrafficLoop traffic = new TrafficLoop("watch-edit-client", i -> get("/edit/" + i))) {
-            Files.writeString(file, config("b", "{ debounce: 300ms }"));
+        underTraffic(() -> {
+            Files.writeString(file, config("b", WATCHED));
             awaitServedBy("b", 2);
-            assertThat(traffic.stop()).isEmpty();
-        }
+        });
         assertThat(reloads("success")).isEqualTo(1);
     }
 
     @Test
     void aFileRenamedOverTheOldOneIsApplied() throws Exception {
-        Path file = dir.resolve("gateway.yaml");
-        Files.writeString(file, config("a", "{ debounce: 300ms }"));
-        start(file);
+        Path file = startOnFileRoutingToA();
 
-        try (TrafficLoop traffic = new TrafficLoop("watch-rename-client", i -> get("/rename/" + i))) {
+        underTraffic(() -> {
             Path next = dir.resolve(".gateway.yaml.tmp");
-            Files.writeString(next, config("b", "{ debounce: 300ms }"));
+            Files.writeString(next, config("b", WATCHED));
             Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             awaitServedBy("b", 2);
-            assertThat(traffic.stop()).isEmpty();
-        }
+        });
+        assertThat(reloads("success")).isEqualTo(1);
     }
 
     /**
@@ -95,37 +91,32 @@ class ConfigFileWatchTest {
     @Test
     void aKubernetesConfigMapSwapIsApplied() throws Exception {
         Path first = Files.createDirectory(dir.resolve("..2026_11_28_01_00_00.1"));
-        Files.writeString(first.resolve("gateway.yaml"), config("a", "{ debounce: 300ms }"));
+        Files.writeString(first.resolve("gateway.yaml"), config("a", WATCHED));
         Files.createSymbolicLink(dir.resolve("..data"), first.getFileName());
-        Path file = Files.createSymbolicLink(dir.resolve("gateway.yaml"), Path.of("..data", "gateway.yaml"));
-        start(file);
+        start(Files.createSymbolicLink(dir.resolve("gateway.yaml"), Path.of("..data", "gateway.yaml")));
 
-        try (TrafficLoop traffic = new TrafficLoop("watch-configmap-client", i -> get("/configmap/" + i))) {
-            Path second = swapConfigMap(first, "..2026_11_28_01_05_00.2", config("b", "{ debounce: 300ms }"));
+        underTraffic(() -> {
+            Path second = swapConfigMap(first, "..2026_11_28_01_05_00.2", config("b", WATCHED));
             awaitServedBy("b", 2);
-            swapConfigMap(second, "..2026_11_28_01_10_00.3", config("a", "{ debounce: 300ms }"));
+            swapConfigMap(second, "..2026_11_28_01_10_00.3", config("a", WATCHED));
             awaitServedBy("a", 3);
-            assertThat(traffic.stop()).isEmpty();
-        }
+        });
         assertThat(reloads("success")).isEqualTo(2);
     }
 
     @Test
     void aBadEditIsRefusedAndTheLastGoodConfigurationServesUntilAGoodOne() throws Exception {
-        Path file = dir.resolve("gateway.yaml");
-        Files.writeString(file, config("a", "{ debounce: 300ms }"));
-        start(file);
+        Path file = startOnFileRoutingToA();
 
-        try (TrafficLoop traffic = new TrafficLoop("watch-bad-client", i -> get("/bad/" + i))) {
-            Files.writeString(file, config("b", "{ debounce: 300ms }").replace("prefix: /", "prefix: nope"));
+        underTraffic(() -> {
+            Files.writeString(file, config("b", WATCHED).replace("prefix: /", "prefix: nope"));
             Await.until("the bad file refused", LIMIT, () -> reloads("failure") == 1);
             assertThat(gateway.snapshot().version()).isEqualTo(1);
             assertThat(upstreamOf(get("/still-a"))).hasValue("a");
 
-            Files.writeString(file, config("b", "{ debounce: 300ms }"));
+            Files.writeString(file, config("b", WATCHED));
             awaitServedBy("b", 2);
-            assertThat(traffic.stop()).isEmpty();
-        }
+        });
         assertThat(reloads("failure")).isEqualTo(1);
         assertThat(reloads("success")).isEqualTo(1);
     }
@@ -161,6 +152,27 @@ class ConfigFileWatchTest {
         assertThat(upstreamOf(get("/after-reload"))).hasValue("b");
         Files.writeString(file, config("a", "{ enabled: true, debounce: 300ms }"));
         awaitServedBy("a", 3);
+    }
+
+    /** A step of a test that changes the file. */
+    @FunctionalInterface
+    private interface Change {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code change} while a client sends requests through the gateway; none may fail. */
+    private void underTraffic(Change change) throws Exception {
+        try (TrafficLoop traffic = new TrafficLoop("config-watch-client", i -> get("/traffic/" + i))) {
+            change.run();
+            assertThat(traffic.stop()).isEmpty();
+        }
+    }
+
+    private Path startOnFileRoutingToA() throws Exception {
+        Path file = dir.resolve("gateway.yaml");
+        Files.writeString(file, config("a", WATCHED));
+        start(file);
+        return file;
     }
 
     /** Writes the new version's directory, renames a symlink to it over {@code ..data}, removes the old one. */
