@@ -24,7 +24,7 @@ import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
-import io.tollgate.server.configwatch.ConfigFileWatch;
+import io.tollgate.server.configwatch.ConfigWatchSwitch;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.demo.DemoUpstream;
 import io.tollgate.server.drain.Drain;
@@ -39,7 +39,6 @@ import io.tollgate.server.transport.EventLoopDelayProbe;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upgrade.Inheritance;
 import io.tollgate.xds.XdsClient;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -95,8 +94,7 @@ public final class Gateway implements AutoCloseable {
     private DownstreamProtocols protocols;
     private OverloadGuard overload;
     private XdsClient xds;
-    /** Watches the configuration file while its {@code config_watch} says so; read and replaced under this gateway's monitor. */
-    private ConfigFileWatch fileWatch;
+    private final ConfigWatchSwitch fileWatch;
 
     private Gateway(GatewayConfig config, Launch launch, Inheritance inherited) {
         this.inherited = inherited;
@@ -109,6 +107,8 @@ public final class Gateway implements AutoCloseable {
         }
         this.launch = launch;
         this.configFile = launch.configFile();
+        this.fileWatch = new ConfigWatchSwitch(configFile, () -> snapshot.get().config().configWatch().debounce(),
+                this::reload);
         this.transport = Transport.best();
         this.workers = transport.newGroup(config.eventLoops(), "tollgate-io");
         this.loopDelays = EventLoopDelayProbe.start(workers, registry);
@@ -173,7 +173,7 @@ public final class Gateway implements AutoCloseable {
                     CertificateFileWatcher::checkNow);
         }
         listeners.forEach(Listener::startAccepting);
-        followConfigWatch(config);
+        fileWatch.follow(config.configWatch());
         drains.started();
         log.info("gateway ready; admin API on {}:{}, restart epoch {}", config.admin().address(), admin.port(),
                 launch.restartEpoch());
@@ -309,37 +309,8 @@ public final class Gateway implements AutoCloseable {
         reloads.applied(next.version());
         log.info("configuration version {} applied: {} listeners, {} clusters", next.version(),
                 config.listeners().size(), config.clusters().size());
-        followConfigWatch(config);
+        fileWatch.follow(config.configWatch());
         return new Applied(next.version(), firstVerdicts);
-    }
-
-    /**
-     * Starts or stops watching the configuration file as {@code config_watch} of the configuration
-     * just applied says; the quiet time is read from the served configuration at each change.
-     */
-    private synchronized void followConfigWatch(GatewayConfig config) {
-        boolean wanted = configFile != null && config.configWatch().enabled() && !closing.get();
-        if (wanted == (fileWatch != null)) {
-            return;
-        }
-        if (!wanted) {
-            stopConfigWatch();
-            return;
-        }
-        try {
-            fileWatch = ConfigFileWatch.start(configFile, () -> snapshot.get().config().configWatch().debounce(),
-                    this::reload);
-        } catch (IOException e) {
-            log.warn("config_watch: cannot watch {} ({}); reload it with SIGHUP or POST /config/reload", configFile,
-                    e.toString());
-        }
-    }
-
-    private synchronized void stopConfigWatch() {
-        if (fileWatch != null) {
-            fileWatch.close();
-            fileWatch = null;
-        }
     }
 
     /**
@@ -533,7 +504,7 @@ public final class Gateway implements AutoCloseable {
             terminated.join();
             return;
         }
-        stopConfigWatch();
+        fileWatch.close();
         Drain draining = drains.processDrain();
         if (draining != null) {
             draining.done().join();
