@@ -21,7 +21,7 @@
 #                    '[{name: fault, abort: {http_status: 503}, headers: {x-never: "1"}}]' (default: none)
 #
 # JVM flags: bin/tollgate's, as in production (it prints them first; docs/operations.md says why
-# each). For 256m: a fixed 64 MB heap (buffers are pooled off-heap, so the heap holds short-lived
+# each). For 256m: a fixed 48 MB heap (buffers are pooled off-heap, so the heap holds short-lived
 # objects and the configuration), 64 MB of direct memory, the Serial collector (one core: nothing
 # runs in parallel anyway, and it has the cheapest barriers), no leak detection, no pre-touch (RSS
 # shows what the process really touches), class data sharing from the second start on.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.FreePort;
+import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import java.io.IOException;
 import java.net.URI;
@@ -40,25 +41,15 @@ class LauncherIT {
         Path cds = dir.resolve("cds");
         try (HttpUpstream upstream = new HttpUpstream("behind-launcher")) {
             int port = FreePort.pick();
-            Path config = Files.writeString(dir.resolve("gateway.yaml"), """
-                    event_loops: 1
+            Path config = Files.writeString(dir.resolve("gateway.yaml"), GatewayYaml.gateway(1,
+                    "name: http\naddress: 127.0.0.1\nport: " + port, "- match: { prefix: / }\n  route: { cluster: upstream }\n",
+                    """
                     admin: { address: 127.0.0.1, port: %d }
-                    listeners:
-                      - name: http
-                        address: 127.0.0.1
-                        port: %d
-                        route_config:
-                          virtual_hosts:
-                            - name: all
-                              domains: ["*"]
-                              routes:
-                                - match: { prefix: / }
-                                  route: { cluster: upstream }
                     clusters:
                       - name: upstream
                         endpoints:
                           - { address: 127.0.0.1, port: %d }
-                    """.formatted(FreePort.pick(), port, upstream.port()));
+                    """.formatted(FreePort.pick(), upstream.port())));
             Map<String, String> env = Map.of("TOLLGATE_MEMORY", "256m", "TOLLGATE_JAR", jar.toString(),
                     "TOLLGATE_CDS_DIR", cds.toString(), "JAVA_HOME", System.getProperty("java.home"),
                     "JAVA_OPTS", "-Dio.netty.leakDetection.level=paranoid");
@@ -67,7 +58,7 @@ class LauncherIT {
             try {
                 first.awaitReady();
                 assertThat(first.output()).contains("tollgate: 256 MiB (TOLLGATE_MEMORY=256m)");
-                String flags = "-Xms64m -Xmx64m -XX:MaxDirectMemorySize=64m -XX:MaxMetaspaceSize=64m -XX:+UseSerialGC";
+                String flags = "-Xms48m -Xmx48m -XX:MaxDirectMemorySize=64m -XX:MaxMetaspaceSize=64m -XX:+UseSerialGC";
                 assertThat(first.printedCommand()).contains(flags, "-XX:ArchiveClassesAtExit=" + cds.resolve("tollgate-"),
                         "-jar " + jar + " run -c " + config);
                 assertThat(first.commandLine()).as("the JVM the launcher became")
