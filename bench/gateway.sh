@@ -11,6 +11,9 @@
 #   TOLLGATE_JAR     the gateway jar          (default: gateway-server/target/tollgate.jar)
 #   TOLLGATE_MEMORY  the memory bin/tollgate sizes the JVM for       (default 256m)
 #   TOLLGATE_GC      bin/tollgate's collector: serial (default), zgc, g1, parallel
+#   TOLLGATE_CDS     bin/tollgate's class data sharing                (default off here: it only
+#                    speeds the start, which these runs do not measure, and a first run's archive
+#                    is written at exit, longer than the harness waits before SIGKILL on a busy host)
 #   JVM_OPTS, JVM_EXTRA  added after bin/tollgate's flags (so they win), e.g.
 #                    -XX:StartFlightRecording=duration=30s,filename=/tmp/gw.jfr
 #   CONF_DIR         where the generated YAML goes                 (default $TMPDIR or /tmp)
@@ -24,7 +27,7 @@
 # each). For 256m: a fixed 48 MB heap (buffers are pooled off-heap, so the heap holds short-lived
 # objects and the configuration), 64 MB of direct memory, the Serial collector (one core: nothing
 # runs in parallel anyway, and it has the cheapest barriers), no leak detection, no pre-touch (RSS
-# shows what the process really touches), class data sharing from the second start on.
+# shows what the process really touches).
 set -eu
 
 die() { echo "gateway.sh: $*" >&2; exit 1; }
@@ -73,5 +76,5 @@ clusters:
       - { address: $UP_HOST, port: $UP_PORT }
 YAML
 
-exec env TOLLGATE_JAR="$JAR" TOLLGATE_MEMORY="${TOLLGATE_MEMORY:-256m}" JAVA_OPTS="${JVM_OPTS:-} ${JVM_EXTRA:-}" \
+exec env TOLLGATE_JAR="$JAR" TOLLGATE_MEMORY="${TOLLGATE_MEMORY:-256m}" TOLLGATE_CDS="${TOLLGATE_CDS:-off}" JAVA_OPTS="${JVM_OPTS:-} ${JVM_EXTRA:-}" \
   "$ROOT/bin/tollgate" run -c "$CONF"
