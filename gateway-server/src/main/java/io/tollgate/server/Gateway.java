@@ -26,6 +26,7 @@ import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.demo.DemoUpstream;
+import io.tollgate.server.discovery.DiscoveredClusters;
 import io.tollgate.server.drain.Drain;
 import io.tollgate.server.drain.DrainController;
 import io.tollgate.server.drain.DrainTrigger;
@@ -93,6 +94,11 @@ public final class Gateway implements AutoCloseable {
     private DownstreamProtocols protocols;
     private OverloadGuard overload;
     private XdsClient xds;
+    private final DiscoveredClusters discovery;
+    /** The configuration last applied, before the providers of registries are added; control thread only. */
+    private GatewayConfig applied;
+    /** Whether start-up stopped waiting for the registries' first state (had it, or waited its bound). */
+    private volatile boolean discoveryAwaited;
 
     private Gateway(GatewayConfig config, Launch launch, Inheritance inherited) {
         this.inherited = inherited;
@@ -108,7 +114,10 @@ public final class Gateway implements AutoCloseable {
         this.transport = Transport.best();
         this.workers = transport.newGroup(config.eventLoops(), "tollgate-io");
         this.loopDelays = EventLoopDelayProbe.start(workers, registry);
-        this.drains = new DrainController(workers, registry, () -> xds == null || xds.initialized());
+        this.discovery = new DiscoveredClusters(control, this::applyDiscovered);
+        this.applied = config;
+        this.drains = new DrainController(workers, registry,
+                () -> (xds == null || xds.initialized()) && discoveryAwaited);
         reloads.version(1);
     }
 
@@ -164,6 +173,10 @@ public final class Gateway implements AutoCloseable {
                     : Listener.adopt(listenerConfig, workers, transport, protocols, socket));
         }
         admin = startAdmin(config);
+        awaitDiscovery(control.call(() -> {
+            discovery.follow(config);
+            return discovery.firstSync();
+        }), config);
         if (config.xds().isPresent()) {
             xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::applyFromXds,
                     CertificateFileWatcher::checkNow);
@@ -200,6 +213,40 @@ public final class Gateway implements AutoCloseable {
             log.warn("starting before every host had its first health check; those without one take no traffic yet");
         } catch (ExecutionException e) {
             throw new IllegalStateException("first health checks failed", e.getCause());
+        }
+    }
+
+    /**
+     * Waits, before any listener accepts, until every registry was read whole once and its
+     * providers applied, as long as the slowest registry's connection timeout at most; then serves
+     * with what it knows (the rest arrives as it comes).
+     */
+    private void awaitDiscovery(CompletableFuture<Void> firstSync, GatewayConfig config) throws InterruptedException {
+        long timeoutNanos = config.discovery().registries().stream()
+                .mapToLong(r -> r.connectionTimeout().toNanos()).max().orElse(0);
+        try {
+            firstSync.get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            log.warn("starting before every service registry was read; discovered clusters fill as registries answer");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("service discovery failed", e.getCause());
+        } finally {
+            discoveryAwaited = true;
+        }
+    }
+
+    /**
+     * Applies the configuration again with the providers the registries report now, on the
+     * control thread: how a registry change reaches the clusters.
+     */
+    private void applyDiscovered() {
+        if (closing.get() || drains.draining()) {
+            return;
+        }
+        try {
+            apply(applied);
+        } catch (ConfigException e) {
+            log.warn("providers from the service registries not applied: {}", e.getMessage());
         }
     }
 
@@ -261,7 +308,8 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** {@link #reload(GatewayConfig)}, on the control thread. */
-    private Applied apply(GatewayConfig config) {
+    private Applied apply(GatewayConfig given) {
+        GatewayConfig config = discovery.withProviders(given);
         Snapshot current = snapshot.get();
         if (drains.draining()) {
             reloads.failed();
@@ -288,6 +336,8 @@ public final class Gateway implements AutoCloseable {
         }
         Snapshot next = update.commit(metrics, control);
         snapshot.set(next);
+        applied = given;
+        discovery.follow(given);
         listeners.addAll(bound);
         for (String removed : update.removedListeners()) {
             Listener listener = listener(removed);
@@ -505,6 +555,10 @@ public final class Gateway implements AutoCloseable {
         if (xds != null) {
             xds.close();
         }
+        control.call(() -> {
+            discovery.close();
+            return null;
+        });
         if (admin != null) {
             admin.close();
         }

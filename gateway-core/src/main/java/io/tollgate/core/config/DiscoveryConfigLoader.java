@@ -1,0 +1,90 @@
+package io.tollgate.core.config;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads the top-level {@code registries:} and each cluster's {@code discovery:} into a
+ * {@link DiscoveryConfig}, for {@link ConfigLoader}.
+ */
+final class DiscoveryConfigLoader {
+
+    /** Curator's default session timeout. */
+    static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(60);
+    /** Curator's default connection timeout. */
+    static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(15);
+    /** The version SOFARPC gives a service that names none. */
+    private static final String SOFA_DEFAULT_VERSION = "1.0";
+    private static final Map<ProviderQueryConfig.Kind, List<String>> PROTOCOLS = Map.of(
+            ProviderQueryConfig.Kind.DUBBO, List.of("dubbo"), ProviderQueryConfig.Kind.SOFA, List.of("bolt"));
+
+    private DiscoveryConfigLoader() {
+    }
+
+    /** The registries of {@code root} and the queries of its {@code clusters}, already read. */
+    static DiscoveryConfig discovery(ConfigNode root, List<ClusterConfig> clusters) {
+        List<RegistryConfig> registries = root.list("registries", DiscoveryConfigLoader::registry);
+        ConfigLoader.unique(root.child("registries"), registries.stream().map(RegistryConfig::name).toList(), "name");
+        Map<String, ProviderQueryConfig> queries = new HashMap<>();
+        for (int i = 0; i < clusters.size(); i++) {
+            ConfigNode cluster = root.child("clusters").element(i);
+            if (!cluster.has("discovery")) {
+                continue;
+            }
+            if (!clusters.get(i).endpoints().isEmpty()) {
+                throw cluster.child("endpoints").error("a cluster with discovery takes its hosts from the registry"
+                        + " (expected no endpoints)");
+            }
+            ConfigNode n = cluster.child("discovery");
+            ProviderQueryConfig query = query(n);
+            if (registries.stream().noneMatch(r -> r.name().equals(query.registry()))) {
+                throw n.child("registry").error("unknown registry '" + query.registry() + "' (expected one of "
+                        + registries.stream().map(RegistryConfig::name).toList() + ")");
+            }
+            queries.put(clusters.get(i).name(), query);
+        }
+        return new DiscoveryConfig(registries, queries);
+    }
+
+    private static RegistryConfig registry(ConfigNode n) {
+        n.allowOnly(Set.of("name", "type", "ensemble", "root", "session_timeout", "connection_timeout", "auth"));
+        String type = n.string("type");
+        if (!RegistryConfig.ZOOKEEPER.equals(type)) {
+            throw n.child("type").error("unknown registry type '" + type + "' (expected " + RegistryConfig.ZOOKEEPER
+                    + ")");
+        }
+        String root = n.string("root", "/");
+        if (!root.startsWith("/")) {
+            throw n.child("root").error("'" + root + "' (expected an absolute path, / for none)");
+        }
+        return new RegistryConfig(n.string("name"), type, n.string("ensemble"), root,
+                n.positiveDuration("session_timeout", DEFAULT_SESSION_TIMEOUT),
+                n.positiveDuration("connection_timeout", DEFAULT_CONNECTION_TIMEOUT),
+                n.optional("auth").map(a -> {
+                    a.allowOnly(Set.of("username", "password"));
+                    return new RegistryConfig.DigestAuth(a.string("username"), a.string("password"));
+                }));
+    }
+
+    private static ProviderQueryConfig query(ConfigNode n) {
+        n.allowOnly(Set.of("registry", "dubbo", "sofa"));
+        if (n.has("dubbo") == n.has("sofa")) {
+            throw n.error("expected exactly one of dubbo or sofa");
+        }
+        ProviderQueryConfig.Kind kind = n.has("dubbo") ? ProviderQueryConfig.Kind.DUBBO : ProviderQueryConfig.Kind.SOFA;
+        ConfigNode service = n.child(kind.configName());
+        if (kind == ProviderQueryConfig.Kind.DUBBO) {
+            service.allowOnly(Set.of("interface", "group", "version", "protocols"));
+        } else {
+            service.allowOnly(Set.of("interface", "version", "unique_id", "protocols"));
+        }
+        List<String> protocols = service.list("protocols", ConfigNode::asString);
+        String version = service.string("version", kind == ProviderQueryConfig.Kind.SOFA ? SOFA_DEFAULT_VERSION : "");
+        return new ProviderQueryConfig(n.string("registry"), kind, service.string("interface"),
+                service.string("group", ""), version, service.string("unique_id", ""),
+                protocols.isEmpty() ? PROTOCOLS.get(kind) : protocols);
+    }
+}
