@@ -25,6 +25,14 @@ public interface ProviderLayout {
     EndpointConfig provider(ProviderQueryConfig query, String nodeName, byte[] data);
 
     /**
+     * Where {@code provider} published the definition (methods) of {@code query}'s service, or
+     * null when this framework publishes none.
+     */
+    default String definitionPath(ProviderQueryConfig query, EndpointConfig provider) {
+        return null;
+    }
+
+    /**
      * A weight from a registration as a host's: at most {@link EndpointConfig#MAX_WEIGHT}; 0 (or
      * less) when the provider takes no traffic.
      */

@@ -13,6 +13,7 @@ import io.netty.channel.unix.UnixChannel;
 import io.tollgate.admin.AdminContext;
 import io.tollgate.admin.ServedConfig;
 import io.tollgate.admin.AdminServer;
+import io.tollgate.admin.DiscoveredService;
 import io.tollgate.admin.ListenerInfo;
 import io.tollgate.admin.ServerControl;
 import io.tollgate.admin.ServerInfo;
@@ -23,6 +24,7 @@ import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.demo.DemoUpstream;
@@ -114,7 +116,7 @@ public final class Gateway implements AutoCloseable {
         this.transport = Transport.best();
         this.workers = transport.newGroup(config.eventLoops(), "tollgate-io");
         this.loopDelays = EventLoopDelayProbe.start(workers, registry);
-        this.discovery = new DiscoveredClusters(control, this::applyDiscovered);
+        this.discovery = new DiscoveredClusters(control, registry, this::applyDiscovered);
         this.applied = config;
         this.drains = new DrainController(workers, registry,
                 () -> (xds == null || xds.initialized()) && discoveryAwaited);
@@ -166,7 +168,8 @@ public final class Gateway implements AutoCloseable {
         health = UpstreamHealth.create(workers, transport, metrics, control);
         awaitFirstVerdicts(control.call(() -> health.update(snapshot.get())), config);
         overload = OverloadGuard.start(config.overload(), registry);
-        protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload);
+        protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload,
+                discovery.serviceClusters());
         for (ListenerConfig listenerConfig : config.listeners()) {
             FileDescriptor socket = inherited.listenerSocket(listenerConfig.name());
             listeners.add(socket == null ? Listener.bind(listenerConfig, workers, transport, protocols)
@@ -239,14 +242,15 @@ public final class Gateway implements AutoCloseable {
      * Applies the configuration again with the providers the registries report now, on the
      * control thread: how a registry change reaches the clusters.
      */
-    private void applyDiscovered() {
+    private CompletableFuture<Void> applyDiscovered() {
         if (closing.get() || drains.draining()) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         try {
-            apply(applied);
+            return apply(applied).firstVerdicts();
         } catch (ConfigException e) {
             log.warn("providers from the service registries not applied: {}", e.getMessage());
+            return CompletableFuture.completedFuture(null);
         }
     }
 
@@ -670,6 +674,16 @@ public final class Gateway implements AutoCloseable {
         @Override
         public List<XdsResourceStatus> xdsResources() {
             return xds == null ? List.of() : xds.resources();
+        }
+
+        @Override
+        public List<RegistryStatus> registries() {
+            return discovery.statuses();
+        }
+
+        @Override
+        public List<DiscoveredService> discoveredServices() {
+            return discovery.services();
         }
     }
 }

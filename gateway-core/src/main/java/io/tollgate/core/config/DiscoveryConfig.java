@@ -12,15 +12,18 @@ import java.util.Optional;
  *
  * @param registries the registries, names unique
  * @param clusters each discovered cluster's query, by cluster name
+ * @param templates the clusters that stand for each request's own service, by cluster name
  */
-public record DiscoveryConfig(List<RegistryConfig> registries, Map<String, ProviderQueryConfig> clusters) {
+public record DiscoveryConfig(List<RegistryConfig> registries, Map<String, ProviderQueryConfig> clusters,
+        Map<String, ServiceTemplateConfig> templates) {
 
     /** No registry, nothing discovered. */
-    public static final DiscoveryConfig NONE = new DiscoveryConfig(List.of(), Map.of());
+    public static final DiscoveryConfig NONE = new DiscoveryConfig(List.of(), Map.of(), Map.of());
 
     public DiscoveryConfig {
         registries = List.copyOf(registries);
         clusters = Map.copyOf(clusters);
+        templates = Map.copyOf(templates);
     }
 
     /** The registry named {@code name}, if configured. */

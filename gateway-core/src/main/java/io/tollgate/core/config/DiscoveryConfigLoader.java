@@ -29,6 +29,7 @@ final class DiscoveryConfigLoader {
         List<RegistryConfig> registries = root.list("registries", DiscoveryConfigLoader::registry);
         ConfigLoader.unique(root.child("registries"), registries.stream().map(RegistryConfig::name).toList(), "name");
         Map<String, ProviderQueryConfig> queries = new HashMap<>();
+        Map<String, ServiceTemplateConfig> templates = new HashMap<>();
         for (int i = 0; i < clusters.size(); i++) {
             ConfigNode cluster = root.child("clusters").element(i);
             if (!cluster.has("discovery")) {
@@ -39,14 +40,19 @@ final class DiscoveryConfigLoader {
                         + " (expected no endpoints)");
             }
             ConfigNode n = cluster.child("discovery");
-            ProviderQueryConfig query = query(n);
-            if (registries.stream().noneMatch(r -> r.name().equals(query.registry()))) {
-                throw n.child("registry").error("unknown registry '" + query.registry() + "' (expected one of "
+            n.allowOnly(Set.of("registry", "dubbo", "sofa", "per_service", "unused_timeout"));
+            String registry = n.string("registry");
+            if (registries.stream().noneMatch(r -> r.name().equals(registry))) {
+                throw n.child("registry").error("unknown registry '" + registry + "' (expected one of "
                         + registries.stream().map(RegistryConfig::name).toList() + ")");
             }
-            queries.put(clusters.get(i).name(), query);
+            if (n.has("per_service")) {
+                templates.put(clusters.get(i).name(), template(n, registry));
+            } else {
+                queries.put(clusters.get(i).name(), query(n, registry));
+            }
         }
-        return new DiscoveryConfig(registries, queries);
+        return new DiscoveryConfig(registries, queries, templates);
     }
 
     private static RegistryConfig registry(ConfigNode n) {
@@ -69,10 +75,26 @@ final class DiscoveryConfigLoader {
                 }));
     }
 
-    private static ProviderQueryConfig query(ConfigNode n) {
-        n.allowOnly(Set.of("registry", "dubbo", "sofa"));
+    private static ServiceTemplateConfig template(ConfigNode n, String registry) {
+        if (n.has("dubbo") || n.has("sofa")) {
+            throw n.error("per_service takes each request's own service: expected no dubbo or sofa service");
+        }
+        String kind = n.string("per_service");
+        for (ProviderQueryConfig.Kind k : ProviderQueryConfig.Kind.values()) {
+            if (k.configName().equals(kind)) {
+                return new ServiceTemplateConfig(registry, k,
+                        n.positiveDuration("unused_timeout", ServiceTemplateConfig.DEFAULT_UNUSED_TIMEOUT));
+            }
+        }
+        throw n.child("per_service").error("'" + kind + "' (expected dubbo or sofa)");
+    }
+
+    private static ProviderQueryConfig query(ConfigNode n, String registry) {
+        if (n.has("unused_timeout")) {
+            throw n.child("unused_timeout").error("only a per_service cluster is dropped when unused");
+        }
         if (n.has("dubbo") == n.has("sofa")) {
-            throw n.error("expected exactly one of dubbo or sofa");
+            throw n.error("expected exactly one of dubbo, sofa or per_service");
         }
         ProviderQueryConfig.Kind kind = n.has("dubbo") ? ProviderQueryConfig.Kind.DUBBO : ProviderQueryConfig.Kind.SOFA;
         ConfigNode service = n.child(kind.configName());
@@ -83,7 +105,7 @@ final class DiscoveryConfigLoader {
         }
         List<String> protocols = service.list("protocols", ConfigNode::asString);
         String version = service.string("version", kind == ProviderQueryConfig.Kind.SOFA ? SOFA_DEFAULT_VERSION : "");
-        return new ProviderQueryConfig(n.string("registry"), kind, service.string("interface"),
+        return new ProviderQueryConfig(registry, kind, service.string("interface"),
                 service.string("group", ""), version, service.string("unique_id", ""),
                 protocols.isEmpty() ? PROTOCOLS.get(kind) : protocols);
     }

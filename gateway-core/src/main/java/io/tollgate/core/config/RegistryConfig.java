@@ -3,6 +3,7 @@ package io.tollgate.core.config;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -35,19 +36,40 @@ public record RegistryConfig(String name, String type, String ensemble, String r
     }
 
     /**
-     * ZooKeeper digest credentials; the password never shows in {@link #toString()} (logs,
-     * {@code /config_dump}).
+     * ZooKeeper digest credentials. Not a record: the password never shows, neither in
+     * {@link #toString()} (logs) nor in {@code /config_dump}, which writes records field by field.
      */
-    public record DigestAuth(String username, String password) {
+    public static final class DigestAuth {
 
-        public DigestAuth {
-            requireNonNull(username, "username");
-            requireNonNull(password, "password");
+        private final String username;
+        private final String password;
+
+        public DigestAuth(String username, String password) {
+            this.username = requireNonNull(username, "username");
+            this.password = requireNonNull(password, "password");
+        }
+
+        public String username() {
+            return username;
+        }
+
+        public String password() {
+            return password;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof DigestAuth auth && auth.username.equals(username) && auth.password.equals(password);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(username, password);
         }
 
         @Override
         public String toString() {
-            return "DigestAuth[username=" + username + ", password=<hidden>]";
+            return "digest " + username + ":<hidden>";
         }
     }
 }

@@ -15,12 +15,38 @@ public final class DubboLayout implements ProviderLayout {
 
     /** Dubbo's weight when the URL gives none. */
     static final int DEFAULT_WEIGHT = 100;
+    /** The version Dubbo gives a service or call that names none. */
+    private static final String NO_VERSION = "0.0.0";
     /** Parameters that differ per process or list methods: no use to subsets, one bitmap per host. */
     private static final Set<String> NOT_LABELS = Set.of("methods", "pid", "timestamp");
+
+    /**
+     * A service version as Dubbo means it: {@value #NO_VERSION}, what a consumer that names none
+     * sends, is no version; null stays null.
+     */
+    public static String version(String version) {
+        return NO_VERSION.equals(version) ? "" : version;
+    }
 
     @Override
     public String providersPath(ProviderQueryConfig query) {
         return "/dubbo/" + query.interfaceName() + "/providers";
+    }
+
+    /**
+     * {@code /dubbo/metadata/{interface}[/{version}][/{group}]/provider/{application}}, where Dubbo
+     * writes a provider's service definition (its registry doubling as metadata report).
+     */
+    @Override
+    public String definitionPath(ProviderQueryConfig query, EndpointConfig provider) {
+        String application = provider.labels().get("application");
+        if (application == null) {
+            return null;
+        }
+        String version = version(provider.labels().getOrDefault("version", ""));
+        String group = provider.labels().getOrDefault("group", "");
+        return "/dubbo/metadata/" + query.interfaceName() + (version.isEmpty() ? "" : "/" + version)
+                + (group.isEmpty() ? "" : "/" + group) + "/provider/" + application;
     }
 
     @Override
@@ -29,7 +55,7 @@ public final class DubboLayout implements ProviderLayout {
         if (!query.protocols().contains(url.protocol())
                 || !query.interfaceName().equals(url.parameter("interface", url.path()))
                 || !ProviderQueryConfig.matches(query.group(), url.parameters().get("group"))
-                || !ProviderQueryConfig.matches(query.version(), url.parameters().get("version"))
+                || !ProviderQueryConfig.matches(query.version(), version(url.parameters().get("version")))
                 || "true".equals(url.parameters().get("disabled"))
                 || "false".equals(url.parameters().get("enabled"))) {
             return null;

@@ -3,6 +3,7 @@ package io.tollgate.discovery.zookeeper;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.ProviderQueryConfig;
 import io.tollgate.discovery.ProviderLayout;
+import io.tollgate.discovery.MethodSignature;
 import io.tollgate.discovery.ProviderListener;
 import io.tollgate.discovery.Subscription;
 import java.util.ArrayList;
@@ -38,6 +39,10 @@ final class ProvidersWatch implements Subscription {
     private final ZookeeperRegistry.Counters counters;
     /** Each provider node's host, by node name, in the order first seen; control thread only. */
     private final Map<String, EndpointConfig> byNode = new LinkedHashMap<>();
+    /** The definition paths asked for already; control thread only. */
+    private final Set<String> definitionsAsked = new HashSet<>();
+    private final CuratorFramework client;
+    private volatile List<MethodSignature> methods = List.of();
     private boolean synced;
     private boolean publishQueued;
     private volatile boolean closed;
@@ -50,6 +55,7 @@ final class ProvidersWatch implements Subscription {
         this.control = control;
         this.listener = listener;
         this.counters = counters;
+        this.client = client;
         this.cache = CuratorCache.build(client, path);
     }
 
@@ -113,9 +119,37 @@ final class ProvidersWatch implements Subscription {
             // one host per address: a provider re-registering may show twice for a moment
             if (addresses.add(provider.address() + ":" + provider.port())) {
                 providers.add(provider);
+                readDefinition(layout.definitionPath(query, provider));
             }
         }
         listener.providers(List.copyOf(providers), synced);
+    }
+
+    /**
+     * Reads a service definition in the background, once per path (again after a failed read);
+     * the first one read gives the service's methods.
+     */
+    private void readDefinition(String definitionPath) {
+        if (definitionPath == null || !methods.isEmpty() || !definitionsAsked.add(definitionPath)) {
+            return;
+        }
+        try {
+            client.getData().inBackground((c, event) -> {
+                if (event.getResultCode() == 0 && methods.isEmpty()) {
+                    methods = ServiceDefinitions.methods(event.getData(), definitionPath);
+                } else if (event.getResultCode() != 0) {
+                    // not written yet (Dubbo writes it after registering): asked again at the next publication
+                    control.execute(() -> definitionsAsked.remove(definitionPath));
+                }
+            }).forPath(definitionPath);
+        } catch (Exception e) { // Curator declares Exception; a background read fails in its callback
+            log.debug("definition {} not read: {}", definitionPath, e.toString());
+        }
+    }
+
+    @Override
+    public List<MethodSignature> methods() {
+        return methods;
     }
 
     /** The name of {@code nodePath} when it is a child of the providers node, else null. */

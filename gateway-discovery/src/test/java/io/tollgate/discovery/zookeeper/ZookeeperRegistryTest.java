@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.ProviderQueryConfig;
 import io.tollgate.core.config.RegistryConfig;
+import io.tollgate.discovery.MethodSignature;
 import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.discovery.Subscription;
 import java.net.URLEncoder;
@@ -134,6 +135,24 @@ class ZookeeperRegistryTest {
         assertThat(status.errors()).isEqualTo(1);
         assertThat(status.subscriptions()).isEqualTo(1);
         assertThat(status.lastEvent()).isPresent();
+    }
+
+    @Test
+    void theServiceDefinitionDubboWroteGivesTheMethods() throws Exception {
+        writer.create().creatingParentsIfNeeded().forPath("/dubbo/metadata/" + ECHO + "/1.0/blue/provider/demo",
+                ("{\"canonicalName\":\"" + ECHO + "\",\"methods\":[{\"name\":\"echo\",\"parameterTypes\":"
+                        + "[\"java.util.List<java.lang.String>\",\"int\"],\"returnType\":\"java.lang.String\"}]}")
+                        .getBytes(StandardCharsets.UTF_8));
+        register("/dubbo/" + ECHO + "/providers", dubboUrl(20001, "&group=blue&version=1.0"), new byte[0]);
+        Subscription subscription = subscribe(dubbo("blue", "1.0"));
+        awaitProviders(p -> synced && p.size() == 1);
+
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (subscription.methods().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10); // polling a condition with a bound
+        }
+        assertThat(subscription.methods()).containsExactly(new MethodSignature("echo",
+                List.of("java.util.List<java.lang.String>", "int"), "java.lang.String"));
     }
 
     @Test

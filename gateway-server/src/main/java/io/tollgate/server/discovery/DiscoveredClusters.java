@@ -1,5 +1,7 @@
 package io.tollgate.server.discovery;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.admin.DiscoveredService;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.GatewayConfig;
@@ -9,12 +11,17 @@ import io.tollgate.discovery.RegistryClient;
 import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.discovery.Subscription;
 import io.tollgate.discovery.registry.RegistryClients;
+import io.tollgate.server.control.ControlThread;
+import io.tollgate.server.rpc.ServiceClusters;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,29 +31,44 @@ import org.slf4j.LoggerFactory;
  * each configuration the gateway applies carry the providers known now as those clusters'
  * endpoints. A change in a registry asks the gateway to apply its configuration again (the path
  * an xDS endpoint push takes): the clusters take the new list in place, in proportion to what
- * changed, and new hosts get their health checks. Confined to the control thread, apart from
- * {@link #statuses()}.
+ * changed, and new hosts get their health checks. The clusters made per service from a template
+ * are kept by {@link PerServiceClusters}. Confined to the control thread, apart from
+ * {@link #statuses()} and {@link #serviceClusters()}.
  */
 public final class DiscoveredClusters implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DiscoveredClusters.class);
 
-    private final Executor control;
-    private final Runnable republish;
+    private final ControlThread control;
+    private final Supplier<CompletableFuture<Void>> republish;
+    private final PerServiceClusters perService;
+    private final ScheduledFuture<?> unusedCheck;
+    private final RegistryMeters meters;
     private final Map<String, Client> clients = new HashMap<>();
     private final Map<String, Watch> watches = new HashMap<>();
     private final CompletableFuture<Void> firstSync = new CompletableFuture<>();
     private volatile List<RegistryClient> published = List.of();
+    private volatile Map<String, Watch> named = Map.of();
     private boolean republishQueued;
     private boolean followed;
 
     /**
      * Discovers on {@code control}, where {@code republish} applies the gateway's configuration
-     * again (through {@link #withProviders}) whenever the providers changed.
+     * again (through {@link #withProviders}) whenever the providers changed, and returns what
+     * completes once the new hosts had their first health verdicts.
      */
-    public DiscoveredClusters(Executor control, Runnable republish) {
+    public DiscoveredClusters(ControlThread control, MeterRegistry registry,
+            Supplier<CompletableFuture<Void>> republish) {
         this.control = control;
+        this.meters = new RegistryMeters(registry);
         this.republish = republish;
+        this.perService = new PerServiceClusters(control, this::queueRepublication, System::nanoTime);
+        this.unusedCheck = control.every(1, TimeUnit.SECONDS, perService::dropUnused);
+    }
+
+    /** Where event loops find the clusters made per service from templates. */
+    public ServiceClusters serviceClusters() {
+        return perService;
     }
 
     /** A registry's client and the settings it was started with. */
@@ -73,7 +95,7 @@ public final class DiscoveredClusters implements AutoCloseable {
      */
     public GatewayConfig withProviders(GatewayConfig config) {
         Map<String, ProviderQueryConfig> queries = config.discovery().clusters();
-        if (queries.isEmpty()) {
+        if (queries.isEmpty() && config.discovery().templates().isEmpty()) {
             return config;
         }
         List<ClusterConfig> clusters = new ArrayList<>(config.clusters().size());
@@ -83,6 +105,7 @@ public final class DiscoveredClusters implements AutoCloseable {
             boolean current = watch != null && watch.query.equals(query) && registryUnchanged(config, watch);
             clusters.add(query == null ? cluster : cluster.withEndpoints(current ? watch.providers : List.of()));
         }
+        perService.addClusters(config, clusters);
         return config.with(config.listeners(), clusters);
     }
 
@@ -121,7 +144,13 @@ public final class DiscoveredClusters implements AutoCloseable {
             return gone;
         });
         queries.forEach((cluster, query) -> watches.computeIfAbsent(cluster, c -> subscribe(c, query)));
+        perService.follow(config, name -> {
+            Client client = clients.get(name);
+            return client == null ? null : client.client;
+        });
         published = clients.values().stream().map(Client::client).toList();
+        named = Map.copyOf(watches);
+        meters.follow(clients.values().stream().map(Client::client).toList());
         followed = true;
         completeFirstSyncIfDone();
     }
@@ -143,7 +172,7 @@ public final class DiscoveredClusters implements AutoCloseable {
             republishQueued = true;
             control.execute(() -> {
                 republishQueued = false;
-                republish.run();
+                perService.applied(republish.get());
                 completeFirstSyncIfDone();
             });
         }
@@ -163,6 +192,16 @@ public final class DiscoveredClusters implements AutoCloseable {
         return firstSync;
     }
 
+    /** The services whose providers make clusters' hosts, named ones first; from any thread. */
+    public List<DiscoveredService> services() {
+        List<DiscoveredService> services = new ArrayList<>();
+        named.forEach((cluster, watch) -> services.add(new DiscoveredService(ServiceKeys.of(watch.query),
+                watch.query.kind().configName(), watch.query.registry(), cluster, watch.subscription.methods())));
+        services.sort(Comparator.comparing(DiscoveredService::cluster));
+        services.addAll(perService.services());
+        return services;
+    }
+
     /** The state of every registry client; from any thread. */
     public List<RegistryStatus> statuses() {
         return published.stream().map(RegistryClient::status).toList();
@@ -177,10 +216,13 @@ public final class DiscoveredClusters implements AutoCloseable {
     /** Stops every subscription and closes every client; waits for the closes. */
     @Override
     public void close() {
+        unusedCheck.cancel(false);
+        perService.close();
         watches.values().forEach(w -> w.subscription.close());
         watches.clear();
         clients.values().forEach(c -> c.client.close());
         clients.clear();
         published = List.of();
+        meters.follow(List.of());
     }
 }

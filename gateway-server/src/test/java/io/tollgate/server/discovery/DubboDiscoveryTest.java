@@ -3,6 +3,8 @@ package io.tollgate.server.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.dubbo.DubboEchoService;
 import io.tollgate.server.dubbo.DubboProvider;
@@ -10,8 +12,14 @@ import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
 import io.tollgate.server.testing.ZooKeeperServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +62,8 @@ class DubboDiscoveryTest {
                 discovery: { registry: zk, dubbo: { interface: "${INTERFACE}", group: blue, version: "1.0" } }
             """;
     private static final Duration LIMIT = Duration.ofSeconds(20);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final StartedResources started = new StartedResources();
     private ZooKeeperServer zookeeper;
@@ -106,6 +116,56 @@ class DubboDiscoveryTest {
         assertThat(gateway.gateway().snapshot().clusters().cluster("blue").hosts().get(0).labels())
                 .containsEntry("group", "blue").containsEntry("version", "1.0")
                 .containsEntry("application", "provider-blue");
+
+        JsonNode services = JSON.readTree(admin(gateway, "/services"));
+        assertThat(services.at("/registries/0/name").asText()).isEqualTo("zk");
+        assertThat(services.at("/registries/0/connected").asBoolean()).isTrue();
+        assertThat(services.at("/registries/0/subscriptions").asInt()).isEqualTo(2);
+        JsonNode blueService = null;
+        for (JsonNode service : services.get("services")) {
+            if (service.get("cluster").asText().equals("blue")) {
+                blueService = service;
+            }
+        }
+        assertThat(blueService).isNotNull();
+        assertThat(blueService.get("service").asText()).isEqualTo("blue/" + INTERFACE + ":1.0");
+        assertThat(blueService.get("kind").asText()).isEqualTo("dubbo");
+        assertThat(blueService.at("/providers/0/weight").asInt()).isEqualTo(100);
+        assertThat(blueService.at("/providers/0/healthy").asBoolean()).isTrue();
+        assertThat(blueService.at("/providers/0/labels/application").asText()).isEqualTo("provider-blue");
+        Await.until("blue's methods read from its service definition", LIMIT, () -> blueMethods(gateway).contains(
+                "tagged(java.lang.String): java.lang.String"));
+        assertThat(JSON.readTree(admin(gateway, "/config_dump")).at("/registry_states/0/connected").asBoolean())
+                .isTrue();
+        assertThat(admin(gateway, "/stats/prometheus")).contains("tollgate_registry_connected{registry=\"zk\"} 1.0");
+    }
+
+    /** The methods {@code /services} lists for the blue cluster's service, as {@code name(types): return}. */
+    private static List<String> blueMethods(TestGateway gateway) {
+        try {
+            List<String> methods = new ArrayList<>();
+            for (JsonNode service : JSON.readTree(admin(gateway, "/services")).get("services")) {
+                if (service.get("cluster").asText().equals("blue")) {
+                    for (JsonNode method : service.get("methods")) {
+                        List<String> types = new ArrayList<>();
+                        method.get("parameter_types").forEach(t -> types.add(t.asText()));
+                        methods.add(method.get("name").asText() + "(" + String.join(",", types) + "): "
+                                + method.get("return_type").asText());
+                    }
+                }
+            }
+            return methods;
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String admin(TestGateway gateway, String path) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + gateway.gateway().adminPort() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return response.body();
     }
 
     @Test
