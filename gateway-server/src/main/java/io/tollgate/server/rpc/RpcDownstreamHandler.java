@@ -426,6 +426,10 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
             String template, ServiceClusters.Lookup found) {
         if (found.ready() != null) {
             found.ready().whenComplete((done, error) -> ctx.executor().execute(() -> {
+                if (!ctx.channel().isActive()) { // the caller left while it waited: nothing to forward
+                    refuse(frame, record, run, RpcError.CONNECTION_CLOSED);
+                    return;
+                }
                 ServiceClusters.Lookup again = proxy.serviceClusters().lookup(template, view);
                 actForService(run, frame, view, record, route, template,
                         again == null || again.ready() != null ? new ServiceClusters.Lookup(template, null) : again);
