@@ -23,6 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.dubbo.rpc.RpcException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -166,6 +169,29 @@ class DubboDiscoveryTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(path).isEqualTo(200);
         return response.body();
+    }
+
+    @Test
+    void aProviderRegisteredBothWaysIsOneHost() throws Exception {
+        // Dubbo's default register-mode, all: at interface level and at application level
+        started.add(DubboProvider.named("both").registry(registry).application("both-app").start());
+        try (CuratorFramework zk = CuratorFrameworkFactory.newClient(zookeeper.ensemble(), new RetryOneTime(100))) {
+            zk.start();
+            zk.blockUntilConnected();
+            Await.until("the application-level registration", LIMIT, () -> {
+                try {
+                    return zk.checkExists().forPath("/services/both-app") != null
+                            && zk.getChildren().forPath("/services/both-app").size() == 1;
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+        }
+        TestGateway gateway = gateway();
+
+        assertThat(gateway.inRotation("plain")).hasSize(1);
+        DubboConsumer consumer = started.add(DubboConsumer.to(gateway.port("dubbo")).connect());
+        assertThat(answering(consumer, 5)).containsExactly("both");
     }
 
     @Test
