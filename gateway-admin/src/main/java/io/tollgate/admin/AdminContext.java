@@ -3,6 +3,7 @@ package io.tollgate.admin;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tollgate.core.accesslog.AccessLogTap;
 import io.tollgate.core.config.XdsResourceStatus;
+import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.router.cluster.ClusterManager;
 import java.util.List;
 
@@ -53,5 +54,15 @@ public interface AdminContext {
      */
     default AccessLogTap accessLogTap() {
         return new AccessLogTap();
+    }
+
+    /** The state of each service registry; empty without {@code registries}. */
+    default List<RegistryStatus> registries() {
+        return List.of();
+    }
+
+    /** The services whose providers make clusters' hosts; empty without discovery. */
+    default List<DiscoveredService> discoveredServices() {
+        return List.of();
     }
 }

@@ -71,6 +71,10 @@ final class AdminEndpoints {
                 params -> reload(context), true));
         add(new AdminEndpoint(GET, "/clusters", "clusters and their hosts with health and load, as JSON",
                 params -> AdminResponse.json(TopologyJson.clusters(context.clusters()))));
+        add(new AdminEndpoint(GET, "/services", "services found in service registries: registry, cluster, providers"
+                + " with labels, weight and health; and each registry's state, as JSON",
+                params -> AdminResponse.json(ServicesJson.of(context.registries(), context.discoveredServices(),
+                        context.clusters()))));
         add(new AdminEndpoint(GET, "/listeners", "bound listeners, as JSON",
                 params -> AdminResponse.json(TopologyJson.listeners(context.listeners()))));
         add(new AdminEndpoint(POST, "/logging", "?level=debug[&logger=name] sets a log level (root by default)",
@@ -84,6 +88,9 @@ final class AdminEndpoints {
         dump.setAll((ObjectNode) ConfigJson.of(served.config()));
         if (served.config().xds().isPresent()) {
             dump.set("xds_resources", ConfigJson.of(context.xdsResources()));
+        }
+        if (!served.config().discovery().registries().isEmpty()) {
+            dump.set("registry_states", ConfigJson.of(context.registries()));
         }
         return dump;
     }

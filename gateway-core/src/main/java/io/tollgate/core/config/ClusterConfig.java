@@ -95,6 +95,13 @@ public record ClusterConfig(
                 panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls);
     }
 
+    /** This cluster under another name (a discovered service's cluster made from a template). */
+    public ClusterConfig withName(String otherName) {
+        return new ClusterConfig(otherName, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost,
+                maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
+                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls);
+    }
+
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,

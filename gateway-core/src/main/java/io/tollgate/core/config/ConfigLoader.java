@@ -59,7 +59,7 @@ public final class ConfigLoader {
     private static final Set<String> CLUSTER_KEYS = Set.of("name", "lb_policy", "endpoints", "connect_timeout",
             "max_connections_per_host", "max_pending_requests", "idle_timeout", "connections_per_host",
             "heartbeat_interval", "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config",
-            "protocol", "circuit_breakers", "tls");
+            "protocol", "circuit_breakers", "tls", "discovery");
     /** The keys of a health check beside those its checker reads. */
     private static final Set<String> HEALTH_CHECK_KEYS = Set.of("type", "interval", "timeout", "jitter",
             "healthy_threshold", "unhealthy_threshold");
@@ -165,7 +165,7 @@ public final class ConfigLoader {
      */
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
         root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload", "node",
-                "dynamic_resources", "drain", "upgrade", "config_watch"));
+                "dynamic_resources", "drain", "upgrade", "config_watch", "registries"));
         AdminConfig admin = root.section("admin", TlsConfigLoader::admin, new AdminConfig("127.0.0.1", 9901));
         List<ListenerConfig> listeners = root.independent(() -> root.list("listeners", n -> listener(n, extensions)),
                 List.of());
@@ -191,7 +191,8 @@ public final class ConfigLoader {
             root.checkClusterReferences(Set.copyOf(clusterNames));
         }
         return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo, overload,
-                xds, drain, upgrade, watch);
+                xds, drain, upgrade, watch,
+                root.independent(() -> DiscoveryConfigLoader.discovery(root, clusters), DiscoveryConfig.NONE));
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param drain how long a drain lets requests in flight finish
  * @param upgrade where a hot restart finds this process
  * @param configWatch whether the configuration file is reloaded when it changes
+ * @param discovery the service registries and the clusters whose hosts are found there
  */
 public record GatewayConfig(
         AdminConfig admin,
@@ -31,7 +32,8 @@ public record GatewayConfig(
         Optional<XdsConfig> xds,
         DrainConfig drain,
         UpgradeConfig upgrade,
-        ConfigWatchConfig configWatch) {
+        ConfigWatchConfig configWatch,
+        DiscoveryConfig discovery) {
 
     public GatewayConfig {
         listeners = List.copyOf(listeners);
@@ -42,13 +44,15 @@ public record GatewayConfig(
         requireNonNull(drain, "drain");
         requireNonNull(upgrade, "upgrade");
         requireNonNull(configWatch, "configWatch");
+        requireNonNull(discovery, "discovery");
     }
 
-    /** A configuration whose file is not watched. */
+    /** A configuration whose file is not watched and that discovers nothing in service registries. */
     public GatewayConfig(AdminConfig admin, int eventLoops, List<ListenerConfig> listeners, List<ClusterConfig> clusters,
             Optional<DemoUpstreamConfig> demoUpstream, OverloadConfig overload, Optional<XdsConfig> xds,
             DrainConfig drain, UpgradeConfig upgrade) {
-        this(admin, eventLoops, listeners, clusters, demoUpstream, overload, xds, drain, upgrade, ConfigWatchConfig.OFF);
+        this(admin, eventLoops, listeners, clusters, demoUpstream, overload, xds, drain, upgrade, ConfigWatchConfig.OFF,
+                DiscoveryConfig.NONE);
     }
 
     /** A configuration with the default hot restart socket. */
@@ -71,7 +75,7 @@ public record GatewayConfig(
     /** This configuration with {@code otherListeners} and {@code otherClusters} instead of its own. */
     public GatewayConfig with(List<ListenerConfig> otherListeners, List<ClusterConfig> otherClusters) {
         return new GatewayConfig(admin, eventLoops, otherListeners, otherClusters, demoUpstream, overload, xds, drain,
-                upgrade, configWatch);
+                upgrade, configWatch, discovery);
     }
 
     /** Returns the cluster with this name, if configured. */
