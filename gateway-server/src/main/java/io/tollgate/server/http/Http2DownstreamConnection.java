@@ -203,10 +203,15 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         return super.resetStream(ctx, streamId, errorCode, promise);
     }
 
-    /** HEADERS on a half-closed (remote) stream is STREAM_CLOSED (RFC 9113 5.1), where Netty says PROTOCOL_ERROR. */
+    /**
+     * HEADERS on a half-closed (remote) stream is STREAM_CLOSED (RFC 9113 5.1), where Netty says
+     * PROTOCOL_ERROR. The stream is reset: the client's frames in flight on it are no error, even
+     * when Netty resets a stream it never created (one refused over the concurrency limit).
+     */
     @Override
     protected void onStreamError(ChannelHandlerContext ctx, boolean outbound, Throwable cause,
             Http2Exception.StreamException http2Ex) {
+        streamIds.resetSent(http2Ex.streamId());
         Http2Exception.StreamException error = http2Ex;
         if (!outbound && http2Ex.error() == Http2Error.PROTOCOL_ERROR && streamIds.halfClosedHeaders(http2Ex.streamId())) {
             error = (Http2Exception.StreamException) Http2Exception.streamError(http2Ex.streamId(),
