@@ -35,6 +35,17 @@ class Http2DetectorTest {
         assertThat(detect("PRI / HTTP/1.1\r\n")).isEqualTo(Detection.MATCH);
     }
 
+    /** What no protocol claimed: a broken preface when it began with the preface's first byte. */
+    @Test
+    void answersUnclaimedBytesThatBeganLikeThePreface() {
+        assertThat(answers("P\r\n")).isTrue();
+        assertThat(answers("PR\0")).isTrue();
+        assertThat(answers("PRI\r\n\r\n")).isTrue();
+        assertThat(answers("\r\nPRI")).isFalse();
+        assertThat(answers("\0\0\0")).isFalse();
+        assertThat(answers("")).isFalse();
+    }
+
     @Test
     void readsWithoutConsuming() {
         ByteBuf in = Unpooled.copiedBuffer("x" + PREFACE, StandardCharsets.US_ASCII);
@@ -42,6 +53,15 @@ class Http2DetectorTest {
             in.skipBytes(1);
             assertThat(detector.detect(in)).isEqualTo(Detection.MATCH);
             assertThat(in.readerIndex()).isEqualTo(1);
+        } finally {
+            in.release();
+        }
+    }
+
+    private boolean answers(String text) {
+        ByteBuf in = Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII);
+        try {
+            return detector.answersUnclaimed(in);
         } finally {
             in.release();
         }
