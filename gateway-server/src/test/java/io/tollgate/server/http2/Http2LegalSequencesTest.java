@@ -62,6 +62,16 @@ class Http2LegalSequencesTest {
                           routes:
                             - { match: { prefix: /echo/ }, route: { cluster: h2, timeout: 10s } }
                             - { match: { prefix: / }, route: { cluster: h1, timeout: 10s } }
+                  - name: two-streams
+                    port: 0
+                    protocols: [h2c]
+                    http2: { max_concurrent_streams: 2 }
+                    route_config:
+                      virtual_hosts:
+                        - name: all
+                          domains: ["*"]
+                          routes:
+                            - { match: { prefix: / }, route: { cluster: h2, timeout: 10s } }
                 clusters:
                   - name: h1
                     endpoints: [ { address: 127.0.0.1, port: ${H1} } ]
@@ -91,7 +101,11 @@ class Http2LegalSequencesTest {
     }
 
     private void connect() throws Exception {
-        client = new RawH2(gateway.port("h2"));
+        connect("h2");
+    }
+
+    private void connect(String listener) throws Exception {
+        client = new RawH2(gateway.port(listener));
         client.preface();
         frames = new Frames(client);
     }
@@ -256,6 +270,34 @@ class Http2LegalSequencesTest {
         client.raw(concat(data(1, 0, "later"), head(1, RawH2.END_STREAM, trailer("x-t", "8"))));
     }
 
+    /**
+     * A client may open streams before it has read the gateway's SETTINGS (RFC 9113 6.5.2: no
+     * limit until then); the gateway refuses those past its limit (REFUSED_STREAM), and their
+     * frames in flight are ignored as on any stream it reset (RFC 9113 5.1, "closed").
+     */
+    @Test
+    void framesInFlightOnStreamsRefusedOverTheConcurrencyLimit() throws Exception {
+        connect("two-streams");
+        client.raw(concat(head(1, 0, post("/echo/1")), head(3, 0, post("/echo/3")), head(5, 0, post("/echo/5")),
+                data(1, RawH2.END_STREAM, "a"), data(3, RawH2.END_STREAM, "b"), data(5, 0, "c"),
+                head(5, RawH2.END_STREAM, trailer("x-t", "9"))));
+        assertThat(frames.reset(5)).isEqualTo(Http2Error.REFUSED_STREAM.code());
+        assertThat(frames.response(1).body).contains("body-bytes: 1\n");
+        assertThat(frames.response(3).body).contains("body-bytes: 1\n");
+    }
+
+    /** The limit itself holds, whether or not the client acknowledged the SETTINGS that set it. */
+    @Test
+    void aStreamPastTheLimitIsRefusedAfterTheSettingsWereAcknowledged() throws Exception {
+        connect("two-streams");
+        client.frame(RawH2.SETTINGS, 0x1, 0, new byte[0]);
+        client.raw(concat(head(1, 0, post("/echo/1")), head(3, 0, post("/echo/3")), head(5, 0, post("/echo/5")),
+                data(5, RawH2.END_STREAM, "c"), data(1, RawH2.END_STREAM, "a"), data(3, RawH2.END_STREAM, "b")));
+        assertThat(frames.reset(5)).isEqualTo(Http2Error.REFUSED_STREAM.code());
+        assertThat(frames.response(1).status).isEqualTo("200");
+        assertThat(frames.response(3).status).isEqualTo("200");
+    }
+
     /** A client that cancels some of its streams, under the reset limit, is not taken for a rapid-reset attack. */
     @Test
     void aFewCancelledStreams() throws Exception {
@@ -400,7 +442,8 @@ class Http2LegalSequencesTest {
         private void readOne() throws Exception {
             RawH2.Frame frame = client.read();
             assertThat(frame).as("a frame before the connection closed").isNotNull();
-            assertThat(frame.type()).as("no GOAWAY").isNotEqualTo(RawH2.GOAWAY);
+            assertThat(frame.type()).as(() -> "no GOAWAY, got: " + new String(frame.payload(), StandardCharsets.US_ASCII))
+                    .isNotEqualTo(RawH2.GOAWAY);
             if (frame.type() == RawH2.PING && (frame.flags() & 0x1) != 0) {
                 pingAcked = true;
                 return;
