@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tollgate.core.protocol.Detection;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class Http2DetectorTest {
@@ -59,18 +60,17 @@ class Http2DetectorTest {
     }
 
     private boolean answers(String text) {
-        ByteBuf in = Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII);
-        try {
-            return detector.answersUnclaimed(in);
-        } finally {
-            in.release();
-        }
+        return on(text, detector::answersUnclaimed);
     }
 
     private Detection detect(String text) {
+        return on(text, detector::detect);
+    }
+
+    private static <T> T on(String text, Function<ByteBuf, T> look) {
         ByteBuf in = Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII);
         try {
-            return detector.detect(in);
+            return look.apply(in);
         } finally {
             in.release();
         }

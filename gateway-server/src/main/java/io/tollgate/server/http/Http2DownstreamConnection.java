@@ -222,7 +222,7 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
     /**
      * HEADERS on a half-closed (remote) stream is STREAM_CLOSED (RFC 9113 5.1), where Netty says
      * PROTOCOL_ERROR. The stream is reset: the client's frames in flight on it are no error, even
-     * when Netty resets a stream it never created (one refused over the concurrency limit).
+     * when Netty resets a stream it never created (one opened after the gateway's GOAWAY).
      */
     @Override
     protected void onStreamError(ChannelHandlerContext ctx, boolean outbound, Throwable cause,
