@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.tollgate.server.testing.RawHttp;
-import io.tollgate.server.testing.TestCertificate;
-import io.tollgate.server.testing.TestGateway;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -28,43 +25,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class Http2RequestTrailersTest {
 
-    private static H2Upstream h2Upstream;
-    private static Http1WireEcho h1Upstream;
-    private static TestGateway gateway;
+    private static TrailersGateway gateway;
 
     @BeforeAll
     static void start() throws Exception {
-        h2Upstream = new H2Upstream();
-        h1Upstream = new Http1WireEcho();
-        gateway = TestGateway.start("""
-                event_loops: 1
-                listeners:
-                  - name: h2c
-                    port: 0
-                    protocols: [http1, h2c]
-                    route_config: ${ROUTES}
-                  - name: h2
-                    port: 0
-                    protocols: [http1, h2c]
-                    ${TLS}
-                    route_config: ${ROUTES}
-                clusters:
-                  - name: h2
-                    protocol: h2
-                    endpoints: [ { address: 127.0.0.1, port: ${H2} } ]
-                  - name: h1
-                    endpoints: [ { address: 127.0.0.1, port: ${H1} } ]
-                """, Map.of("H2", h2Upstream.port(), "H1", h1Upstream.port(), "TLS", TestCertificate.tlsBlock(""),
-                "ROUTES", "{ virtual_hosts: [ { name: all, domains: ['*'], routes: ["
-                        + "{ match: { prefix: /h2/ }, route: { cluster: h2, timeout: 10s } },"
-                        + "{ match: { prefix: /h1/ }, route: { cluster: h1, timeout: 10s } } ] } ] }"));
+        gateway = new TrailersGateway();
     }
 
     @AfterAll
     static void stop() throws Exception {
         gateway.close();
-        h2Upstream.close();
-        h1Upstream.close();
     }
 
     private static NettyH2Client client(String listener) throws Exception {

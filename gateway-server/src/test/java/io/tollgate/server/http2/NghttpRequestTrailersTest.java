@@ -3,15 +3,12 @@ package io.tollgate.server.http2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tollgate.server.testing.TestCertificate;
-import io.tollgate.server.testing.TestGateway;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,9 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class NghttpRequestTrailersTest {
 
-    private static H2Upstream h2Upstream;
-    private static Http1WireEcho h1Upstream;
-    private static TestGateway gateway;
+    private static TrailersGateway gateway;
 
     @TempDir
     static Path dir;
@@ -37,38 +32,13 @@ class NghttpRequestTrailersTest {
     @BeforeAll
     static void start() throws Exception {
         assumeTrue(nghttp() != null, "nghttp not installed (Debian: apt-get install nghttp2-client); skipping");
-        h2Upstream = new H2Upstream();
-        h1Upstream = new Http1WireEcho();
-        gateway = TestGateway.start("""
-                event_loops: 1
-                listeners:
-                  - name: h2c
-                    port: 0
-                    protocols: [http1, h2c]
-                    route_config: ${ROUTES}
-                  - name: h2
-                    port: 0
-                    protocols: [http1, h2c]
-                    ${TLS}
-                    route_config: ${ROUTES}
-                clusters:
-                  - name: h2
-                    protocol: h2
-                    endpoints: [ { address: 127.0.0.1, port: ${H2} } ]
-                  - name: h1
-                    endpoints: [ { address: 127.0.0.1, port: ${H1} } ]
-                """, Map.of("H2", h2Upstream.port(), "H1", h1Upstream.port(), "TLS", TestCertificate.tlsBlock(""),
-                "ROUTES", "{ virtual_hosts: [ { name: all, domains: ['*'], routes: ["
-                        + "{ match: { prefix: /h2/ }, route: { cluster: h2, timeout: 10s } },"
-                        + "{ match: { prefix: /h1/ }, route: { cluster: h1, timeout: 10s } } ] } ] }"));
+        gateway = new TrailersGateway();
     }
 
     @AfterAll
     static void stop() throws Exception {
         if (gateway != null) {
             gateway.close();
-            h2Upstream.close();
-            h1Upstream.close();
         }
     }
 
