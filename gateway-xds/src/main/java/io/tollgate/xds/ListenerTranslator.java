@@ -77,7 +77,7 @@ final class ListenerTranslator {
             ListenerConfig c = config;
             return new ListenerConfig(c.name(), c.address(), c.port(), c.protocols(), served.routes(), c.http(),
                     c.accessLog(), c.protocolOptions(), c.http2(), settings, c.limits(), served.filters(),
-                    c.networkFilters());
+                    c.networkFilters(), c.proxyProtocol());
         }
 
         private Translated withRdsFetchTimeout(Duration timeout) {
