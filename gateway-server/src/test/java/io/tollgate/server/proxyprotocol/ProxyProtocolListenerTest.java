@@ -8,6 +8,9 @@ import static io.tollgate.server.proxyprotocol.ProxyHeaders.v2Tcp4;
 import static io.tollgate.server.proxyprotocol.ProxyHeaders.v2Tcp6;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.LogLines;
@@ -30,11 +33,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * A listener's {@code proxy_protocol} over real sockets, with headers built by hand: the address a
  * v1 or v2 header carries is the client's in {@code x-forwarded-for} at the upstream, in the access
- * log and in an RBAC decision, over HTTP/1.1, h2c and TLS; {@code LOCAL} and {@code UNKNOWN} leave
+ * log, the trace span and an RBAC decision, over HTTP/1.1, h2c and TLS; {@code LOCAL} and {@code UNKNOWN} leave
  * the peer the client; malformed, truncated, slow and missing headers and untrusted sources are
  * refused and counted, each next to the legal sequence that resembles it.
  */
@@ -52,6 +56,7 @@ class ProxyProtocolListenerTest {
               - name: optional
                 protocols: [http1, h2c]
                 proxy_protocol: { mode: optional, trusted_sources: [127.0.0.1/32] }
+                filters: [ { name: trace, export: log } ]
                 route_config: ${ROUTES}
               - name: rbac
                 proxy_protocol: { mode: required, trusted_sources: [127.0.0.1] }
@@ -205,6 +210,21 @@ class ProxyProtocolListenerTest {
             assertThat(response.status()).as("a header from an untrusted source is the protocol's bytes").isEqualTo(400);
         }
         assertThat(count("untrusted")).isEqualTo(untrusted + 2);
+    }
+
+    @Test
+    void theTraceSpanNamesTheCarriedAddressAsItsPeer() throws Exception {
+        ListAppender<ILoggingEvent> spans = new ListAppender<>();
+        spans.start();
+        Logger log = (Logger) LoggerFactory.getLogger("io.tollgate.filters.trace.spans");
+        log.addAppender(spans);
+        try {
+            assertThat(forwardedFor("optional", v1("PROXY TCP4 192.0.2.8 198.51.100.1 56324 443"))).isEqualTo("192.0.2.8");
+            Await.until("the exported span", Duration.ofSeconds(5),
+                    () -> spans.list.stream().anyMatch(e -> e.getFormattedMessage().endsWith(" peer=192.0.2.8")));
+        } finally {
+            log.detachAppender(spans);
+        }
     }
 
     @Test
