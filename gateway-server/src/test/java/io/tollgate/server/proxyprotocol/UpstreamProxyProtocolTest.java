@@ -5,6 +5,8 @@ import static io.tollgate.server.proxyprotocol.ProxyHeaders.v1;
 import static io.tollgate.server.proxyprotocol.ProxyHeaders.v2Tcp4;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.LogLines;
 import io.tollgate.server.testing.RawHttp;
@@ -12,10 +14,13 @@ import io.tollgate.server.testing.RawUpstream;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestCertificate;
 import io.tollgate.server.testing.TestGateway;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -74,6 +79,8 @@ class UpstreamProxyProtocolTest {
                   - name: chain
                     proxy_protocol: { mode: required, trusted_sources: [127.0.0.1/32] }
                     network_filters: [ { name: tcp_proxy, cluster: behind } ]
+                  - name: to_nowhere
+                    network_filters: [ { name: tcp_proxy, cluster: down } ]
                 clusters:
                   - name: reader
                     proxy_protocol: v2
@@ -82,7 +89,12 @@ class UpstreamProxyProtocolTest {
                     proxy_protocol: v1
                     tls: { insecure_skip_verify: true }
                     endpoints: [ { address: 127.0.0.1, port: ${BEHIND} } ]
-                """, Map.of("LOG", dir.resolve("access.log"), "READER", reader.port(), "BEHIND", behind.port("tls"))));
+                  - name: down
+                    proxy_protocol: v2
+                    connect_timeout: 2s
+                    endpoints: [ { address: 127.0.0.1, port: ${DOWN} } ]
+                """, Map.of("LOG", dir.resolve("access.log"), "READER", reader.port(), "BEHIND", behind.port("tls"),
+                "DOWN", FreePort.pick())));
     }
 
     @AfterAll
@@ -101,6 +113,27 @@ class UpstreamProxyProtocolTest {
         assertThat(bytes).as("what the host read").isEqualTo(concat(v2Tcp4(CLIENT, 56324, GATEWAY, 443), HELLO));
         assertThat(LogLines.await(dir.resolve("access.log"), line -> line.startsWith("/192.0.2.7:56324 ")))
                 .isEqualTo("/192.0.2.7:56324 TCP 5");
+    }
+
+    @Test
+    void aHostThatRefusesTheConnectGetsNoHeaderAndTheClientIsClosed() throws Exception {
+        double before = gateway.count("tollgate.tcp.cx.no_upstream", "listener", "to_nowhere", "reason", "connect_failure");
+        try (Socket client = new Socket("127.0.0.1", gateway.port("to_nowhere"))) {
+            client.setSoTimeout(10_000);
+            client.getOutputStream().write(HELLO);
+            assertThat(closed(client)).as("closed once the connect failed").isTrue();
+        }
+        Await.until("the connect failure counted", Duration.ofSeconds(10), () -> gateway.count(
+                "tollgate.tcp.cx.no_upstream", "listener", "to_nowhere", "reason", "connect_failure") == before + 1);
+    }
+
+    /** Whether the gateway closed {@code client}: a FIN, or a reset when what the client sent was left unread. */
+    private static boolean closed(Socket client) throws IOException {
+        try {
+            return client.getInputStream().read() < 0;
+        } catch (SocketException reset) {
+            return true;
+        }
     }
 
     @Test
