@@ -1,6 +1,7 @@
 package io.tollgate.admin;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tollgate.core.accesslog.AccessLogTap;
 import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.router.cluster.ClusterManager;
 import java.util.List;
@@ -44,5 +45,13 @@ public interface AdminContext {
     /** The resources received from the xDS control plane, with versions and rejections; empty without one. */
     default List<XdsResourceStatus> xdsResources() {
         return List.of();
+    }
+
+    /**
+     * Where the event loops hand finished requests to the console's live access log; by default a
+     * tap nothing feeds, for a context without traffic.
+     */
+    default AccessLogTap accessLogTap() {
+        return new AccessLogTap();
     }
 }

@@ -16,6 +16,7 @@ import io.tollgate.admin.AdminServer;
 import io.tollgate.admin.ListenerInfo;
 import io.tollgate.admin.ServerControl;
 import io.tollgate.admin.ServerInfo;
+import io.tollgate.core.accesslog.AccessLogTap;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
@@ -24,6 +25,7 @@ import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.ClusterManager;
+import io.tollgate.server.configwatch.ConfigWatchSwitch;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.demo.DemoUpstream;
 import io.tollgate.server.drain.Drain;
@@ -93,6 +95,7 @@ public final class Gateway implements AutoCloseable {
     private DownstreamProtocols protocols;
     private OverloadGuard overload;
     private XdsClient xds;
+    private final ConfigWatchSwitch fileWatch;
 
     private Gateway(GatewayConfig config, Launch launch, Inheritance inherited) {
         this.inherited = inherited;
@@ -105,6 +108,8 @@ public final class Gateway implements AutoCloseable {
         }
         this.launch = launch;
         this.configFile = launch.configFile();
+        this.fileWatch = new ConfigWatchSwitch(configFile, () -> snapshot.get().config().configWatch().debounce(),
+                this::reload);
         this.transport = Transport.best();
         this.workers = transport.newGroup(config.eventLoops(), "tollgate-io");
         this.loopDelays = EventLoopDelayProbe.start(workers, registry);
@@ -169,6 +174,7 @@ public final class Gateway implements AutoCloseable {
                     CertificateFileWatcher::checkNow);
         }
         listeners.forEach(Listener::startAccepting);
+        fileWatch.follow(config.configWatch());
         drains.started();
         log.info("gateway ready; admin API on {}:{}, restart epoch {}", config.admin().address(), admin.port(),
                 launch.restartEpoch());
@@ -304,6 +310,7 @@ public final class Gateway implements AutoCloseable {
         reloads.applied(next.version());
         log.info("configuration version {} applied: {} listeners, {} clusters", next.version(),
                 config.listeners().size(), config.clusters().size());
+        fileWatch.follow(config.configWatch());
         return new Applied(next.version(), firstVerdicts);
     }
 
@@ -498,6 +505,7 @@ public final class Gateway implements AutoCloseable {
             terminated.join();
             return;
         }
+        fileWatch.close();
         Drain draining = drains.processDrain();
         if (draining != null) {
             draining.done().join();
@@ -616,6 +624,11 @@ public final class Gateway implements AutoCloseable {
         @Override
         public List<XdsResourceStatus> xdsResources() {
             return xds == null ? List.of() : xds.resources();
+        }
+
+        @Override
+        public AccessLogTap accessLogTap() {
+            return metrics.accessLogTap();
         }
     }
 }

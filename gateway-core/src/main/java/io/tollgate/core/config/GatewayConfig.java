@@ -19,6 +19,7 @@ import java.util.Optional;
  * @param xds the control plane that adds listeners and clusters to these, if any
  * @param drain how long a drain lets requests in flight finish
  * @param upgrade where a hot restart finds this process
+ * @param configWatch whether the configuration file is reloaded when it changes
  */
 public record GatewayConfig(
         AdminConfig admin,
@@ -29,7 +30,8 @@ public record GatewayConfig(
         OverloadConfig overload,
         Optional<XdsConfig> xds,
         DrainConfig drain,
-        UpgradeConfig upgrade) {
+        UpgradeConfig upgrade,
+        ConfigWatchConfig configWatch) {
 
     public GatewayConfig {
         listeners = List.copyOf(listeners);
@@ -39,6 +41,14 @@ public record GatewayConfig(
         requireNonNull(xds, "xds");
         requireNonNull(drain, "drain");
         requireNonNull(upgrade, "upgrade");
+        requireNonNull(configWatch, "configWatch");
+    }
+
+    /** A configuration whose file is not watched. */
+    public GatewayConfig(AdminConfig admin, int eventLoops, List<ListenerConfig> listeners, List<ClusterConfig> clusters,
+            Optional<DemoUpstreamConfig> demoUpstream, OverloadConfig overload, Optional<XdsConfig> xds,
+            DrainConfig drain, UpgradeConfig upgrade) {
+        this(admin, eventLoops, listeners, clusters, demoUpstream, overload, xds, drain, upgrade, ConfigWatchConfig.OFF);
     }
 
     /** A configuration with the default hot restart socket. */
@@ -61,7 +71,7 @@ public record GatewayConfig(
     /** This configuration with {@code otherListeners} and {@code otherClusters} instead of its own. */
     public GatewayConfig with(List<ListenerConfig> otherListeners, List<ClusterConfig> otherClusters) {
         return new GatewayConfig(admin, eventLoops, otherListeners, otherClusters, demoUpstream, overload, xds, drain,
-                upgrade);
+                upgrade, configWatch);
     }
 
     /** Returns the cluster with this name, if configured. */
