@@ -59,7 +59,7 @@ public final class ConfigLoader {
     private static final Set<String> CLUSTER_KEYS = Set.of("name", "lb_policy", "endpoints", "connect_timeout",
             "max_connections_per_host", "max_pending_requests", "idle_timeout", "connections_per_host",
             "heartbeat_interval", "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config",
-            "protocol", "circuit_breakers", "tls", "discovery");
+            "protocol", "circuit_breakers", "tls", "discovery", "proxy_protocol");
     /** The keys of a health check beside those its checker reads. */
     private static final Set<String> HEALTH_CHECK_KEYS = Set.of("type", "interval", "timeout", "jitter",
             "healthy_threshold", "unhealthy_threshold");
@@ -300,7 +300,7 @@ public final class ConfigLoader {
     private static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {
         Set<String> keys = new HashSet<>(Set.of("name", "address", "port", "protocols", "route_config", "http",
                 "http2", "access_log", "tls", "protocol_detection_timeout", "max_connections", "filters",
-                "network_filters"));
+                "network_filters", "proxy_protocol"));
         keys.addAll(extensions.names(ProtocolOptions.class));
         n.allowOnly(keys);
         List<NetworkFilterEntry> networkFilters = networkFilters(n, extensions);
@@ -356,7 +356,8 @@ public final class ConfigLoader {
                         positive(n, "protocol_detection_timeout", ConnectionLimits.DEFAULT_PROTOCOL_DETECTION_TIMEOUT),
                         n.integer("max_connections", 0, 0, Integer.MAX_VALUE)),
                 filters,
-                networkFilters);
+                networkFilters,
+                ProxyProtocolConfig.parse(n));
     }
 
     /**
@@ -791,7 +792,8 @@ public final class ConfigLoader {
                 protocol,
                 n.optional("circuit_breakers").map(ConfigLoader::circuitBreakers).orElse(CircuitBreakersConfig.DEFAULTS),
                 loadBalancing(n, lb, extensions),
-                TlsConfigLoader.upstream(n, protocol));
+                TlsConfigLoader.upstream(n, protocol),
+                UpstreamProxyProtocol.parse(n));
     }
 
     /** The settings {@code lb_policy} reads; a setting only another policy reads is an error, not silently ignored. */

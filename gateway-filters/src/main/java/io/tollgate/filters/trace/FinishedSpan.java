@@ -11,7 +11,8 @@ package io.tollgate.filters.trace;
  * @param durationMicros from then to the request's end
  * @param status the status as the access log writes it
  * @param upstreamHost the host that answered, or null
+ * @param peerAddress the client's IP address (the one a PROXY protocol header carried, if any), or null
  */
 public record FinishedSpan(TraceSpan span, String name, String listener, String route, long startEpochMicros,
-        long durationMicros, int status, String upstreamHost) {
+        long durationMicros, int status, String upstreamHost, String peerAddress) {
 }

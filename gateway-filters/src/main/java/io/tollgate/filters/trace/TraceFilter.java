@@ -53,7 +53,8 @@ final class TraceFilter implements StreamFilter {
                 : context.method() + " " + context.request().path();
         exporter.export(new FinishedSpan(started.span, name, context.listenerName(), context.routeName(),
                 TimeUnit.MILLISECONDS.toMicros(started.epochMillis),
-                TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started.nanos), status, context.upstreamHost()));
+                TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started.nanos), status, context.upstreamHost(),
+                context.clientAddress()));
     }
 
     /** What an exported span needs kept from the request's start. */

@@ -95,6 +95,11 @@ public final class DownstreamProtocols {
         return NetworkFilterChain.of(listener, extensions, metrics);
     }
 
+    /** The gateway's meters. */
+    GatewayMetrics metrics() {
+        return metrics;
+    }
+
     /** The meters of a listener, for the rejections counted before a protocol is known. */
     ListenerMetrics listenerMetrics(ListenerConfig listener) {
         return metrics.listener(listener.name());

@@ -561,7 +561,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     /** The caller's address as the access log writes it, formatted once per connection. */
     private String peer() {
         if (peer == null) {
-            peer = String.valueOf(ctx.channel().remoteAddress());
+            peer = ClientAddresses.text(ctx.channel());
         }
         return peer;
     }
