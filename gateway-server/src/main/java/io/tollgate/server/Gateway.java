@@ -23,9 +23,12 @@ import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.ClusterManager;
+import io.tollgate.router.outlier.OutlierDetector;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.demo.DemoUpstream;
+import io.tollgate.server.dns.DnsClusters;
 import io.tollgate.server.drain.Drain;
 import io.tollgate.server.drain.DrainController;
 import io.tollgate.server.drain.DrainTrigger;
@@ -90,6 +93,7 @@ public final class Gateway implements AutoCloseable {
     private DemoUpstream demo;
     private AdminServer admin;
     private UpstreamHealth health;
+    private DnsClusters dns;
     private DownstreamProtocols protocols;
     private OverloadGuard overload;
     private XdsClient xds;
@@ -155,6 +159,8 @@ public final class Gateway implements AutoCloseable {
             demo = DemoUpstream.start(config.demoUpstream().get(), workers, transport);
         }
         health = UpstreamHealth.create(workers, transport, metrics, control);
+        dns = new DnsClusters(control, metrics, this::hostsResolved);
+        DnsClusters.awaitFirstRounds(control.call(() -> dns.update(config, snapshot.get().clusters())), config);
         awaitFirstVerdicts(control.call(() -> health.update(snapshot.get())), config);
         overload = OverloadGuard.start(config.overload(), registry);
         protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload);
@@ -299,12 +305,32 @@ public final class Gateway implements AutoCloseable {
             listeners.set(listeners.indexOf(replacement.previous()), replacement.next());
             retire(replacement.previous(), DrainTrigger.LISTENER_CHANGED, config.drain().timeout());
         }
+        dns.update(config, next.clusters());
         CompletableFuture<Void> firstVerdicts = health.update(next);
         protocols.retireUpstreams(next.clusters());
         reloads.applied(next.version());
         log.info("configuration version {} applied: {} listeners, {} clusters", next.version(),
                 config.listeners().size(), config.clusters().size());
         return new Applied(next.version(), firstVerdicts);
+    }
+
+    /**
+     * A DNS cluster's hosts changed, on the control thread: its outlier detection, health checks
+     * and upstream pools follow as after a reload (while starting, {@link #bind} does that itself).
+     */
+    private void hostsResolved(Cluster cluster) {
+        Snapshot current = snapshot.get();
+        if (current.clusters().cluster(cluster.name()) != cluster) {
+            return;
+        }
+        OutlierDetector detector = current.outliers().detector(cluster.name());
+        if (detector != null) {
+            detector.retain(cluster.hosts());
+        }
+        if (protocols != null) {
+            health.update(current);
+            protocols.retireUpstreams(current.clusters());
+        }
     }
 
     /**
@@ -522,6 +548,9 @@ public final class Gateway implements AutoCloseable {
         if (health != null) {
             control.call(() -> {
                 health.close();
+                if (dns != null) {
+                    dns.close();
+                }
                 return null;
             });
         }

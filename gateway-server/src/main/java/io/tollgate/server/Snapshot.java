@@ -11,12 +11,14 @@ import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.router.outlier.OutlierDetectors;
 import io.tollgate.router.outlier.OutlierListener;
 import io.tollgate.router.route.RouteTable;
+import io.tollgate.server.dns.DnsClusters;
 import io.tollgate.server.filter.ListenerFilters;
 import io.tollgate.server.health.ClusterOutlierEvents;
 import io.tollgate.server.tls.UpstreamTls;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
@@ -48,7 +50,8 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
      * {@code control} (the control thread).
      */
     public static Snapshot compile(GatewayConfig config, GatewayMetrics metrics, Executor control) {
-        ClusterManager clusters = ClusterManager.build(config.clusters(), control);
+        ClusterManager clusters = ClusterManager.build(config.clusters().stream()
+                .map(c -> DnsClusters.asBuilt(c, null, Optional.empty())).toList(), control);
         config.clusters().forEach(Snapshot::prepareTls);
         countSubsets(clusters, metrics);
         return new Snapshot(config, clusters, routeTables(config), filters(config, metrics),

@@ -34,6 +34,9 @@ import java.util.Optional;
  *     the whole cluster, across event loops
  * @param loadBalancing the load balancer's settings: hash policy, ring and table sizes, slow start
  * @param tls when present, connections to the hosts (requests and health checks) are encrypted
+ * @param dns when present, a {@code strict_dns} or {@code logical_dns} cluster: its endpoints name
+ *     hosts to resolve again and again; when empty ({@code static}), an endpoint's name is resolved
+ *     once, when the configuration is loaded
  */
 public record ClusterConfig(
         String name,
@@ -52,7 +55,8 @@ public record ClusterConfig(
         String protocol,
         CircuitBreakersConfig circuitBreakers,
         LoadBalancingConfig loadBalancing,
-        Optional<UpstreamTlsConfig> tls) {
+        Optional<UpstreamTlsConfig> tls,
+        Optional<DnsConfig> dns) {
 
     /** Upstream HTTP/1.1, one request at a time per pooled connection. */
     public static final String HTTP1 = "http1";
@@ -77,6 +81,7 @@ public record ClusterConfig(
         }
         Objects.requireNonNull(circuitBreakers, "circuitBreakers");
         requireNonNull(tls, "tls");
+        requireNonNull(dns, "dns");
     }
 
     /** A cluster with every optional setting at its default. */
@@ -85,34 +90,34 @@ public record ClusterConfig(
         this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
                 DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL, Optional.empty(), Optional.empty(),
                 DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1, CircuitBreakersConfig.DEFAULTS,
-                LoadBalancingConfig.DEFAULTS, Optional.empty());
+                LoadBalancingConfig.DEFAULTS, Optional.empty(), Optional.empty());
     }
 
     /** This cluster with other endpoints; reloads compare clusters with their endpoints set aside. */
     public ClusterConfig withEndpoints(List<EndpointConfig> otherEndpoints) {
         return new ClusterConfig(name, lbPolicy, otherEndpoints, connectTimeout, maxConnectionsPerHost,
                 maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
-                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls);
+                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, dns);
     }
 
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsets, protocol, circuitBreakers, loadBalancing, tls);
+                subsets, protocol, circuitBreakers, loadBalancing, tls, dns);
     }
 
     /** This cluster connecting to its hosts with the TLS settings {@code settings} (or in cleartext). */
     public ClusterConfig withTls(Optional<UpstreamTlsConfig> settings) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsetLbConfig, protocol, circuitBreakers, loadBalancing, settings);
+                subsetLbConfig, protocol, circuitBreakers, loadBalancing, settings, dns);
     }
 
     /** This cluster with the load balancer settings {@code settings}. */
     public ClusterConfig withLoadBalancing(LoadBalancingConfig settings) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsetLbConfig, protocol, circuitBreakers, settings, tls);
+                subsetLbConfig, protocol, circuitBreakers, settings, tls, dns);
     }
 }

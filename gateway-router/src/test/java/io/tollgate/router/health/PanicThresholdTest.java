@@ -81,7 +81,7 @@ class PanicThresholdTest {
         return new Cluster(new ClusterConfig("c", "round_robin", endpoints, Duration.ofSeconds(1), 1, 1,
                 Duration.ofSeconds(1), ClusterConfig.DEFAULT_CONNECTIONS_PER_HOST, ClusterConfig.DEFAULT_HEARTBEAT_INTERVAL,
                 Optional.empty(), Optional.empty(), panicPercent, Optional.empty(), ClusterConfig.HTTP1,
-                CircuitBreakersConfig.DEFAULTS, LoadBalancingConfig.DEFAULTS, Optional.empty()));
+                CircuitBreakersConfig.DEFAULTS, LoadBalancingConfig.DEFAULTS, Optional.empty(), Optional.empty()));
     }
 
     private static Set<Host> chosen(Cluster cluster) {

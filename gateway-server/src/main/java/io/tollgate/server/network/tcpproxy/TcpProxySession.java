@@ -156,7 +156,7 @@ final class TcpProxySession {
                         .clientTo(downstream.eventLoop(), host.address(), cluster.config().connectTimeout())
                         .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
                         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK),
-                host.address(), cluster.config().connectTimeout(), cluster.config())
+                host, cluster.config().connectTimeout(), cluster.config())
                 .connect(upstreamHandler);
         upstream = connect.channel();
         connect.addListener((ChannelFutureListener) this::connectDone);
