@@ -2,6 +2,7 @@ package io.tollgate.server.dns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.GatewayYaml;
@@ -106,8 +107,11 @@ class DnsClusterTest {
     void aLongTtlHoldsTheNextResolutionPastTheRefreshRate() throws Exception {
         dns.set(NAME, 3600, "127.0.0.1");
         dns.set("other.test", 3600, "127.0.0.1");
-        start("type: strict_dns", "dns_refresh_rate: 50ms", "respect_dns_ttl: true", "dns_min_refresh_rate: 50ms");
-        startAnother("other", "other.test", "type: strict_dns", "dns_refresh_rate: 50ms");
+        String[] settings = {"type: strict_dns", "dns_refresh_rate: 50ms", "respect_dns_ttl: true",
+            "dns_min_refresh_rate: 50ms"};
+        start(settings);
+        reloadWith(cluster("backend", NAME, settings) + cluster("other", "other.test", "type: strict_dns",
+                "dns_refresh_rate: 50ms"));
         // the second cluster ignores TTLs: its name is asked again every 50 ms meanwhile
         Await.until("the other name asked ten times", LIMIT, () -> dns.questions("other.test") >= 10);
         assertThat(dns.questions(NAME)).as("questions about a name whose TTL is an hour").isEqualTo(1);
@@ -217,6 +221,35 @@ class DnsClusterTest {
         assertThat(gateway.servedBy("http", "/b", 5)).containsExactly("one");
     }
 
+    @Test
+    void aReloadKeepsTheResolvedHostsAndNeverServesTheNames() throws Exception {
+        dns.set(NAME, 60, "127.0.0.1", "127.0.0.2");
+        start("type: strict_dns", "dns_refresh_rate: 1h");
+        Host first = host("127.0.0.1");
+
+        // the same settings: the cluster stays, with its hosts as they are
+        reload("type: strict_dns", "dns_refresh_rate: 1h");
+        assertThat(host("127.0.0.1")).isSameAs(first);
+
+        // another setting: the cluster is rebuilt on the addresses resolved, at once
+        reload("type: strict_dns", "dns_refresh_rate: 1h", "connect_timeout: 2s");
+        assertThat(gateway.gateway().snapshot().clusters().cluster("backend").hosts()).extracting(Host::id)
+                .containsExactlyInAnyOrder("127.0.0.1:" + port, "127.0.0.2:" + port);
+        assertThat(gateway.servedBy("http", "/a", 10)).containsExactlyInAnyOrder("one", "two");
+    }
+
+    private void reload(String... settings) {
+        reloadWith(cluster("backend", NAME, settings));
+    }
+
+    /** Reloads the gateway with the same listener and the clusters {@code clusters} (YAML list elements). */
+    private void reloadWith(String clusters) {
+        String yaml = GatewayYaml.http("""
+                - { match: { prefix: / }, route: { cluster: backend, timeout: 10s } }
+                """, "clusters:\n" + clusters);
+        gateway.gateway().reload(ConfigLoader.parse("admin: { address: 127.0.0.1, port: 0 }\n" + yaml));
+    }
+
     private HttpResponse<String> send(String path) throws IOException, InterruptedException {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         return client.send(HttpRequest.newBuilder(gateway.uri("http", path)).build(), HttpResponse.BodyHandlers.ofString());
@@ -235,21 +268,7 @@ class DnsClusterTest {
                 """, "clusters:\n" + cluster("backend", NAME, settings)), Map.of());
     }
 
-    /** Adds a second cluster by a reload, so that both resolve side by side. */
-    private void startAnother(String name, String host, String... settings) {
-        String yaml = GatewayYaml.http("""
-                - { match: { prefix: / }, route: { cluster: backend, timeout: 10s } }
-                """, "clusters:\n" + cluster("backend", NAME, currentSettings) + cluster(name, host, settings));
-        gateway.gateway().reload(io.tollgate.core.config.ConfigLoader.parse(
-                "admin: { address: 127.0.0.1, port: 0 }\n" + yaml));
-    }
-
-    private String[] currentSettings = new String[0];
-
     private String cluster(String name, String host, String... settings) {
-        if (name.equals("backend")) {
-            currentSettings = settings;
-        }
         StringBuilder yaml = new StringBuilder("  - name: " + name + "\n")
                 .append("    endpoints: [ { address: ").append(host).append(", port: ").append(port).append(" } ]\n")
                 .append("    dns_resolvers: [ \"").append(dns.address()).append("\" ]\n")
