@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -238,6 +239,15 @@ class DnsClusterTest {
         assertThat(gateway.servedBy("http", "/a", 10)).containsExactlyInAnyOrder("one", "two");
     }
 
+    @Test
+    void autoAsksForIpv6FirstAndFallsBackToIpv4() throws Exception {
+        dns.set(NAME, 60, "127.0.0.1", "127.0.0.2");
+        start("type: strict_dns", "dns_lookup_family: auto", "dns_refresh_rate: 1h");
+        assertThat(gateway.servedBy("http", "/a", 10)).containsExactlyInAnyOrder("one", "two");
+        // an AAAA question (answered with no address), then an A question
+        assertThat(dns.questions(NAME)).isEqualTo(2);
+    }
+
     private void reload(String... settings) {
         reloadWith(cluster("backend", NAME, settings));
     }
@@ -271,8 +281,10 @@ class DnsClusterTest {
     private String cluster(String name, String host, String... settings) {
         StringBuilder yaml = new StringBuilder("  - name: " + name + "\n")
                 .append("    endpoints: [ { address: ").append(host).append(", port: ").append(port).append(" } ]\n")
-                .append("    dns_resolvers: [ \"").append(dns.address()).append("\" ]\n")
-                .append("    dns_lookup_family: v4_only\n");
+                .append("    dns_resolvers: [ \"").append(dns.address()).append("\" ]\n");
+        if (Arrays.stream(settings).noneMatch(setting -> setting.startsWith("dns_lookup_family"))) {
+            yaml.append("    dns_lookup_family: v4_only\n");
+        }
         for (String setting : settings) {
             yaml.append("    ").append(setting).append('\n');
         }
