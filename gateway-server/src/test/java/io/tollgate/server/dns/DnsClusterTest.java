@@ -208,6 +208,30 @@ class DnsClusterTest {
     }
 
     @Test
+    void strictDnsHostsThatStayKeepTheirHealthVerdict() throws Exception {
+        upstreams.get(1).answer("/health", () -> 503);
+        dns.set(NAME, 60, "127.0.0.1", "127.0.0.2");
+        // one probe per host, at start: a verdict after that can only be one kept
+        start("type: strict_dns", "dns_refresh_rate: 50ms",
+                "health_check: { type: http, interval: 1h, timeout: 2s, unhealthy_threshold: 1, healthy_threshold: 1,"
+                        + " http: { path: /health } }");
+        Host healthy = host("127.0.0.1");
+        Host unhealthy = host("127.0.0.2");
+        Await.until("127.0.0.2 found unhealthy", LIMIT,
+                () -> !unhealthy.pendingFirstCheck() && !unhealthy.healthy()
+                        && gateway.inRotation("backend").equals(Set.of(healthy.id())));
+
+        dns.set(NAME, 60, "127.0.0.1", "127.0.0.2", "127.0.0.3");
+        Await.until("127.0.0.3 checked and in rotation", LIMIT,
+                () -> gateway.inRotation("backend").contains("127.0.0.3:" + port));
+        assertThat(host("127.0.0.1")).isSameAs(healthy);
+        assertThat(host("127.0.0.2")).isSameAs(unhealthy);
+        assertThat(unhealthy.pendingFirstCheck()).isFalse();
+        assertThat(unhealthy.healthy()).isFalse();
+        assertThat(gateway.servedBy("http", "/work/", 20)).containsExactlyInAnyOrder("one", "three");
+    }
+
+    @Test
     void aFailedConnectResolvesAgainAtOnce() throws Exception {
         upstreams.remove(2).close(); // nothing listens on 127.0.0.3 any more
         dns.set(NAME, 60, "127.0.0.3");
