@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * NXDOMAIN for names it does not know, and can stop answering altogether (a server down: queries
  * time out). It counts the questions it got per name.
  */
-final class TestDnsServer implements AutoCloseable {
+public final class TestDnsServer implements AutoCloseable {
 
     /** The records of one name: its addresses and their TTL in seconds. */
     private record Records(List<InetAddress> addresses, long ttlSeconds) {
@@ -48,7 +48,7 @@ final class TestDnsServer implements AutoCloseable {
     private final Channel channel;
     private volatile boolean silent;
 
-    TestDnsServer() throws InterruptedException {
+    public TestDnsServer() throws InterruptedException {
         channel = new Bootstrap().group(group).channel(NioDatagramChannel.class)
                 .handler(new ChannelInitializer<DatagramChannel>() {
                     @Override
@@ -60,12 +60,12 @@ final class TestDnsServer implements AutoCloseable {
     }
 
     /** Where the server listens, as a cluster's {@code dns_resolvers} entry. */
-    String address() {
+    public String address() {
         return "127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
     /** Makes {@code name} resolve to {@code addresses} (IP literals) with a TTL of {@code ttlSeconds}. */
-    void set(String name, long ttlSeconds, String... addresses) throws UnknownHostException {
+    public void set(String name, long ttlSeconds, String... addresses) throws UnknownHostException {
         InetAddress[] parsed = new InetAddress[addresses.length];
         for (int i = 0; i < addresses.length; i++) {
             parsed[i] = InetAddress.getByName(addresses[i]); // literals: no lookup
@@ -74,17 +74,17 @@ final class TestDnsServer implements AutoCloseable {
     }
 
     /** Forgets {@code name}: it is NXDOMAIN from now on. */
-    void remove(String name) {
+    public void remove(String name) {
         records.remove(key(name));
     }
 
     /** Whether the server leaves every question unanswered, as a server that is down. */
-    void silent(boolean silent) {
+    public void silent(boolean silent) {
         this.silent = silent;
     }
 
     /** The questions asked about {@code name} so far, of any type. */
-    int questions(String name) {
+    public int questions(String name) {
         AtomicInteger count = questions.get(key(name));
         return count == null ? 0 : count.get();
     }
