@@ -18,7 +18,6 @@ import io.tollgate.server.tls.UpstreamTls;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
@@ -51,7 +50,7 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
      */
     public static Snapshot compile(GatewayConfig config, GatewayMetrics metrics, Executor control) {
         ClusterManager clusters = ClusterManager.build(config.clusters().stream()
-                .map(c -> DnsClusters.asBuilt(c, null, Optional.empty())).toList(), control);
+                .map(c -> DnsClusters.asBuilt(c, null)).toList(), control);
         config.clusters().forEach(Snapshot::prepareTls);
         countSubsets(clusters, metrics);
         return new Snapshot(config, clusters, routeTables(config), filters(config, metrics),

@@ -68,7 +68,7 @@ final class SnapshotUpdate {
         for (int i = 0; i < config.clusters().size(); i++) {
             ClusterConfig declared = config.clusters().get(i);
             Cluster before = previous.clusters().cluster(declared.name());
-            ClusterConfig cluster = DnsClusters.asBuilt(declared, before, current.cluster(declared.name()));
+            ClusterConfig cluster = DnsClusters.asBuilt(declared, before);
             if (before != null && sameSettings(before.config(), cluster)) {
                 clusters.add(before);
                 kept.put(before, cluster.endpoints());

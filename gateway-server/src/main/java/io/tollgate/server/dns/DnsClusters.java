@@ -6,6 +6,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.DnsConfig;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.Cluster;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -57,18 +57,18 @@ public final class DnsClusters implements AutoCloseable {
     }
 
     /**
-     * The cluster to build for {@code declared}, given the cluster {@code before} of the same name
-     * and the declaration it came from: a DNS cluster is built with its resolved hosts, never with
-     * its names, which only its resolution reads: those of {@code before} when it resolved the same
-     * names, else none until the first answer.
+     * The cluster to build for {@code declared}, given the cluster {@code before} of the same name:
+     * a DNS cluster is built with resolved hosts, never with its names, which only its resolution
+     * reads. Those of {@code before} when it was a DNS cluster of the same type: they serve until
+     * the first answer (for other names too, as a warming cluster's predecessor does); else none.
      */
-    public static ClusterConfig asBuilt(ClusterConfig declared, Cluster before, Optional<ClusterConfig> declaredBefore) {
+    public static ClusterConfig asBuilt(ClusterConfig declared, Cluster before) {
         if (declared.dns().isEmpty()) {
             return declared;
         }
-        boolean sameNames = before != null && before.config().dns().isPresent() && declaredBefore.isPresent()
-                && declaredBefore.get().endpoints().equals(declared.endpoints());
-        return declared.withEndpoints(sameNames ? before.config().endpoints() : List.of());
+        boolean carry = before != null && before.config().dns().map(DnsConfig::type)
+                .equals(declared.dns().map(DnsConfig::type));
+        return declared.withEndpoints(carry ? before.config().endpoints() : List.of());
     }
 
     /**

@@ -80,16 +80,20 @@ final class DnsHostSets {
         return Change.HOSTS;
     }
 
-    /** Points the host at the answer's first address, adding the host with the first answer. */
+    /**
+     * Points the host at the answer's first address, adding the host with the first answer (or
+     * replacing the host of the name a reload replaced).
+     */
     private static Change applyLogical(Cluster cluster, EndpointConfig endpoint, DnsAnswer answer) {
         if (answer == null || answer.addresses().isEmpty()) {
             return Change.NONE;
         }
         LogicalAddress logical = cluster.logicalAddress();
         boolean moved = logical.set(answer.addresses().get(0), endpoint.port());
-        if (!cluster.hosts().isEmpty()) {
+        if (cluster.config().endpoints().equals(List.of(endpoint))) {
             return moved ? Change.MOVED : Change.NONE;
         }
+        // the first answer, or one for a name a reload put in place of the host's
         cluster.replaceEndpoints(List.of(endpoint));
         return Change.HOSTS;
     }

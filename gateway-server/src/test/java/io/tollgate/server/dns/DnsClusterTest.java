@@ -264,6 +264,20 @@ class DnsClusterTest {
     }
 
     @Test
+    void aReloadToAnotherNameReplacesTheLogicalHost() throws Exception {
+        dns.set(NAME, 60, "127.0.0.1");
+        dns.set("other.test", 60, "127.0.0.2");
+        start("type: logical_dns", "dns_refresh_rate: 1h");
+        assertThat(gateway.servedBy("http", "/a", 3)).containsExactly("one");
+
+        // same settings, another name: the old host serves until the new name's first answer
+        reloadWith(cluster("backend", "other.test", "type: logical_dns", "dns_refresh_rate: 1h"));
+        Await.until("the host of the new name", LIMIT, () -> gateway.gateway().snapshot().clusters().cluster("backend")
+                .hosts().stream().map(Host::id).toList().equals(List.of("other.test:" + port)));
+        assertThat(gateway.servedBy("http", "/b", 3)).containsExactly("two");
+    }
+
+    @Test
     void autoAsksForIpv6FirstAndFallsBackToIpv4() throws Exception {
         dns.set(NAME, 60, "127.0.0.1", "127.0.0.2");
         start("type: strict_dns", "dns_lookup_family: auto", "dns_refresh_rate: 1h");
