@@ -160,7 +160,9 @@ public final class Gateway implements AutoCloseable {
         }
         health = UpstreamHealth.create(workers, transport, metrics, control);
         dns = new DnsClusters(control, metrics, this::hostsResolved);
-        DnsClusters.awaitFirstRounds(control.call(() -> dns.update(config, snapshot.get().clusters())), config);
+        awaitAtStart(control.call(() -> dns.update(config, snapshot.get().clusters())),
+                DnsClusters.firstRoundsBound(config),
+                "every DNS cluster had its first answer; those without one have no host yet", "first DNS resolutions");
         awaitFirstVerdicts(control.call(() -> health.update(snapshot.get())), config);
         overload = OverloadGuard.start(config.overload(), registry);
         protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload);
@@ -200,12 +202,22 @@ public final class Gateway implements AutoCloseable {
             throws InterruptedException {
         long timeoutNanos = config.clusters().stream().flatMap(c -> c.healthCheck().stream())
                 .mapToLong(h -> h.timeout().toNanos()).max().orElse(0);
+        awaitAtStart(firstVerdicts, 2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1),
+                "every host had its first health check; those without one take no traffic yet", "first health checks");
+    }
+
+    /**
+     * Waits at most {@code timeoutNanos} for {@code done}, then starts anyway, saying so: "starting
+     * before {@code missing}"; a failure of {@code what} stops the start.
+     */
+    private static void awaitAtStart(CompletableFuture<Void> done, long timeoutNanos, String missing, String what)
+            throws InterruptedException {
         try {
-            firstVerdicts.get(2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+            done.get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            log.warn("starting before every host had its first health check; those without one take no traffic yet");
+            log.warn("starting before {}", missing);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("first health checks failed", e.getCause());
+            throw new IllegalStateException(what + " failed", e.getCause());
         }
     }
 

@@ -16,13 +16,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@code strict_dns} and {@code logical_dns} clusters of the running configuration, each kept
@@ -36,8 +32,6 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #update} and {@link #close} run on the control thread.
  */
 public final class DnsClusters implements AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(DnsClusters.class);
 
     private final Executor control;
     private final GatewayMetrics metrics;
@@ -110,21 +104,14 @@ public final class DnsClusters implements AutoCloseable {
     }
 
     /**
-     * Waits, before any listener accepts, for the first round of every DNS cluster (as Envoy's
-     * cluster initialization does), at most twice the longest query timeout and a second (a lookup
-     * family with a fallback asks twice); then serves with what it has.
+     * How long a start waits for the first round of every DNS cluster (as Envoy's cluster
+     * initialization does) before listeners accept: twice the longest query timeout and a second (a
+     * lookup family with a fallback asks twice).
      */
-    public static void awaitFirstRounds(CompletableFuture<Void> firstRounds, GatewayConfig config)
-            throws InterruptedException {
+    public static long firstRoundsBound(GatewayConfig config) {
         long timeoutNanos = config.clusters().stream().flatMap(c -> c.dns().stream())
                 .mapToLong(d -> d.queryTimeout().toNanos()).max().orElse(0);
-        try {
-            firstRounds.get(2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            log.warn("starting before every DNS cluster had its first answer; those without one have no host yet");
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("first DNS resolutions failed", e.getCause());
-        }
+        return 2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1);
     }
 
     /** Applies a round's answers; on the control thread. */
