@@ -67,9 +67,13 @@ class DnsClusterTest {
         assertThat(gateway.gateway().snapshot().clusters().cluster("backend").hosts()).extracting(Host::id)
                 .containsExactly("127.0.0.1:" + port);
 
+        Set<Integer> connectionsToOne = upstreams.get(0).clientPorts();
+
         dns.set(NAME, 60, "127.0.0.1", "127.0.0.2");
         Await.until("127.0.0.2 in rotation", LIMIT, () -> gateway.inRotation("backend").size() == 2);
         assertThat(gateway.servedBy("http", "/b", 20)).containsExactlyInAnyOrder("one", "two");
+        assertThat(upstreams.get(0).clientPorts()).as("the pooled connection of the host that stayed")
+                .isEqualTo(connectionsToOne);
 
         dns.set(NAME, 60, "127.0.0.2");
         Await.until("only 127.0.0.2 left", LIMIT,
