@@ -53,6 +53,12 @@ public record DnsConfig(Type type, Duration refreshRate, boolean respectTtl, Dur
         public String configName() {
             return configName;
         }
+
+        /** As the configuration writes it, e.g. in {@code /config_dump}. */
+        @Override
+        public String toString() {
+            return configName;
+        }
     }
 
     /** Envoy's {@code dns_lookup_family}: which record types are asked for, in which order. */
@@ -76,6 +82,12 @@ public record DnsConfig(Type type, Duration refreshRate, boolean respectTtl, Dur
 
         /** Its name in the configuration. */
         public String configName() {
+            return configName;
+        }
+
+        /** As the configuration writes it, e.g. in {@code /config_dump}. */
+        @Override
+        public String toString() {
             return configName;
         }
     }

@@ -10,6 +10,7 @@ import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.net.BindException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -83,6 +84,13 @@ class DnsClusterTest {
         assertThat(gateway.count(DnsMeters.CHANGES, "cluster", "backend")).isEqualTo(3);
         assertThat(gateway.count(DnsMeters.RESOLUTIONS, "cluster", "backend")).isGreaterThanOrEqualTo(3);
         assertThat(gateway.count(DnsMeters.FAILURES, "cluster", "backend")).isZero();
+
+        // the configuration as written: the name, not what it resolved to
+        HttpResponse<String> dump = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + gateway.gateway().adminPort() + "/config_dump")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(dump.body().replaceAll("\\s", "")).contains("\"address\":\"" + NAME + "\"",
+                "\"type\":\"strict_dns\"", "\"lookup_family\":\"v4_only\"", "\"refresh_rate\":\"100ms\"");
     }
 
     @Test
