@@ -26,11 +26,14 @@ import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.discovery.RegistryStatus;
+import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.ClusterManager;
+import io.tollgate.router.outlier.OutlierDetector;
 import io.tollgate.server.configwatch.ConfigWatchSwitch;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.demo.DemoUpstream;
 import io.tollgate.server.discovery.DiscoveredClusters;
+import io.tollgate.server.dns.DnsClusters;
 import io.tollgate.server.drain.Drain;
 import io.tollgate.server.drain.DrainController;
 import io.tollgate.server.drain.DrainTrigger;
@@ -95,6 +98,7 @@ public final class Gateway implements AutoCloseable {
     private DemoUpstream demo;
     private AdminServer admin;
     private UpstreamHealth health;
+    private DnsClusters dns;
     private DownstreamProtocols protocols;
     private OverloadGuard overload;
     private XdsClient xds;
@@ -171,6 +175,10 @@ public final class Gateway implements AutoCloseable {
             demo = DemoUpstream.start(config.demoUpstream().get(), workers, transport);
         }
         health = UpstreamHealth.create(workers, transport, metrics, control);
+        dns = new DnsClusters(control, metrics, this::hostsResolved);
+        awaitAtStart(control.call(() -> dns.update(config, snapshot.get().clusters())),
+                DnsClusters.firstRoundsBound(config),
+                "every DNS cluster had its first answer; those without one have no host yet", "first DNS resolutions");
         awaitFirstVerdicts(control.call(() -> health.update(snapshot.get())), config);
         overload = OverloadGuard.start(config.overload(), registry);
         protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload,
@@ -216,12 +224,22 @@ public final class Gateway implements AutoCloseable {
             throws InterruptedException {
         long timeoutNanos = config.clusters().stream().flatMap(c -> c.healthCheck().stream())
                 .mapToLong(h -> h.timeout().toNanos()).max().orElse(0);
+        awaitAtStart(firstVerdicts, 2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1),
+                "every host had its first health check; those without one take no traffic yet", "first health checks");
+    }
+
+    /**
+     * Waits at most {@code timeoutNanos} for {@code done}, then starts anyway, saying so: "starting
+     * before {@code missing}"; a failure of {@code what} stops the start.
+     */
+    private static void awaitAtStart(CompletableFuture<Void> done, long timeoutNanos, String missing, String what)
+            throws InterruptedException {
         try {
-            firstVerdicts.get(2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+            done.get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            log.warn("starting before every host had its first health check; those without one take no traffic yet");
+            log.warn("starting before {}", missing);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("first health checks failed", e.getCause());
+            throw new IllegalStateException(what + " failed", e.getCause());
         }
     }
 
@@ -359,6 +377,7 @@ public final class Gateway implements AutoCloseable {
             listeners.set(listeners.indexOf(replacement.previous()), replacement.next());
             retire(replacement.previous(), DrainTrigger.LISTENER_CHANGED, config.drain().timeout());
         }
+        dns.update(config, next.clusters());
         CompletableFuture<Void> firstVerdicts = health.update(next);
         protocols.retireUpstreams(next.clusters());
         reloads.applied(next.version());
@@ -366,6 +385,25 @@ public final class Gateway implements AutoCloseable {
                 config.listeners().size(), config.clusters().size());
         fileWatch.follow(config.configWatch());
         return new Applied(next.version(), firstVerdicts);
+    }
+
+    /**
+     * A DNS cluster's hosts changed, on the control thread: its outlier detection, health checks
+     * and upstream pools follow as after a reload (while starting, {@link #bind} does that itself).
+     */
+    private void hostsResolved(Cluster cluster) {
+        Snapshot current = snapshot.get();
+        if (current.clusters().cluster(cluster.name()) != cluster) {
+            return;
+        }
+        OutlierDetector detector = current.outliers().detector(cluster.name());
+        if (detector != null) {
+            detector.retain(cluster.hosts());
+        }
+        if (protocols != null) {
+            health.update(current);
+            protocols.retireUpstreams(current.clusters());
+        }
     }
 
     /**
@@ -588,6 +626,9 @@ public final class Gateway implements AutoCloseable {
         if (health != null) {
             control.call(() -> {
                 health.close();
+                if (dns != null) {
+                    dns.close();
+                }
                 return null;
             });
         }

@@ -11,6 +11,7 @@ import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.router.outlier.OutlierDetectors;
 import io.tollgate.router.outlier.OutlierListener;
 import io.tollgate.router.route.RouteTable;
+import io.tollgate.server.dns.DnsClusters;
 import io.tollgate.server.filter.ListenerFilters;
 import io.tollgate.server.health.ClusterOutlierEvents;
 import io.tollgate.server.tls.UpstreamTls;
@@ -48,7 +49,8 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
      * {@code control} (the control thread).
      */
     public static Snapshot compile(GatewayConfig config, GatewayMetrics metrics, Executor control) {
-        ClusterManager clusters = ClusterManager.build(config.clusters(), control);
+        ClusterManager clusters = ClusterManager.build(config.clusters().stream()
+                .map(c -> DnsClusters.asBuilt(c, null)).toList(), control);
         config.clusters().forEach(Snapshot::prepareTls);
         countSubsets(clusters, metrics);
         return new Snapshot(config, clusters, routeTables(config), filters(config, metrics),

@@ -10,6 +10,7 @@ import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.router.route.RouteTable;
+import io.tollgate.server.dns.DnsClusters;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -27,7 +28,9 @@ import java.util.concurrent.Executor;
  *
  * <p>A cluster stays (same {@link Cluster} object) when its settings other than the endpoints
  * are unchanged; a cluster whose settings changed is rebuilt, its hosts keeping the health
- * verdicts they had (new hosts wait for their first check). Both halves run on the control thread.
+ * verdicts they had (new hosts wait for their first check). A DNS cluster is built with the hosts
+ * its names resolved to ({@link DnsClusters#asBuilt}), never with the names. Both halves run on the
+ * control thread.
  */
 final class SnapshotUpdate {
 
@@ -63,8 +66,9 @@ final class SnapshotUpdate {
         List<Cluster> clusters = new ArrayList<>();
         Map<Cluster, List<EndpointConfig>> kept = new IdentityHashMap<>();
         for (int i = 0; i < config.clusters().size(); i++) {
-            ClusterConfig cluster = config.clusters().get(i);
-            Cluster before = previous.clusters().cluster(cluster.name());
+            ClusterConfig declared = config.clusters().get(i);
+            Cluster before = previous.clusters().cluster(declared.name());
+            ClusterConfig cluster = DnsClusters.asBuilt(declared, before);
             if (before != null && sameSettings(before.config(), cluster)) {
                 clusters.add(before);
                 kept.put(before, cluster.endpoints());

@@ -17,6 +17,7 @@ import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistry;
+import java.util.HashSet;
 import java.util.Locale;
 import java.time.Duration;
 import java.util.Map;
@@ -25,8 +26,9 @@ import java.util.Set;
 
 /**
  * Turns an Envoy {@code Cluster} into the gateway's cluster, through the same checks as a
- * cluster of the configuration file. STATIC clusters carry their endpoints; EDS clusters get
- * theirs from a {@code ClusterLoadAssignment} later.
+ * cluster of the configuration file. STATIC clusters carry their endpoints; STRICT_DNS and
+ * LOGICAL_DNS clusters the names the gateway resolves ({@link DnsClusterTranslator}); EDS clusters
+ * get theirs from a {@code ClusterLoadAssignment} later.
  */
 final class ClusterTranslator {
 
@@ -58,20 +60,28 @@ final class ClusterTranslator {
 
     Translated translate(Cluster cluster) {
         String at = "Cluster '" + cluster.getName() + "'";
-        Fields.allowOnly(cluster, at, Set.of("name", "type", "eds_cluster_config", "connect_timeout", "lb_policy",
+        Set<String> fields = new HashSet<>(Set.of("name", "type", "eds_cluster_config", "connect_timeout", "lb_policy",
                 "load_assignment", "health_checks", "outlier_detection", "circuit_breakers", "lb_subset_config",
                 "ring_hash_lb_config", "maglev_lb_config", "typed_extension_protocol_options", "http2_protocol_options",
                 "common_lb_config", "transport_socket"));
+        if (DnsClusterTranslator.isDns(cluster)) {
+            fields.addAll(DnsClusterTranslator.FIELDS);
+        }
+        Fields.allowOnly(cluster, at, fields);
         ObjectNode tree = NODES.objectNode().put("name", cluster.getName());
         Optional<String> eds = switch (cluster.getType()) {
             case STATIC -> Optional.empty();
+            case STRICT_DNS, LOGICAL_DNS -> {
+                DnsClusterTranslator.translate(cluster, at, tree);
+                yield Optional.empty();
+            }
             case EDS -> {
                 if (cluster.hasLoadAssignment()) {
                     throw new XdsRejection(at + ".load_assignment: not supported with type EDS (endpoints come from EDS)");
                 }
                 yield Optional.of(edsServiceName(cluster, at));
             }
-            default -> throw new XdsRejection(at + ".type: " + cluster.getType() + " not supported (supported: STATIC, EDS)");
+            default -> throw new XdsRejection(at + ".type: " + cluster.getType() + " not supported (supported: STATIC, STRICT_DNS, LOGICAL_DNS, EDS)");
         };
         if (cluster.hasConnectTimeout()) {
             tree.put("connect_timeout", Fields.duration(cluster.getConnectTimeout()));
@@ -111,7 +121,7 @@ final class ClusterTranslator {
         } catch (ConfigException | IllegalArgumentException e) {
             throw new XdsRejection(at + ": " + e.getMessage());
         }
-        if (eds.isEmpty()) {
+        if (eds.isEmpty() && !DnsClusterTranslator.isDns(cluster)) {
             config = config.withEndpoints(EndpointTranslator.endpoints(cluster.getLoadAssignment(), at + ".load_assignment"));
         }
         Optional<TransportSocketTranslator.ClusterSecrets> tls = cluster.hasTransportSocket()

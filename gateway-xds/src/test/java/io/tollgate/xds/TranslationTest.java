@@ -55,6 +55,7 @@ import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.envoyproxy.envoy.type.v3.TokenBucket;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.DnsConfig;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.ForwardActionConfig;
 import io.tollgate.core.config.ListenerConfig;
@@ -292,9 +293,9 @@ class TranslationTest {
                 .setLoadAssignment(ClusterLoadAssignment.newBuilder().setClusterName("app"))
                 .setRespectDnsTtl(true).build()))
                 .isInstanceOf(XdsRejection.class).hasMessageStartingWith("Cluster 'app'.respect_dns_ttl: not supported");
-        assertThatThrownBy(() -> clusters.translate(Cluster.newBuilder().setName("dns")
-                .setType(Cluster.DiscoveryType.STRICT_DNS).build()))
-                .hasMessageStartingWith("Cluster 'dns'.type: STRICT_DNS not supported");
+        assertThatThrownBy(() -> clusters.translate(Cluster.newBuilder().setName("dst")
+                .setType(Cluster.DiscoveryType.ORIGINAL_DST).build()))
+                .hasMessageStartingWith("Cluster 'dst'.type: ORIGINAL_DST not supported");
         assertThatThrownBy(() -> listeners.translate(listener(HttpConnectionManager.newBuilder()
                 .setRouteConfig(RouteConfiguration.getDefaultInstance())
                 .addHttpFilters(HttpFilter.newBuilder().setName("envoy.filters.http.cors")))))
@@ -385,6 +386,49 @@ class TranslationTest {
                 .addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
                         .setName("envoy.filters.network.http_connection_manager").setTypedConfig(Any.pack(hcm.build()))))
                 .build();
+    }
+
+    @Test
+    void translatesDnsClustersWithTheirNamesAndSettings() {
+        LbEndpoint.Builder named = LbEndpoint.newBuilder().setEndpoint(Endpoint.newBuilder().setAddress(Address.newBuilder()
+                .setSocketAddress(SocketAddress.newBuilder().setAddress("api.example.com").setPortValue(443))));
+        Cluster strict = Cluster.newBuilder().setName("api").setType(Cluster.DiscoveryType.STRICT_DNS)
+                .setLoadAssignment(ClusterLoadAssignment.newBuilder().setClusterName("api")
+                        .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(named)))
+                .setDnsRefreshRate(duration(30_000)).setRespectDnsTtl(true)
+                .setDnsLookupFamily(Cluster.DnsLookupFamily.V4_ONLY)
+                .setDnsFailureRefreshRate(Cluster.RefreshRate.newBuilder().setBaseInterval(duration(500))
+                        .setMaxInterval(duration(8_000)))
+                .addDnsResolvers(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
+                        .setAddress("10.0.0.53").setPortValue(5353)))
+                .build();
+
+        ClusterConfig config = clusters.translate(strict).config();
+        assertThat(config.endpoints()).containsExactly(new EndpointConfig("api.example.com", 443, 1, Map.of()));
+        DnsConfig dns = config.dns().orElseThrow();
+        assertThat(dns.type()).isEqualTo(DnsConfig.Type.STRICT);
+        assertThat(dns.refreshRate()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(dns.respectTtl()).isTrue();
+        assertThat(dns.lookupFamily()).isEqualTo(DnsConfig.LookupFamily.V4_ONLY);
+        assertThat(dns.failureBaseInterval()).isEqualTo(Duration.ofMillis(500));
+        assertThat(dns.failureMaxInterval()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(dns.resolvers()).extracting(a -> a.getAddress().getHostAddress() + ":" + a.getPort())
+                .containsExactly("10.0.0.53:5353");
+
+        DnsConfig logical = clusters.translate(strict.toBuilder().setName("one").setType(Cluster.DiscoveryType.LOGICAL_DNS)
+                .clearDnsResolvers().clearDnsLookupFamily().build()).config().dns().orElseThrow();
+        assertThat(logical.type()).isEqualTo(DnsConfig.Type.LOGICAL);
+        assertThat(logical.lookupFamily()).isEqualTo(DnsConfig.LookupFamily.AUTO);
+        assertThat(logical.resolvers()).isEmpty();
+
+        assertThatThrownBy(() -> clusters.translate(strict.toBuilder().setType(Cluster.DiscoveryType.LOGICAL_DNS)
+                .setLoadAssignment(strict.getLoadAssignment().toBuilder().addEndpoints(LocalityLbEndpoints.newBuilder()
+                        .addLbEndpoints(endpoint(80)))).build()))
+                .isInstanceOf(XdsRejection.class)
+                .hasMessageContaining("a logical_dns cluster has exactly one endpoint (found 2)");
+        assertThatThrownBy(() -> clusters.translate(strict.toBuilder().setType(Cluster.DiscoveryType.STATIC).build()))
+                .isInstanceOf(XdsRejection.class).hasMessageStartingWith("Cluster 'api'.dns_")
+                .hasMessageContaining(": not supported");
     }
 
     private static Listener listener(HttpConnectionManager.Builder hcm) {

@@ -36,6 +36,9 @@ import java.util.Optional;
  * @param tls when present, connections to the hosts (requests and health checks) are encrypted
  * @param proxyProtocol when present, every connection the TCP proxy opens to a host starts with a
  *     PROXY protocol header of this version, carrying the client's address (before TLS, if any)
+ * @param dns when present, a {@code strict_dns} or {@code logical_dns} cluster: its endpoints name
+ *     hosts to resolve again and again; when empty ({@code static}), an endpoint's name is resolved
+ *     once, when the configuration is loaded
  */
 public record ClusterConfig(
         String name,
@@ -55,7 +58,8 @@ public record ClusterConfig(
         CircuitBreakersConfig circuitBreakers,
         LoadBalancingConfig loadBalancing,
         Optional<UpstreamTlsConfig> tls,
-        Optional<UpstreamProxyProtocol> proxyProtocol) {
+        Optional<UpstreamProxyProtocol> proxyProtocol,
+        Optional<DnsConfig> dns) {
 
     /** Upstream HTTP/1.1, one request at a time per pooled connection. */
     public static final String HTTP1 = "http1";
@@ -81,9 +85,10 @@ public record ClusterConfig(
         Objects.requireNonNull(circuitBreakers, "circuitBreakers");
         requireNonNull(tls, "tls");
         requireNonNull(proxyProtocol, "proxyProtocol");
+        requireNonNull(dns, "dns");
     }
 
-    /** A cluster whose connections start with no PROXY protocol header. */
+    /** A cluster whose connections start with no PROXY protocol header, its endpoints resolved once. */
     public ClusterConfig(String name, String lbPolicy, List<EndpointConfig> endpoints, Duration connectTimeout,
             int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout, int connectionsPerHost,
             Duration heartbeatInterval, Optional<HealthCheckConfig> healthCheck,
@@ -92,7 +97,7 @@ public record ClusterConfig(
             LoadBalancingConfig loadBalancing, Optional<UpstreamTlsConfig> tls) {
         this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
                 connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, Optional.empty());
+                subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, Optional.empty(), Optional.empty());
     }
 
     /** A cluster with every optional setting at its default. */
@@ -101,41 +106,41 @@ public record ClusterConfig(
         this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
                 DEFAULT_CONNECTIONS_PER_HOST, DEFAULT_HEARTBEAT_INTERVAL, Optional.empty(), Optional.empty(),
                 DEFAULT_PANIC_THRESHOLD_PERCENT, Optional.empty(), HTTP1, CircuitBreakersConfig.DEFAULTS,
-                LoadBalancingConfig.DEFAULTS, Optional.empty());
+                LoadBalancingConfig.DEFAULTS, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /** This cluster with other endpoints; reloads compare clusters with their endpoints set aside. */
     public ClusterConfig withEndpoints(List<EndpointConfig> otherEndpoints) {
         return new ClusterConfig(name, lbPolicy, otherEndpoints, connectTimeout, maxConnectionsPerHost,
                 maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
-                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol);
+                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol, dns);
     }
 
     /** This cluster under another name (a discovered service's cluster made from a template). */
     public ClusterConfig withName(String otherName) {
         return new ClusterConfig(otherName, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost,
                 maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
-                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls);
+                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol, dns);
     }
 
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsets, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol);
+                subsets, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol, dns);
     }
 
     /** This cluster connecting to its hosts with the TLS settings {@code settings} (or in cleartext). */
     public ClusterConfig withTls(Optional<UpstreamTlsConfig> settings) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsetLbConfig, protocol, circuitBreakers, loadBalancing, settings, proxyProtocol);
+                subsetLbConfig, protocol, circuitBreakers, loadBalancing, settings, proxyProtocol, dns);
     }
 
     /** This cluster with the load balancer settings {@code settings}. */
     public ClusterConfig withLoadBalancing(LoadBalancingConfig settings) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsetLbConfig, protocol, circuitBreakers, settings, tls, proxyProtocol);
+                subsetLbConfig, protocol, circuitBreakers, settings, tls, proxyProtocol, dns);
     }
 }

@@ -56,10 +56,10 @@ public final class ConfigLoader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /** The keys of a cluster beside those its load-balancing policies read. */
-    private static final Set<String> CLUSTER_KEYS = Set.of("name", "lb_policy", "endpoints", "connect_timeout",
+    private static final Set<String> CLUSTER_KEYS = union(Set.of("name", "lb_policy", "endpoints", "connect_timeout",
             "max_connections_per_host", "max_pending_requests", "idle_timeout", "connections_per_host",
             "heartbeat_interval", "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config",
-            "protocol", "circuit_breakers", "tls", "discovery", "proxy_protocol");
+            "protocol", "circuit_breakers", "tls", "discovery", "proxy_protocol"), DnsConfigLoader.KEYS);
     /** The keys of a health check beside those its checker reads. */
     private static final Set<String> HEALTH_CHECK_KEYS = Set.of("type", "interval", "timeout", "jitter",
             "healthy_threshold", "unhealthy_threshold");
@@ -750,6 +750,12 @@ public final class ConfigLoader {
         return new HeaderMutationConfig(add, remove);
     }
 
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
+    }
+
     /** {@code name} in lower case, when it is a valid header name; {@code n} is where it was read. */
     static String headerName(ConfigNode n, String name) {
         if (name.isEmpty()) {
@@ -793,7 +799,8 @@ public final class ConfigLoader {
                 n.optional("circuit_breakers").map(ConfigLoader::circuitBreakers).orElse(CircuitBreakersConfig.DEFAULTS),
                 loadBalancing(n, lb, extensions),
                 TlsConfigLoader.upstream(n, protocol),
-                UpstreamProxyProtocol.parse(n));
+                UpstreamProxyProtocol.parse(n),
+                DnsConfigLoader.dns(n, endpoints));
     }
 
     /** The settings {@code lb_policy} reads; a setting only another policy reads is an error, not silently ignored. */

@@ -39,6 +39,8 @@ public final class ClusterMetrics {
     private final MeterRegistry registry;
     private final ConnectionErrorMeters connectionErrors;
     private final Tags tags;
+    /** Told of every failed connect (a DNS cluster resolving its names again), or null. */
+    private volatile Runnable connectFailureWatcher;
     /** Created with the first subset source: clusters without subsets publish no subset counters. */
     private SubsetMeters subsets;
 
@@ -84,8 +86,21 @@ public final class ClusterMetrics {
         connections.closed();
     }
 
+    /** Counts a failed connect and tells the {@link #watchConnectFailures watcher}, if any, on the caller's thread. */
     public void connectFailure() {
         connectFailures.increment();
+        Runnable watcher = connectFailureWatcher;
+        if (watcher != null) {
+            watcher.run();
+        }
+    }
+
+    /**
+     * Makes {@code watcher} (null for none) hear of every failed connect to the cluster's hosts,
+     * from whichever event loop it failed on: it MUST only hand work over, never block.
+     */
+    public void watchConnectFailures(Runnable watcher) {
+        this.connectFailureWatcher = watcher;
     }
 
     public void poolOverflow() {

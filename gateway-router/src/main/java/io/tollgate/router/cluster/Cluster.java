@@ -1,6 +1,7 @@
 package io.tollgate.router.cluster;
 
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.DnsConfig;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.RoutingPriority;
 import io.tollgate.core.route.RouteRequest;
@@ -63,6 +64,8 @@ public final class Cluster {
 
     /** Whether new hosts wait for their first health check before taking traffic. */
     private final boolean healthChecked;
+    /** Where the host of a {@code logical_dns} cluster connects; null for other clusters. */
+    private final LogicalAddress logical;
     /** Where health changes are republished: the writer's own thread, later (or at once). */
     private final Executor republisher;
     /** The slots whose host changed health since the last republication; only the writer uses it. */
@@ -126,6 +129,7 @@ public final class Cluster {
         this.subsetPolicy = config.subsetLbConfig().map(SubsetPolicy::new).orElse(null);
         this.circuitBreakers = new PriorityCircuitBreakers(config.circuitBreakers());
         this.healthChecked = config.healthCheck().isPresent();
+        this.logical = logicalAddress(config, previous);
         LabelInterner interner = new LabelInterner();
         List<EndpointConfig> endpoints = config.endpoints();
         Host[] slots = new Host[endpoints.size()];
@@ -160,8 +164,30 @@ public final class Cluster {
         this.version = first;
     }
 
+    /**
+     * A {@code logical_dns} cluster's address: the one of {@code previous} when it resolved the same
+     * host (a reload rebuilding the cluster keeps where it connects), else a new one; null for
+     * other clusters.
+     */
+    private static LogicalAddress logicalAddress(ClusterConfig config, Cluster previous) {
+        if (config.dns().isEmpty() || config.dns().get().type() != DnsConfig.Type.LOGICAL) {
+            return null;
+        }
+        boolean same = previous != null && previous.logical != null && !config.endpoints().isEmpty()
+                && config.endpoints().equals(previous.config().endpoints());
+        return same ? previous.logical : new LogicalAddress();
+    }
+
     public String name() {
         return version.config().name();
+    }
+
+    /**
+     * Where the host of a {@code logical_dns} cluster connects, which its resolver sets before it
+     * adds the host; null for other clusters.
+     */
+    public LogicalAddress logicalAddress() {
+        return logical;
     }
 
     /**
@@ -468,7 +494,7 @@ public final class Cluster {
     /** Host {@code id} at {@code slot}, counting its requests in that slot's cell of {@link #loads}. */
     private Host newHost(EndpointConfig endpoint, String id, int slot, long addedAtNanos) {
         return new Host(endpoint, id, slot, healthListener, loads.page(slot), ActiveRequests.offset(slot), addedAtNanos,
-                healthChecked);
+                healthChecked, logical);
     }
 
     private void publish(Version current, ClusterConfig config, HostSet next, RoaringBitmap pending,

@@ -29,10 +29,12 @@ public final class Host {
     private final long addedAtNanos;
     /** Its index in its cluster's host sets, or -1 for a host of no cluster. */
     private final int slot;
+    /** Where a {@code logical_dns} host connects now; null for every other host. */
+    private final LogicalAddress logical;
 
     /** A host of no cluster that tells nobody when its health changes; for load balancer tests and tools. */
     public Host(EndpointConfig endpoint) {
-        this(endpoint, idOf(endpoint), -1, host -> { }, new int[1], 0, NOT_ADDED, false);
+        this(endpoint, idOf(endpoint), -1, host -> { }, new int[1], 0, NOT_ADDED, false, null);
     }
 
     /**
@@ -41,18 +43,20 @@ public final class Host {
      * health and counts its active requests in {@code loadPage[loadOffset]} (its cell of the
      * cluster's {@link ActiveRequests}); {@code addedAtNanos} is when an update added it (a cluster
      * clock reading, for slow start), or {@link #NOT_ADDED}; a host {@code pendingFirstCheck}
-     * starts out of rotation until its first health verdict.
+     * starts out of rotation until its first health verdict. A host with a {@code logical} address
+     * (of a {@code logical_dns} cluster) keeps its name unresolved and connects where {@code logical} says.
      */
     Host(EndpointConfig endpoint, String id, int slot, Consumer<Host> healthListener, int[] loadPage, int loadOffset,
-            long addedAtNanos, boolean pendingFirstCheck) {
-        this(new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint, id,
+            long addedAtNanos, boolean pendingFirstCheck, LogicalAddress logical) {
+        this(logical != null ? InetSocketAddress.createUnresolved(endpoint.address(), endpoint.port())
+                        : new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint, id,
                 new LiveState(Objects.requireNonNull(healthListener, "healthListener"), loadPage, loadOffset,
                         pendingFirstCheck),
-                addedAtNanos, slot);
+                addedAtNanos, slot, logical);
     }
 
     private Host(InetSocketAddress address, EndpointConfig endpoint, String id, LiveState live, long addedAtNanos,
-            int slot) {
+            int slot, LogicalAddress logical) {
         this.address = address;
         this.weight = endpoint.weight();
         this.labels = endpoint.labels();
@@ -60,6 +64,7 @@ public final class Host {
         this.live = live;
         this.addedAtNanos = addedAtNanos;
         this.slot = slot;
+        this.logical = logical;
     }
 
     /** The key that identifies an endpoint across configuration updates: {@code address:port}. */
@@ -72,7 +77,7 @@ public final class Host {
         if (!idOf(endpoint).equals(id)) {
             throw new IllegalArgumentException("endpoint: " + idOf(endpoint) + " (expected " + id + ")");
         }
-        return new Host(address, endpoint, id, live, addedAtNanos, slot);
+        return new Host(address, endpoint, id, live, addedAtNanos, slot, logical);
     }
 
     /** Whether {@code other} is a version of this host (same health and load), not just the same address. */
@@ -85,9 +90,20 @@ public final class Host {
         return slot;
     }
 
-    /** The resolved socket address to connect to. */
+    /**
+     * The host's address as configured, which identifies it: resolved, except for the host of a
+     * {@code logical_dns} cluster, whose name stays unresolved (see {@link #connectAddress()}).
+     */
     public InetSocketAddress address() {
         return address;
+    }
+
+    /**
+     * Where a new connection to this host goes: its {@link #address()}, or for the host of a
+     * {@code logical_dns} cluster the first address of the latest answer for its name.
+     */
+    public InetSocketAddress connectAddress() {
+        return logical == null ? address : logical.current();
     }
 
     /** {@code address:port} as configured; used in logs, metrics and the admin API. */

@@ -135,7 +135,7 @@ class ClusterTest {
         return new Cluster(new ClusterConfig(c.name(), c.lbPolicy(), c.endpoints(), c.connectTimeout(),
                 c.maxConnectionsPerHost(), c.maxPendingRequests(), c.idleTimeout(), c.connectionsPerHost(),
                 c.heartbeatInterval(), Optional.of(check), c.outlierDetection(), c.panicThresholdPercent(),
-                c.subsetLbConfig(), c.protocol(), c.circuitBreakers(), c.loadBalancing(), c.tls()));
+                c.subsetLbConfig(), c.protocol(), c.circuitBreakers(), c.loadBalancing(), c.tls(), c.proxyProtocol(), c.dns()));
     }
 
     @Test

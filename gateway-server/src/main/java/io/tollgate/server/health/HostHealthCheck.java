@@ -60,7 +60,7 @@ final class HostHealthCheck {
         this.control = control;
         this.state = new HealthCheckState(config.healthyThreshold(), config.unhealthyThreshold());
         this.delays = new ProbeDelays(config.interval(), config.jitter(), ThreadLocalRandom.current());
-        this.connector = UpstreamConnector.of(transport, loop, host.address(), config.timeout(), cluster);
+        this.connector = UpstreamConnector.of(transport, loop, host, config.timeout(), cluster);
     }
 
     /** Sends the first probe at once; may be called from any thread. */

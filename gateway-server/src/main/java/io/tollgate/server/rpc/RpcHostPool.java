@@ -42,7 +42,7 @@ final class RpcHostPool {
         this.cluster = cluster;
         this.metrics = metrics;
         this.breakers = breakers;
-        this.connector = UpstreamConnector.of(transport, loop.eventLoop(), host.address(), cluster.connectTimeout(),
+        this.connector = UpstreamConnector.of(transport, loop.eventLoop(), host, cluster.connectTimeout(),
                 cluster);
         this.down = new HostDownMark(cluster);
     }

@@ -10,6 +10,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.router.cluster.Host;
 import io.tollgate.server.transport.ConnectPreamble;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
@@ -21,35 +22,36 @@ import java.time.Duration;
  * cluster has a {@code tls} block. Over TLS a connection counts as connected only once its
  * handshake succeeded: the returned future fails on a refused certificate as on a refused connect,
  * and the caller's handlers see {@code channelActive} only after the handshake, which must end
- * within the connect timeout too.
+ * within the connect timeout too. Each connect goes to the host's {@link Host#connectAddress()} of
+ * the moment, so that the host of a {@code logical_dns} cluster follows its name.
  */
 public final class UpstreamConnector {
 
     private final Bootstrap bootstrap;
-    private final InetSocketAddress address;
+    private final Host host;
     private final UpstreamTls tls;
     private final long handshakeTimeoutMillis;
 
-    private UpstreamConnector(Bootstrap bootstrap, InetSocketAddress address, UpstreamTls tls, Duration connectTimeout) {
+    private UpstreamConnector(Bootstrap bootstrap, Host host, UpstreamTls tls, Duration connectTimeout) {
         this.bootstrap = bootstrap;
-        this.address = address;
+        this.host = host;
         this.tls = tls;
         this.handshakeTimeoutMillis = connectTimeout.toMillis();
     }
 
-    /** Connections from {@code loop} to {@code address} of {@code cluster}, abandoned after {@code connectTimeout}. */
-    public static UpstreamConnector of(Transport transport, EventLoop loop, InetSocketAddress address,
-            Duration connectTimeout, ClusterConfig cluster) {
-        return of(transport.clientTo(loop, address, connectTimeout), address, connectTimeout, cluster);
+    /** Connections from {@code loop} to {@code host} of {@code cluster}, abandoned after {@code connectTimeout}. */
+    public static UpstreamConnector of(Transport transport, EventLoop loop, Host host, Duration connectTimeout,
+            ClusterConfig cluster) {
+        return of(transport.clientTo(loop, host.address(), connectTimeout), host, connectTimeout, cluster);
     }
 
     /**
-     * Connections to {@code address} of {@code cluster} made by {@code bootstrap} (a
+     * Connections to {@code host} of {@code cluster} made by {@code bootstrap} (a
      * {@link Transport#clientTo} with the caller's own options), abandoned after {@code connectTimeout}.
      */
-    public static UpstreamConnector of(Bootstrap bootstrap, InetSocketAddress address, Duration connectTimeout,
+    public static UpstreamConnector of(Bootstrap bootstrap, Host host, Duration connectTimeout,
             ClusterConfig cluster) {
-        return new UpstreamConnector(bootstrap, address,
+        return new UpstreamConnector(bootstrap, host,
                 cluster.tls().map(t -> UpstreamTls.of(cluster.name(), t)).orElse(null), connectTimeout);
     }
 
@@ -66,8 +68,9 @@ public final class UpstreamConnector {
      * null for none) before any other byte, before the TLS handshake too: a PROXY protocol header.
      */
     public ChannelFuture connect(ChannelHandler handler, ByteBuf preamble) {
+        InetSocketAddress target = host.connectAddress();
         if (tls == null && preamble == null) {
-            return bootstrap.clone().handler(handler).connect();
+            return bootstrap.clone().handler(handler).connect(target);
         }
         if (tls == null) {
             return bootstrap.clone().handler(new ChannelInitializer<Channel>() {
@@ -75,7 +78,7 @@ public final class UpstreamConnector {
                 protected void initChannel(Channel ch) {
                     ch.pipeline().addLast(new ConnectPreamble(preamble)).addLast(handler);
                 }
-            }).connect();
+            }).connect(target);
         }
         ChannelFuture connect = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
             @Override
@@ -83,13 +86,13 @@ public final class UpstreamConnector {
                 if (preamble != null) {
                     ch.pipeline().addLast(new ConnectPreamble(preamble));
                 }
-                SslHandler ssl = tls.newHandler(ch.alloc(), address);
+                SslHandler ssl = tls.newHandler(ch.alloc(), host.address());
                 ssl.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
                 ch.pipeline().addLast("tls", ssl)
                         .addLast("tls-gate", new HandshakeGate())
                         .addLast(handler);
             }
-        }).connect();
+        }).connect(target);
         ChannelPromise ready = connect.channel().newPromise();
         connect.addListener(f -> {
             if (!f.isSuccess()) {

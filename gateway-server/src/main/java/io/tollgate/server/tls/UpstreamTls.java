@@ -57,7 +57,8 @@ public final class UpstreamTls {
      * for an address without it) and expects the certificate to name the SNI, else the address.
      */
     SslHandler newHandler(ByteBufAllocator alloc, InetSocketAddress address) {
-        String peer = config.sni().orElseGet(() -> address.getAddress().getHostAddress());
+        String peer = config.sni().orElseGet(() -> address.isUnresolved() ? address.getHostString() // logical_dns
+                : address.getAddress().getHostAddress());
         return context.newHandler(alloc, peer, address.getPort());
     }
 }

@@ -38,7 +38,7 @@ abstract class AbstractUpstreamPool implements UpstreamPool {
         this.breakers = breakers;
         this.events = events;
         this.waiters = new Waiters(cluster.maxPendingRequests(), breakers, events);
-        this.connector = UpstreamConnector.of(transport, loop, host.address(), cluster.connectTimeout(), cluster);
+        this.connector = UpstreamConnector.of(transport, loop, host, cluster.connectTimeout(), cluster);
         this.down = new HostDownMark(cluster);
     }
 

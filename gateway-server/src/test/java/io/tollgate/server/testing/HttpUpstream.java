@@ -44,8 +44,13 @@ public final class HttpUpstream implements AutoCloseable {
 
     /** An upstream on a given port, e.g. to bring a stopped one back on the same address. */
     public HttpUpstream(String name, int port) throws IOException {
+        this(name, "127.0.0.1", port);
+    }
+
+    /** An upstream on another loopback address, e.g. 127.0.0.2 (Linux routes all of 127/8 to lo). */
+    public HttpUpstream(String name, String address, int port) throws IOException {
         this.name = name;
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+        this.server = HttpServer.create(new InetSocketAddress(address, port), 0);
         server.setExecutor(executor);
         server.createContext("/", this::echo);
         server.start();

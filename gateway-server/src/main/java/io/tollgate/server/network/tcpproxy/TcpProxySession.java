@@ -157,7 +157,7 @@ final class TcpProxySession {
                         .clientTo(downstream.eventLoop(), host.address(), cluster.config().connectTimeout())
                         .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
                         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK),
-                host.address(), cluster.config().connectTimeout(), cluster.config())
+                host, cluster.config().connectTimeout(), cluster.config())
                 .connect(upstreamHandler, cluster.config().proxyProtocol().map(version -> ProxyHeaderEncoder.encode(
                         downstream.alloc(), version, ClientAddresses.remote(downstream), ClientAddresses.local(downstream)))
                         .orElse(null));
