@@ -16,6 +16,7 @@ import java.util.function.Supplier;
  */
 final class CallLoop implements AutoCloseable {
 
+    private static final int MAX_CALLS = 1_000_000;
     private static final Duration STOP_LIMIT = Duration.ofSeconds(10);
 
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -30,7 +31,7 @@ final class CallLoop implements AutoCloseable {
      */
     CallLoop(String name, Supplier<String> call) {
         thread = new Thread(() -> {
-            while (!stopped.get()) {
+            while (!stopped.get() && calls.get() < MAX_CALLS) {
                 try {
                     String answer = call.get();
                     int colon = answer.indexOf(':');
