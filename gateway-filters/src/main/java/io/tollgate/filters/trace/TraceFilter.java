@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
  * Gives each request a span of the gateway's own: the trace context the request carries (W3C,
  * B3, SOFA) is rewritten so the upstream sees the gateway's span as its parent, or a new trace is
  * started; the access log entry gets the trace id and the span id. With {@code export} on, the
- * finished span goes to the {@link SpanExporter}.
+ * finished span goes to the {@link SpanExporter} when its trace is sampled or the request failed
+ * with a 5xx (or the RPC status meaning one).
  *
  * <p>A request whose headers cannot be changed (an RPC protocol whose codec cannot rewrite its
  * header map) passes unchanged and is counted in {@code tollgate.filter.trace.unchanged}.
@@ -46,14 +47,18 @@ final class TraceFilter implements StreamFilter {
 
     @Override
     public void onComplete(StreamFilterContext context, int status) {
-        if (exporter == null || !(context.state(this) instanceof Started started)) {
+        if (exporter == null || !(context.state(this) instanceof Started started)
+                || !(started.span.sampled() || status >= 500)) {
             return;
         }
-        String name = context.rpc() ? context.service() + "/" + context.method()
-                : context.method() + " " + context.request().path();
+        boolean rpc = context.rpc();
+        String path = rpc ? null : context.request().path();
+        String name = rpc ? context.service() + "/" + context.method() : context.method() + " " + path;
         exporter.export(new FinishedSpan(started.span, name, context.listenerName(), context.routeName(),
                 TimeUnit.MILLISECONDS.toMicros(started.epochMillis),
-                TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started.nanos), status, context.upstreamHost()));
+                TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started.nanos), status, context.upstreamHost(),
+                context.protocol(), rpc, context.method(), rpc ? context.service() : null, path,
+                context.clientAddress()));
     }
 
     /** What an exported span needs kept from the request's start. */
