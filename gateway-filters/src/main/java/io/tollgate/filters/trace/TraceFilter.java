@@ -40,7 +40,10 @@ final class TraceFilter implements StreamFilter {
         TraceSpan span = propagation.apply(headers);
         context.trace(span.traceId(), span.spanId());
         if (exporter != null) {
-            context.state(this, new Started(span, System.currentTimeMillis(), System.nanoTime()));
+            // read now: an RPC frame's service and method are gone from it once the call completes
+            boolean rpc = context.rpc();
+            context.state(this, new Started(span, System.currentTimeMillis(), System.nanoTime(), rpc, context.method(),
+                    rpc ? context.service() : null, rpc ? null : context.request().path()));
         }
         return FilterStatus.CONTINUE;
     }
@@ -51,17 +54,15 @@ final class TraceFilter implements StreamFilter {
                 || !(started.span.sampled() || status >= 500)) {
             return;
         }
-        boolean rpc = context.rpc();
-        String path = rpc ? null : context.request().path();
-        String name = rpc ? context.service() + "/" + context.method() : context.method() + " " + path;
+        String name = started.rpc ? started.service + "/" + started.method : started.method + " " + started.path;
         exporter.export(new FinishedSpan(started.span, name, context.listenerName(), context.routeName(),
                 TimeUnit.MILLISECONDS.toMicros(started.epochMillis),
                 TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started.nanos), status, context.upstreamHost(),
-                context.protocol(), rpc, context.method(), rpc ? context.service() : null, path,
-                context.clientAddress()));
+                context.protocol(), started.rpc, started.method, started.service, started.path, context.clientAddress()));
     }
 
     /** What an exported span needs kept from the request's start. */
-    private record Started(TraceSpan span, long epochMillis, long nanos) {
+    private record Started(TraceSpan span, long epochMillis, long nanos, boolean rpc, String method, String service,
+            String path) {
     }
 }

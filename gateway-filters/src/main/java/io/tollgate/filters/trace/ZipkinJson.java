@@ -80,10 +80,11 @@ final class ZipkinJson implements BatchEncoder<FinishedSpan> {
     }
 
     private static String rpcSystem(String protocol) {
-        if ("bolt".equals(protocol)) {
+        String lower = protocol == null ? "" : protocol.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("bolt")) {
             return "sofarpc";
         }
-        return "dubbo".equals(protocol) ? "dubbo" : "grpc";
+        return lower.startsWith("dubbo") ? "dubbo" : "grpc";
     }
 
     /** The id as Zipkin takes it, or null when it cannot be made one. */

@@ -50,9 +50,12 @@ final class ZipkinSpanExporter implements SpanExporter {
         exporter.offer(span);
     }
 
-    /** Registers the exporter's counts in {@code meters}, tagged by its endpoint (registering again is harmless). */
+    /** Registers the exporter's counts in {@code meters}, tagged by its endpoint (once per registry). */
     void register(MeterRegistry meters) {
         String endpoint = exporter.settings().endpoint().toString();
+        if (meters.find("tollgate.trace.export.sent").tags("exporter", NAME, "endpoint", endpoint).functionCounter() != null) {
+            return;
+        }
         FunctionCounter.builder("tollgate.trace.export.dropped", exporter, BatchExporter::dropped)
                 .description("spans dropped because the export queue was full").tag("exporter", NAME)
                 .tag("endpoint", endpoint).register(meters);

@@ -97,22 +97,24 @@ public final class BatchExporter<T> implements AutoCloseable {
         long due = System.nanoTime() + interval;
         while (true) {
             boolean closing = closed;
-            T span;
-            while (batch.size() < settings.maxBatch() && (span = queue.poll()) != null) {
-                batch.add(span);
-            }
             long now = System.nanoTime();
-            if (!batch.isEmpty() && (batch.size() >= settings.maxBatch() || now - due >= 0 || closing)) {
-                post(batch);
-                batch.clear();
-                due = System.nanoTime() + interval;
+            if (closing || now - due >= 0 || queue.size() >= settings.maxBatch()) {
+                T span;
+                while (batch.size() < settings.maxBatch() && (span = queue.poll()) != null) {
+                    batch.add(span);
+                }
+                boolean full = batch.size() == settings.maxBatch();
+                if (!batch.isEmpty()) {
+                    post(batch);
+                    batch.clear();
+                }
+                if (!full) {
+                    if (closing) {
+                        return;
+                    }
+                    due = System.nanoTime() + interval;
+                }
                 continue;
-            }
-            if (closing) {
-                return;
-            }
-            if (now - due >= 0) {
-                due = now + interval;
             }
             LockSupport.parkNanos(this, due - now);
         }
