@@ -40,6 +40,11 @@ final class ZipkinSpanExporter implements SpanExporter {
         return SHARED.closeReleased();
     }
 
+    /** The shared exporter this one offers to. */
+    BatchExporter<FinishedSpan> batchExporter() {
+        return exporter;
+    }
+
     @Override
     public String name() {
         return NAME;
