@@ -113,7 +113,7 @@ public final class TraceFilterFactory implements StreamFilterFactory {
                 .tag("route", scope.route() == null ? "" : scope.route())
                 .register(scope.meters());
         if (settings.exporter() instanceof ZipkinSpanExporter zipkin) {
-            zipkin.register(scope.meters());
+            zipkin.start(scope.meters());
         }
         return new TraceFilter(new TracePropagation(settings.newTraceFormats(), settings.samplingRatio()),
                 settings.exporter(), unchanged);

@@ -55,8 +55,9 @@ final class ZipkinSpanExporter implements SpanExporter {
         exporter.offer(span);
     }
 
-    /** Registers the exporter's counts in {@code meters}, tagged by its endpoint (once per registry). */
-    void register(MeterRegistry meters) {
+    /** Starts the exporter's thread and registers its counts in {@code meters}, tagged by its endpoint (once per registry). */
+    void start(MeterRegistry meters) {
+        exporter.start();
         String endpoint = exporter.settings().endpoint().toString();
         if (meters.find("tollgate.trace.export.sent").tags("exporter", NAME, "endpoint", endpoint).functionCounter() != null) {
             return;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -34,17 +35,24 @@ public final class BatchExporter<T> implements AutoCloseable {
     private final LongAdder dropped = new LongAdder();
     private final LongAdder sent = new LongAdder();
     private final LongAdder failed = new LongAdder();
+    private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean closed;
     private long lastLogged = System.nanoTime() - LOG_EVERY_NANOS;
 
-    /** Starts the exporter thread. */
+    /** An exporter whose thread starts with {@link #start()} (a configuration only validated starts none). */
     public BatchExporter(String name, BatchSettings settings, BatchEncoder<T> encoder) {
         this.settings = settings;
         this.encoder = encoder;
-        this.queue = PlatformDependent.newFixedMpscQueue(Math.max(2, settings.maxQueue()));
+        this.queue = PlatformDependent.newFixedMpscQueue(settings.maxQueue());
         this.thread = new Thread(this::run, "tollgate-span-export-" + name);
         thread.setDaemon(true);
-        thread.start();
+    }
+
+    /** Starts the exporter thread, once; called when a filter using it is made, never per request. */
+    public void start() {
+        if (started.compareAndSet(false, true)) {
+            thread.start();
+        }
     }
 
     /** Queues {@code span} without blocking; false (and counted) when the queue is full or the exporter closed. */
@@ -83,6 +91,9 @@ public final class BatchExporter<T> implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (!started.get()) {
+            return;
+        }
         LockSupport.unpark(thread);
         try {
             thread.join(settings.timeout().multipliedBy(2).plus(settings.flushInterval()).toMillis());

@@ -26,6 +26,7 @@ class BatchExporterTest {
         List<String> bodies = new CopyOnWriteArrayList<>();
         HttpServer server = receiver(bodies, 200);
         BatchExporter<String> exporter = new BatchExporter<>("test", settings(server, 2, 512, Duration.ofHours(1)), LINES);
+        exporter.start();
         try {
             for (int i = 0; i < 5; i++) {
                 exporter.offer("span" + i);
@@ -46,6 +47,7 @@ class BatchExporterTest {
         List<String> bodies = new CopyOnWriteArrayList<>();
         HttpServer server = receiver(bodies, 202);
         BatchExporter<String> exporter = new BatchExporter<>("batches", settings(server, 16, 2, Duration.ofMillis(200)), LINES);
+        exporter.start();
         try {
             exporter.offer("a");
             exporter.offer("b");
@@ -67,6 +69,7 @@ class BatchExporterTest {
         List<String> bodies = new CopyOnWriteArrayList<>();
         HttpServer server = receiver(bodies, 400);
         BatchExporter<String> exporter = new BatchExporter<>("refused", settings(server, 16, 1, Duration.ofHours(1)), LINES);
+        exporter.start();
         try {
             exporter.offer("bad");
         } finally {
