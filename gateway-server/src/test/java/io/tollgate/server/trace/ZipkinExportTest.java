@@ -6,6 +6,7 @@ import com.alipay.sofa.rpc.context.RpcInvokeContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.tollgate.server.bolt.EchoService;
+import io.tollgate.server.bolt.EchoServiceImpl;
 import io.tollgate.server.bolt.SofaRpc;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.dubbo.DubboProvider;
@@ -279,26 +280,12 @@ class ZipkinExportTest {
     }
 
     /** A SOFARPC provider that keeps the request headers of the last call. */
-    private static final class RecordingEcho implements EchoService {
+    private static final class RecordingEcho extends EchoServiceImpl {
 
         @Override
         public String echo(String message) {
             boltHeaders.set((Map<?, ?>) RpcInvokeContext.getContext().get("request_header_key"));
             return message;
-        }
-
-        @Override
-        public String fail(String message) {
-            throw new IllegalStateException(message);
-        }
-
-        @Override
-        public String slow(String message) {
-            return message;
-        }
-
-        @Override
-        public void record(String message) {
         }
     }
 }
