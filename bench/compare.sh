@@ -64,7 +64,8 @@ Usage: bench/compare.sh [-d SECS] [-w SECS] [-r ROUNDS] [-o DIR] [--only 'TARGET
 Ports: upstream 18080, haproxy 18090, nginx 18092, envoy 18094, tollgate 18100, tollgate-b 18101; the TCP
 proxies: haproxy 18095, nginx 18096, envoy 18097, tollgate 18102, tollgate-b 18103; splicing: haproxy 18098,
 tollgate 18104, tollgate-b 18105. Tollgate starts through
-bench/gateway.sh (override its JVM flags with JVM_OPTS / JVM_EXTRA in the environment).
+bench/gateway.sh and bin/tollgate (TOLLGATE_MEMORY, TOLLGATE_GC, and JVM_OPTS / JVM_EXTRA added
+after its flags, in the environment).
 USAGE
   exit 2
 }

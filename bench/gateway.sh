@@ -9,8 +9,13 @@
 #   UPSTREAM_URL     http://HOST:PORT of the upstream              (required)
 #   ADMIN_PORT       admin API port; 0 = any free port, logged      (default 0; never 9901)
 #   TOLLGATE_JAR     the gateway jar          (default: gateway-server/target/tollgate.jar)
-#   JVM_OPTS         replaces the JVM flags below
-#   JVM_EXTRA        added to them, e.g. -XX:StartFlightRecording=duration=30s,filename=/tmp/gw.jfr
+#   TOLLGATE_MEMORY  the memory bin/tollgate sizes the JVM for       (default 256m)
+#   TOLLGATE_GC      bin/tollgate's collector: serial (default), zgc, g1, parallel
+#   TOLLGATE_CDS     bin/tollgate's class data sharing                (default off here: it only
+#                    speeds the start, which these runs do not measure, and a first run's archive
+#                    is written at exit, longer than the harness waits before SIGKILL on a busy host)
+#   JVM_OPTS, JVM_EXTRA  added after bin/tollgate's flags (so they win), e.g.
+#                    -XX:StartFlightRecording=duration=30s,filename=/tmp/gw.jfr
 #   CONF_DIR         where the generated YAML goes                 (default $TMPDIR or /tmp)
 #   TLS_CERT, TLS_KEY  PEM certificate chain and PKCS#8 key: the listener terminates TLS (default: cleartext)
 #   TCP_PORT         also a 'tcp' listener on 127.0.0.1:$TCP_PORT: the TCP proxy (L4) to the same upstream
@@ -18,17 +23,11 @@
 #   FILTERS_YAML     the listener's stream filters, a YAML flow list, e.g.
 #                    '[{name: fault, abort: {http_status: 503}, headers: {x-never: "1"}}]' (default: none)
 #
-# JVM flags, chosen for a proxy that owns exactly one core:
-#   -Xms512m -Xmx512m   fixed heap, the size the reference JVM peer gets: no resizing under load.
-#                       Buffers are pooled off-heap, so the heap only holds short-lived objects.
-#   -XX:+UseSerialGC    with one core nothing runs in parallel anyway; Serial has the cheapest
-#                       write barriers and no concurrent threads stealing the core (G1 has both).
-#                       It is also what the JVM picks by itself when it sees one CPU.
-#   no AlwaysPreTouch   it would make RSS equal the heap size; we want RSS_MB to show what the
-#                       process really touches. First-touch page faults are paid during warm-up.
-#   -Dio.netty.leakDetection.level=disabled   the default SIMPLE level samples allocations and
-#                       records stacks; production does not run it, so neither does the benchmark.
-#   nothing else: JIT and allocator defaults stay until a profile shows a flag pays off.
+# JVM flags: bin/tollgate's, as in production (it prints them first; docs/operations.md says why
+# each). For 256m: a fixed 48 MB heap (buffers are pooled off-heap, so the heap holds short-lived
+# objects and the configuration), 64 MB of direct memory, the Serial collector (one core: nothing
+# runs in parallel anyway, and it has the cheapest barriers), no leak detection, no pre-touch (RSS
+# shows what the process really touches).
 set -eu
 
 die() { echo "gateway.sh: $*" >&2; exit 1; }
@@ -77,6 +76,5 @@ clusters:
       - { address: $UP_HOST, port: $UP_PORT }
 YAML
 
-JVM_OPTS=${JVM_OPTS:--Xms512m -Xmx512m -XX:+UseSerialGC -Dio.netty.leakDetection.level=disabled}
-# shellcheck disable=SC2086 # the flag lists are meant to split into words
-exec java $JVM_OPTS ${JVM_EXTRA:-} -jar "$JAR" run -c "$CONF"
+exec env TOLLGATE_JAR="$JAR" TOLLGATE_MEMORY="${TOLLGATE_MEMORY:-256m}" TOLLGATE_CDS="${TOLLGATE_CDS:-off}" JAVA_OPTS="${JVM_OPTS:-} ${JVM_EXTRA:-}" \
+  "$ROOT/bin/tollgate" run -c "$CONF"

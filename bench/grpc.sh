@@ -59,7 +59,6 @@ OUT=${OUT:-$(mktemp -d /tmp/tollgate-grpc.XXXXXX)}
 mkdir -p "$OUT" || die "cannot create $OUT"
 HZ=$(getconf CLK_TCK)
 JVM="-Xms256m -Xmx256m -XX:+UseSerialGC"
-GW_JVM="-Xms512m -Xmx512m -XX:+UseSerialGC -Dio.netty.leakDetection.level=disabled ${JVM_EXTRA:-}"
 
 # --- processes: everything started here is stopped by its PID on exit ---------------------------
 
@@ -189,7 +188,9 @@ for target in $ONLY; do
   warmup=$REF_WARMUP
   case $target in
     direct) warmup=$WARMUP ;;
-    tollgate) start tollgate 1 "$TG" java $GW_JVM -jar "$GW_JAR" run -c "$OUT/tollgate.yaml"
+    tollgate) # bin/tollgate's flags for TOLLGATE_MEMORY (default 256m), JVM_EXTRA after them
+              start tollgate 1 "$TG" env TOLLGATE_JAR="$GW_JAR" TOLLGATE_MEMORY="${TOLLGATE_MEMORY:-256m}" JAVA_OPTS="${JVM_EXTRA:-}" \
+                "$ROOT/bin/tollgate" run -c "$OUT/tollgate.yaml"
               MEASURED=$PID; warmup=$WARMUP ;;
     haproxy) start haproxy 1 "$HA" haproxy -db -f "$OUT/haproxy.cfg"
              MEASURED=$PID ;;

@@ -84,9 +84,8 @@ clusters:
     endpoints: [{ address: 127.0.0.1, port: 18181 }, { address: 127.0.0.1, port: 18182 }]
     health_check: { type: tcp, interval: 500ms, timeout: 200ms }
 YAML
-# shellcheck disable=SC2086 # the flag list is meant to split into words
-setsid taskset -c 1 java -Xms512m -Xmx512m -XX:+UseSerialGC -Dio.netty.leakDetection.level=disabled \
-  -jar "$JAR" run -c "$OUT/tollgate.yaml" > "$OUT/gateway.log" 2>&1 &
+setsid taskset -c 1 env TOLLGATE_JAR="$JAR" TOLLGATE_MEMORY="${TOLLGATE_MEMORY:-256m}" "$ROOT/bin/tollgate" \
+  run -c "$OUT/tollgate.yaml" > "$OUT/gateway.log" 2>&1 &
 PGID[gateway]=$!
 wait_port 18181 && wait_port 18182 && wait_port 18190 || { echo "host-kill.sh: a process did not start, see $OUT" >&2; exit 1; }
 taskset -c 0 wrk -t1 -c"$CONNS" -d"${WARMUP}s" http://127.0.0.1:18190/ > "$OUT/warmup.txt"

@@ -167,7 +167,8 @@ for target in $ONLY; do
       if [ ! -f "$jar" ]; then
         echo "rpc.sh: no $jar, skipping $target" >&2; continue
       fi
-      start "$target" "$(port "$first" "$target")" 1 java $JVM -jar "$jar" run -c "$OUT/$target.yaml" || continue
+      start "$target" "$(port "$first" "$target")" 1 env TOLLGATE_JAR="$jar" TOLLGATE_MEMORY="${TOLLGATE_MEMORY:-256m}" \
+        "$ROOT/bin/tollgate" run -c "$OUT/$target.yaml" || continue
       PROC[$target]=$PID ;;
     envoy)
       case " $PROTOCOLS " in *" dubbo "*) ;; *) continue ;; esac

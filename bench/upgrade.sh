@@ -47,7 +47,8 @@ JAR=${TOLLGATE_JAR:-$ROOT/gateway-server/target/tollgate.jar}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 HZ=$(getconf CLK_TCK)
-JVM="-Xms512m -Xmx512m -XX:+UseSerialGC -Dio.netty.leakDetection.level=disabled"
+# both epochs start through bin/tollgate, with its flags for TOLLGATE_MEMORY (default 256m)
+GW="env TOLLGATE_JAR=$JAR TOLLGATE_MEMORY=${TOLLGATE_MEMORY:-256m} $ROOT/bin/tollgate"
 
 mkdir -p "$OUT/nginx"
 cat > "$OUT/nginx/nginx.conf" <<CFG
@@ -81,7 +82,7 @@ clusters:
 YAML
 
 start upstream 0 18680 "nginx -p $OUT/nginx -c $OUT/nginx/nginx.conf"
-start epoch-0 1 18690 "java $JVM -jar $JAR run -c $OUT/tollgate.yaml"
+start epoch-0 1 18690 "$GW run -c $OUT/tollgate.yaml"
 OLD=$PID
 echo "warm-up: wrk -t1 -c200 -d${WARMUP}s" >&2
 load taskset -c 0 wrk -t1 -c200 -d"${WARMUP}s" http://127.0.0.1:18690/ > "$OUT/warmup.txt"
@@ -90,7 +91,8 @@ echo "measuring ${DUR}s, hot restart at ${AT}s" >&2
 taskset -c 0 java "$ROOT/bench/UpgradeLoad.java" 18690 "$CONNS" "$DUR" > "$OUT/seconds.txt" &
 LOAD=$!
 sleep "$AT"
-taskset -c 1 java $JVM -jar "$JAR" run -c "$OUT/tollgate.yaml" --upgrade > "$OUT/epoch-1.log" 2>&1 &
+# shellcheck disable=SC2086 # the command is meant to split into words
+taskset -c 1 $GW run -c "$OUT/tollgate.yaml" --upgrade > "$OUT/epoch-1.log" 2>&1 &
 STARTED+=("$!")
 READY=""
 while kill -0 "$OLD" 2>/dev/null; do

@@ -1,7 +1,9 @@
 package io.tollgate.admin;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tollgate.core.accesslog.AccessLogTap;
 import io.tollgate.core.config.XdsResourceStatus;
+import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.router.cluster.ClusterManager;
 import java.util.List;
 
@@ -43,6 +45,24 @@ public interface AdminContext {
 
     /** The resources received from the xDS control plane, with versions and rejections; empty without one. */
     default List<XdsResourceStatus> xdsResources() {
+        return List.of();
+    }
+
+    /**
+     * Where the event loops hand finished requests to the console's live access log; by default a
+     * tap nothing feeds, for a context without traffic.
+     */
+    default AccessLogTap accessLogTap() {
+        return new AccessLogTap();
+    }
+
+    /** The state of each service registry; empty without {@code registries}. */
+    default List<RegistryStatus> registries() {
+        return List.of();
+    }
+
+    /** The services whose providers make clusters' hosts; empty without discovery. */
+    default List<DiscoveredService> discoveredServices() {
         return List.of();
     }
 }

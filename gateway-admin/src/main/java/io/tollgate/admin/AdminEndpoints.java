@@ -17,9 +17,18 @@ import java.util.Map;
 final class AdminEndpoints {
 
     private final Map<String, AdminEndpoint> byPath = new LinkedHashMap<>();
+    /** The console's files, answered like endpoints but not listed by the index beyond {@code /ui}. */
+    private final Map<String, AdminEndpoint> assets = new LinkedHashMap<>();
 
-    AdminEndpoints(AdminContext context) {
+    AdminEndpoints(AdminContext context, Console console) {
         add(new AdminEndpoint(GET, "/", "this list", params -> index()));
+        ConsoleAssets.load().forEach((path, answer) ->
+                assets.put(path, new AdminEndpoint(GET, path, "the browser console", params -> answer)));
+        add(assets.get("/ui"));
+        add(new AdminEndpoint(GET, "/stats/series", "the last 15 minutes of the main meters, one sample a second,"
+                + " as JSON", params -> console.series()));
+        add(new AdminEndpoint(GET, "/access_log", "[?status=&route=&cluster=&flag=&limit=] the last requests"
+                + " finished, as JSON", console::accessLog));
         add(new AdminEndpoint(GET, "/ready", "200 LIVE when taking traffic, else 503 and the state (e.g. DRAINING)",
                 params -> context.ready()
                         ? AdminResponse.text(HttpResponseStatus.OK, "LIVE")
@@ -62,6 +71,10 @@ final class AdminEndpoints {
                 params -> reload(context), true));
         add(new AdminEndpoint(GET, "/clusters", "clusters and their hosts with health and load, as JSON",
                 params -> AdminResponse.json(TopologyJson.clusters(context.clusters()))));
+        add(new AdminEndpoint(GET, "/services", "services found in service registries: registry, cluster, providers"
+                + " with labels, weight and health; and each registry's state, as JSON",
+                params -> AdminResponse.json(ServicesJson.of(context.registries(), context.discoveredServices(),
+                        context.clusters()))));
         add(new AdminEndpoint(GET, "/listeners", "bound listeners, as JSON",
                 params -> AdminResponse.json(TopologyJson.listeners(context.listeners()))));
         add(new AdminEndpoint(POST, "/logging", "?level=debug[&logger=name] sets a log level (root by default)",
@@ -75,6 +88,9 @@ final class AdminEndpoints {
         dump.setAll((ObjectNode) ConfigJson.of(served.config()));
         if (served.config().xds().isPresent()) {
             dump.set("xds_resources", ConfigJson.of(context.xdsResources()));
+        }
+        if (!served.config().discovery().registries().isEmpty()) {
+            dump.set("registry_states", ConfigJson.of(context.registries()));
         }
         return dump;
     }
@@ -91,7 +107,8 @@ final class AdminEndpoints {
 
     /** Returns the endpoint at this path, or null. */
     AdminEndpoint find(String path) {
-        return byPath.get(path);
+        AdminEndpoint endpoint = byPath.get(path);
+        return endpoint != null ? endpoint : assets.get(path);
     }
 
     private void add(AdminEndpoint endpoint) {
@@ -103,6 +120,8 @@ final class AdminEndpoints {
         for (AdminEndpoint endpoint : byPath.values()) {
             text.append(String.format("%-5s %-18s %s\n", endpoint.method(), endpoint.path(), endpoint.help()));
         }
+        text.append(String.format("%-5s %-18s %s\n", GET, EventStream.PATH,
+                "each new sample and access-log record as server-sent events (text/event-stream)"));
         return AdminResponse.text(HttpResponseStatus.OK, text.toString());
     }
 }

@@ -33,12 +33,21 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static final String BEARER = "Bearer ";
 
+    /**
+     * Only this origin's scripts, styles, images and connections, no inline script, no eval, no
+     * framing: the console's pages and every other answer alike.
+     */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; base-uri 'none'; form-action 'self';"
+            + " frame-ancestors 'none'";
+
     private final AdminEndpoints endpoints;
+    private final EventStream stream;
     private final byte[] token;
 
     /** @param token the bearer token mutating endpoints require, or empty when none is required */
-    AdminHandler(AdminEndpoints endpoints, Optional<String> token) {
+    AdminHandler(AdminEndpoints endpoints, EventStream stream, Optional<String> token) {
         this.endpoints = endpoints;
+        this.stream = stream;
         this.token = token.map(t -> t.getBytes(StandardCharsets.UTF_8)).orElse(null);
     }
 
@@ -50,6 +59,10 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return;
         }
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+        if (EventStream.PATH.equals(uri.path()) && HttpMethod.GET.equals(request.method())) {
+            stream.subscribe(ctx.channel());
+            return;
+        }
         AdminEndpoint endpoint = endpoints.find(uri.path());
         if (endpoint == null) {
             write(ctx, AdminResponse.text(HttpResponseStatus.NOT_FOUND, "no such endpoint: " + uri.path()
@@ -116,7 +129,10 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         http.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, response.contentType())
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, http.content().readableBytes())
-                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
+                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE)
+                .set(HttpHeaderNames.CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY)
+                .set("x-content-type-options", "nosniff")
+                .set("referrer-policy", "no-referrer");
         if (allow != null) {
             http.headers().set(HttpHeaderNames.ALLOW, allow);
         }

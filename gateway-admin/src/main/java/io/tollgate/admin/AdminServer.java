@@ -59,9 +59,12 @@ public final class AdminServer implements AutoCloseable {
     public static AdminServer start(AdminConfig config, AdminContext context, IoHandlerFactory io,
             ChannelFactory<? extends ServerChannel> sockets, boolean listening) throws InterruptedException {
         requireNonNull(config, "config");
-        AdminEndpoints endpoints = new AdminEndpoints(requireNonNull(context, "context"));
+        Console console = new Console(requireNonNull(context, "context"));
+        AdminEndpoints endpoints = new AdminEndpoints(context, console);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("tollgate-admin"), io);
         try {
+            // the admin thread samples the meters: the I/O event loops only count
+            group.next().scheduleAtFixedRate(console::tick, 1, 1, TimeUnit.SECONDS);
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .channelFactory(sockets)
@@ -71,7 +74,7 @@ public final class AdminServer implements AutoCloseable {
                             ch.pipeline().addLast(
                                     new HttpServerCodec(),
                                     new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                                    new AdminHandler(endpoints, config.token()));
+                                    new AdminHandler(endpoints, console.stream(), config.token()));
                         }
                     });
             Channel channel = (listening ? bootstrap.register() : bootstrap.bind(config.address(), config.port()))

@@ -29,21 +29,25 @@ final class TopologyJson {
             c.put("lb_policy", cluster.config().lbPolicy());
             ArrayNode hosts = c.putArray("hosts");
             for (Host host : cluster.hosts()) {
-                ObjectNode h = hosts.addObject();
-                h.put("address", host.id());
-                h.put("weight", host.weight());
-                ObjectNode labels = h.putObject("labels");
-                for (Map.Entry<String, String> label : host.labels().entrySet()) {
-                    labels.put(label.getKey(), label.getValue());
-                }
-                h.put("healthy", host.healthy());
-                h.put("ejected", host.ejected());
-                h.put("active_requests", host.activeRequests());
+                host(hosts.addObject(), host);
             }
             cluster.config().subsetLbConfig().ifPresent(config -> subsets(c.putObject("subsets"), config,
                     cluster.subsetStats()));
         }
         return root;
+    }
+
+    /** A host's address, weight, labels, health and load into {@code h}. */
+    static void host(ObjectNode h, Host host) {
+        h.put("address", host.id());
+        h.put("weight", host.weight());
+        ObjectNode labels = h.putObject("labels");
+        for (Map.Entry<String, String> label : host.labels().entrySet()) {
+            labels.put(label.getKey(), label.getValue());
+        }
+        h.put("healthy", host.healthy());
+        h.put("ejected", host.ejected());
+        h.put("active_requests", host.activeRequests());
     }
 
     private static void subsets(ObjectNode subsets, SubsetLbConfig config, SubsetStats stats) {

@@ -13,9 +13,11 @@ import io.netty.channel.unix.UnixChannel;
 import io.tollgate.admin.AdminContext;
 import io.tollgate.admin.ServedConfig;
 import io.tollgate.admin.AdminServer;
+import io.tollgate.admin.DiscoveredService;
 import io.tollgate.admin.ListenerInfo;
 import io.tollgate.admin.ServerControl;
 import io.tollgate.admin.ServerInfo;
+import io.tollgate.core.accesslog.AccessLogTap;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
@@ -23,9 +25,12 @@ import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
+import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.router.cluster.ClusterManager;
+import io.tollgate.server.configwatch.ConfigWatchSwitch;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.demo.DemoUpstream;
+import io.tollgate.server.discovery.DiscoveredClusters;
 import io.tollgate.server.drain.Drain;
 import io.tollgate.server.drain.DrainController;
 import io.tollgate.server.drain.DrainTrigger;
@@ -93,6 +98,12 @@ public final class Gateway implements AutoCloseable {
     private DownstreamProtocols protocols;
     private OverloadGuard overload;
     private XdsClient xds;
+    private final ConfigWatchSwitch fileWatch;
+    private final DiscoveredClusters discovery;
+    /** The configuration last applied, before the providers of registries are added; control thread only. */
+    private GatewayConfig applied;
+    /** Whether start-up stopped waiting for the registries' first state (had it, or waited its bound). */
+    private volatile boolean discoveryAwaited;
 
     private Gateway(GatewayConfig config, Launch launch, Inheritance inherited) {
         this.inherited = inherited;
@@ -105,10 +116,15 @@ public final class Gateway implements AutoCloseable {
         }
         this.launch = launch;
         this.configFile = launch.configFile();
+        this.fileWatch = new ConfigWatchSwitch(configFile, () -> snapshot.get().config().configWatch().debounce(),
+                this::reload);
         this.transport = Transport.best();
         this.workers = transport.newGroup(config.eventLoops(), "tollgate-io");
         this.loopDelays = EventLoopDelayProbe.start(workers, registry);
-        this.drains = new DrainController(workers, registry, () -> xds == null || xds.initialized());
+        this.discovery = new DiscoveredClusters(control, registry, this::applyDiscovered);
+        this.applied = config;
+        this.drains = new DrainController(workers, registry,
+                () -> (xds == null || xds.initialized()) && discoveryAwaited);
         reloads.version(1);
     }
 
@@ -157,18 +173,24 @@ public final class Gateway implements AutoCloseable {
         health = UpstreamHealth.create(workers, transport, metrics, control);
         awaitFirstVerdicts(control.call(() -> health.update(snapshot.get())), config);
         overload = OverloadGuard.start(config.overload(), registry);
-        protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload);
+        protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload,
+                discovery.serviceClusters());
         for (ListenerConfig listenerConfig : config.listeners()) {
             FileDescriptor socket = inherited.listenerSocket(listenerConfig.name());
             listeners.add(socket == null ? Listener.bind(listenerConfig, workers, transport, protocols)
                     : Listener.adopt(listenerConfig, workers, transport, protocols, socket));
         }
         admin = startAdmin(config);
+        awaitDiscovery(control.call(() -> {
+            discovery.follow(config);
+            return discovery.firstSync();
+        }), config);
         if (config.xds().isPresent()) {
             xds = XdsClient.start(config, ExtensionRegistry.defaults(), registry, this::applyFromXds,
                     CertificateFileWatcher::checkNow);
         }
         listeners.forEach(Listener::startAccepting);
+        fileWatch.follow(config.configWatch());
         drains.started();
         log.info("gateway ready; admin API on {}:{}, restart epoch {}", config.admin().address(), admin.port(),
                 launch.restartEpoch());
@@ -200,6 +222,41 @@ public final class Gateway implements AutoCloseable {
             log.warn("starting before every host had its first health check; those without one take no traffic yet");
         } catch (ExecutionException e) {
             throw new IllegalStateException("first health checks failed", e.getCause());
+        }
+    }
+
+    /**
+     * Waits, before any listener accepts, until every registry was read whole once and its
+     * providers applied, as long as the slowest registry's connection timeout at most; then serves
+     * with what it knows (the rest arrives as it comes).
+     */
+    private void awaitDiscovery(CompletableFuture<Void> firstSync, GatewayConfig config) throws InterruptedException {
+        long timeoutNanos = config.discovery().registries().stream()
+                .mapToLong(r -> r.connectionTimeout().toNanos()).max().orElse(0);
+        try {
+            firstSync.get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            log.warn("starting before every service registry was read; discovered clusters fill as registries answer");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("service discovery failed", e.getCause());
+        } finally {
+            discoveryAwaited = true;
+        }
+    }
+
+    /**
+     * Applies the configuration again with the providers the registries report now, on the
+     * control thread: how a registry change reaches the clusters.
+     */
+    private CompletableFuture<Void> applyDiscovered() {
+        if (closing.get() || drains.draining()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        try {
+            return apply(applied).firstVerdicts();
+        } catch (ConfigException e) {
+            log.warn("providers from the service registries not applied: {}", e.getMessage());
+            return CompletableFuture.completedFuture(null);
         }
     }
 
@@ -261,7 +318,8 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** {@link #reload(GatewayConfig)}, on the control thread. */
-    private Applied apply(GatewayConfig config) {
+    private Applied apply(GatewayConfig given) {
+        GatewayConfig config = discovery.withProviders(given);
         Snapshot current = snapshot.get();
         if (drains.draining()) {
             reloads.failed();
@@ -288,6 +346,8 @@ public final class Gateway implements AutoCloseable {
         }
         Snapshot next = update.commit(metrics, control);
         snapshot.set(next);
+        applied = given;
+        discovery.follow(given);
         listeners.addAll(bound);
         for (String removed : update.removedListeners()) {
             Listener listener = listener(removed);
@@ -304,6 +364,7 @@ public final class Gateway implements AutoCloseable {
         reloads.applied(next.version());
         log.info("configuration version {} applied: {} listeners, {} clusters", next.version(),
                 config.listeners().size(), config.clusters().size());
+        fileWatch.follow(config.configWatch());
         return new Applied(next.version(), firstVerdicts);
     }
 
@@ -498,6 +559,7 @@ public final class Gateway implements AutoCloseable {
             terminated.join();
             return;
         }
+        fileWatch.close();
         Drain draining = drains.processDrain();
         if (draining != null) {
             draining.done().join();
@@ -505,6 +567,10 @@ public final class Gateway implements AutoCloseable {
         if (xds != null) {
             xds.close();
         }
+        control.call(() -> {
+            discovery.close();
+            return null;
+        });
         if (admin != null) {
             admin.close();
         }
@@ -616,6 +682,21 @@ public final class Gateway implements AutoCloseable {
         @Override
         public List<XdsResourceStatus> xdsResources() {
             return xds == null ? List.of() : xds.resources();
+        }
+
+        @Override
+        public AccessLogTap accessLogTap() {
+            return metrics.accessLogTap();
+        }
+
+        @Override
+        public List<RegistryStatus> registries() {
+            return discovery.statuses();
+        }
+
+        @Override
+        public List<DiscoveredService> discoveredServices() {
+            return discovery.services();
         }
     }
 }

@@ -130,7 +130,8 @@ final class SnapshotUpdate {
     private static ListenerConfig bound(ListenerConfig listener) {
         return new ListenerConfig(listener.name(), listener.address(), listener.port(), listener.protocols(),
                 new RouteConfig(List.of()), listener.http(), listener.accessLog(), listener.protocolOptions(),
-                listener.http2(), listener.tls(), listener.limits(), List.of(), listener.networkFilters());
+                listener.http2(), listener.tls(), listener.limits(), List.of(), listener.networkFilters(),
+                listener.proxyProtocol());
     }
 
     private static void requireUnchanged(String field, Object before, Object after) {

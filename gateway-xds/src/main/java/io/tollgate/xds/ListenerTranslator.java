@@ -77,7 +77,7 @@ final class ListenerTranslator {
             ListenerConfig c = config;
             return new ListenerConfig(c.name(), c.address(), c.port(), c.protocols(), served.routes(), c.http(),
                     c.accessLog(), c.protocolOptions(), c.http2(), settings, c.limits(), served.filters(),
-                    c.networkFilters());
+                    c.networkFilters(), c.proxyProtocol());
         }
 
         private Translated withRdsFetchTimeout(Duration timeout) {
@@ -95,7 +95,7 @@ final class ListenerTranslator {
 
     Translated translate(Listener listener) {
         String at = "Listener '" + listener.getName() + "'";
-        Fields.allowOnly(listener, at, Set.of("name", "address", "filter_chains"));
+        Fields.allowOnly(listener, at, Set.of("name", "address", "filter_chains", "listener_filters"));
         SocketAddress socket = socketAddress(listener.getAddress(), at + ".address");
         int main = defaultChain(listener, at);
         String chainAt = at + ".filter_chains[" + main + "]";
@@ -194,6 +194,7 @@ final class ListenerTranslator {
         String where = chainAt + ".filters[0]";
         ObjectNode tree = NODES.objectNode().put("name", listener.getName()).put("address", socket.getAddress())
                 .put("port", socket.getPortValue());
+        ListenerFilterTranslator.translate(listener.getListenerFiltersList(), at + ".listener_filters", tree);
         Filter filter = chain.getFilters(0);
         if (BoltProxyTranslator.isTypedStruct(filter.getTypedConfig())) {
             Fields.allowOnly(filter, where, Set.of("name", "typed_config"));

@@ -19,6 +19,7 @@ import io.envoyproxy.envoy.config.core.v3.HealthCheck;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Http2ProtocolOptions;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
+import io.envoyproxy.envoy.config.core.v3.ProxyProtocolPassThroughTLVs;
 import io.envoyproxy.envoy.config.core.v3.RoutingPriority;
 import io.envoyproxy.envoy.config.core.v3.RuntimeFractionalPercent;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
@@ -29,6 +30,7 @@ import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.config.listener.v3.Filter;
 import io.envoyproxy.envoy.config.listener.v3.FilterChain;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.listener.v3.ListenerFilter;
 import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
 import io.envoyproxy.envoy.config.route.v3.QueryParameterMatcher;
 import io.envoyproxy.envoy.config.route.v3.RetryPolicy;
@@ -43,6 +45,7 @@ import io.envoyproxy.envoy.extensions.filters.http.fault.v3.FaultAbort;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
+import io.envoyproxy.envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
@@ -55,6 +58,7 @@ import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.ForwardActionConfig;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.ProxyProtocolConfig;
 import io.tollgate.core.config.RetryPolicyConfig;
 import io.tollgate.core.config.RouteConfig;
 import io.tollgate.core.config.RouteEntryConfig;
@@ -63,6 +67,7 @@ import io.tollgate.core.config.SubsetSelectorConfig;
 import io.tollgate.core.config.ValueMatcherConfig;
 import io.tollgate.core.config.WeightedClusterConfig;
 import io.tollgate.core.extension.ExtensionRegistry;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -254,6 +259,31 @@ class TranslationTest {
         assertThat(config.port()).isEqualTo(8080);
         assertThat(config.protocols()).containsExactly("http1", "h2c");
         assertThat(translated.rdsName()).contains("web-routes");
+    }
+
+    @Test
+    void envoysProxyProtocolListenerFilterIsTheListenersProxyProtocolTrustingEverySource() throws Exception {
+        Listener web = listener(HttpConnectionManager.newBuilder()
+                .setRds(Rds.newBuilder().setRouteConfigName("web-routes").setConfigSource(ADS)));
+        ProxyProtocolConfig required = listeners.translate(web.toBuilder().addListenerFilters(ListenerFilter.newBuilder()
+                .setName("envoy.filters.listener.proxy_protocol").setTypedConfig(Any.pack(ProxyProtocol.getDefaultInstance())))
+                .build()).config().proxyProtocol().orElseThrow();
+        assertThat(required.mode()).isEqualTo(ProxyProtocolConfig.Mode.REQUIRED);
+        assertThat(required.trusts(InetAddress.getByName("203.0.113.9"))).isTrue();
+        assertThat(required.trusts(InetAddress.getByName("2001:db8::1"))).isTrue();
+        ProxyProtocolConfig optional = listeners.translate(web.toBuilder().addListenerFilters(ListenerFilter.newBuilder()
+                .setName("envoy.filters.listener.proxy_protocol").setTypedConfig(Any.pack(ProxyProtocol.newBuilder()
+                        .setAllowRequestsWithoutProxyProtocol(true).build()))).build()).config().proxyProtocol().orElseThrow();
+        assertThat(optional.mode()).isEqualTo(ProxyProtocolConfig.Mode.OPTIONAL);
+        assertThat(listeners.translate(web).config().proxyProtocol()).isEmpty();
+
+        assertThatThrownBy(() -> listeners.translate(web.toBuilder().addListenerFilters(ListenerFilter.newBuilder()
+                .setName("envoy.filters.listener.tls_inspector").setTypedConfig(Any.pack(Router.getDefaultInstance())))
+                .build())).hasMessageContaining("Listener 'web'.listener_filters[0]: 'envoy.filters.listener.tls_inspector'");
+        assertThatThrownBy(() -> listeners.translate(web.toBuilder().addListenerFilters(ListenerFilter.newBuilder()
+                .setName("envoy.filters.listener.proxy_protocol").setTypedConfig(Any.pack(ProxyProtocol.newBuilder()
+                        .setPassThroughTlvs(ProxyProtocolPassThroughTLVs.newBuilder().addTlvType(2)).build())))
+                .build())).hasMessageContaining("pass_through_tlvs");
     }
 
     @Test

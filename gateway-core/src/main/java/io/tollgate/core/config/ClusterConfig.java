@@ -34,6 +34,8 @@ import java.util.Optional;
  *     the whole cluster, across event loops
  * @param loadBalancing the load balancer's settings: hash policy, ring and table sizes, slow start
  * @param tls when present, connections to the hosts (requests and health checks) are encrypted
+ * @param proxyProtocol when present, every connection the TCP proxy opens to a host starts with a
+ *     PROXY protocol header of this version, carrying the client's address (before TLS, if any)
  */
 public record ClusterConfig(
         String name,
@@ -52,7 +54,8 @@ public record ClusterConfig(
         String protocol,
         CircuitBreakersConfig circuitBreakers,
         LoadBalancingConfig loadBalancing,
-        Optional<UpstreamTlsConfig> tls) {
+        Optional<UpstreamTlsConfig> tls,
+        Optional<UpstreamProxyProtocol> proxyProtocol) {
 
     /** Upstream HTTP/1.1, one request at a time per pooled connection. */
     public static final String HTTP1 = "http1";
@@ -77,6 +80,19 @@ public record ClusterConfig(
         }
         Objects.requireNonNull(circuitBreakers, "circuitBreakers");
         requireNonNull(tls, "tls");
+        requireNonNull(proxyProtocol, "proxyProtocol");
+    }
+
+    /** A cluster whose connections start with no PROXY protocol header. */
+    public ClusterConfig(String name, String lbPolicy, List<EndpointConfig> endpoints, Duration connectTimeout,
+            int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout, int connectionsPerHost,
+            Duration heartbeatInterval, Optional<HealthCheckConfig> healthCheck,
+            Optional<OutlierDetectionConfig> outlierDetection, int panicThresholdPercent,
+            Optional<SubsetLbConfig> subsetLbConfig, String protocol, CircuitBreakersConfig circuitBreakers,
+            LoadBalancingConfig loadBalancing, Optional<UpstreamTlsConfig> tls) {
+        this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
+                connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
+                subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, Optional.empty());
     }
 
     /** A cluster with every optional setting at its default. */
@@ -92,6 +108,13 @@ public record ClusterConfig(
     public ClusterConfig withEndpoints(List<EndpointConfig> otherEndpoints) {
         return new ClusterConfig(name, lbPolicy, otherEndpoints, connectTimeout, maxConnectionsPerHost,
                 maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
+                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol);
+    }
+
+    /** This cluster under another name (a discovered service's cluster made from a template). */
+    public ClusterConfig withName(String otherName) {
+        return new ClusterConfig(otherName, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost,
+                maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
                 panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls);
     }
 
@@ -99,20 +122,20 @@ public record ClusterConfig(
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsets, protocol, circuitBreakers, loadBalancing, tls);
+                subsets, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol);
     }
 
     /** This cluster connecting to its hosts with the TLS settings {@code settings} (or in cleartext). */
     public ClusterConfig withTls(Optional<UpstreamTlsConfig> settings) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsetLbConfig, protocol, circuitBreakers, loadBalancing, settings);
+                subsetLbConfig, protocol, circuitBreakers, loadBalancing, settings, proxyProtocol);
     }
 
     /** This cluster with the load balancer settings {@code settings}. */
     public ClusterConfig withLoadBalancing(LoadBalancingConfig settings) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsetLbConfig, protocol, circuitBreakers, settings, tls);
+                subsetLbConfig, protocol, circuitBreakers, settings, tls, proxyProtocol);
     }
 }

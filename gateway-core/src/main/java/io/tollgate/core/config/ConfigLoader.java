@@ -59,7 +59,7 @@ public final class ConfigLoader {
     private static final Set<String> CLUSTER_KEYS = Set.of("name", "lb_policy", "endpoints", "connect_timeout",
             "max_connections_per_host", "max_pending_requests", "idle_timeout", "connections_per_host",
             "heartbeat_interval", "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config",
-            "protocol", "circuit_breakers", "tls");
+            "protocol", "circuit_breakers", "tls", "discovery", "proxy_protocol");
     /** The keys of a health check beside those its checker reads. */
     private static final Set<String> HEALTH_CHECK_KEYS = Set.of("type", "interval", "timeout", "jitter",
             "healthy_threshold", "unhealthy_threshold");
@@ -115,11 +115,7 @@ public final class ConfigLoader {
         if (tree == null || tree.isMissingNode()) {
             throw new ConfigException("<root>: the configuration is empty");
         }
-        GatewayConfig config = gateway(new ConfigNode(tree, ""), extensions);
-        if (config.xds().isEmpty()) {
-            checkReferences(config);
-        }
-        return config;
+        return new ConfigNode(tree, "").read(root -> gateway(root, extensions));
     }
 
     /**
@@ -128,17 +124,17 @@ public final class ConfigLoader {
      * come from a file (xDS): the same rules as the file's.
      */
     public static ListenerConfig listener(JsonNode tree, String path, ExtensionRegistry extensions) {
-        return listener(new ConfigNode(tree, path), extensions);
+        return new ConfigNode(tree, path).read(n -> listener(n, extensions));
     }
 
     /** Parses and validates one cluster given as a tree shaped like an element of {@code clusters}. */
     public static ClusterConfig cluster(JsonNode tree, String path, ExtensionRegistry extensions) {
-        return cluster(new ConfigNode(tree, path), extensions);
+        return new ConfigNode(tree, path).read(n -> cluster(n, extensions));
     }
 
     /** Parses and validates one route configuration given as a tree shaped like {@code route_config}. */
     public static RouteConfig routeConfig(JsonNode tree, String path) {
-        return routeConfig(new ConfigNode(tree, path), RouteFilterOverrides.NONE);
+        return new ConfigNode(tree, path).read(n -> routeConfig(n, RouteFilterOverrides.NONE));
     }
 
     /**
@@ -148,7 +144,7 @@ public final class ConfigLoader {
      */
     public static RouteConfig routeConfig(JsonNode tree, String path, List<StreamFilterConfig> chain,
             ExtensionRegistry extensions) {
-        return routeConfig(new ConfigNode(tree, path), new RouteFilterOverrides(chain, extensions));
+        return new ConfigNode(tree, path).read(n -> routeConfig(n, new RouteFilterOverrides(chain, extensions)));
     }
 
     /**
@@ -157,27 +153,55 @@ public final class ConfigLoader {
      * listener's {@code tls} block; for certificates that do not come from the file (xDS secrets).
      */
     public static void pemFiles(JsonNode tree, String path) {
-        TlsConfigLoader.pemFiles(new ConfigNode(tree, path));
+        new ConfigNode(tree, path).read(n -> {
+            TlsConfigLoader.pemFiles(n);
+            return n;
+        });
     }
 
+    /**
+     * The whole file; each top-level section is read whatever the errors of the others, and the
+     * clusters routes and filters name are checked last (see {@link ConfigErrors}).
+     */
     private static GatewayConfig gateway(ConfigNode root, ExtensionRegistry extensions) {
         root.allowOnly(Set.of("admin", "event_loops", "listeners", "clusters", "demo_upstream", "overload", "node",
-                "dynamic_resources", "drain", "upgrade"));
-        AdminConfig admin = root.optional("admin").map(TlsConfigLoader::admin)
-                .orElse(new AdminConfig("127.0.0.1", 9901));
-        List<ListenerConfig> listeners = root.list("listeners", n -> listener(n, extensions));
-        List<ClusterConfig> clusters = root.list("clusters", n -> cluster(n, extensions));
-        unique(root.child("listeners"), listeners.stream().map(ListenerConfig::name).toList());
-        unique(root.child("clusters"), clusters.stream().map(ClusterConfig::name).toList());
-        Optional<DemoUpstreamConfig> demo = root.optional("demo_upstream").map(n -> {
+                "dynamic_resources", "drain", "upgrade", "config_watch", "registries"));
+        AdminConfig admin = root.section("admin", TlsConfigLoader::admin, new AdminConfig("127.0.0.1", 9901));
+        List<ListenerConfig> listeners = root.independent(() -> root.list("listeners", n -> listener(n, extensions)),
+                List.of());
+        List<ClusterConfig> clusters = root.independent(() -> root.list("clusters", n -> cluster(n, extensions)),
+                List.of());
+        List<String> clusterNames = names(root, "clusters");
+        unique(root.child("listeners"), names(root, "listeners"));
+        unique(root.child("clusters"), clusterNames);
+        Optional<DemoUpstreamConfig> demo = root.section("demo_upstream", n -> {
             n.allowOnly(Set.of("address", "port"));
-            return new DemoUpstreamConfig(n.string("address", "127.0.0.1"), n.integer("port", 8081, 0, 65535));
-        });
-        OverloadConfig overload = root.optional("overload").map(ConfigLoader::overload).orElse(OverloadConfig.DEFAULTS);
-        DrainConfig drain = root.optional("drain").map(ConfigLoader::drain).orElse(DrainConfig.DEFAULTS);
-        UpgradeConfig upgrade = root.optional("upgrade").map(ConfigLoader::upgrade).orElse(UpgradeConfig.defaults(admin));
+            return Optional.of(new DemoUpstreamConfig(n.string("address", "127.0.0.1"),
+                    n.integer("port", 8081, 0, 65535)));
+        }, Optional.empty());
+        OverloadConfig overload = root.section("overload", ConfigLoader::overload, OverloadConfig.DEFAULTS);
+        DrainConfig drain = root.section("drain", ConfigLoader::drain, DrainConfig.DEFAULTS);
+        UpgradeConfig upgrade = root.section("upgrade", ConfigLoader::upgrade, UpgradeConfig.defaults(admin));
+        Optional<XdsConfig> xds = root.independent(() -> xds(root), Optional.empty());
+        ConfigWatchConfig watch = root.section("config_watch", ConfigLoader::configWatch, ConfigWatchConfig.OFF);
+        // A file with dynamic_resources may name clusters the control plane has yet to send
+        // (answered 503 until then, as Envoy does). A cluster with errors of its own is still
+        // known; with one whose name cannot be read, any name might be meant: nothing is checked.
+        if (!root.has("dynamic_resources") && !clusterNames.contains("")) {
+            root.checkClusterReferences(Set.copyOf(clusterNames));
+        }
         return new GatewayConfig(admin, root.integer("event_loops", 0, 0, 1024), listeners, clusters, demo, overload,
-                xds(root), drain, upgrade);
+                xds, drain, upgrade, watch,
+                root.independent(() -> DiscoveryConfigLoader.discovery(root, clusters), DiscoveryConfig.NONE));
+    }
+
+    /**
+     * The names the elements of the list at {@code key} are given as written, those of elements
+     * with errors too ({@code ""} where none can be read), by their index in the file; only
+     * {@code ""} when the list itself cannot be read.
+     */
+    private static List<String> names(ConfigNode root, String key) {
+        return root.independent(() -> root.list(key, n -> n.string("name", "")), List.of(""));
     }
 
     private static UpgradeConfig upgrade(ConfigNode n) {
@@ -188,6 +212,12 @@ public final class ConfigLoader {
                     + MAX_UNIX_SOCKET_PATH_BYTES + " bytes, the limit of a Unix domain socket address)");
         }
         return new UpgradeConfig(Path.of(path));
+    }
+
+    /** {@code config_watch}: on once the block is there, unless {@code enabled: false}. */
+    private static ConfigWatchConfig configWatch(ConfigNode n) {
+        n.allowOnly(Set.of("enabled", "debounce"));
+        return new ConfigWatchConfig(n.bool("enabled", true), positive(n, "debounce", ConfigWatchConfig.DEFAULT_DEBOUNCE));
     }
 
     private static DrainConfig drain(ConfigNode n) {
@@ -270,7 +300,7 @@ public final class ConfigLoader {
     private static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {
         Set<String> keys = new HashSet<>(Set.of("name", "address", "port", "protocols", "route_config", "http",
                 "http2", "access_log", "tls", "protocol_detection_timeout", "max_connections", "filters",
-                "network_filters"));
+                "network_filters", "proxy_protocol"));
         keys.addAll(extensions.names(ProtocolOptions.class));
         n.allowOnly(keys);
         List<NetworkFilterEntry> networkFilters = networkFilters(n, extensions);
@@ -315,8 +345,8 @@ public final class ConfigLoader {
                 n.string("address", "127.0.0.1"),
                 n.integer("port", 0, 0, 65535),
                 protocols,
-                tcp ? new RouteConfig(List.of())
-                        : routeConfig(n.required("route_config"), new RouteFilterOverrides(filters, extensions)),
+                tcp ? new RouteConfig(List.of()) : n.independent(() -> routeConfig(n.required("route_config"),
+                        new RouteFilterOverrides(filters, extensions)), new RouteConfig(List.of())),
                 http,
                 accessLog,
                 protocolOptions,
@@ -326,7 +356,8 @@ public final class ConfigLoader {
                         positive(n, "protocol_detection_timeout", ConnectionLimits.DEFAULT_PROTOCOL_DETECTION_TIMEOUT),
                         n.integer("max_connections", 0, 0, Integer.MAX_VALUE)),
                 filters,
-                networkFilters);
+                networkFilters,
+                ProxyProtocolConfig.parse(n));
     }
 
     /**
@@ -359,7 +390,15 @@ public final class ConfigLoader {
         keys.add("kind");
         keys.add("disabled");
         n.allowOnly(keys);
-        return factory.parse(n, entry);
+        return referencesOf(n, factory.parse(n, entry));
+    }
+
+    /** Notes the clusters {@code filter}, read at {@code n}, names; returns it. */
+    private static StreamFilterConfig referencesOf(ConfigNode n, StreamFilterConfig filter) {
+        if (filter.settings() instanceof ClusterReferences references) {
+            references.clusters().forEach(cluster -> n.child("cluster").referenceToCluster(cluster));
+        }
+        return filter;
     }
 
     /**
@@ -407,7 +446,9 @@ public final class ConfigLoader {
             Set<String> keys = new HashSet<>(factory.keys());
             keys.add("name");
             f.allowOnly(keys);
-            return new NetworkFilterEntry(name, factory.parse(f, NetworkFilterConfig.NONE));
+            NetworkFilterConfig config = factory.parse(f, NetworkFilterConfig.NONE);
+            config.clusters().forEach(cluster -> f.child("cluster").referenceToCluster(cluster));
+            return new NetworkFilterEntry(name, config);
         });
         for (int i = 0; i < filters.size() - 1; i++) {
             if (filters.get(i).config().terminal()) {
@@ -517,7 +558,14 @@ public final class ConfigLoader {
                 redirect,
                 n.optional("request_headers").map(ConfigLoader::headerMutation).orElse(HeaderMutationConfig.NONE),
                 n.optional("response_headers").map(ConfigLoader::headerMutation).orElse(HeaderMutationConfig.NONE),
-                n.optional("filters").map(overrides::parse).orElse(Map.of()));
+                n.optional("filters").map(f -> overrides(f, overrides)).orElse(Map.of()));
+    }
+
+    /** A route's overrides of its listener's stream filters, noting the clusters they name. */
+    private static Map<String, StreamFilterConfig> overrides(ConfigNode n, RouteFilterOverrides overrides) {
+        Map<String, StreamFilterConfig> parsed = overrides.parse(n);
+        parsed.forEach((name, override) -> referencesOf(n.child(name), override));
+        return parsed;
     }
 
     private static RouteMatchConfig match(ConfigNode n) {
@@ -561,9 +609,12 @@ public final class ConfigLoader {
                 "metadata_match", "retry_policy", "per_request_buffer_limit_bytes", "hash_policy", "priority",
                 "max_grpc_timeout"));
         Optional<String> cluster = n.optionalString("cluster");
+        cluster.ifPresent(c -> n.child("cluster").referenceToCluster(c));
         List<WeightedClusterConfig> weighted = n.list("weighted_clusters", w -> {
             w.allowOnly(Set.of("name", "weight"));
-            return new WeightedClusterConfig(w.string("name"), w.integer("weight", 1, 1, 1_000_000));
+            String name = w.string("name");
+            w.child("name").referenceToCluster(name);
+            return new WeightedClusterConfig(name, w.integer("weight", 1, 1, 1_000_000));
         });
         if (cluster.isPresent() == !weighted.isEmpty()) {
             throw n.error("needs exactly one of cluster, weighted_clusters");
@@ -741,7 +792,8 @@ public final class ConfigLoader {
                 protocol,
                 n.optional("circuit_breakers").map(ConfigLoader::circuitBreakers).orElse(CircuitBreakersConfig.DEFAULTS),
                 loadBalancing(n, lb, extensions),
-                TlsConfigLoader.upstream(n, protocol));
+                TlsConfigLoader.upstream(n, protocol),
+                UpstreamProxyProtocol.parse(n));
     }
 
     /** The settings {@code lb_policy} reads; a setting only another policy reads is an error, not silently ignored. */
@@ -902,14 +954,14 @@ public final class ConfigLoader {
         unique(list, names, "name");
     }
 
-    /** Fails on the first element of {@code list} whose key repeats an earlier one; empty keys are not compared. */
+    /** Reports each element of {@code list} whose key repeats an earlier one; empty keys are not compared. */
     static void unique(ConfigNode list, List<String> keys, String keyName) {
         Map<String, Integer> first = new HashMap<>();
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
             Integer earlier = key.isEmpty() ? null : first.putIfAbsent(key, i);
             if (earlier != null) {
-                throw list.element(i).error(keyName + " '" + key + "' is already used by " + list.path()
+                list.element(i).report(keyName + " '" + key + "' is already used by " + list.path()
                         + "[" + earlier + "] (expected each " + keyName + " once)");
             }
         }
@@ -918,58 +970,5 @@ public final class ConfigLoader {
     private static String where(JsonLocation location) {
         return location == null || location.getLineNr() < 0 ? ""
                 : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-    }
-
-    /**
-     * Every cluster a route, a network filter or a stream filter names must exist: a dangling reference is a configuration error. Not
-     * checked for a file with {@code dynamic_resources}, whose routes may name clusters the
-     * control plane has yet to send (answered 503 until then, as Envoy does).
-     *
-     * @throws ConfigException naming the route that names an unknown cluster
-     */
-    public static void checkReferences(GatewayConfig config) {
-        for (int l = 0; l < config.listeners().size(); l++) {
-            List<NetworkFilterEntry> filters = config.listeners().get(l).networkFilters();
-            for (int f = 0; f < filters.size(); f++) {
-                for (String cluster : filters.get(f).config().clusters()) {
-                    requireCluster(config, "listeners[" + l + "].network_filters[" + f + "].cluster", cluster);
-                }
-            }
-            List<StreamFilterConfig> streamFilters = config.listeners().get(l).filters();
-            for (int f = 0; f < streamFilters.size(); f++) {
-                requireClusters(config, "listeners[" + l + "].filters[" + f + "].cluster", streamFilters.get(f));
-            }
-            List<VirtualHostConfig> hosts = config.listeners().get(l).routeConfig().virtualHosts();
-            for (int v = 0; v < hosts.size(); v++) {
-                List<RouteEntryConfig> routes = hosts.get(v).routes();
-                for (int r = 0; r < routes.size(); r++) {
-                    String route = "listeners[" + l + "].route_config.virtual_hosts[" + v + "].routes[" + r + "]";
-                    routes.get(r).filters().forEach((name, override) ->
-                            requireClusters(config, route + ".filters." + name + ".cluster", override));
-                    String at = route + ".route";
-                    Optional<ForwardActionConfig> forward = routes.get(r).forward();
-                    if (forward.isEmpty()) {
-                        continue;
-                    }
-                    forward.get().cluster().ifPresent(c -> requireCluster(config, at + ".cluster", c));
-                    List<WeightedClusterConfig> weighted = forward.get().weightedClusters();
-                    for (int w = 0; w < weighted.size(); w++) {
-                        requireCluster(config, at + ".weighted_clusters[" + w + "].name", weighted.get(w).name());
-                    }
-                }
-            }
-        }
-    }
-
-    private static void requireClusters(GatewayConfig config, String path, StreamFilterConfig filter) {
-        if (filter.settings() instanceof ClusterReferences references) {
-            references.clusters().forEach(cluster -> requireCluster(config, path, cluster));
-        }
-    }
-
-    private static void requireCluster(GatewayConfig config, String path, String name) {
-        if (config.cluster(name).isEmpty()) {
-            throw new ConfigException(path + ": unknown cluster '" + name + "'");
-        }
     }
 }

@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param xds the control plane that adds listeners and clusters to these, if any
  * @param drain how long a drain lets requests in flight finish
  * @param upgrade where a hot restart finds this process
+ * @param configWatch whether the configuration file is reloaded when it changes
+ * @param discovery the service registries and the clusters whose hosts are found there
  */
 public record GatewayConfig(
         AdminConfig admin,
@@ -29,7 +31,9 @@ public record GatewayConfig(
         OverloadConfig overload,
         Optional<XdsConfig> xds,
         DrainConfig drain,
-        UpgradeConfig upgrade) {
+        UpgradeConfig upgrade,
+        ConfigWatchConfig configWatch,
+        DiscoveryConfig discovery) {
 
     public GatewayConfig {
         listeners = List.copyOf(listeners);
@@ -39,6 +43,16 @@ public record GatewayConfig(
         requireNonNull(xds, "xds");
         requireNonNull(drain, "drain");
         requireNonNull(upgrade, "upgrade");
+        requireNonNull(configWatch, "configWatch");
+        requireNonNull(discovery, "discovery");
+    }
+
+    /** A configuration whose file is not watched and that discovers nothing in service registries. */
+    public GatewayConfig(AdminConfig admin, int eventLoops, List<ListenerConfig> listeners, List<ClusterConfig> clusters,
+            Optional<DemoUpstreamConfig> demoUpstream, OverloadConfig overload, Optional<XdsConfig> xds,
+            DrainConfig drain, UpgradeConfig upgrade) {
+        this(admin, eventLoops, listeners, clusters, demoUpstream, overload, xds, drain, upgrade, ConfigWatchConfig.OFF,
+                DiscoveryConfig.NONE);
     }
 
     /** A configuration with the default hot restart socket. */
@@ -61,7 +75,7 @@ public record GatewayConfig(
     /** This configuration with {@code otherListeners} and {@code otherClusters} instead of its own. */
     public GatewayConfig with(List<ListenerConfig> otherListeners, List<ClusterConfig> otherClusters) {
         return new GatewayConfig(admin, eventLoops, otherListeners, otherClusters, demoUpstream, overload, xds, drain,
-                upgrade);
+                upgrade, configWatch, discovery);
     }
 
     /** Returns the cluster with this name, if configured. */

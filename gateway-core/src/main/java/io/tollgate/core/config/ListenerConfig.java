@@ -1,5 +1,7 @@
 package io.tollgate.core.config;
 
+import static java.util.Objects.requireNonNull;
+
 import io.tollgate.core.filter.NetworkFilterEntry;
 import io.tollgate.core.filter.StreamFilterConfig;
 import java.util.List;
@@ -25,6 +27,8 @@ import java.util.Optional;
  * @param filters the stream filters every request of this listener passes, in order
  * @param networkFilters the ordered network filters every connection passes before its protocol;
  *     on a {@code tcp} listener the last is the terminal one that serves it
+ * @param proxyProtocol when present, the PROXY protocol header the listener reads before anything
+ *     else (before TLS too), from the balancers it trusts
  */
 public record ListenerConfig(
         String name,
@@ -39,7 +43,8 @@ public record ListenerConfig(
         Optional<TlsConfig> tls,
         ConnectionLimits limits,
         List<StreamFilterConfig> filters,
-        List<NetworkFilterEntry> networkFilters) {
+        List<NetworkFilterEntry> networkFilters,
+        Optional<ProxyProtocolConfig> proxyProtocol) {
 
     /** The protocol of a listener whose terminal network filter serves its connections. */
     public static final String TCP = "tcp";
@@ -49,6 +54,16 @@ public record ListenerConfig(
         protocolOptions = Map.copyOf(protocolOptions);
         filters = List.copyOf(filters);
         networkFilters = List.copyOf(networkFilters);
+        requireNonNull(proxyProtocol, "proxyProtocol");
+    }
+
+    /** A listener that reads no PROXY protocol header. */
+    public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
+            HttpOptions http, AccessLogConfig accessLog, Map<String, ProtocolOptions> protocolOptions,
+            Http2Options http2, Optional<TlsConfig> tls, ConnectionLimits limits, List<StreamFilterConfig> filters,
+            List<NetworkFilterEntry> networkFilters) {
+        this(name, address, port, protocols, routeConfig, http, accessLog, protocolOptions, http2, tls, limits,
+                filters, networkFilters, Optional.empty());
     }
 
     /** A listener without network filters. */
@@ -70,7 +85,7 @@ public record ListenerConfig(
     /** This listener serving {@code routes} instead of its own. */
     public ListenerConfig withRoutes(RouteConfig routes) {
         return new ListenerConfig(name, address, port, protocols, routes, http, accessLog, protocolOptions, http2, tls,
-                limits, filters, networkFilters);
+                limits, filters, networkFilters, proxyProtocol);
     }
 
     /** The settings of {@code protocol} on this listener, or null when the listener does not serve it. */

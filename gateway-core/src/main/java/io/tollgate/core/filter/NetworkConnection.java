@@ -8,7 +8,7 @@ import java.net.SocketAddress;
  */
 public interface NetworkConnection {
 
-    /** The client's address. */
+    /** The client's address: the one its PROXY protocol header carried, if the listener reads one, else the peer's. */
     SocketAddress remoteAddress();
 
     /** The listener that accepted the connection. */

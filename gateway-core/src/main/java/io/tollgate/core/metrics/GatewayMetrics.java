@@ -3,6 +3,7 @@ package io.tollgate.core.metrics;
 import static java.util.Objects.requireNonNull;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tollgate.core.accesslog.AccessLogTap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -16,6 +17,7 @@ public final class GatewayMetrics {
     private final ConcurrentMap<String, ListenerMetrics> listeners = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, ClusterMetrics> clusters = new ConcurrentHashMap<>();
     private final ConnectionErrorMeters connectionErrors;
+    private final AccessLogTap accessLogTap = new AccessLogTap();
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = requireNonNull(registry, "registry");
@@ -24,6 +26,14 @@ public final class GatewayMetrics {
 
     public MeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * The process's copy of finished requests for the admin console's live access log: not a
+     * meter, but it goes wherever the meters go, so every listener's records reach it.
+     */
+    public AccessLogTap accessLogTap() {
+        return accessLogTap;
     }
 
     /** Returns the meters of a listener, the same instance for the same name. */

@@ -58,6 +58,15 @@ public final class MetricNames {
      */
     public static final String DOWNSTREAM_CX_REJECTED = "tollgate.downstream.cx.rejected";
     /**
+     * Counter: connections of a listener with {@code proxy_protocol}, by listener and result:
+     * {@code v1} or {@code v2} (a header carried the client's address), {@code local} (a v2
+     * {@code LOCAL} header, the balancer's own check), {@code unknown} (a header without an IP
+     * address), {@code absent} (optional, none sent) or {@code untrusted} (optional, a source
+     * outside {@code trusted_sources}, not looked at). Refused connections count under
+     * {@link #DOWNSTREAM_CX_REJECTED} with reasons {@code proxy_protocol_*}.
+     */
+    public static final String DOWNSTREAM_CX_PROXY_PROTOCOL = "tollgate.downstream.cx.proxy_protocol";
+    /**
      * Counter: errors that ended a connection, by side and kind: {@code peer_reset} (an I/O error:
      * the peer reset or closed the socket) or {@code unexpected} (a failure in the gateway's own
      * handlers, logged at WARN).

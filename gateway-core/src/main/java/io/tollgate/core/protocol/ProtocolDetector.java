@@ -16,4 +16,14 @@ public interface ProtocolDetector {
 
     /** Looks at the bytes readable in {@code in} without consuming them. */
     Detection detect(ByteBuf in);
+
+    /**
+     * Whether this protocol answers a connection whose first bytes no protocol of its listener
+     * claimed (each said {@link Detection#NO_MATCH}), with the error its protocol has for a broken
+     * opening, rather than the connection being closed without a word: so when the bytes began as
+     * this protocol's opening does and then differed. None does by default.
+     */
+    default boolean answersUnclaimed(ByteBuf in) {
+        return false;
+    }
 }

@@ -21,7 +21,7 @@ class ConfigLoaderFuzzTest {
      * or an unknown field named as written, which may be any text, then the reason.
      */
     private static final Pattern PATH_NAMED = Pattern.compile(
-            "(<root>|(admin|event_loops|listeners|clusters|demo_upstream)([.\\[].*?)?): \\S.*"
+            "(<root>|(admin|event_loops|listeners|clusters|demo_upstream|overload|node|dynamic_resources|drain|upgrade|config_watch)([.\\[].*?)?): \\S.*"
                     + "|.+: unknown field \\(expected one of \\[.*", Pattern.DOTALL);
 
     @FuzzTest(maxDuration = "2m")

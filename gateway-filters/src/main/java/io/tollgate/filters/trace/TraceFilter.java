@@ -58,7 +58,7 @@ final class TraceFilter implements StreamFilter {
         exporter.export(new FinishedSpan(started.span, name, context.listenerName(), context.routeName(),
                 TimeUnit.MILLISECONDS.toMicros(started.epochMillis),
                 TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started.nanos), status, context.upstreamHost(),
-                context.protocol(), started.rpc, started.method, started.service, started.path, context.clientAddress()));
+                context.clientAddress(), context.protocol(), started.rpc, started.method, started.service, started.path));
     }
 
     /** What an exported span needs kept from the request's start. */

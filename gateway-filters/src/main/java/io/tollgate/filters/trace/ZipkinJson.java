@@ -52,10 +52,10 @@ final class ZipkinJson implements BatchEncoder<FinishedSpan> {
         out.append(",\"localEndpoint\":{\"serviceName\":");
         string(out, serviceName);
         out.append('}');
-        if (s.clientAddress() != null && !s.clientAddress().isEmpty()) {
-            out.append(",\"remoteEndpoint\":{\"").append(s.clientAddress().indexOf(':') >= 0 ? "ipv6" : "ipv4")
+        if (s.peerAddress() != null && !s.peerAddress().isEmpty()) {
+            out.append(",\"remoteEndpoint\":{\"").append(s.peerAddress().indexOf(':') >= 0 ? "ipv6" : "ipv4")
                     .append("\":");
-            string(out, s.clientAddress());
+            string(out, s.peerAddress());
             out.append('}');
         }
         out.append(",\"tags\":{");

@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tollgate.core.protocol.Detection;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class Http2DetectorTest {
@@ -35,6 +36,17 @@ class Http2DetectorTest {
         assertThat(detect("PRI / HTTP/1.1\r\n")).isEqualTo(Detection.MATCH);
     }
 
+    /** What no protocol claimed: a broken preface when it began with the preface's first byte. */
+    @Test
+    void answersUnclaimedBytesThatBeganLikeThePreface() {
+        assertThat(answers("P\r\n")).isTrue();
+        assertThat(answers("PR\0")).isTrue();
+        assertThat(answers("PRI\r\n\r\n")).isTrue();
+        assertThat(answers("\r\nPRI")).isFalse();
+        assertThat(answers("\0\0\0")).isFalse();
+        assertThat(answers("")).isFalse();
+    }
+
     @Test
     void readsWithoutConsuming() {
         ByteBuf in = Unpooled.copiedBuffer("x" + PREFACE, StandardCharsets.US_ASCII);
@@ -47,10 +59,18 @@ class Http2DetectorTest {
         }
     }
 
+    private boolean answers(String text) {
+        return on(text, detector::answersUnclaimed);
+    }
+
     private Detection detect(String text) {
+        return on(text, detector::detect);
+    }
+
+    private static <T> T on(String text, Function<ByteBuf, T> look) {
         ByteBuf in = Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII);
         try {
-            return detector.detect(in);
+            return look.apply(in);
         } finally {
             in.release();
         }

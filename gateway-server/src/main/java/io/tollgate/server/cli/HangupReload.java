@@ -12,9 +12,9 @@ import sun.misc.SignalHandler;
 /**
  * Reloads the gateway's configuration file when the process receives SIGHUP, the Unix
  * convention for "read your configuration again". {@code sun.misc.Signal} is the JDK's only
- * signal hook; a file watcher was set aside because editors write files in several steps and a
- * half-written file would be tried. The reload runs on its own thread, never on the signal
- * dispatcher, and one at a time.
+ * signal hook. The reload runs on its own thread, never on the signal dispatcher, and one at a
+ * time. (With {@code config_watch} the gateway also reloads the file when it changes:
+ * {@link io.tollgate.server.configwatch.ConfigFileWatch}.)
  */
 final class HangupReload {
 

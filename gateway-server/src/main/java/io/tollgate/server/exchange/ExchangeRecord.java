@@ -3,6 +3,7 @@ package io.tollgate.server.exchange;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.tollgate.core.accesslog.AccessLogEntry;
 import io.tollgate.core.accesslog.AccessLogSink;
+import io.tollgate.core.accesslog.AccessLogTap;
 import io.tollgate.core.accesslog.HeaderCapture;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.metrics.ClusterMetrics;
@@ -218,14 +219,22 @@ public final class ExchangeRecord {
             listener.rpcMethod(authority, method).request(status);
         }
         AccessLogSink accessLog = sink.accessLog();
-        if (accessLog != null) {
+        AccessLogTap tap = sink.metrics().accessLogTap();
+        boolean tapped = tap.open();
+        if (accessLog != null || tapped) {
             long elapsedNanos = elapsedNanos();
             long startMillis = System.currentTimeMillis() - elapsedNanos / 1_000_000;
-            accessLog.log(new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path, authority,
-                    status, bytesReceived, bytesSent, elapsedNanos / 1000, upstreamHost,
+            AccessLogEntry entry = new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path,
+                    authority, status, bytesReceived, bytesSent, elapsedNanos / 1000, upstreamHost,
                     route == null ? null : route.name(), requestId(), ResponseFlag.codes(flags), downstreamAddress,
                     downstreamPeer, clusterName, rpc ? authority : null, rpc ? method : null, grpc, requestHeaders,
-                    responseHeaders, trailers, traceId, spanId));
+                    responseHeaders, trailers, traceId, spanId);
+            if (accessLog != null) {
+                accessLog.log(entry);
+            }
+            if (tapped) {
+                tap.offer(entry);
+            }
         }
     }
 }

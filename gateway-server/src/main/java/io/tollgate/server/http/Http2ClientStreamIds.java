@@ -19,10 +19,15 @@ import io.netty.handler.codec.http2.Http2Stream;
  *       decoder says PROTOCOL_ERROR: {@link #halfClosedHeaders} names such streams for the
  *       connection's error handling.</li>
  * </ul>
- * The ids a client skipped and the streams the gateway reset are remembered for the last
- * {@value #REMEMBERED} of each: an older one is taken for a stream that closed. Reading a frame
- * header costs a few bytes' reads per frame and allocates nothing. Confined to the connection's
- * event loop.
+ * The frames of a read are scanned here before the decoder sees any of them, so a stream opened
+ * by a HEADERS frame of the same read (an id above the last the decoder created) is open, not
+ * closed: its trailers (HEADERS with END_STREAM after HEADERS and DATA, RFC 9113 section 8.1)
+ * often arrive in the read that opened it. The ids a client skipped, the streams the gateway
+ * reset and the streams opened with END_STREAM ahead of the decoder are remembered for the last
+ * {@value #REMEMBERED} of each: an older one is taken for a stream that closed (or, opened ahead
+ * with END_STREAM, for an open one, whose second HEADERS the decoder still refuses as a stream
+ * error). Reading a frame header costs a few bytes' reads per frame and allocates nothing.
+ * Confined to the connection's event loop.
  */
 final class Http2ClientStreamIds {
 
@@ -44,7 +49,9 @@ final class Http2ClientStreamIds {
     private int resetNext;
     private final int[] halfClosed = new int[REMEMBERED];
     private int halfClosedNext;
-    private int endedInBatch;
+    /** Streams opened by a HEADERS frame with END_STREAM that the decoder may not have read yet. */
+    private final int[] endedAhead = new int[REMEMBERED];
+    private int endedAheadNext;
 
     /** The connection error found, set by {@link #scan}. */
     private Http2Error error;
@@ -66,7 +73,6 @@ final class Http2ClientStreamIds {
      *     {@link #error()}), or -1 when there is none
      */
     int scan(ByteBuf in) {
-        endedInBatch = 0;
         long position = scanned;
         int readable = in.readableBytes();
         int start = in.readerIndex();
@@ -103,6 +109,9 @@ final class Http2ClientStreamIds {
 
     /** The gateway reset {@code streamId}: frames the client sent before it knew are not errors. */
     void resetSent(int streamId) {
+        if (contains(reset, streamId)) {
+            return;
+        }
         reset[resetNext] = streamId;
         resetNext = (resetNext + 1) % REMEMBERED;
     }
@@ -125,7 +134,8 @@ final class Http2ClientStreamIds {
             }
             highestOpened = streamId;
             if (endStream) {
-                endedInBatch = streamId;
+                endedAhead[endedAheadNext] = streamId;
+                endedAheadNext = (endedAheadNext + 1) % REMEMBERED;
             }
             return true;
         }
@@ -136,8 +146,11 @@ final class Http2ClientStreamIds {
             }
             return true;
         }
-        if (streamId == endedInBatch) {
-            rememberHalfClosed(streamId);
+        if (streamId > connection.remote().lastStreamCreated()) {
+            // opened by a HEADERS frame scanned here that the decoder has not read yet
+            if (contains(endedAhead, streamId)) {
+                rememberHalfClosed(streamId);
+            }
             return true;
         }
         if (contains(reset, streamId)) {

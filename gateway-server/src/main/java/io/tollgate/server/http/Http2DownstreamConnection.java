@@ -59,9 +59,23 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
                 drain.pingAcked(data);
             }
         }
+
+        /** Netty applied the acknowledged SETTINGS, its stream limit among them: lifted again (see {@link #maxStreams}). */
+        @Override
+        public void onSettingsAckRead(ChannelHandlerContext ctx) {
+            liftNettyStreamLimit();
+        }
     };
     private final Runnable idleCheck = this::checkIdle;
     private final Http2ClientStreamIds streamIds;
+    /**
+     * SETTINGS_MAX_CONCURRENT_STREAMS, enforced here rather than by Netty: Netty refuses a stream
+     * past it without creating it, and then takes the client's frames in flight on that stream
+     * (its DATA, its trailers) for frames on a stream that never existed, a connection error.
+     * Created and reset here, the refused stream is closed, and those frames are ignored as RFC
+     * 9113 section 5.1 asks.
+     */
+    private final long maxStreams;
     private ChannelHandlerContext ctx;
     private PeerAddress peer;
     private ScheduledFuture<?> idleTimer;
@@ -77,6 +91,7 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         this.holdNanos = proxy.listenerConfig().http2().windowHoldTimeout().toNanos();
         this.idleNanos = proxy.listenerConfig().http().idleTimeout().toNanos();
         this.streamIds = new Http2ClientStreamIds(connection(), upgraded);
+        this.maxStreams = proxy.listenerConfig().http2().maxConcurrentStreams();
         decoder.frameListener(frames);
         connection().addListener(new Http2ConnectionAdapter() {
             @Override
@@ -93,6 +108,7 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         this.ctx = ctx;
         this.peer = new PeerAddress(ctx.channel());
         super.handlerAdded(ctx);
+        liftNettyStreamLimit();
         if (!upgraded) {
             proxy.listenerMetrics().connectionOpened();
         }
@@ -203,10 +219,15 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         return super.resetStream(ctx, streamId, errorCode, promise);
     }
 
-    /** HEADERS on a half-closed (remote) stream is STREAM_CLOSED (RFC 9113 5.1), where Netty says PROTOCOL_ERROR. */
+    /**
+     * HEADERS on a half-closed (remote) stream is STREAM_CLOSED (RFC 9113 5.1), where Netty says
+     * PROTOCOL_ERROR. The stream is reset: the client's frames in flight on it are no error, even
+     * when Netty resets a stream it never created (one opened after the gateway's GOAWAY).
+     */
     @Override
     protected void onStreamError(ChannelHandlerContext ctx, boolean outbound, Throwable cause,
             Http2Exception.StreamException http2Ex) {
+        streamIds.resetSent(http2Ex.streamId());
         Http2Exception.StreamException error = http2Ex;
         if (!outbound && http2Ex.error() == Http2Error.PROTOCOL_ERROR && streamIds.halfClosedHeaders(http2Ex.streamId())) {
             error = (Http2Exception.StreamException) Http2Exception.streamError(http2Ex.streamId(),
@@ -221,6 +242,11 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         Http2Stream stream = connection().stream(streamId);
         Http2DownstreamStream downstream = streamOf(stream);
         if (downstream == null) {
+            if (connection().remote().numActiveStreams() > maxStreams) {
+                proxy.listenerMetrics().error("h2_refused_stream");
+                resetStream(ctx, streamId, Http2Error.REFUSED_STREAM.code(), ctx.newPromise());
+                return;
+            }
             if (!Http2RequestHeads.complete(headers)) {
                 proxy.listenerMetrics().error("h2_malformed_request");
                 resetStream(ctx, streamId, Http2Error.PROTOCOL_ERROR.code(), ctx.newPromise());
@@ -245,6 +271,10 @@ final class Http2DownstreamConnection extends Http2Multiplexer<Http2DownstreamSt
         joinReadBatch(downstream);
         downstream.data(data.retain(), data.readableBytes() + padding, endStream);
         return 0;
+    }
+
+    private void liftNettyStreamLimit() {
+        connection().remote().maxActiveStreams(Integer.MAX_VALUE);
     }
 
     HttpProxy proxy() {

@@ -86,6 +86,8 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
                 // a request never gains trailers once complete: no map of its own for them
                 request = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
                         Unpooled.EMPTY_BUFFER, request.headers(), EmptyHttpHeaders.INSTANCE);
+            } else if (headers.contains(HttpHeaderNames.TRAILER)) {
+                announcesTrailers(request, headers);
             } else if (!HttpUtil.isContentLengthSet(request)) {
                 request.headers().add(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
             }
@@ -93,6 +95,18 @@ final class Http2DownstreamStream extends Http2Multiplexer.Stream implements Dow
         } catch (Http2Exception e) {
             reset(Http2Error.PROTOCOL_ERROR);
         }
+    }
+
+    /**
+     * A request that announces trailers ({@code trailer}, RFC 9110 section 6.6.2) is forwarded
+     * chunked, with the announcement, even when it gave its length: an HTTP/1.1 message framed by
+     * its length has no trailer section to carry them in. (Netty's conversion drops the field.)
+     */
+    private static void announcesTrailers(HttpRequest request, Http2Headers headers) {
+        HttpHeaders forwarded = request.headers();
+        forwarded.remove(HttpHeaderNames.CONTENT_LENGTH);
+        forwarded.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+        forwarded.set(HttpHeaderNames.TRAILER, headers.getAll(HttpHeaderNames.TRAILER));
     }
 
     /**

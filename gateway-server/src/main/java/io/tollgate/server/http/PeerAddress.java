@@ -54,7 +54,7 @@ final class PeerAddress {
     /** The client's address and port, as the access log shows it. */
     String text() {
         if (text == null) {
-            text = String.valueOf(connection.remoteAddress());
+            text = ClientAddresses.text(connection);
         }
         return text;
     }

@@ -18,6 +18,7 @@ import io.tollgate.server.network.NetworkFilterChain;
 import io.tollgate.server.network.tcpproxy.TcpProxy;
 import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.rpc.RpcProxy;
+import io.tollgate.server.rpc.ServiceClusters;
 import io.tollgate.server.rpc.RpcUpstreams;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upstream.ServedHosts;
@@ -44,6 +45,7 @@ public final class DownstreamProtocols {
     private final LoopDeadlines deadlines = new LoopDeadlines();
     private final Map<String, RpcUpstreams> rpcUpstreams = new ConcurrentHashMap<>();
     private final OverloadGuard overload;
+    private final ServiceClusters serviceClusters;
 
     /** Protocols with no overload protection and no process-wide connection limit. */
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics) {
@@ -56,6 +58,17 @@ public final class DownstreamProtocols {
      */
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics,
             ExtensionRegistry extensions, OverloadGuard overload) {
+        this(snapshot, transport, metrics, extensions, overload, ServiceClusters.NONE);
+    }
+
+    /**
+     * @param extensions where RPC protocols are found by name
+     * @param overload the process's overload state and connection count, read by every listener
+     * @param serviceClusters where RPC calls routed to a per-service template find their service's cluster
+     */
+    public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics,
+            ExtensionRegistry extensions, OverloadGuard overload, ServiceClusters serviceClusters) {
+        this.serviceClusters = serviceClusters;
         this.snapshot = snapshot;
         this.transport = transport;
         this.metrics = metrics;
@@ -80,6 +93,11 @@ public final class DownstreamProtocols {
     /** The listener's non-terminal network filters, or null when it has none. */
     NetworkFilterChain networkFilters(ListenerConfig listener) {
         return NetworkFilterChain.of(listener, extensions, metrics);
+    }
+
+    /** The gateway's meters. */
+    GatewayMetrics metrics() {
+        return metrics;
     }
 
     /** The meters of a listener, for the rejections counted before a protocol is known. */
@@ -121,6 +139,7 @@ public final class DownstreamProtocols {
         RpcUpstreams upstreams = rpcUpstreams.computeIfAbsent(name,
                 n -> new RpcUpstreams(protocol.upstreamCodec(), deadlines, transport, metrics));
         return new RpcProxy(listener, protocol.codec(options), options.maxFrameBytes(), options.idleTimeout(),
-                options.firstFrameTimeout(), snapshot, upstreams, ListenerRecords.of(listener.name(), metrics, accessLog), overload);
+                options.firstFrameTimeout(), snapshot, upstreams, ListenerRecords.of(listener.name(), metrics, accessLog), overload,
+                serviceClusters);
     }
 }

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
@@ -24,6 +25,7 @@ import io.tollgate.server.network.NetworkFilterChain;
 import io.tollgate.server.tls.ListenerTls;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * serves one protocol, or after {@link ProtocolDetectionHandler} looked at its first bytes; on a
  * TLS listener, once the handshake is done, by the ALPN name agreed on (see {@link TlsProtocolSelector}).
  * Every new connection first passes the listener's {@link ConnectionGate}, then its network
- * filters ({@link NetworkFilterChain}, when it has any); once admitted, it is tracked in the
+ * filters ({@link NetworkFilterChain}, when it has any), after its PROXY protocol header on a
+ * listener that reads one ({@link ProxyProtocolStage}); once admitted, it is tracked in the
  * listener's {@link ListenerConnections} until it closes, so that a drain reaches it. In a hot
  * restart the listening socket comes from the previous process ({@link #adopt}) and so may live
  * connections ({@link #adoptConnection}), which passed their network filters there. A reload that
@@ -150,8 +153,10 @@ public final class Listener implements DrainableListener, AutoCloseable {
             connections = new ListenerConnections(metrics);
             gate = new ConnectionGate(config.limits().maxConnections(), registry.overload(), metrics, connections);
             NetworkFilterChain filters = registry.networkFilters(config);
-            ChannelInitializer<Channel> initializer = tls == null ? plaintext(gate, filters, protocols)
-                    : decrypted(gate, filters, protocols, tls, config.tls().get(), metrics);
+            ProxyProtocolStage proxyProtocol = config.proxyProtocol().map(p -> ProxyProtocolStage.of(p, metrics,
+                    registry.metrics().registry(), config.name())).orElse(null);
+            ChannelInitializer<Channel> initializer = tls == null ? plaintext(gate, proxyProtocol, filters, protocols)
+                    : decrypted(gate, proxyProtocol, filters, protocols, tls, config.tls().get(), metrics);
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(group)
                     .option(ChannelOption.SO_BACKLOG, 4096)
@@ -186,37 +191,50 @@ public final class Listener implements DrainableListener, AutoCloseable {
         return listener;
     }
 
-    private static ChannelInitializer<Channel> plaintext(ConnectionGate gate, NetworkFilterChain filters,
-            ListenerProtocols protocols) {
-        return new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                if (gate.admit(ch)) {
-                    if (filters != null) {
-                        ch.pipeline().addLast(PipelineNames.NETWORK_FILTERS, filters.newHandler());
-                    }
-                    protocols.installByFirstBytes(ch.pipeline());
-                }
+    private static ChannelInitializer<Channel> plaintext(ConnectionGate gate, ProxyProtocolStage proxyProtocol,
+            NetworkFilterChain filters, ListenerProtocols protocols) {
+        Consumer<ChannelPipeline> install = pipeline -> {
+            if (filters != null) {
+                pipeline.addLast(PipelineNames.NETWORK_FILTERS, filters.newHandler());
             }
+            protocols.installByFirstBytes(pipeline);
         };
+        return initializer(gate, proxyProtocol, install);
     }
 
-    private static ChannelInitializer<Channel> decrypted(ConnectionGate gate, NetworkFilterChain filters,
-            ListenerProtocols protocols, ListenerTls tls, TlsConfig config, ListenerMetrics metrics) {
+    private static ChannelInitializer<Channel> decrypted(ConnectionGate gate, ProxyProtocolStage proxyProtocol,
+            NetworkFilterChain filters, ListenerProtocols protocols, ListenerTls tls, TlsConfig config,
+            ListenerMetrics metrics) {
+        Consumer<ChannelPipeline> install = pipeline -> {
+            if (!config.alpn().isEmpty()) {
+                pipeline.addLast(PipelineNames.ALPN_CHECK, new AlpnOfferCheck(config.alpn(), metrics));
+            }
+            pipeline.addLast(PipelineNames.TLS, tls.newHandler(pipeline.channel()));
+            if (filters != null) {
+                pipeline.addLast(PipelineNames.NETWORK_FILTERS, filters.newHandler());
+            }
+            pipeline.addLast(PipelineNames.SELECT, new TlsProtocolSelector(protocols, tls, metrics));
+        };
+        return initializer(gate, proxyProtocol, install);
+    }
+
+    /**
+     * Admits each new connection and sets it up with {@code install}, after its PROXY protocol
+     * header when the listener reads one ({@code proxyProtocol} not null).
+     */
+    private static ChannelInitializer<Channel> initializer(ConnectionGate gate, ProxyProtocolStage proxyProtocol,
+            Consumer<ChannelPipeline> install) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
                 if (!gate.admit(ch)) {
                     return;
                 }
-                if (!config.alpn().isEmpty()) {
-                    ch.pipeline().addLast(PipelineNames.ALPN_CHECK, new AlpnOfferCheck(config.alpn(), metrics));
+                if (proxyProtocol == null) {
+                    install.accept(ch.pipeline());
+                } else {
+                    proxyProtocol.begin(ch, install);
                 }
-                ch.pipeline().addLast(PipelineNames.TLS, tls.newHandler(ch));
-                if (filters != null) {
-                    ch.pipeline().addLast(PipelineNames.NETWORK_FILTERS, filters.newHandler());
-                }
-                ch.pipeline().addLast(PipelineNames.SELECT, new TlsProtocolSelector(protocols, tls, metrics));
             }
         };
     }

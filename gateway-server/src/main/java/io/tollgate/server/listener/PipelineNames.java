@@ -3,6 +3,9 @@ package io.tollgate.server.listener;
 /**
  * The names of the handlers in a downstream pipeline, in pipeline order:
  * <ol>
+ *   <li>{@link #PROXY_PROTOCOL}: listeners with {@code proxy_protocol} only, connections from a
+ *       trusted source only, the only handler until the connection's PROXY protocol header is read,
+ *       then installs the others;</li>
  *   <li>{@link #ALPN_CHECK}: TLS listeners that offer ALPN only, present until the client's
  *       ClientHello is read, refuses clients that offer only names the listener does not serve;</li>
  *   <li>{@link #TLS}: TLS listeners only, decrypts and encrypts the connection's bytes;</li>
@@ -29,6 +32,7 @@ package io.tollgate.server.listener;
  */
 public final class PipelineNames {
 
+    public static final String PROXY_PROTOCOL = "proxy-protocol";
     public static final String ALPN_CHECK = "alpn-check";
     public static final String TLS = "tls";
     public static final String NETWORK_FILTERS = "network-filters";

@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Chooses a connection's protocol from its first bytes, installs that protocol's handlers and
  * removes itself; the bytes read so far are handed to the new handlers untouched. A connection
- * whose first bytes no protocol claims is closed; so is one that names no protocol within the
+ * whose first bytes no protocol claims is closed, unless they began like one protocol's opening,
+ * which then answers them with its own error (HTTP/2: GOAWAY PROTOCOL_ERROR for a broken
+ * preface, RFC 9113 section 3.4); so is one that names no protocol within the
  * detection timeout (silent, or one byte and then nothing) or within {@value #MAX_DETECTION_BYTES}
  * bytes, each counted in {@code tollgate.downstream.cx.rejected}.
  */
@@ -80,6 +82,13 @@ final class ProtocolDetectionHandler extends ByteToMessageDecoder implements Mov
             needMore |= detection == Detection.NEED_MORE;
         }
         if (!needMore) {
+            for (DownstreamProtocol protocol : protocols) {
+                if (protocol.detector().answersUnclaimed(in)) {
+                    protocol.configure(ctx.pipeline());
+                    ctx.pipeline().remove(this);
+                    return;
+                }
+            }
             log.debug("{}: no protocol matches the first bytes, closing", ctx.channel().remoteAddress());
             in.skipBytes(in.readableBytes());
             ctx.close();

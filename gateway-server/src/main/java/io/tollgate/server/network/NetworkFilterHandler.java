@@ -8,6 +8,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.filter.NetworkConnection;
 import io.tollgate.core.filter.NetworkFilter;
 import io.tollgate.core.filter.NetworkFilterStatus;
+import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.transport.ReadPauses;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
@@ -182,7 +183,7 @@ final class NetworkFilterHandler extends ChannelDuplexHandler implements Network
 
     @Override
     public SocketAddress remoteAddress() {
-        return ctx.channel().remoteAddress();
+        return ClientAddresses.remote(ctx.channel());
     }
 
     @Override

@@ -408,6 +408,43 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
         String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
         Cluster cluster = snapshot.clusters().cluster(clusterName);
         Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch(), route.hashPolicy());
+        if (host == null && cluster != null) {
+            ServiceClusters.Lookup found = proxy.serviceClusters().lookup(clusterName, view);
+            if (found != null) {
+                actForService(run, frame, view, record, route, clusterName, found);
+                return;
+            }
+        }
+        forward(run, frame, view, record, route, snapshot, clusterName, cluster, host);
+    }
+
+    /**
+     * A call routed to a per-service template goes to its service's cluster; one not served yet is
+     * held until it is (or until the registry is known to have no such service), then looked up once more.
+     */
+    private void actForService(RpcFilterRun run, RpcFrame frame, RpcRouteView view, ExchangeRecord record, Route route,
+            String template, ServiceClusters.Lookup found) {
+        if (found.ready() != null) {
+            found.ready().whenComplete((done, error) -> ctx.executor().execute(() -> {
+                if (!ctx.channel().isActive()) { // the caller left while it waited: nothing to forward
+                    refuse(frame, record, run, RpcError.CONNECTION_CLOSED);
+                    return;
+                }
+                ServiceClusters.Lookup again = proxy.serviceClusters().lookup(template, view);
+                actForService(run, frame, view, record, route, template,
+                        again == null || again.ready() != null ? new ServiceClusters.Lookup(template, null) : again);
+                loop.flush(); // outside a read batch: nothing else flushes what it wrote
+            }));
+            return;
+        }
+        Snapshot snapshot = proxy.snapshot();
+        Cluster cluster = snapshot.clusters().cluster(found.cluster());
+        forward(run, frame, view, record, route, snapshot, found.cluster(), cluster,
+                cluster == null ? null : cluster.choose(view, route.metadataMatch(), route.hashPolicy()));
+    }
+
+    private void forward(RpcFilterRun run, RpcFrame frame, RpcRouteView view, ExchangeRecord record, Route route,
+            Snapshot snapshot, String clusterName, Cluster cluster, Host host) {
         if (host == null) {
             record.flag(cluster == null ? ResponseFlag.NO_CLUSTER_FOUND : ResponseFlag.NO_HEALTHY_UPSTREAM);
             proxy.records().metrics().cluster(clusterName).noHealthyHost();
@@ -524,7 +561,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     /** The caller's address as the access log writes it, formatted once per connection. */
     private String peer() {
         if (peer == null) {
-            peer = String.valueOf(ctx.channel().remoteAddress());
+            peer = ClientAddresses.text(ctx.channel());
         }
         return peer;
     }

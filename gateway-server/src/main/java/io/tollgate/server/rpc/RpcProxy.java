@@ -29,6 +29,7 @@ public final class RpcProxy {
     private final RpcUpstreams upstreams;
     private final ListenerRecords records;
     private final OverloadGuard overload;
+    private final ServiceClusters serviceClusters;
 
     /**
      * @param codec the protocol with the listener's limits, for downstream connections
@@ -38,9 +39,11 @@ public final class RpcProxy {
      * @param idleTimeout a connection that sends nothing, not even a heartbeat, for this long is closed
      * @param firstFrameTimeout a new connection whose first frame does not arrive within this time is closed
      * @param overload while it says so, requests are answered with the protocol's busy status
+     * @param serviceClusters where calls routed to a per-service template find their service's cluster
      */
     public RpcProxy(ListenerConfig listener, RpcCodec codec, int maxQueuedBytes, Duration idleTimeout,
-            Duration firstFrameTimeout, Supplier<Snapshot> snapshot, RpcUpstreams upstreams, ListenerRecords records, OverloadGuard overload) {
+            Duration firstFrameTimeout, Supplier<Snapshot> snapshot, RpcUpstreams upstreams, ListenerRecords records, OverloadGuard overload,
+            ServiceClusters serviceClusters) {
         this.listener = listener;
         this.codec = codec;
         this.maxQueuedBytes = maxQueuedBytes;
@@ -50,6 +53,12 @@ public final class RpcProxy {
         this.upstreams = upstreams;
         this.records = records;
         this.overload = overload;
+        this.serviceClusters = serviceClusters;
+    }
+
+    /** Where calls routed to a per-service template find their service's cluster. */
+    ServiceClusters serviceClusters() {
+        return serviceClusters;
     }
 
     /** The configuration of the listener this proxy serves. */

@@ -1,6 +1,7 @@
 package io.tollgate.server.tls;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
@@ -9,6 +10,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.server.transport.ConnectPreamble;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
@@ -56,12 +58,31 @@ public final class UpstreamConnector {
      * there are any). The future completes when the connection is usable.
      */
     public ChannelFuture connect(ChannelHandler handler) {
-        if (tls == null) {
+        return connect(handler, null);
+    }
+
+    /**
+     * Connects as {@link #connect(ChannelHandler)} does, sending {@code preamble} (released here;
+     * null for none) before any other byte, before the TLS handshake too: a PROXY protocol header.
+     */
+    public ChannelFuture connect(ChannelHandler handler, ByteBuf preamble) {
+        if (tls == null && preamble == null) {
             return bootstrap.clone().handler(handler).connect();
+        }
+        if (tls == null) {
+            return bootstrap.clone().handler(new ChannelInitializer<Channel>() {
+                @Override
+                protected void initChannel(Channel ch) {
+                    ch.pipeline().addLast(new ConnectPreamble(preamble)).addLast(handler);
+                }
+            }).connect();
         }
         ChannelFuture connect = bootstrap.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
+                if (preamble != null) {
+                    ch.pipeline().addLast(new ConnectPreamble(preamble));
+                }
                 SslHandler ssl = tls.newHandler(ch.alloc(), address);
                 ssl.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
                 ch.pipeline().addLast("tls", ssl)

@@ -14,6 +14,7 @@ import io.tollgate.server.drain.DrainTrigger;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.listener.MovableConnection;
 import io.tollgate.server.listener.PipelineNames;
+import io.tollgate.server.transport.ClientAddresses;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * nothing of it is in flight it is offered to the new process, its descriptor sent when asked, and
  * closed here only once the new process adopted it: closing one of two descriptors of a socket
  * neither sends FIN nor loses a byte, so the client does not notice. TLS connections (their session
- * keys live in this process) and HTTP/2 ones (HPACK tables and stream state) drain as for an exit
+ * keys live in this process), HTTP/2 ones (HPACK tables and stream state) and those whose client
+ * address came in a PROXY protocol header (read here, not again there) drain as for an exit
  * (GOAWAY, {@code Connection: close}); so does every connection still open at the drain timeout.
  */
 final class ConnectionMover {
@@ -99,7 +101,8 @@ final class ConnectionMover {
     }
 
     private static MovableConnection movable(Channel ch) {
-        if (!(ch instanceof UnixChannel) || ch.pipeline().get(PipelineNames.TLS) != null) {
+        if (!(ch instanceof UnixChannel) || ch.pipeline().get(PipelineNames.TLS) != null
+                || ClientAddresses.proxyHeader(ch) != null) {
             return null;
         }
         ChannelHandler detection = ch.pipeline().get(PipelineNames.DETECT);

@@ -3,7 +3,9 @@ package io.tollgate.server.bolt;
 import com.alipay.sofa.rpc.common.RpcConstants;
 import com.alipay.sofa.rpc.config.ConsumerConfig;
 import com.alipay.sofa.rpc.config.ProviderConfig;
+import com.alipay.sofa.rpc.config.RegistryConfig;
 import com.alipay.sofa.rpc.config.ServerConfig;
+import com.alipay.sofa.rpc.registry.RegistryFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -11,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A real SOFARPC 5.x provider of {@link EchoService} on a free loopback port, and the consumers a
- * test refers to it or to the gateway in front of it (bolt, direct URL, no registry), all let go
- * of by {@link #close()}.
+ * A real SOFARPC 5.x provider of {@link EchoService} on a free loopback port (registered in a
+ * ZooKeeper registry when one is given, else in none), and the consumers a test refers to it or
+ * to the gateway in front of it (bolt, direct URL, no registry), all let go of by {@link #close()}.
  */
 public final class SofaRpc implements AutoCloseable {
 
@@ -23,15 +25,29 @@ public final class SofaRpc implements AutoCloseable {
 
     /** Exports {@code service} on a free port. */
     public SofaRpc(EchoService service) {
+        this(service, null, "");
+    }
+
+    /**
+     * Exports {@code service} on a free port with SOFARPC's {@code uniqueId} {@code uniqueId} (empty
+     * for none), registered in the ZooKeeper at {@code zookeeper} ({@code host:port}) unless null.
+     */
+    SofaRpc(EchoService service, String zookeeper, String uniqueId) {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         ServerConfig server = new ServerConfig().setProtocol("bolt").setHost("127.0.0.1").setBoundHost("127.0.0.1")
-                .setPort(port).setDaemon(true);
+                .setVirtualHost("127.0.0.1").setPort(port).setDaemon(true);
         provider = new ProviderConfig<EchoService>().setInterfaceId(EchoService.class.getName()).setRef(service)
-                .setServer(server).setRegister(false);
+                .setServer(server).setRegister(zookeeper != null).setRepeatedExportLimit(8);
+        if (!uniqueId.isEmpty()) {
+            provider.setUniqueId(uniqueId);
+        }
+        if (zookeeper != null) {
+            provider.setRegistry(new RegistryConfig().setProtocol("zookeeper").setAddress(zookeeper));
+        }
         provider.export();
     }
 
@@ -42,6 +58,11 @@ public final class SofaRpc implements AutoCloseable {
 
     /** A synchronous consumer of {@code bolt://127.0.0.1:port} with a 5 s timeout. */
     public EchoService refer(int port) {
+        return refer(port, "");
+    }
+
+    /** A synchronous consumer of {@code bolt://127.0.0.1:port} with a 5 s timeout and SOFARPC's {@code uniqueId}. */
+    EchoService refer(int port, String uniqueId) {
         ConsumerConfig<EchoService> config = new ConsumerConfig<EchoService>()
                 .setInterfaceId(EchoService.class.getName())
                 .setProtocol("bolt")
@@ -50,6 +71,9 @@ public final class SofaRpc implements AutoCloseable {
                 .setInvokeType(RpcConstants.INVOKER_TYPE_SYNC)
                 .setTimeout(5000)
                 .setRepeatedReferLimit(8);
+        if (!uniqueId.isEmpty()) {
+            config.setUniqueId(uniqueId);
+        }
         consumers.add(config);
         return config.refer();
     }
@@ -58,6 +82,9 @@ public final class SofaRpc implements AutoCloseable {
     public void close() {
         consumers.forEach(ConsumerConfig::unRefer);
         provider.unExport();
+        if (provider.getRegistry() != null) {
+            provider.getRegistry().forEach(registry -> RegistryFactory.getRegistry(registry).destroy());
+        }
         provider.getServer().get(0).destroy();
     }
 }

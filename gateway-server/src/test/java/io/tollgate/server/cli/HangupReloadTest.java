@@ -2,6 +2,9 @@ package io.tollgate.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
@@ -12,6 +15,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** SIGHUP sent to the process reloads the configuration file. */
 class HangupReloadTest {
@@ -45,6 +49,39 @@ class HangupReloadTest {
             assertThat(kill.waitFor()).isZero();
             Await.until("version 2", Duration.ofSeconds(10), () -> gateway.snapshot().version() == 2);
             assertThat(gateway.snapshot().clusters().cluster("app").hosts().get(0).address().getPort()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aHangupSignalRefusesAFileWithSeveralMistakesLoggingEachOfThem(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("gateway.yaml");
+        Files.writeString(file, CONFIG.replace("${PORT}", "1"));
+        assertThat(hangupIgnored()).isFalse();
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        Logger gatewayLog = (Logger) LoggerFactory.getLogger(Gateway.class);
+        logged.start();
+        gatewayLog.addAppender(logged);
+        try (Gateway gateway = Gateway.start(ConfigLoader.load(file), file)) {
+            HangupReload.install(gateway);
+            Files.writeString(file, CONFIG.replace("${PORT}", "0").replace("port: 0\n", "port: -1\n")
+                    .replace("prefix: /", "prefix: x"));
+
+            Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(ProcessHandle.current().pid())).start();
+
+            assertThat(kill.waitFor()).isZero();
+            Await.until("the rejection logged", Duration.ofSeconds(10), () -> logged.list.stream()
+                    .anyMatch(e -> e.getFormattedMessage().contains("rejected")));
+            assertThat(gateway.snapshot().version()).isEqualTo(1);
+            String rejection = logged.list.stream().map(ILoggingEvent::getFormattedMessage)
+                    .filter(m -> m.contains("rejected")).findFirst().orElseThrow();
+            assertThat(rejection.substring(rejection.indexOf("version 1: ") + "version 1: ".length()).lines())
+                    .containsExactly(
+                            "listeners[0].port: -1 (expected: 0..65535)",
+                            "listeners[0].route_config.virtual_hosts[0].routes[0].match.prefix: must start with '/'"
+                                    + " (was 'x')",
+                            "clusters[0].endpoints[0].port: 0 (expected: 1..65535)");
+        } finally {
+            gatewayLog.detachAppender(logged);
         }
     }
 

@@ -56,6 +56,38 @@ class MainTest {
     }
 
     @Test
+    void validateListsEveryMistakeOfTheFileInItsOrderWithTheSameExitStatus(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, """
+                listeners:
+                  - name: http
+                    http: { idle_timeout: 5 }
+                    route_config:
+                      virtual_hosts:
+                        - name: all
+                          domains: ["*"]
+                          routes:
+                            - { match: { prefix: nope }, route: { cluster: a } }
+                            - { match: { prefix: / }, route: { cluster: b } }
+                clusters:
+                  - name: a
+                    endpoints: [ { address: 127.0.0.1, port: 0 } ]
+                drain: { timeout: 0s }
+                """);
+
+        assertThat(run("validate", "-c", file.toString())).isEqualTo(1);
+
+        assertThat(err.toString().lines()).containsExactly(
+                "listeners[0].http.idle_timeout: '5' is not a duration (expected an integer of at most 9 digits and a"
+                        + " unit ms, s, m or h, e.g. 250ms, 15s, 2m, 1h)",
+                "listeners[0].route_config.virtual_hosts[0].routes[0].match.prefix: must start with '/' (was 'nope')",
+                "listeners[0].route_config.virtual_hosts[0].routes[1].route.cluster: unknown cluster 'b'",
+                "clusters[0].endpoints[0].port: 0 (expected: 1..65535)",
+                "drain.timeout: must be positive");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
     void validateReportsAMissingFile(@TempDir Path dir) {
         assertThat(run("validate", "-c", dir.resolve("missing.yaml").toString())).isEqualTo(1);
         assertThat(err.toString()).contains("missing.yaml");

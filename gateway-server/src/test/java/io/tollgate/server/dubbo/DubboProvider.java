@@ -2,6 +2,7 @@ package io.tollgate.server.dubbo;
 
 import io.tollgate.server.testing.FreePort;
 import org.apache.dubbo.config.ProtocolConfig;
+import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.remoting.Channel;
 import org.apache.dubbo.remoting.RemotingServer;
@@ -11,7 +12,7 @@ import org.apache.dubbo.rpc.protocol.dubbo.DubboProtocol;
 
 /**
  * A real Apache Dubbo 3.3 provider of {@link DubboEchoService} (dubbo protocol, or Triple with
- * {@code protocol("tri")}; hessian2, no registry) in the test JVM, in a Dubbo runtime of its own, so that a test runs several and
+ * {@code protocol("tri")}; hessian2, no registry unless {@code registry(..)}) in the test JVM, in a Dubbo runtime of its own, so that a test runs several and
  * closes each. Dubbo listens on every interface of the chosen port: it binds the wildcard address
  * whenever the configured host is a loopback one.
  *
@@ -26,13 +27,15 @@ public final class DubboProvider implements AutoCloseable {
     private final DubboRuntime runtime;
     private final DubboEchoServiceImpl service;
     private final int port;
+    private boolean stopped;
 
     private DubboProvider(Builder builder) {
         this.service = new DubboEchoServiceImpl(builder.name);
         // Chosen here: Dubbo takes port 0 for its default 20880, and a random port (-1) it picks
         // once per protocol name and then hands to every provider of the JVM.
         this.port = builder.port != 0 ? builder.port : FreePort.pick();
-        this.runtime = new DubboRuntime("provider-" + builder.name);
+        this.runtime = new DubboRuntime(builder.application != null ? builder.application : "provider-" + builder.name,
+                builder.registerMode);
         try {
             ProtocolConfig protocol = new ProtocolConfig(runtime.application(), builder.protocol, port);
             protocol.setHost("127.0.0.1");
@@ -45,6 +48,12 @@ public final class DubboProvider implements AutoCloseable {
             config.setRef(service);
             config.setGroup(builder.group);
             config.setVersion(builder.version);
+            if (builder.registry != null) {
+                RegistryConfig registry = new RegistryConfig(runtime.application());
+                registry.setAddress(builder.registry);
+                registry.setUseAsConfigCenter(false);
+                runtime.bootstrap().registry(registry);
+            }
             runtime.bootstrap().protocol(protocol).service(config).start();
         } catch (RuntimeException e) {
             runtime.close();
@@ -88,11 +97,23 @@ public final class DubboProvider implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the provider as a Dubbo application shuts down: unregisters it from its registry, then
+     * lets the calls in flight finish before closing (Dubbo's graceful shutdown).
+     */
+    public void shutDownGracefully() {
+        stopped = true;
+        runtime.close();
+    }
+
     /** Kills the provider if it still runs, then stops its Dubbo runtime. */
     @Override
     public void close() {
-        kill();
-        runtime.close();
+        if (!stopped) {
+            stopped = true;
+            kill();
+            runtime.close();
+        }
     }
 
 
@@ -103,6 +124,9 @@ public final class DubboProvider implements AutoCloseable {
         private int port;
         private String group;
         private String version;
+        private String registry;
+        private String registerMode;
+        private String application;
 
         private Builder(String name) {
             this.name = name;
@@ -129,6 +153,27 @@ public final class DubboProvider implements AutoCloseable {
         /** Exports the service with version {@code version}. */
         public Builder version(String version) {
             this.version = version;
+            return this;
+        }
+
+        /**
+         * Registers the provider in the registry at {@code address} (e.g. {@code zookeeper://127.0.0.1:2181}),
+         * which doubles as its metadata report.
+         */
+        public Builder registry(String address) {
+            this.registry = address;
+            return this;
+        }
+
+        /** Registers as Dubbo's {@code register-mode} says: {@code interface}, {@code instance} or {@code all}. */
+        public Builder registerMode(String mode) {
+            this.registerMode = mode;
+            return this;
+        }
+
+        /** Names the Dubbo application (what application-level registration is keyed by). */
+        public Builder application(String name) {
+            this.application = name;
             return this;
         }
 

@@ -17,8 +17,8 @@ import org.apache.dubbo.rpc.model.FrameworkModel;
  * goes away whole with {@link #close}. The JVM-wide {@code DubboBootstrap.getInstance()} and the
  * default models are never touched.
  *
- * <p>Kept to loopback and to itself: no registry, no metadata report, no QoS server (it would bind
- * 22222), no file cache under {@code ~/.dubbo}.
+ * <p>Kept to loopback and to itself: no registry or metadata report unless its user adds one, no QoS
+ * server (it would bind 22222), no file cache under {@code ~/.dubbo}.
  */
 final class DubboRuntime implements AutoCloseable {
 
@@ -38,6 +38,14 @@ final class DubboRuntime implements AutoCloseable {
      * made with {@link #application()}: one made without falls back to the JVM's default model.
      */
     DubboRuntime(String name) {
+        this(name, null);
+    }
+
+    /**
+     * Starts the models of an application named {@code name} that registers as {@code registerMode}
+     * says ({@code interface}, {@code instance}, {@code all}; Dubbo's default, {@code all}, when null).
+     */
+    DubboRuntime(String name, String registerMode) {
         // Dubbo's shutdown wait, 10 s by default, bounds how long a closing server waits for its
         // peers to hang up, a closing client for its calls in flight, and a consumer whose
         // connection dropped before it fails the calls in flight on it: 1 s keeps tests short.
@@ -45,6 +53,9 @@ final class DubboRuntime implements AutoCloseable {
         ApplicationConfig config = new ApplicationConfig(application, name);
         config.setQosEnable(false);
         config.setEnableFileCache(false);
+        if (registerMode != null) {
+            config.setRegisterMode(registerMode);
+        }
         bootstrap.application(config);
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -70,6 +71,38 @@ class Http2StrictFramingTest {
         try (RawH2 client = new RawH2(gateway.port("mixed"))) {
             client.raw("PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             assertConnectionError(client, Http2Error.PROTOCOL_ERROR);
+        }
+    }
+
+    /**
+     * Bytes that begin like the preface and differ within its first four, in a way HTTP/1.1 does
+     * not claim either, were closed without a word on the shared port; an HTTP/2-only port (and
+     * TLS with ALPN h2, the same codec) answers every broken preface with GOAWAY.
+     */
+    @Test
+    void prefaceBrokenWithinItsMethodGetsGoAwayOnASharedPortAndAnHttp2OnlyOne() throws Exception {
+        for (String listener : new String[] {"mixed", "h2"}) {
+            for (String bytes : new String[] {"P\r\n\r\n", "PR\0\0", "PRI\r\n\r\n",
+                    "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\nGET / HTTP/1.1\r\n"}) {
+                try (RawH2 client = new RawH2(gateway.port(listener))) {
+                    client.raw(bytes.getBytes(StandardCharsets.US_ASCII));
+                    RawH2.Frame goAway = client.await(f -> f.type() == RawH2.GOAWAY);
+                    assertThat(goAway).as("%s on %s", bytes, listener).isNotNull();
+                    assertThat(goAway.errorCode()).isEqualTo((int) Http2Error.PROTOCOL_ERROR.code());
+                    assertThat(client.closedByServer()).isTrue();
+                }
+            }
+        }
+    }
+
+    /** The legal neighbours of a broken preface: HTTP/1.1 methods beginning with its letters are served. */
+    @Test
+    void http1MethodsThatBeginLikeThePrefaceAreServedOnASharedPort() throws Exception {
+        for (String method : new String[] {"PUT", "PRIX", "POST"}) {
+            try (RawHttp client = new RawHttp(gateway.port("mixed"))) {
+                client.send(method + " /legal HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\r\n");
+                assertThat(client.read().status()).as(method).isEqualTo(200);
+            }
         }
     }
 

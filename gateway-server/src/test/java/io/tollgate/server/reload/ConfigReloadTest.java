@@ -162,6 +162,25 @@ class ConfigReloadTest {
     }
 
     @Test
+    void adminReloadOfAFileWithSeveralMistakesAnswers400ListingEachInFileOrder() throws Exception {
+        HttpUpstream a = upstream("a", true);
+        HttpUpstream other = upstream("other", true);
+        start(config(List.of(APP_ROUTE), List.of(a), other));
+
+        Files.writeString(file, Files.readString(file).replace("name: http\n    port: 0", "name: http\n    port: -1")
+                .replace("prefix: /svc", "prefix: svc").replace("name: other", "name: app"));
+        HttpResponse<String> rejected = admin("POST", "/config/reload");
+
+        assertThat(rejected.statusCode()).isEqualTo(400);
+        assertThat(rejected.body().lines()).containsExactly(
+                "rejected, still serving version 1: listeners[0].port: -1 (expected: 0..65535)",
+                "listeners[0].route_config.virtual_hosts[0].routes[0].match.prefix: must start with '/' (was 'svc')",
+                "clusters[1]: name 'app' is already used by clusters[0] (expected each name once)");
+        assertThat(get("/svc/1").headers().firstValue("x-upstream")).hasValue("a");
+        assertThat(count("tollgate.config.reload", "result", "failure")).isEqualTo(1);
+    }
+
+    @Test
     void listenersUnderNewNamesAreBoundAndRemovedOnesDrained() throws Exception {
         HttpUpstream a = upstream("a", true);
         HttpUpstream other = upstream("other", true);

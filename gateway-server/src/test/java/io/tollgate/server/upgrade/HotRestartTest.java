@@ -141,16 +141,7 @@ class HotRestartTest {
 
     @Test
     void aKeepAliveConnectionBusyDuringTheSwitchMovesOnceItsResponseIsSent() throws Exception {
-        upstream.handle("/slow", exchange -> {
-            try {
-                Thread.sleep(1500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            exchange.sendResponseHeaders(200, 4);
-            exchange.getResponseBody().write("slow".getBytes(StandardCharsets.US_ASCII));
-            exchange.close();
-        });
+        slowUpstream();
         Path config = config("gateway.yaml", "");
         try (GatewayProcess old = GatewayProcess.start(config, socket, false, dir.resolve("old.log")).awaitReady();
                 RawHttp connection = new RawHttp(port)) {
@@ -168,6 +159,48 @@ class HotRestartTest {
                         .contains("tollgate_hot_restart_connections_total{event=\"adopted\"} 1.0");
             }
         }
+    }
+
+    @Test
+    void aConnectionWhoseClientCameInAProxyProtocolHeaderDrainsInsteadOfMoving() throws Exception {
+        slowUpstream();
+        int proxiedPort = FreePort.pick();
+        Path config = config("gateway.yaml", """
+                  - name: proxied
+                    address: 127.0.0.1
+                    port: %d
+                    proxy_protocol: { mode: required, trusted_sources: [127.0.0.1/32] }
+                    route_config:
+                      virtual_hosts:
+                        - { name: all, domains: ["*"], routes: [ { match: { prefix: / }, route: { cluster: app } } ] }
+                """.formatted(proxiedPort));
+        try (GatewayProcess old = GatewayProcess.start(config, socket, false, dir.resolve("old.log")).awaitReady();
+                RawHttp connection = new RawHttp(proxiedPort)) {
+            connection.send("PROXY TCP4 192.0.2.7 198.51.100.1 56324 443\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
+            try (GatewayProcess next = GatewayProcess.start(config, socket, true, dir.resolve("next.log")).awaitReady()) {
+                RawHttp.Response slow = connection.read(false);
+                assertThat(slow.status()).isEqualTo(200);
+                assertThat(connection.closedByServer()).as("drained, not moved: the next process would not know its client")
+                        .isTrue();
+                assertThat(old.awaitExit(EXIT_LIMIT)).isZero();
+                assertThat(GatewayProcess.prometheus(client, adminPort))
+                        .doesNotContain("tollgate_hot_restart_connections_total{event=\"adopted\"} 1.0");
+            }
+        }
+    }
+
+    /** {@code /slow} answers after 1.5 s: a request still in flight while the processes switch. */
+    private void slowUpstream() {
+        upstream.handle("/slow", exchange -> {
+            try {
+                Thread.sleep(1500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.sendResponseHeaders(200, 4);
+            exchange.getResponseBody().write("slow".getBytes(StandardCharsets.US_ASCII));
+            exchange.close();
+        });
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tollgate.server.network.clientip;
 
+import io.tollgate.core.config.CidrRange;
 import io.tollgate.core.filter.NetworkFilterConfig;
 import java.util.List;
 

@@ -1,6 +1,7 @@
 package io.tollgate.server.network.clientip;
 
 import io.micrometer.core.instrument.Counter;
+import io.tollgate.core.config.CidrRange;
 import io.tollgate.core.filter.NetworkConnection;
 import io.tollgate.core.filter.NetworkFilter;
 import io.tollgate.core.filter.NetworkFilterStatus;

@@ -2,6 +2,7 @@ package io.tollgate.server.network.clientip;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Tags;
+import io.tollgate.core.config.CidrRange;
 import io.tollgate.core.config.ConfigNode;
 import io.tollgate.core.filter.NetworkFilter;
 import io.tollgate.core.filter.NetworkFilterConfig;

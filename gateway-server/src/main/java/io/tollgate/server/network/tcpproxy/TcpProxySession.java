@@ -25,6 +25,7 @@ import io.tollgate.router.cluster.Host;
 import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.outlier.UpstreamOutcomes;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.proxyprotocol.ProxyHeaderEncoder;
 import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.transport.EpollHalfClose;
@@ -157,7 +158,9 @@ final class TcpProxySession {
                         .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
                         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK),
                 host.address(), cluster.config().connectTimeout(), cluster.config())
-                .connect(upstreamHandler);
+                .connect(upstreamHandler, cluster.config().proxyProtocol().map(version -> ProxyHeaderEncoder.encode(
+                        downstream.alloc(), version, ClientAddresses.remote(downstream), ClientAddresses.local(downstream)))
+                        .orElse(null));
         upstream = connect.channel();
         connect.addListener((ChannelFutureListener) this::connectDone);
     }
@@ -416,7 +419,7 @@ final class TcpProxySession {
         accessLog.log(new AccessLogEntry(startMillis, proxy.listener(), "TCP", null, null, null, 0, received, sent,
                 (System.nanoTime() - startNanos) / 1000, host == null ? null : host.address().getHostString() + ":"
                         + host.address().getPort(), null, null, flag == null ? ResponseFlag.NONE : flag.code(),
-                String.valueOf(downstream.remoteAddress()), null, proxy.cluster(), null, null, false, null, null, null,
+                ClientAddresses.text(downstream), null, proxy.cluster(), null, null, false, null, null, null,
                 null, null));
     }
 

@@ -1,6 +1,5 @@
-package io.tollgate.server.network.clientip;
+package io.tollgate.core.config;
 
-import io.tollgate.core.config.ConfigNode;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
@@ -8,15 +7,17 @@ import java.util.regex.Pattern;
 
 /**
  * An IPv4 or IPv6 address range in CIDR notation ({@code 10.0.0.0/8}, {@code 2001:db8::/32}; a
- * bare address is the range of that address alone). An IPv4 range never matches an IPv6 address.
+ * bare address is the range of that address alone), as the listener settings that trust or refuse
+ * clients by address read them ({@code client_ip}, {@code proxy_protocol.trusted_sources}). An IPv4
+ * range never matches an IPv6 address.
  */
-record CidrRange(byte[] network, int prefixLength) {
+public record CidrRange(byte[] network, int prefixLength) {
 
     /** Only literal addresses: nothing that {@link InetAddress#getByName} would resolve by DNS. */
     private static final Pattern LITERAL = Pattern.compile("[0-9a-fA-F.:]+");
 
     /** Reads the range at {@code node}; errors name its path. */
-    static CidrRange parse(ConfigNode node) {
+    public static CidrRange parse(ConfigNode node) {
         String text = node.asString();
         int slash = text.indexOf('/');
         String address = slash < 0 ? text : text.substring(0, slash);
@@ -44,7 +45,7 @@ record CidrRange(byte[] network, int prefixLength) {
         return new CidrRange(bytes, prefix);
     }
 
-    boolean matches(InetAddress address) {
+    public boolean matches(InetAddress address) {
         byte[] candidate = address.getAddress();
         if (candidate.length != network.length) {
             return false;

@@ -1,0 +1,17 @@
+package io.tollgate.discovery;
+
+import io.tollgate.core.config.EndpointConfig;
+import java.util.List;
+
+/** Receives the providers of one subscription, on the executor the registry client was given. */
+@FunctionalInterface
+public interface ProviderListener {
+
+    /**
+     * The whole list of providers now known, each address once, the unchanged ones as the very
+     * objects given last time and in the same order (so that a cluster applies only what changed).
+     *
+     * @param synced whether the registry's state was read whole once; before that the list may be partial
+     */
+    void providers(List<EndpointConfig> providers, boolean synced);
+}

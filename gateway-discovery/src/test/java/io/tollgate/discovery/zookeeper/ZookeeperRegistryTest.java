@@ -1,0 +1,229 @@
+package io.tollgate.discovery.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.core.config.EndpointConfig;
+import io.tollgate.core.config.ProviderQueryConfig;
+import io.tollgate.core.config.RegistryConfig;
+import io.tollgate.discovery.MethodSignature;
+import io.tollgate.discovery.RegistryStatus;
+import io.tollgate.discovery.Subscription;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ZooKeeper registry client against a real ZooKeeper server (Curator's TestingServer): the
+ * nodes are written as Dubbo 3.3 and SOFARPC 5.13 write them (FACTS.md), and what reaches the
+ * listener, on the control executor, is checked.
+ */
+class ZookeeperRegistryTest {
+
+    private static final String ECHO = "com.example.Echo";
+    private static final Duration LIMIT = Duration.ofSeconds(10);
+
+    private TestingServer server;
+    private CuratorFramework writer;
+    private ExecutorService control;
+    private ZookeeperRegistry registry;
+    private final AtomicReference<List<EndpointConfig>> last = new AtomicReference<>();
+    private final AtomicInteger publications = new AtomicInteger();
+    private volatile Thread listenerThread;
+    private volatile boolean synced;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, -1, -1,
+                Map.of("clientPortAddress", "127.0.0.1"), "127.0.0.1"), true);
+        writer = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
+        writer.start();
+        writer.blockUntilConnected();
+        control = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-control"));
+        registry = ZookeeperRegistry.start(new RegistryConfig("zk", RegistryConfig.ZOOKEEPER,
+                server.getConnectString(), "/", Duration.ofSeconds(20), Duration.ofSeconds(5), Optional.empty()),
+                control);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        registry.close();
+        control.shutdownNow();
+        writer.close();
+        server.close();
+    }
+
+    private Subscription subscribe(ProviderQueryConfig query) {
+        return registry.subscribe(query, (providers, isSynced) -> {
+            listenerThread = Thread.currentThread();
+            publications.incrementAndGet();
+            last.set(providers);
+            synced = isSynced;
+        });
+    }
+
+    private static ProviderQueryConfig dubbo(String group, String version) {
+        return new ProviderQueryConfig("zk", ProviderQueryConfig.Kind.DUBBO, ECHO, group, version, "", List.of("dubbo"));
+    }
+
+    private void register(String providersPath, String url, byte[] data) throws Exception {
+        writer.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                .forPath(providersPath + "/" + URLEncoder.encode(url, StandardCharsets.UTF_8), data);
+    }
+
+    private void unregister(String providersPath, String url) throws Exception {
+        writer.delete().forPath(providersPath + "/" + URLEncoder.encode(url, StandardCharsets.UTF_8));
+    }
+
+    private List<EndpointConfig> awaitProviders(Predicate<List<EndpointConfig>> condition) throws InterruptedException {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<EndpointConfig> providers = last.get();
+            if (providers != null && condition.test(providers)) {
+                return providers;
+            }
+            Thread.sleep(10); // polling a condition with a bound
+        }
+        throw new AssertionError("providers never matched; last seen " + last.get());
+    }
+
+    private static String dubboUrl(int port, String extra) {
+        return "dubbo://127.0.0.1:" + port + "/" + ECHO + "?application=demo&interface=" + ECHO
+                + "&methods=echo,tagged&side=provider&timestamp=" + System.currentTimeMillis() + extra;
+    }
+
+    @Test
+    void dubboProvidersOfTheQueriedGroupAndVersionOverDubboBecomeHosts() throws Exception {
+        String path = "/dubbo/" + ECHO + "/providers";
+        register(path, dubboUrl(20001, "&group=blue&version=1.0&weight=40&zone=a"), new byte[0]);
+        register(path, dubboUrl(20002, "&group=green&version=1.0"), new byte[0]);
+        register(path, dubboUrl(20003, "&group=blue&version=2.0"), new byte[0]);
+        register(path, dubboUrl(20004, "&group=blue&version=1.0&disabled=true"), new byte[0]);
+        register(path, dubboUrl(20005, "&group=blue&version=1.0&weight=0"), new byte[0]);
+        register(path, "tri://127.0.0.1:20006/" + ECHO + "?group=blue&version=1.0", new byte[0]);
+        register(path, "not a url", new byte[0]);
+
+        subscribe(dubbo("blue", "1.0"));
+
+        List<EndpointConfig> providers = awaitProviders(p -> synced);
+        assertThat(providers).hasSize(1);
+        EndpointConfig host = providers.get(0);
+        assertThat(host.address()).isEqualTo("127.0.0.1");
+        assertThat(host.port()).isEqualTo(20001);
+        assertThat(host.weight()).isEqualTo(40);
+        assertThat(host.labels()).containsEntry("zone", "a").containsEntry("group", "blue")
+                .containsEntry("application", "demo").doesNotContainKeys("methods", "timestamp");
+        assertThat(listenerThread.getName()).isEqualTo("test-control");
+        RegistryStatus status = registry.status();
+        assertThat(status.connected()).isTrue();
+        assertThat(status.errors()).isEqualTo(1);
+        assertThat(status.subscriptions()).isEqualTo(1);
+        assertThat(status.lastEvent()).isPresent();
+    }
+
+    @Test
+    void theServiceDefinitionDubboWroteGivesTheMethods() throws Exception {
+        writer.create().creatingParentsIfNeeded().forPath("/dubbo/metadata/" + ECHO + "/1.0/blue/provider/demo",
+                ("{\"canonicalName\":\"" + ECHO + "\",\"methods\":[{\"name\":\"echo\",\"parameterTypes\":"
+                        + "[\"java.util.List<java.lang.String>\",\"int\"],\"returnType\":\"java.lang.String\"}]}")
+                        .getBytes(StandardCharsets.UTF_8));
+        register("/dubbo/" + ECHO + "/providers", dubboUrl(20001, "&group=blue&version=1.0"), new byte[0]);
+        Subscription subscription = subscribe(dubbo("blue", "1.0"));
+        awaitProviders(p -> synced && p.size() == 1);
+
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (subscription.methods().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10); // polling a condition with a bound
+        }
+        assertThat(subscription.methods()).containsExactly(new MethodSignature("echo",
+                List.of("java.util.List<java.lang.String>", "int"), "java.lang.String"));
+    }
+
+    @Test
+    void providersComeAndGoAndUnchangedOnesStayTheSameObjects() throws Exception {
+        String path = "/dubbo/" + ECHO + "/providers";
+        String first = dubboUrl(20001, "");
+        register(path, first, new byte[0]);
+        subscribe(dubbo("", ""));
+        EndpointConfig kept = awaitProviders(p -> synced && p.size() == 1).get(0);
+
+        String second = dubboUrl(20002, "");
+        register(path, second, new byte[0]);
+        List<EndpointConfig> two = awaitProviders(p -> p.size() == 2);
+        assertThat(two.get(0)).isSameAs(kept);
+        assertThat(two.get(1).port()).isEqualTo(20002);
+
+        unregister(path, first);
+        List<EndpointConfig> one = awaitProviders(p -> p.size() == 1);
+        assertThat(one.get(0).port()).isEqualTo(20002);
+    }
+
+    @Test
+    void aServiceNotRegisteredYetIsSyncedEmptyThenFilled() throws Exception {
+        subscribe(dubbo("", ""));
+        assertThat(awaitProviders(p -> synced)).isEmpty();
+
+        register("/dubbo/" + ECHO + "/providers", dubboUrl(20001, ""), new byte[0]);
+        assertThat(awaitProviders(p -> p.size() == 1).get(0).port()).isEqualTo(20001);
+    }
+
+    @Test
+    void sofaProvidersOnlineOfTheQueriedVersionAndUniqueId() throws Exception {
+        String path = "/sofa-rpc/" + ECHO + "/providers";
+        register(path, "bolt://127.0.0.1:12201?version=1.0&uniqueId=&weight=100&appName=a&startTime=1", new byte[] {1});
+        register(path, "bolt://127.0.0.1:12202?version=1.0&uniqueId=&weight=100", new byte[] {0});
+        register(path, "bolt://127.0.0.1:12203?version=1.0&uniqueId=other", new byte[] {1});
+        register(path, "bolt://127.0.0.1:12204?version=2.0&uniqueId=", new byte[] {1});
+        subscribe(new ProviderQueryConfig("zk", ProviderQueryConfig.Kind.SOFA, ECHO, "", "1.0", "", List.of("bolt")));
+
+        List<EndpointConfig> providers = awaitProviders(p -> synced);
+        assertThat(providers).extracting(EndpointConfig::port).containsExactly(12201);
+        assertThat(providers.get(0).labels()).containsEntry("appName", "a").doesNotContainKey("startTime");
+
+        writer.setData().forPath(path + "/" + URLEncoder.encode("bolt://127.0.0.1:12202?version=1.0&uniqueId=&weight=100",
+                StandardCharsets.UTF_8), new byte[] {1});
+        assertThat(awaitProviders(p -> p.size() == 2)).extracting(EndpointConfig::port).containsExactly(12201, 12202);
+    }
+
+    @Test
+    void zooKeeperDownKeepsTheLastProvidersAndResynchronisesWhenBack() throws Exception {
+        String path = "/dubbo/" + ECHO + "/providers";
+        writer.create().creatingParentsIfNeeded().forPath(path + "/"
+                + URLEncoder.encode(dubboUrl(20001, ""), StandardCharsets.UTF_8)); // persistent: survives the restart
+        subscribe(dubbo("", ""));
+        awaitProviders(p -> synced && p.size() == 1);
+        int before = publications.get();
+
+        server.stop();
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (registry.status().connected() && System.nanoTime() < deadline) {
+            Thread.sleep(10); // polling a condition with a bound
+        }
+        assertThat(registry.status().connected()).isFalse();
+        assertThat(last.get()).hasSize(1);
+
+        server.restart();
+        writer.blockUntilConnected();
+        writer.create().creatingParentsIfNeeded().forPath(path + "/"
+                + URLEncoder.encode(dubboUrl(20002, ""), StandardCharsets.UTF_8));
+        assertThat(awaitProviders(p -> p.size() == 2)).extracting(EndpointConfig::port).containsExactly(20001, 20002);
+        assertThat(publications.get()).isGreaterThan(before);
+        assertThat(registry.status().connected()).isTrue();
+    }
+}

@@ -1,0 +1,55 @@
+package io.tollgate.server.discovery;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.tollgate.discovery.RegistryClient;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Each registry client's state as meters ({@code /stats}, Prometheus), tagged {@code registry}:
+ * {@code tollgate.registry.connected} (1 or 0), {@code .subscriptions}, {@code .events} and
+ * {@code .errors} (registrations that could not be read). Read from the client when scraped.
+ */
+final class RegistryMeters {
+
+    private final MeterRegistry registry;
+    private final Map<RegistryClient, List<Meter>> meters = new IdentityHashMap<>();
+
+    RegistryMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Meters for exactly {@code clients}: those of clients gone are removed. */
+    void follow(List<RegistryClient> clients) {
+        meters.entrySet().removeIf(entry -> {
+            boolean gone = !clients.contains(entry.getKey());
+            if (gone) {
+                entry.getValue().forEach(registry::remove);
+            }
+            return gone;
+        });
+        for (RegistryClient client : clients) {
+            meters.computeIfAbsent(client, this::register);
+        }
+    }
+
+    private List<Meter> register(RegistryClient client) {
+        Tags tags = Tags.of("registry", client.status().name());
+        List<Meter> registered = new ArrayList<>();
+        registered.add(Gauge.builder("tollgate.registry.connected", client, c -> c.status().connected() ? 1 : 0)
+                .tags(tags).description("1 while connected to the registry").register(registry));
+        registered.add(Gauge.builder("tollgate.registry.subscriptions", client, c -> c.status().subscriptions())
+                .tags(tags).description("services watched in the registry").register(registry));
+        registered.add(FunctionCounter.builder("tollgate.registry.events", client, c -> c.status().events())
+                .tags(tags).description("registry events received").register(registry));
+        registered.add(FunctionCounter.builder("tollgate.registry.errors", client, c -> c.status().errors())
+                .tags(tags).description("registrations that could not be read").register(registry));
+        return registered;
+    }
+}
