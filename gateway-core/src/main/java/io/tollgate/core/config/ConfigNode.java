@@ -351,6 +351,11 @@ public final class ConfigNode {
         }, Map.of());
     }
 
+    /** Whether this node is a mapping (a value that may be either a scalar or a mapping tells them apart by this). */
+    public boolean isMapping() {
+        return node.isObject();
+    }
+
     /** The keys of this mapping, in document order. */
     public List<String> keys() {
         requireObject();

@@ -41,6 +41,22 @@ final class B3Headers {
         return new Single(fields[0], fields[1], sampling);
     }
 
+    /** The decision of {@code x-b3-sampled} and {@code x-b3-flags} (debug {@code 1} means sampled), or null when neither decides. */
+    static Boolean sampled(String sampledHeader, String flags) {
+        if ("1".equals(flags)) {
+            return Boolean.TRUE;
+        }
+        if ("1".equals(sampledHeader) || "true".equals(sampledHeader)) {
+            return Boolean.TRUE;
+        }
+        return "0".equals(sampledHeader) || "false".equals(sampledHeader) ? Boolean.FALSE : null;
+    }
+
+    /** The decision of a single header's sampling state ({@code d}, debug, means sampled), or null when absent. */
+    static Boolean sampled(String sampling) {
+        return sampling == null ? null : !sampling.equals("0");
+    }
+
     /** A {@code b3} header; {@code sampling} and {@code parentSpanId} may be null. */
     static String formatSingle(String traceId, String spanId, String sampling, String parentSpanId) {
         StringBuilder out = new StringBuilder(traceId.length() + 40).append(traceId).append('-').append(spanId);

@@ -9,10 +9,21 @@ package io.tollgate.filters.trace;
  * @param route the route's name, or null
  * @param startEpochMicros when the filter saw the request
  * @param durationMicros from then to the request's end
- * @param status the status as the access log writes it
+ * @param status the status as the access log writes it (the HTTP meaning of an RPC status; 0: none)
  * @param upstreamHost the host that answered, or null
  * @param peerAddress the client's IP address (the one a PROXY protocol header carried, if any), or null
+ * @param protocol the downstream protocol as the access log names it: {@code HTTP/1.1}, {@code BOLT/1}, {@code DUBBO} ...
+ * @param rpc whether the request is an RPC call ({@code service} and {@code method} name it)
+ * @param method the HTTP method, or the RPC method
+ * @param service the RPC service (or gRPC service), null for plain HTTP
+ * @param path the HTTP path, null for RPC
  */
 public record FinishedSpan(TraceSpan span, String name, String listener, String route, long startEpochMicros,
-        long durationMicros, int status, String upstreamHost, String peerAddress) {
+        long durationMicros, int status, String upstreamHost, String peerAddress, String protocol, boolean rpc,
+        String method, String service, String path) {
+
+    /** Whether the request failed on the server side: a 5xx, or an RPC status that means one. */
+    public boolean error() {
+        return status >= 500;
+    }
 }

@@ -6,6 +6,10 @@ import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterFactory;
+import io.tollgate.filters.trace.export.BatchSettings;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -17,11 +21,16 @@ import java.util.Set;
 /**
  * The {@code trace} stream filter: reads {@code new_trace_formats} (the formats a request without
  * trace context gets its new trace in; default {@code [w3c]}) and {@code export} ({@code none},
- * the default, {@code log}, or the name of a {@link SpanExporter} found by {@link ServiceLoader}).
+ * the default, {@code log}, or the name of a {@link SpanExporter} found by {@link ServiceLoader};
+ * or a mapping {@code { type: zipkin, endpoint, service_name, max_queue, max_batch, flush_interval,
+ * timeout }}) and {@code sampling} ({@code { ratio }}: the share of traces without a caller's
+ * decision that are sampled, default 1.0).
  */
 public final class TraceFilterFactory implements StreamFilterFactory {
 
     private static final String NO_EXPORT = "none";
+    private static final Set<String> ZIPKIN_KEYS = Set.of("type", "endpoint", "service_name", "max_queue", "max_batch",
+            "flush_interval", "timeout");
 
     @Override
     public String name() {
@@ -30,7 +39,7 @@ public final class TraceFilterFactory implements StreamFilterFactory {
 
     @Override
     public Set<String> keys() {
-        return Set.of("new_trace_formats", "export");
+        return Set.of("new_trace_formats", "export", "sampling");
     }
 
     @Override
@@ -41,6 +50,45 @@ public final class TraceFilterFactory implements StreamFilterFactory {
         if (formats.isEmpty()) {
             throw node.child("new_trace_formats").error("empty (expected at least one of " + formatNames() + ")");
         }
+        double ratio = 1.0;
+        if (node.has("sampling")) {
+            ConfigNode sampling = node.child("sampling").allowOnly(Set.of("ratio"));
+            ratio = sampling.has("ratio") ? sampling.child("ratio").asDouble() : 1.0;
+            if (!(ratio >= 0 && ratio <= 1)) {
+                throw sampling.child("ratio").error("must be from 0 to 1");
+            }
+        }
+        SpanExporter exporter = node.has("export") && node.child("export").isMapping()
+                ? zipkin(node.child("export")) : named(node);
+        return base.withSettings(new TraceSettings(formats, exporter, ratio));
+    }
+
+    private static SpanExporter zipkin(ConfigNode node) {
+        node.allowOnly(ZIPKIN_KEYS);
+        String type = node.string("type");
+        if (!type.equals(ZipkinSpanExporter.NAME)) {
+            throw node.child("type").error("'" + type + "' (expected " + ZipkinSpanExporter.NAME + ")");
+        }
+        String endpoint = node.string("endpoint", "http://127.0.0.1:9411/api/v2/spans");
+        URI uri;
+        try {
+            uri = new URI(endpoint);
+        } catch (URISyntaxException e) {
+            throw node.child("endpoint").error("not a URL: " + e.getMessage());
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw node.child("endpoint").error("'" + endpoint + "' (expected an http or https URL)");
+        }
+        int maxQueue = node.integer("max_queue", 2048, 1, 1 << 20);
+        int maxBatch = node.integer("max_batch", 512, 1, 65536);
+        BatchSettings batch = new BatchSettings(uri, "application/json", maxQueue, maxBatch,
+                node.positiveDuration("flush_interval", Duration.ofSeconds(1)),
+                node.positiveDuration("timeout", Duration.ofSeconds(5)));
+        return new ZipkinSpanExporter(new ZipkinSpanExporter.ZipkinSettings(batch,
+                node.string("service_name", "tollgate")));
+    }
+
+    private static SpanExporter named(ConfigNode node) {
         String export = node.string("export", NO_EXPORT);
         SpanExporter exporter = null;
         if (!export.equals(NO_EXPORT)) {
@@ -49,10 +97,11 @@ public final class TraceFilterFactory implements StreamFilterFactory {
             if (exporter == null) {
                 List<String> names = new ArrayList<>(List.of(NO_EXPORT));
                 names.addAll(exporters.keySet());
-                throw node.child("export").error("'" + export + "' (expected one of " + names + ")");
+                throw node.child("export").error("'" + export + "' (expected one of " + names
+                        + ", or a mapping with type: zipkin)");
             }
         }
-        return base.withSettings(new TraceSettings(formats, exporter));
+        return exporter;
     }
 
     @Override
@@ -63,7 +112,11 @@ public final class TraceFilterFactory implements StreamFilterFactory {
                 .tag("listener", scope.listener())
                 .tag("route", scope.route() == null ? "" : scope.route())
                 .register(scope.meters());
-        return new TraceFilter(new TracePropagation(settings.newTraceFormats()), settings.exporter(), unchanged);
+        if (settings.exporter() instanceof ZipkinSpanExporter zipkin) {
+            zipkin.start(scope.meters());
+        }
+        return new TraceFilter(new TracePropagation(settings.newTraceFormats(), settings.samplingRatio()),
+                settings.exporter(), unchanged);
     }
 
     /** The built-in {@code log} exporter and those on the class path, by name. */

@@ -10,6 +10,9 @@ final class W3cTraceparent {
     /** The flags of a sampled trace. */
     static final String SAMPLED = "01";
 
+    /** The flags of a trace not sampled. */
+    static final String NOT_SAMPLED = "00";
+
     private static final int LENGTH = 55;
 
     private W3cTraceparent() {

@@ -12,6 +12,9 @@ import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.filter.StreamFilterConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import io.tollgate.filters.trace.export.BatchSettings;
+import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +47,23 @@ class TraceFilterFactoryTest {
     }
 
     @Test
+    void readsAZipkinExportAndSharesItsExporterBetweenEqualSettings() {
+        String filter = "{ name: trace, sampling: { ratio: 0.25 }, export: { type: zipkin,"
+                + " endpoint: 'http://127.0.0.1:9/api/v2/spans', service_name: edge, max_queue: 8, max_batch: 4,"
+                + " flush_interval: 250ms } }";
+        TraceSettings first = load(filter).settings(TraceSettings.class);
+        TraceSettings second = load(filter).settings(TraceSettings.class);
+        assertThat(first.samplingRatio()).isEqualTo(0.25);
+        ZipkinSpanExporter exporter = (ZipkinSpanExporter) first.exporter();
+        assertThat(exporter.batchExporter()).isSameAs(((ZipkinSpanExporter) second.exporter()).batchExporter());
+        assertThat(exporter.batchExporter().settings()).isEqualTo(new BatchSettings(
+                URI.create("http://127.0.0.1:9/api/v2/spans"), "application/json", 8, 4, Duration.ofMillis(250),
+                Duration.ofSeconds(5)));
+        TraceSettings other = load(filter.replace("edge", "other")).settings(TraceSettings.class);
+        assertThat(((ZipkinSpanExporter) other.exporter()).batchExporter()).isNotSameAs(exporter.batchExporter());
+    }
+
+    @Test
     void namesThePathOfABadSetting() {
         assertThatThrownBy(() -> load("{ name: trace, new_trace_formats: [w3c, zipkin] }"))
                 .isInstanceOf(ConfigException.class)
@@ -52,7 +72,17 @@ class TraceFilterFactoryTest {
         assertThatThrownBy(() -> load("{ name: trace, new_trace_formats: [] }"))
                 .hasMessageStartingWith("listeners[0].filters[0].new_trace_formats: empty");
         assertThatThrownBy(() -> load("{ name: trace, export: zipkin }"))
-                .hasMessage("listeners[0].filters[0].export: 'zipkin' (expected one of [none, log])");
+                .hasMessage("listeners[0].filters[0].export: 'zipkin' (expected one of [none, log], or a mapping with type: zipkin)");
+        assertThatThrownBy(() -> load("{ name: trace, export: { type: otlp } }"))
+                .hasMessage("listeners[0].filters[0].export.type: 'otlp' (expected zipkin)");
+        assertThatThrownBy(() -> load("{ name: trace, export: { type: zipkin, endpoint: 'ftp://x/y' } }"))
+                .hasMessage("listeners[0].filters[0].export.endpoint: 'ftp://x/y' (expected an http or https URL)");
+        assertThatThrownBy(() -> load("{ name: trace, export: { type: zipkin, max_queue: 0 } }"))
+                .hasMessageStartingWith("listeners[0].filters[0].export.max_queue");
+        assertThatThrownBy(() -> load("{ name: trace, export: { type: zipkin, batch: 3 } }"))
+                .hasMessageStartingWith("listeners[0].filters[0].export.batch: unknown field");
+        assertThatThrownBy(() -> load("{ name: trace, sampling: { ratio: 1.5 } }"))
+                .hasMessage("listeners[0].filters[0].sampling.ratio: must be from 0 to 1");
         assertThatThrownBy(() -> load("{ name: trace, sample: 10 }"))
                 .hasMessageStartingWith("listeners[0].filters[0].sample: unknown field");
     }

@@ -27,6 +27,37 @@ class TracePropagationTest {
     }
 
     @Test
+    void aNewTraceLeftUnsampledByTheRatioSaysSoInEveryFormat() {
+        TracePropagation never = new TracePropagation(List.of(TraceFormat.W3C, TraceFormat.B3, TraceFormat.B3_SINGLE), 0);
+        MapHeaders headers = new MapHeaders();
+
+        TraceSpan span = never.apply(headers);
+
+        assertThat(span.sampled()).isFalse();
+        assertThat(headers.get("traceparent")).endsWith("-00");
+        assertThat(headers.get("x-b3-sampled")).isEqualTo("0");
+        assertThat(headers.get("b3")).endsWith("-0");
+        assertThat(W3C_ONLY.apply(new MapHeaders()).sampled()).isTrue();
+    }
+
+    @Test
+    void theCallersDecisionWinsOverTheRatio() {
+        TracePropagation never = new TracePropagation(List.of(TraceFormat.W3C), 0);
+        assertThat(never.apply(new MapHeaders("traceparent", "00-" + TRACE + "-" + SPAN + "-01")).sampled()).isTrue();
+        assertThat(W3C_ONLY.apply(new MapHeaders("traceparent", "00-" + TRACE + "-" + SPAN + "-00")).sampled()).isFalse();
+        assertThat(W3C_ONLY.apply(new MapHeaders("x-b3-traceid", TRACE, "x-b3-spanid", SPAN, "x-b3-sampled", "0"))
+                .sampled()).isFalse();
+        assertThat(never.apply(new MapHeaders("x-b3-traceid", TRACE, "x-b3-spanid", SPAN, "x-b3-flags", "1"))
+                .sampled()).isTrue();
+        assertThat(W3C_ONLY.apply(new MapHeaders("b3", TRACE + "-" + SPAN + "-0")).sampled()).isFalse();
+        assertThat(never.apply(new MapHeaders("b3", TRACE + "-" + SPAN + "-d")).sampled()).isTrue();
+        // no decision carried: the ratio decides
+        assertThat(never.apply(new MapHeaders("x-b3-traceid", TRACE, "x-b3-spanid", SPAN)).sampled()).isFalse();
+        assertThat(never.apply(new MapHeaders("rpc_trace_context.sofaTraceId", "0a1b2c3d1700000000001")).sampled())
+                .isFalse();
+    }
+
+    @Test
     void readsALaterVersionWithMoreFieldsAndWritesVersion00() {
         MapHeaders headers = new MapHeaders("traceparent", "01-" + TRACE + "-" + SPAN + "-01-extra");
 

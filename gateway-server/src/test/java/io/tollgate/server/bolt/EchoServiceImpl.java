@@ -6,7 +6,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** The provider side of {@link EchoService}. */
-class EchoServiceImpl implements EchoService {
+public class EchoServiceImpl implements EchoService {
 
     final BlockingQueue<String> recorded = new LinkedBlockingQueue<>();
     final CountDownLatch releaseSlow = new CountDownLatch(1);

@@ -17,14 +17,14 @@ import java.util.List;
  * ZooKeeper registry when one is given, else in none), and the consumers a test refers to it or
  * to the gateway in front of it (bolt, direct URL, no registry), all let go of by {@link #close()}.
  */
-final class SofaRpc implements AutoCloseable {
+public final class SofaRpc implements AutoCloseable {
 
     private final ProviderConfig<EchoService> provider;
     private final int port;
     private final List<ConsumerConfig<?>> consumers = new ArrayList<>();
 
     /** Exports {@code service} on a free port. */
-    SofaRpc(EchoService service) {
+    public SofaRpc(EchoService service) {
         this(service, null, "");
     }
 
@@ -52,12 +52,12 @@ final class SofaRpc implements AutoCloseable {
     }
 
     /** The provider's port. */
-    int port() {
+    public int port() {
         return port;
     }
 
     /** A synchronous consumer of {@code bolt://127.0.0.1:port} with a 5 s timeout. */
-    EchoService refer(int port) {
+    public EchoService refer(int port) {
         return refer(port, "");
     }
 

@@ -25,7 +25,8 @@ class MainTest {
 
     @Test
     void validateAcceptsTheShippedExamples() {
-        for (String example : new String[] {"minimal.yaml", "http-proxy.yaml", "tls.yaml", "filters.yaml"}) {
+        for (String example : new String[] {"minimal.yaml", "http-proxy.yaml", "tls.yaml", "filters.yaml",
+            "tracing-zipkin.yaml"}) {
             assertThat(run("validate", "-c", Path.of("..", "docs", "examples", example).toString()))
                     .as(example).isZero();
         }
