@@ -35,9 +35,11 @@ class ConfigLoaderAllErrorsTest {
                 "clusters[1].endpoints[0].port: 0 (expected: 1..65535)",
                 "clusters[2]: name 'backend' is already used by clusters[0] (expected each name once)",
                 "clusters[2].conect_timeout: unknown field (expected one of [circuit_breakers, connect_timeout,"
-                        + " connections_per_host, endpoints, health_check, heartbeat_interval, idle_timeout, lb_policy,"
-                        + " max_connections_per_host, max_pending_requests, name, outlier_detection,"
-                        + " panic_threshold_percent, protocol, subset_lb_config, tls])",
+                        + " connections_per_host, discovery, dns_failure_refresh_rate, dns_lookup_family,"
+                        + " dns_min_refresh_rate, dns_query_timeout, dns_refresh_rate, dns_resolvers, endpoints,"
+                        + " health_check, heartbeat_interval, idle_timeout, lb_policy, max_connections_per_host,"
+                        + " max_pending_requests, name, outlier_detection, panic_threshold_percent, protocol,"
+                        + " proxy_protocol, respect_dns_ttl, subset_lb_config, tls, type])",
                 "overload.heap_threshold: 2.0 (expected: > 0 and <= 1)",
                 "drain.timeout: 'soon'" + DURATION);
         assertThat(e.getMessage()).isEqualTo(String.join("\n", e.errors()));

@@ -111,11 +111,12 @@ class ConfigLoaderExtensionsTest {
     @Test
     void acceptsOnClustersTheKeysOfEveryRegisteredPolicyAndNoOthers() {
         assertRejected("lb_policy: table, ring_hash_lb_config: {}", "clusters[0].ring_hash_lb_config: unknown field"
-                + " (expected one of [circuit_breakers, connect_timeout, connections_per_host, dns_failure_refresh_rate,"
+                + " (expected one of [circuit_breakers, connect_timeout, connections_per_host, discovery,"
+                + " dns_failure_refresh_rate,"
                 + " dns_lookup_family, dns_min_refresh_rate, dns_query_timeout, dns_refresh_rate, dns_resolvers,"
                 + " endpoints, hash_policy, health_check, heartbeat_interval, idle_timeout, lb_policy,"
                 + " max_connections_per_host, max_pending_requests, name, outlier_detection, panic_threshold_percent,"
-                + " protocol, respect_dns_ttl, subset_lb_config, table_lb_config, tls, type])");
+                + " protocol, proxy_protocol, respect_dns_ttl, subset_lb_config, table_lb_config, tls, type])");
     }
 
     @Test

@@ -69,7 +69,7 @@ class ConfigLoaderValidationTest {
         assertRejected(routes("[{ match: { prefx: / }, route: { cluster: backend } }]"),
                 ROUTE + "[0].match.prefx: unknown field (expected one of [headers, path, prefix, query_parameters, regex])");
         assertRejected(routes("[{ match: { prefix: / }, route: { cluster: backend } }]") + "clustrs: []\n",
-                "clustrs: unknown field (expected one of [admin, clusters, config_watch, demo_upstream, drain, dynamic_resources, event_loops, listeners, node, overload, upgrade])");
+                "clustrs: unknown field (expected one of [admin, clusters, config_watch, demo_upstream, drain, dynamic_resources, event_loops, listeners, node, overload, registries, upgrade])");
     }
 
     @Test
