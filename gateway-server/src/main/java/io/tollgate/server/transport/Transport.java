@@ -5,7 +5,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -49,11 +48,14 @@ public enum Transport {
         return NIO;
     }
 
-    /** Creates an event loop group of {@code threads} loops (0: one per core). */
+    /**
+     * Creates an event loop group of {@code threads} loops (0: one per core), which closes every
+     * connection still on it when it shuts down (see {@link ClosingEventLoopGroup}).
+     */
     public EventLoopGroup newGroup(int threads, String name) {
         IoHandlerFactory factory = this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
-        return new MultiThreadIoEventLoopGroup(n, new DefaultThreadFactory(name, true), factory);
+        return new ClosingEventLoopGroup(n, new DefaultThreadFactory(name, true), factory);
     }
 
     public Class<? extends ServerSocketChannel> serverChannel() {

@@ -31,6 +31,9 @@ class SlowClientsTest {
               - name: http
                 port: 0
                 protocols: [http1, h2c]
+                # far beyond the test's length however busy the machine: the slow clients must still be held at its end
+                protocol_detection_timeout: 10m
+                http: { request_headers_timeout: 10m }
                 route_config: ${ROUTES}
             """ + EchoGateway.CLUSTERS;
     private static final int SLOW_CLIENTS = 1000;
