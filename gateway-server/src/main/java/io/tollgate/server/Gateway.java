@@ -10,24 +10,14 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.unix.FileDescriptor;
 import io.netty.channel.unix.UnixChannel;
-import io.tollgate.admin.AdminContext;
-import io.tollgate.admin.ServedConfig;
 import io.tollgate.admin.AdminServer;
-import io.tollgate.admin.DiscoveredService;
-import io.tollgate.admin.ListenerInfo;
-import io.tollgate.admin.ServerControl;
-import io.tollgate.admin.ServerInfo;
-import io.tollgate.core.accesslog.AccessLogTap;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
-import io.tollgate.core.config.XdsResourceStatus;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
-import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.ClusterManager;
 import io.tollgate.router.outlier.OutlierDetector;
 import io.tollgate.server.configwatch.ConfigWatchSwitch;
 import io.tollgate.server.control.ControlThread;
@@ -207,12 +197,12 @@ public final class Gateway implements AutoCloseable {
     /** The admin API on epoll when available, so that a hot restart can hand its socket over. */
     private AdminServer startAdmin(GatewayConfig config) throws InterruptedException {
         if (transport != Transport.EPOLL) {
-            return AdminServer.start(config.admin(), new Context());
+            return AdminServer.start(config.admin(), adminContext());
         }
         FileDescriptor socket = inherited.adminSocket();
         ChannelFactory<ServerChannel> sockets = socket == null ? EpollServerSocketChannel::new
                 : () -> new EpollServerSocketChannel(socket.intValue());
-        return AdminServer.start(config.admin(), new Context(), EpollIoHandler.newFactory(), sockets, socket != null);
+        return AdminServer.start(config.admin(), adminContext(), EpollIoHandler.newFactory(), sockets, socket != null);
     }
 
     /**
@@ -252,11 +242,8 @@ public final class Gateway implements AutoCloseable {
         long timeoutNanos = config.discovery().registries().stream()
                 .mapToLong(r -> r.connectionTimeout().toNanos()).max().orElse(0);
         try {
-            firstSync.get(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            log.warn("starting before every service registry was read; discovered clusters fill as registries answer");
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("service discovery failed", e.getCause());
+            awaitAtStart(firstSync, timeoutNanos,
+                    "every service registry was read; discovered clusters fill as registries answer", "service discovery");
         } finally {
             discoveryAwaited = true;
         }
@@ -643,101 +630,18 @@ public final class Gateway implements AutoCloseable {
         terminated.complete(null);
     }
 
+    /** When this process's gateway started. */
+    Instant started() {
+        return started;
+    }
+
+    private GatewayAdminContext adminContext() {
+        return new GatewayAdminContext(this, registry, () -> xds == null ? List.of() : xds.resources(), discovery);
+    }
+
     /** The gateway's version, from the jar's manifest. */
     public static String version() {
         String version = Gateway.class.getPackage().getImplementationVersion();
         return version == null ? "development build" : version;
-    }
-
-    /** The admin API's controls of this gateway's lifecycle. */
-    private final class Lifecycle implements ServerControl {
-        @Override
-        public ServerInfo info() {
-            Instant now = Instant.now();
-            return new ServerInfo(version(), drains.state().name(), Duration.between(started, now),
-                    Duration.between(launch.firstEpochStarted(), now), launch.restartEpoch(),
-                    configFile == null ? null : configFile.toString(), snapshot.get().config().drain().timeout(),
-                    launch.commandLine());
-        }
-
-        @Override
-        public void failHealthChecks(boolean fail) {
-            drains.failHealthChecks(fail);
-        }
-
-        @Override
-        public void drainListeners(boolean graceful) {
-            drain(DrainTrigger.DRAIN_LISTENERS, !graceful);
-        }
-
-        @Override
-        public void quit() {
-            drainAndClose(DrainTrigger.QUITQUITQUIT);
-        }
-    }
-
-    /** What the admin API sees of this gateway. */
-    private final class Context implements AdminContext {
-        private final ServerControl lifecycle = new Lifecycle();
-
-        @Override
-        public ServedConfig served() {
-            return snapshot.get();
-        }
-
-        @Override
-        public long reload() {
-            return Gateway.this.reload();
-        }
-
-        @Override
-        public ClusterManager clusters() {
-            return snapshot.get().clusters();
-        }
-
-        @Override
-        public List<ListenerInfo> listeners() {
-            List<ListenerInfo> infos = new ArrayList<>();
-            for (Listener listener : listeners) {
-                ListenerConfig config = listener.config();
-                infos.add(new ListenerInfo(config.name(), config.address(), listener.port(), config.protocols()));
-            }
-            return infos;
-        }
-
-        @Override
-        public PrometheusMeterRegistry prometheus() {
-            return registry;
-        }
-
-        @Override
-        public boolean ready() {
-            return drains.ready();
-        }
-
-        @Override
-        public ServerControl server() {
-            return lifecycle;
-        }
-
-        @Override
-        public List<XdsResourceStatus> xdsResources() {
-            return xds == null ? List.of() : xds.resources();
-        }
-
-        @Override
-        public AccessLogTap accessLogTap() {
-            return metrics.accessLogTap();
-        }
-
-        @Override
-        public List<RegistryStatus> registries() {
-            return discovery.statuses();
-        }
-
-        @Override
-        public List<DiscoveredService> discoveredServices() {
-            return discovery.services();
-        }
     }
 }
