@@ -36,6 +36,7 @@ import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -57,7 +58,15 @@ class HotRestartUnderLoadTest {
     @TempDir
     Path dir;
 
+    /**
+     * Six gateway JVMs start and five exit in this one test: 39 s on a quiet 2-core host, 55-60 s
+     * with one core kept busy, so the suite's 60 s default would time the machine. Every step has
+     * its own bound (a start {@link GatewayProcess#awaitReady}, an exit {@link #EXIT_LIMIT}, each
+     * wave of calls {@link ClientLoop#awaitEach}), and a step that overruns fails with its own
+     * message; this limit only catches a hang between them.
+     */
     @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void restartsInARowUnderLoadFailNoCallAndMoveTheRpcConnections() throws Exception {
         assumeTrue(Epoll.isAvailable(), "hot restart needs native epoll, unavailable here: " + Epoll.unavailabilityCause());
         try (StartedResources started = new StartedResources()) {
