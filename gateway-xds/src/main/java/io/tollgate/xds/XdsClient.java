@@ -38,8 +38,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
@@ -130,11 +130,14 @@ public final class XdsClient implements AutoCloseable {
         this.certificatesChanged = certificatesChanged;
         this.clusters = new ClusterTranslator(extensions);
         this.listeners = new ListenerTranslator(extensions);
-        this.control = Executors.newSingleThreadScheduledExecutor(task -> {
+        ScheduledThreadPoolExecutor controlThread = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "tollgate-xds");
             thread.setDaemon(true);
             return thread;
         });
+        // closing runs what is queued (gRPC's last deliveries) but not retries and timers still waiting
+        controlThread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.control = controlThread;
         this.channel = channel(settings, control);
         this.reconnect = new Backoff(settings.initialBackoff(), settings.maxBackoff());
         this.meters = new XdsMeters(registry);
@@ -211,10 +214,14 @@ public final class XdsClient implements AutoCloseable {
         closed = true;
         channel.shutdownNow();
         try {
-            // The channel terminates through callbacks on the control thread: stop that thread after it.
-            channel.awaitTermination(2, TimeUnit.SECONDS);
-            control.shutdownNow();
-            control.awaitTermination(2, TimeUnit.SECONDS);
+            // The channel terminates through callbacks on the control thread, so that thread stops after
+            // it, and without dropping its queue: gRPC's queued deliveries close the messages a cancelled
+            // stream still held, whose network buffers would leak if those tasks never ran.
+            channel.awaitTermination(10, TimeUnit.SECONDS);
+            control.shutdown();
+            if (!control.awaitTermination(5, TimeUnit.SECONDS)) {
+                control.shutdownNow();
+            }
             secretFiles.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
