@@ -59,7 +59,7 @@ class XdsBoltTest {
                 dynamic_resources: { ads_config: { address: 127.0.0.1, port: %d, api_type: %s } }
                 """.formatted(controlPlane.port(), apiType))));
         Await.until("the Bolt listener bound", Duration.ofSeconds(30),
-                () -> gateway.snapshot().config().listeners().size() == 1);
+                () -> XdsTestBed.listenersBound(gateway, 1));
         assertThat(gateway.snapshot().config().listeners().get(0).protocols()).containsExactly("bolt");
         EchoService service = consumer(gateway.port("bolt"));
 

@@ -66,7 +66,7 @@ class XdsDubboTest {
                 dynamic_resources: { ads_config: { address: 127.0.0.1, port: %d } }
                 """.formatted(controlPlane.port()))));
         Await.until("the Dubbo listener bound", Duration.ofSeconds(10),
-                () -> gateway.snapshot().config().listeners().size() == 1);
+                () -> XdsTestBed.listenersBound(gateway, 1));
 
         try (DubboConsumer consumer = DubboConsumer.to(gateway.port("dubbo")).connect();
                 DubboConsumer blueConsumer = DubboConsumer.to(gateway.port("dubbo")).group("blue").version("1.0").connect()) {

@@ -265,7 +265,7 @@ class XdsFiltersTest {
 
         bed.controlPlane.push("2", List.of(staticCluster("app", app), staticCluster("shadow", shadow.port())), List.of(),
                 List.of(rdsListener("web", 0, "web-routes")), List.of(routes));
-        Await.until("the listener bound", LIMIT, () -> bed.gateway.snapshot().config().listeners().size() == 1);
+        Await.until("the listener bound", LIMIT, () -> XdsTestBed.listenersBound(bed.gateway, 1));
 
         for (int i = 0; i < 3; i++) {
             HttpResponse<String> response = bed.get("web", "/items", Map.of());
@@ -413,7 +413,7 @@ class XdsFiltersTest {
 
     private void startGateway(int listeners) throws Exception {
         bed.launchGateway(bed.controlPlane.bootstrap());
-        Await.until("the listeners bound", LIMIT, () -> bed.gateway.snapshot().config().listeners().size() == listeners
+        Await.until("the listeners bound", LIMIT, () -> XdsTestBed.listenersBound(bed.gateway, listeners)
                 || !bed.controlPlane.nacks().isEmpty());
         assertThat(bed.controlPlane.nacks()).extracting(n -> n.getErrorDetail().getMessage()).isEmpty();
     }

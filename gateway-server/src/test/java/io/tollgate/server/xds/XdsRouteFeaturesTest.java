@@ -126,7 +126,7 @@ class XdsRouteFeaturesTest {
 
     private void startGateway() throws Exception {
         bed.launchGateway(bed.controlPlane.bootstrap());
-        Await.until("the listener bound", LIMIT, () -> bed.gateway.snapshot().config().listeners().size() == 1
+        Await.until("the listener bound", LIMIT, () -> XdsTestBed.listenersBound(bed.gateway, 1)
                 || !bed.controlPlane.nacks().isEmpty());
     }
 }

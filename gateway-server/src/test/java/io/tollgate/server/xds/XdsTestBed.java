@@ -6,6 +6,7 @@ import static io.tollgate.server.xds.EnvoyResources.rdsListener;
 import static io.tollgate.server.xds.EnvoyResources.routes;
 
 import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
@@ -66,6 +67,24 @@ final class XdsTestBed implements AutoCloseable, AfterEachCallback {
 
     void awaitReady() throws InterruptedException {
         Await.until("the first xDS configuration applied (/ready)", LIMIT, () -> readiness() == 200);
+    }
+
+    /**
+     * Whether {@code gateway}'s configuration holds {@code count} listeners and each of them is bound:
+     * a listener from the control plane is in the published configuration before it binds.
+     */
+    static boolean listenersBound(Gateway gateway, int count) {
+        List<ListenerConfig> configured = gateway.snapshot().config().listeners();
+        return configured.size() == count && configured.stream().allMatch(listener -> bound(gateway, listener.name()));
+    }
+
+    private static boolean bound(Gateway gateway, String listener) {
+        try {
+            gateway.port(listener);
+            return true;
+        } catch (IllegalArgumentException notYet) {
+            return false;
+        }
     }
 
     /** The status {@code /ready} answers, or -1 when it cannot be asked. */
