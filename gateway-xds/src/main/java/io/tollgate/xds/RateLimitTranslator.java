@@ -56,9 +56,10 @@ final class RateLimitTranslator {
         return settings;
     }
 
-    /** The {@code rate_limits} of a route or virtual host, as the filter's {@code rate_limits} list. */
-    static ArrayNode rateLimits(List<RateLimit> limits, String at) {
-        ArrayNode translated = JSON.arrayNode();
+    /** The {@code rate_limits} of a route or virtual host, as the filter's {@code rate_limits} key. */
+    static ObjectNode rateLimits(List<RateLimit> limits, String at) {
+        ObjectNode settings = JSON.objectNode();
+        ArrayNode translated = settings.putArray("rate_limits");
         for (int i = 0; i < limits.size(); i++) {
             RateLimit limit = limits.get(i);
             String where = at + "[" + i + "]";
@@ -68,13 +69,13 @@ final class RateLimitTranslator {
                 actions.add(action(limit.getActions(j), where + ".actions[" + j + "]"));
             }
         }
-        return translated;
+        return settings;
     }
 
-    /** A route's settings of the listener's filter: {@code listener}'s, with the route's descriptors. */
+    /** A route's settings of the listener's filter: {@code listener}'s, with the route's {@link #rateLimits}. */
     static ObjectNode withRateLimits(JsonNode listener, JsonNode rateLimits) {
         ObjectNode settings = listener.deepCopy();
-        settings.set("rate_limits", rateLimits);
+        settings.setAll((ObjectNode) rateLimits);
         return settings;
     }
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
@@ -40,15 +41,15 @@ final class HttpAuthzService implements AuthzService {
 
     @Override
     public Runnable check(StreamFilterContext context, Consumer<AuthzDecision> done) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(target(context)).timeout(settings.timeout())
-                .method(CheckHeaders.method(context), HttpRequest.BodyPublishers.noBody());
-        for (Map.Entry<String, String> header : CheckHeaders.of(context, filter.allowedHeaders()).entrySet()) {
-            if (!NOT_FORWARDED.contains(header.getKey()) && !header.getKey().startsWith(":")) {
-                request.header(header.getKey(), header.getValue());
-            }
-        }
         boolean[] cancelled = new boolean[1];
-        CLIENT.sendAsync(request.build(), HttpResponse.BodyHandlers.discarding()).whenComplete((answer, failure) -> {
+        CompletableFuture<HttpResponse<Void>> sent;
+        try {
+            sent = CLIENT.sendAsync(request(context), HttpResponse.BodyHandlers.discarding());
+        } catch (IllegalArgumentException e) {
+            // a path or header the JDK's client refuses: the check fails as a call that cannot be made
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((answer, failure) -> {
             AuthzDecision decision = failure == null ? decision(answer) : AuthzDecision.failed(
                     cause(failure) instanceof HttpTimeoutException ? AuthzDecision.Verdict.TIMEOUT
                             : AuthzDecision.Verdict.ERROR);
@@ -59,6 +60,17 @@ final class HttpAuthzService implements AuthzService {
             });
         });
         return () -> cancelled[0] = true;
+    }
+
+    private HttpRequest request(StreamFilterContext context) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(target(context)).timeout(settings.timeout())
+                .method(CheckHeaders.method(context), HttpRequest.BodyPublishers.noBody());
+        for (Map.Entry<String, String> header : CheckHeaders.of(context, filter.allowedHeaders()).entrySet()) {
+            if (!NOT_FORWARDED.contains(header.getKey()) && !header.getKey().startsWith(":")) {
+                request.header(header.getKey(), header.getValue());
+            }
+        }
+        return request.build();
     }
 
     private URI target(StreamFilterContext context) {
