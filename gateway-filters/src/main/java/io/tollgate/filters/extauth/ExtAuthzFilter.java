@@ -1,6 +1,5 @@
 package io.tollgate.filters.extauth;
 
-import io.micrometer.core.instrument.Counter;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterResponse;
@@ -8,7 +7,7 @@ import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
-import io.tollgate.filters.FilterCounters;
+import io.tollgate.filters.grpcservice.PolicyCounters;
 import java.util.List;
 
 /**
@@ -23,11 +22,6 @@ import java.util.List;
  */
 final class ExtAuthzFilter implements StreamFilter {
 
-    static final String OK = "tollgate.filter.ext_authz.ok";
-    static final String DENIED = "tollgate.filter.ext_authz.denied";
-    static final String ERROR = "tollgate.filter.ext_authz.error";
-    static final String TIMEOUT = "tollgate.filter.ext_authz.timeout";
-    static final String FAILURE_MODE_ALLOWED = "tollgate.filter.ext_authz.failure_mode_allowed";
     /** The reason a denial is counted under and answered with. */
     static final String DENIED_REASON = "ext_authz_denied";
     /** The reason a refusal for a failed check is answered with. */
@@ -36,20 +30,12 @@ final class ExtAuthzFilter implements StreamFilter {
 
     private final AuthzService service;
     private final ExtAuthzSettings settings;
-    private final Counter ok;
-    private final Counter denied;
-    private final Counter error;
-    private final Counter timeout;
-    private final Counter failureModeAllowed;
+    private final PolicyCounters counters;
 
     ExtAuthzFilter(ExtAuthzSettings settings, AuthzService service, FilterScope scope) {
         this.settings = settings;
         this.service = service;
-        this.ok = FilterCounters.counter(scope, OK);
-        this.denied = FilterCounters.counter(scope, DENIED);
-        this.error = FilterCounters.counter(scope, ERROR);
-        this.timeout = FilterCounters.counter(scope, TIMEOUT);
-        this.failureModeAllowed = FilterCounters.counter(scope, FAILURE_MODE_ALLOWED);
+        this.counters = new PolicyCounters(scope, "tollgate.filter.ext_authz", "denied");
     }
 
     /** What one request is waiting for, then what its answer to the client gets. */
@@ -72,7 +58,7 @@ final class ExtAuthzFilter implements StreamFilter {
         pending.clientHeaders = decision.client();
         switch (decision.verdict()) {
             case ALLOWED -> {
-                ok.increment();
+                counters.ok();
                 FilterHeaders headers = context.requestHeaders();
                 if (headers.writable()) {
                     for (String name : decision.upstreamRemoved()) {
@@ -85,17 +71,14 @@ final class ExtAuthzFilter implements StreamFilter {
                 context.resume();
             }
             case DENIED -> {
-                denied.increment();
+                counters.refused();
                 context.flag(ResponseFlag.UNAUTHORIZED_EXTERNAL_SERVICE);
                 context.respond(decision.status() == 0 ? DEFAULT_DENIED_STATUS : decision.status(), DENIED_REASON);
             }
             default -> {
-                error.increment();
-                if (decision.verdict() == AuthzDecision.Verdict.TIMEOUT) {
-                    timeout.increment();
-                }
+                counters.failed(decision.verdict() == AuthzDecision.Verdict.TIMEOUT);
                 if (settings.failureModeAllow()) {
-                    failureModeAllowed.increment();
+                    counters.failureModeAllowed();
                     context.resume();
                 } else {
                     context.flag(ResponseFlag.UNAUTHORIZED_EXTERNAL_SERVICE);

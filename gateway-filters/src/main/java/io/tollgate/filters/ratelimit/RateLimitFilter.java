@@ -6,7 +6,6 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
 import io.grpc.Status;
-import io.micrometer.core.instrument.Counter;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterResponse;
@@ -14,8 +13,8 @@ import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
-import io.tollgate.filters.FilterCounters;
 import io.tollgate.filters.grpcservice.GrpcChannels;
+import io.tollgate.filters.grpcservice.PolicyCounters;
 import io.tollgate.filters.grpcservice.PolicyCall;
 import io.tollgate.filters.trace.export.SharedExporters;
 import java.util.ArrayList;
@@ -33,11 +32,6 @@ import java.util.List;
  */
 final class RateLimitFilter implements StreamFilter {
 
-    static final String OK = "tollgate.filter.rate_limit.ok";
-    static final String OVER_LIMIT = "tollgate.filter.rate_limit.over_limit";
-    static final String ERROR = "tollgate.filter.rate_limit.error";
-    static final String TIMEOUT = "tollgate.filter.rate_limit.timeout";
-    static final String FAILURE_MODE_ALLOWED = "tollgate.filter.rate_limit.failure_mode_allowed";
     /** The reason limited requests are answered with. */
     static final String REASON = "rate_limited";
     static final String ERROR_REASON = "rate_limit_service_error";
@@ -47,20 +41,12 @@ final class RateLimitFilter implements StreamFilter {
 
     private final RateLimitSettings settings;
     private final SharedExporters.Handle<GrpcChannels.OpenChannel> channel;
-    private final Counter ok;
-    private final Counter overLimit;
-    private final Counter error;
-    private final Counter timeout;
-    private final Counter failureModeAllowed;
+    private final PolicyCounters counters;
 
     RateLimitFilter(RateLimitSettings settings, FilterScope scope) {
         this.settings = settings;
         this.channel = GrpcChannels.acquire(settings.service().target());
-        this.ok = FilterCounters.counter(scope, OK);
-        this.overLimit = FilterCounters.counter(scope, OVER_LIMIT);
-        this.error = FilterCounters.counter(scope, ERROR);
-        this.timeout = FilterCounters.counter(scope, TIMEOUT);
-        this.failureModeAllowed = FilterCounters.counter(scope, FAILURE_MODE_ALLOWED);
+        this.counters = new PolicyCounters(scope, "tollgate.filter.rate_limit", "over_limit");
     }
 
     /** One request's call, then the headers its answer gets. */
@@ -113,12 +99,12 @@ final class RateLimitFilter implements StreamFilter {
         }
         pending.responseHeaders = responseHeaders(answer);
         if (answer.getOverallCode() == RateLimitResponse.Code.OVER_LIMIT) {
-            overLimit.increment();
+            counters.refused();
             context.flag(ResponseFlag.RATE_LIMITED);
             context.respond(settings.rateLimitedStatus(), GRPC_RESOURCE_EXHAUSTED, REASON);
             return;
         }
-        ok.increment();
+        counters.ok();
         FilterHeaders headers = context.requestHeaders();
         if (headers.writable()) {
             for (HeaderValue header : answer.getRequestHeadersToAddList()) {
@@ -129,15 +115,12 @@ final class RateLimitFilter implements StreamFilter {
     }
 
     private void failed(StreamFilterContext context, boolean timedOut) {
-        error.increment();
-        if (timedOut) {
-            timeout.increment();
-        }
+        counters.failed(timedOut);
         if (settings.failureModeDeny()) {
             context.flag(ResponseFlag.RATE_LIMIT_SERVICE_ERROR);
             context.respond(500, ERROR_REASON);
         } else {
-            failureModeAllowed.increment();
+            counters.failureModeAllowed();
             context.resume();
         }
     }
