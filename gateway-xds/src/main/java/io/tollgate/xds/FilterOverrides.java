@@ -34,6 +34,8 @@ final class FilterOverrides {
     static final String FIELD = "@filters";
     /** The key of a deprecated {@code cors} policy: for the listener's CORS filter, whatever its name. */
     static final String CORS = "@cors";
+    /** The key of a route's or virtual host's {@code rate_limits}: for the listener's rate limit filters. */
+    static final String RATE_LIMITS = "@rate_limits";
     /** The key of {@code request_mirror_policies}: for the gateway's {@code mirror} filter. */
     static final String MIRROR = "@mirror";
 
@@ -125,6 +127,9 @@ final class FilterOverrides {
                         mirrors |= filter.equals(MIRROR_FILTER);
                         if (settings == null) {
                             filters.remove(filter);
+                        } else if (named.getKey().equals(RATE_LIMITS)) {
+                            filters.set(filter, RateLimitTranslator.withRateLimits(listenerSettings(chain, filter),
+                                    settings));
                         } else {
                             filters.set(filter, settings);
                         }
@@ -147,6 +152,16 @@ final class FilterOverrides {
         String at = entry.get("at").asText();
         if (key.equals(MIRROR)) {
             return List.of(MIRROR_FILTER);
+        }
+        if (key.equals(RATE_LIMITS)) {
+            List<String> limits = chain.byName().values().stream().flatMap(List::stream)
+                    .filter(f -> f.kind().equals(RateLimitTranslator.KIND))
+                    .map(HttpFilterTranslator.Translated::name).distinct().toList();
+            if (limits.isEmpty()) {
+                throw new XdsRejection(at + ": " + listener + " has no rate limit filter (envoy.filters.http.ratelimit)"
+                        + " to apply the rate limits");
+            }
+            return limits;
         }
         if (key.equals(CORS)) {
             List<String> cors = chain.byName().values().stream().flatMap(List::stream)
@@ -207,6 +222,12 @@ final class FilterOverrides {
                     + " the FilterConfig's config)");
         }
         return named.get(0).settings();
+    }
+
+    /** The listener's settings of its filter named {@code filter}. */
+    private static JsonNode listenerSettings(HttpFilterTranslator.Chain chain, String filter) {
+        return chain.byName().values().stream().flatMap(List::stream).filter(f -> f.name().equals(filter))
+                .findFirst().orElseThrow().settings();
     }
 
     private static List<ObjectNode> routes(ObjectNode routeConfig) {

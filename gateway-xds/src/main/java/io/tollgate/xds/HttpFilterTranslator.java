@@ -11,9 +11,12 @@ import io.envoyproxy.envoy.config.route.v3.FilterConfig;
 import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
 import io.envoyproxy.envoy.extensions.filters.common.fault.v3.FaultDelay;
 import io.envoyproxy.envoy.extensions.filters.http.cors.v3.Cors;
+import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz;
+import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthzPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.FaultAbort;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit;
+import io.envoyproxy.envoy.extensions.filters.http.ratelimit.v3.RateLimit;
 import io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBAC;
 import io.envoyproxy.envoy.extensions.filters.http.rbac.v3.RBACPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
@@ -46,7 +49,8 @@ final class HttpFilterTranslator {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final String SUPPORTED = "envoy.filters.http.fault, envoy.filters.http.local_ratelimit,"
-            + " envoy.filters.http.rbac, envoy.filters.http.cors, " + ROUTER;
+            + " envoy.filters.http.rbac, envoy.filters.http.cors, envoy.filters.http.ext_authz,"
+            + " envoy.filters.http.ratelimit, " + ROUTER;
 
     private HttpFilterTranslator() {
     }
@@ -137,8 +141,10 @@ final class HttpFilterTranslator {
                         + "], a " + read.get(earlier).kind() + " filter (supported: filters of one name are of one"
                         + " kind, whose per-route settings apply to each)");
             }
+            // Envoy's rate limit filter does nothing on a route without rate limits: routes that have them enable it.
             State state = entry.settings() == null && entry.kind().equals("local_rate_limit") ? State.INERT
-                    : entry.settings() == null || filter.getDisabled() ? State.DISABLED : State.ENABLED;
+                    : entry.settings() == null || filter.getDisabled()
+                            || entry.kind().equals(RateLimitTranslator.KIND) ? State.DISABLED : State.ENABLED;
             read.add(new Translated(filter.getName(), entry.kind(), entry.settings(), state));
         }
         Map<String, Long> ofKind = read.stream().filter(t -> t.state() != State.INERT)
@@ -176,6 +182,14 @@ final class HttpFilterTranslator {
         if (config.is(HTTPFault.class) || config.is(LocalRateLimit.class) || config.is(RBAC.class)) {
             return filterSettings(config, where + ".typed_config");
         }
+        if (config.is(ExtAuthz.class)) {
+            return new PerRoute("ext_authz", ExtAuthzTranslator.settings(unpack(config, ExtAuthz.class, where),
+                    where + ".typed_config"));
+        }
+        if (config.is(RateLimit.class)) {
+            return new PerRoute(RateLimitTranslator.KIND, RateLimitTranslator.settings(
+                    unpack(config, RateLimit.class, where), where + ".typed_config"));
+        }
         throw new XdsRejection(where + ": '" + filter.getName() + "' with typed_config "
                 + (filter.hasTypedConfig() ? config.getTypeUrl() : "(none)") + " not supported (supported: "
                 + SUPPORTED + ")");
@@ -210,8 +224,11 @@ final class HttpFilterTranslator {
         if (config.is(HTTPFault.class) || config.is(LocalRateLimit.class)) {
             return filterSettings(config, at);
         }
+        if (config.is(ExtAuthzPerRoute.class)) {
+            return ExtAuthzTranslator.perRoute(unpack(config, ExtAuthzPerRoute.class, at), at);
+        }
         throw new XdsRejection(at + ": type " + config.getTypeUrl() + " not supported (supported: FilterConfig,"
-                + " HTTPFault, LocalRateLimit, RBACPerRoute, CorsPolicy)");
+                + " HTTPFault, LocalRateLimit, RBACPerRoute, CorsPolicy, ExtAuthzPerRoute)");
     }
 
     /** The settings of a fault, local rate limit or RBAC configuration; null settings when it does nothing. */

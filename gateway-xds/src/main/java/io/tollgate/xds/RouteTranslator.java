@@ -112,7 +112,7 @@ final class RouteTranslator {
             String where = at + ".virtual_hosts[" + v + "]";
             Fields.allowOnly(host, where, Set.of("name", "domains", "routes", "request_headers_to_add",
                     "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove",
-                    "typed_per_filter_config", "cors"));
+                    "typed_per_filter_config", "cors", "rate_limits"));
             // Envoy applies the route's mutations, then the virtual host's, then the configuration's.
             HeaderMutations enclosing = HeaderMutations.of(host.getRequestHeadersToAddList(),
                     host.getRequestHeadersToRemoveList(), host.getResponseHeadersToAddList(),
@@ -127,6 +127,12 @@ final class RouteTranslator {
                 if (host.hasCors()) {
                     FilterOverrides.put(route, "virtual_host", FilterOverrides.CORS, new HttpFilterTranslator.PerRoute(
                             "cors", CorsTranslator.settings(host.getCors(), where + ".cors")), where + ".cors");
+                }
+                if (host.getRateLimitsCount() > 0) {
+                    String limits = where + ".rate_limits";
+                    FilterOverrides.put(route, "virtual_host", FilterOverrides.RATE_LIMITS,
+                            new HttpFilterTranslator.PerRoute(RateLimitTranslator.KIND,
+                                    RateLimitTranslator.rateLimits(host.getRateLimitsList(), limits)), limits);
                 }
                 list.add(route);
             }
@@ -225,7 +231,8 @@ final class RouteTranslator {
 
     private static ObjectNode action(RouteAction action, String at) {
         Fields.allowOnly(action, at, Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite_literal",
-                "timeout", "retry_policy", "metadata_match", "hash_policy", "cors", "request_mirror_policies"));
+                "timeout", "retry_policy", "metadata_match", "hash_policy", "cors", "request_mirror_policies",
+                "rate_limits"));
         ObjectNode tree = NODES.objectNode();
         switch (action.getClusterSpecifierCase()) {
             case CLUSTER -> tree.put("cluster", action.getCluster());
@@ -269,6 +276,11 @@ final class RouteTranslator {
         if (action.hasCors()) {
             FilterOverrides.put(route, "route", FilterOverrides.CORS, new HttpFilterTranslator.PerRoute("cors",
                     CorsTranslator.settings(action.getCors(), at + ".cors")), at + ".cors");
+        }
+        if (action.getRateLimitsCount() > 0) {
+            FilterOverrides.put(route, "route", FilterOverrides.RATE_LIMITS, new HttpFilterTranslator.PerRoute(
+                    RateLimitTranslator.KIND, RateLimitTranslator.rateLimits(action.getRateLimitsList(),
+                            at + ".rate_limits")), at + ".rate_limits");
         }
         if (action.getRequestMirrorPoliciesCount() == 0) {
             return;

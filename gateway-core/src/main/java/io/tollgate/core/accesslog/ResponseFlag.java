@@ -31,7 +31,11 @@ public enum ResponseFlag {
     /** The fault filter delayed the request. */
     DELAY_INJECTED("DI"),
     /** The {@code local_rate_limit} filter refused the request: its token bucket was empty. */
-    RATE_LIMITED("RL");
+    RATE_LIMITED("RL"),
+    /** The external authorization service ({@code ext_authz}) denied the request. */
+    UNAUTHORIZED_EXTERNAL_SERVICE("UAEX"),
+    /** The rate limit service ({@code rate_limit}) failed and the filter refused the request for it. */
+    RATE_LIMIT_SERVICE_ERROR("RLSE");
 
     /** What {@link AccessLogEntry#responseFlags()} holds when no flag applies. */
     public static final String NONE = "-";

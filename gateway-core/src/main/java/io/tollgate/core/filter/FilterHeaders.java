@@ -1,6 +1,7 @@
 package io.tollgate.core.filter;
 
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * A request's or a response's headers as a filter sees them, whatever carries them: HTTP headers,
@@ -15,6 +16,14 @@ public interface FilterHeaders {
 
     /** Every value of {@code name}, in order; empty when there is none. */
     List<String> getAll(String name);
+
+    /**
+     * Gives {@code action} each name and value, in order, where the protocol can list its headers
+     * (HTTP); does nothing where it reads them only by name (an RPC frame's headers), so a filter
+     * that needs an RPC header names it.
+     */
+    default void forEach(BiConsumer<String, String> action) {
+    }
 
     /** Whether {@link #set}, {@link #add} and {@link #remove} change what is sent. */
     boolean writable();

@@ -3,6 +3,8 @@ package io.tollgate.server.http;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.tollgate.core.filter.FilterHeaders;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * An HTTP message's headers as filters see and change them. Public so that benchmarks run filters
@@ -24,6 +26,13 @@ public final class HttpFilterHeaders implements FilterHeaders {
     @Override
     public List<String> getAll(String name) {
         return headers.getAll(name);
+    }
+
+    @Override
+    public void forEach(BiConsumer<String, String> action) {
+        for (Map.Entry<String, String> header : headers) {
+            action.accept(header.getKey(), header.getValue());
+        }
     }
 
     @Override
