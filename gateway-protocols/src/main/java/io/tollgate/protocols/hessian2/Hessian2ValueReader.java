@@ -183,7 +183,9 @@ public final class Hessian2ValueReader {
                 draftType();
                 int length = draftLength();
                 Object list = list(length);
-                end('z');
+                if (length >= 0) {
+                    end('z');
+                }
                 yield list;
             }
             case 'v' -> {

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * Whether a JSON value has the shape a Java type takes, for choosing among overloads: numbers for
  * numbers, text for strings, chars, dates, bytes and enums, arrays for arrays and collections,
- * objects for maps and beans, null for anything but a primitive. Loose where the writer is loose
- * (a date may be epoch milliseconds), strict elsewhere: it must never call a value fitting that
- * {@link JsonToHessian2} then refuses on shape alone.
+ * objects for maps and beans, null for anything but a primitive. A date fits ISO text only here,
+ * though the writer also takes epoch milliseconds, so that a number never makes a {@code long}
+ * overload ambiguous with a {@code Date} one.
  */
 public final class JsonShapes {
 
@@ -24,7 +24,7 @@ public final class JsonShapes {
             case FLOAT, DOUBLE, BIG_DECIMAL -> value.isNumber();
             case CHAR -> value.isTextual() && value.textValue().length() == 1;
             case STRING, BINARY -> value.isTextual();
-            case DATE -> value.isTextual() || value.isIntegralNumber();
+            case DATE -> value.isTextual();
             case ARRAY, COLLECTION -> value.isArray();
             case MAP -> value.isObject();
             case ANY -> true;

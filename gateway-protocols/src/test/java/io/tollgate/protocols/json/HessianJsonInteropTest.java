@@ -86,9 +86,12 @@ class HessianJsonInteropTest {
         line.data = new byte[] {1, 2, 3};
         line.when = new Date(1714564800000L);
         line.sizes = new LinkedHashMap<>(Map.of("m", 2));
-        assertThat(json(hessianLite(line))).isEqualTo("{\"sku\":\"é-1\",\"count\":9007199254740993,\"price\":0.10,"
-                 + "\"colour\":\"GREEN\",\"notes\":[\"a\",\"" + "x".repeat(40_000) + "\"],"
-                + "\"data\":\"AQID\",\"when\":\"2024-05-01T12:00:00Z\",\"sizes\":{\"m\":2}}");
+        // hessian-lite writes the fields in its own order: compared as trees, numbers by type and scale
+        assertThat(ExactJson.parse(json(hessianLite(line)).getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(ExactJson.parse(("{\"sku\":\"é-1\",\"count\":9007199254740993,\"price\":0.10,"
+                        + "\"colour\":\"GREEN\",\"notes\":[\"a\",\"" + "x".repeat(40_000) + "\"],"
+                        + "\"data\":\"AQID\",\"when\":\"2024-05-01T12:00:00Z\",\"sizes\":{\"m\":2}}")
+                        .getBytes(StandardCharsets.UTF_8)));
         assertThat(json(hessianLite(3.5d))).isEqualTo("3.5");
         assertThat(json(hessianLite(-129L))).isEqualTo("-129");
         assertThat(json(hessianLite(new java.math.BigInteger("123456789012345678901234567890"))))
@@ -119,8 +122,11 @@ class HessianJsonInteropTest {
 
     @Test
     void whatWeWriteFromJsonHessianLiteReadsIntoTheClass() throws IOException {
+        TypeCatalog fields = new TypeCatalog(Map.of(Line.class.getName(), Map.of("sku", "java.lang.String",
+                "count", "long", "notes", "java.util.List<java.lang.String>", "data", "byte[]",
+                "sizes", "java.util.Map<java.lang.String, java.lang.Integer>")), java.util.Set.of());
         Line line = (Line) readBack("{\"sku\":\"a\",\"count\":9007199254740993,\"notes\":[\"n\"],\"data\":\"AQID\","
-                + "\"sizes\":{\"m\":2}}", Line.class.getName(), ObjectForm.TYPED, Line.class);
+                + "\"sizes\":{\"m\":2}}", Line.class.getName(), ObjectForm.TYPED, Line.class, fields);
         assertThat(line.sku).isEqualTo("a");
         assertThat(line.count).isEqualTo(9007199254740993L);
         assertThat(line.notes).containsExactly("n");
