@@ -23,7 +23,7 @@ public record CallError(int status, String type, String message) {
 
     private static final Pattern ADDRESSES = Pattern.compile(
             "[a-zA-Z][a-zA-Z0-9+.-]*://[^\\s/?#,;]+"          // a URL's scheme and authority
-            + "|\\[[0-9a-fA-F:.%]+\\](?::\\d{1,5})?"            // [ipv6] and port
+            + "|\\[[0-9a-fA-F.%]*:[0-9a-fA-F:.%]*\\](?::\\d{1,5})?" // [ipv6] and port
             + "|(?<![\\w.])(?:\\d{1,3}\\.){3}\\d{1,3}(?::\\d{1,5})?(?![\\w.])" // ipv4 and port
             + "|(?<![\\w.:])(?=[0-9a-fA-F:]*(?:::|[a-fA-F]))(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}(?![\\w.:])"
             // bare ipv6 (with "::" or a hex letter, so that a time of day stays)

@@ -27,8 +27,12 @@ public final class DubboGenericCalls {
     /** {@code $invoke(String, String[], Object[])}. */
     static final String INVOKE_DESCRIPTOR = "Ljava/lang/String;[Ljava/lang/String;[Ljava/lang/Object;";
 
-    /** What a Dubbo provider's error says when no exporter has the service key (path, group, version). */
+    /**
+     * What a Dubbo provider's error says when no exporter has the service key (path, group,
+     * version): when invoking, and when checking the serialization while decoding (status 40).
+     */
     private static final String NOT_EXPORTED = "Not found exported service";
+    private static final String NOT_FOUND_WHILE_DECODING = "not found, invocation rejected";
 
     private static final int RESPONSE_WITH_EXCEPTION = 0;
     private static final int RESPONSE_VALUE = 1;
@@ -60,7 +64,7 @@ public final class DubboGenericCalls {
             body.writeString(INVOKE);
             body.writeString(INVOKE_DESCRIPTOR);
             body.writeString(call.method());
-            call.writeTypeNames(body);
+            call.writeTypeNames(body, false);
             body.startList("[object", call.parameterTypes().size());
             call.writeArguments(body, ObjectForm.MAP);
             body.endList();
@@ -122,7 +126,8 @@ public final class DubboGenericCalls {
      */
     private static CallError statusError(DubboFrame frame) {
         DubboStatus status = DubboStatus.CODES.fromCode(frame.status()).orElse(null);
-        if (bodyText(frame).contains(NOT_EXPORTED)) {
+        String message = bodyText(frame);
+        if (message.contains(NOT_EXPORTED) || message.contains(NOT_FOUND_WHILE_DECODING)) {
             return CallError.notFound("the provider does not serve this service (group, version)");
         }
         if (status == null) {

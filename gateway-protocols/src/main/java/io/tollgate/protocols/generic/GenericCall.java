@@ -38,10 +38,13 @@ public record GenericCall(String service, String method, String group, String ve
         }
     }
 
-    /** Writes the parameter types as generic calls name them ({@code java.lang.String[]}), a {@code String[]}. */
-    void writeTypeNames(Hessian2ValueWriter body) {
+    /**
+     * Writes the parameter type names, a {@code String[]}: as Dubbo's generic call names them
+     * ({@code java.lang.String[]}), or, with {@code jvmNames}, as SOFARPC does ({@code [Ljava.lang.String;}).
+     */
+    void writeTypeNames(Hessian2ValueWriter body, boolean jvmNames) {
         body.startList("[string", parameterTypes.size());
-        parameterTypes.forEach(type -> body.writeString(type.erasedName()));
+        parameterTypes.forEach(type -> body.writeString(jvmNames ? type.jvmName() : type.erasedName()));
         body.endList();
     }
 

@@ -62,7 +62,7 @@ public final class SofaGenericCalls {
             body.writeString(call.method());
             body.writeString(uniqueName);
             body.writeNull();
-            call.writeTypeNames(body);
+            call.writeTypeNames(body, true);
             call.writeArguments(body, ObjectForm.TYPED);
             Map<String, String> headers = new LinkedHashMap<>();
             headers.put(BoltProtocol.HEADER_SERVICE, uniqueName);

@@ -49,6 +49,19 @@ public record JavaType(String name, List<JavaType> arguments, int dimensions) {
         return dimensions == 0 ? name : name + "[]".repeat(dimensions);
     }
 
+    /**
+     * The name {@link Class#getName()} gives: as {@link #erasedName} but arrays as JVM names
+     * ({@code [B}, {@code [Ljava.lang.String;}), which SOFARPC looks methods up by.
+     */
+    public String jvmName() {
+        if (dimensions == 0) {
+            return name;
+        }
+        String element = DESCRIPTOR_PRIMITIVES.entrySet().stream().filter(e -> e.getValue().equals(name))
+                .map(e -> String.valueOf(e.getKey())).findFirst().orElse("L" + name + ";");
+        return "[".repeat(dimensions) + element;
+    }
+
     public boolean isArray() {
         return dimensions > 0;
     }

@@ -13,6 +13,10 @@ import io.tollgate.protocols.json.TypeCatalog;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.dubbo.common.utils.JsonUtils;
+import org.apache.dubbo.metadata.definition.ServiceDefinitionBuilder;
+import org.apache.dubbo.metadata.definition.TypeDefinitionBuilder;
+import org.apache.dubbo.rpc.model.FrameworkModel;
 
 /**
  * What both providers' tests share: {@link OrderService}'s definition as Dubbo publishes it (built
@@ -22,13 +26,23 @@ import java.util.List;
 final class GenericCallFixture {
 
     /** The service definition Dubbo writes to its metadata report for {@link OrderService}. */
-    static final JsonNode DEFINITION = ExactJson.parse(org.apache.dubbo.common.utils.JsonUtils.toJson(
-            org.apache.dubbo.metadata.definition.ServiceDefinitionBuilder.buildFullDefinition(OrderService.class))
-            .getBytes(StandardCharsets.UTF_8));
+    static final JsonNode DEFINITION = definition();
     static final TypeCatalog CATALOG = TypeCatalog.fromServiceDefinition(DEFINITION);
     static final List<MethodCandidate> METHODS = methods(DEFINITION);
 
     private GenericCallFixture() {
+    }
+
+    /** Built as a provider builds it, with the type builders of a Dubbo framework model of its own. */
+    private static JsonNode definition() {
+        FrameworkModel model = new FrameworkModel();
+        try {
+            TypeDefinitionBuilder.initBuilders(model);
+            return ExactJson.parse(JsonUtils.toJson(ServiceDefinitionBuilder.buildFullDefinition(OrderService.class))
+                    .getBytes(StandardCharsets.UTF_8));
+        } finally {
+            model.destroy();
+        }
     }
 
     private static List<MethodCandidate> methods(JsonNode definition) {

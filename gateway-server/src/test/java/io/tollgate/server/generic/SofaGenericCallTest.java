@@ -71,7 +71,7 @@ class SofaGenericCallTest {
             ByteBuf response = exchange.bolt(SofaGenericCalls.request(ByteBufAllocator.DEFAULT, IDS.incrementAndGet(),
                     call, Hessian2Dialect.DRAFT));
             try {
-                BoltFrame frame = BoltCodec.DEFAULTS.decode(response);
+                BoltFrame frame = (BoltFrame) BoltCodec.DEFAULTS.decode(response);
                 try {
                     return answer(SofaGenericCalls.reply(frame, Hessian2Dialect.DRAFT));
                 } finally {
