@@ -137,7 +137,9 @@ public final class DubboGenericCalls {
             case CLIENT_TIMEOUT, SERVER_TIMEOUT -> CallError.timeout("the provider timed out");
             case SERVER_THREADPOOL_EXHAUSTED_ERROR -> CallError.unavailable("the provider is busy");
             case SERVICE_NOT_FOUND -> CallError.notFound("the provider does not serve this service");
-            case BAD_REQUEST -> CallError.badRequest("the provider could not read the call");
+            // A provider answers 40 to a request it cannot decode, which for the $invoke the gateway
+            // wrote (JDK types only, beans as maps) means no exporter has its path, group and version.
+            case BAD_REQUEST -> CallError.notFound("the provider does not serve this service (group, version)");
             default -> CallError.badGateway("the provider failed (Dubbo status " + status.code() + " " + status + ")");
         };
     }
