@@ -20,7 +20,7 @@ import org.apache.dubbo.rpc.model.FrameworkModel;
  * <p>Kept to loopback and to itself: no registry or metadata report unless its user adds one, no QoS
  * server (it would bind 22222), no file cache under {@code ~/.dubbo}.
  */
-final class DubboRuntime implements AutoCloseable {
+public final class DubboRuntime implements AutoCloseable {
 
     static {
         // FACTS.md: when Dubbo dials 127.x it dials its "local host" instead, the first address of
@@ -37,7 +37,7 @@ final class DubboRuntime implements AutoCloseable {
      * Starts the models of an application named {@code name}. Every config of the runtime must be
      * made with {@link #application()}: one made without falls back to the JVM's default model.
      */
-    DubboRuntime(String name) {
+    public DubboRuntime(String name) {
         this(name, null);
     }
 
@@ -59,11 +59,11 @@ final class DubboRuntime implements AutoCloseable {
         bootstrap.application(config);
     }
 
-    ApplicationModel application() {
+    public ApplicationModel application() {
         return application;
     }
 
-    DubboBootstrap bootstrap() {
+    public DubboBootstrap bootstrap() {
         return bootstrap;
     }
 
