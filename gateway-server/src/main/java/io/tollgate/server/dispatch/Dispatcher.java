@@ -27,9 +27,12 @@ public final class Dispatcher {
     private final OverloadGuard overload;
     private final ListenerRecords records;
 
-    /** @param overload while it says so, new requests are refused {@link GatewayError#OVERLOAD} */
-    public Dispatcher(String listener, Supplier<Snapshot> snapshot, OverloadGuard overload, ListenerRecords records) {
-        this.listener = listener;
+    /**
+     * @param overload while it says so, new requests are refused {@link GatewayError#OVERLOAD}
+     * @param records the listener's: its name picks its routes and filters
+     */
+    public Dispatcher(Supplier<Snapshot> snapshot, OverloadGuard overload, ListenerRecords records) {
+        this.listener = records.listenerName();
         this.snapshot = snapshot;
         this.overload = overload;
         this.records = records;

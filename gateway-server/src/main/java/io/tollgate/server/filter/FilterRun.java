@@ -58,16 +58,13 @@ public class FilterRun extends Deadline implements StreamFilterContext, FinishLi
     private boolean answered;
     private boolean completed;
 
-    /**
-     * @param route the request's route, null when none matched
-     * @param executor the request's event loop
-     */
-    public FilterRun(StreamFilterChain chain, FilteredRequest request, ExchangeRecord record, Route route,
-            Deadlines deadlines, EventExecutor executor, String listenerName) {
+    /** @param executor the request's event loop */
+    public FilterRun(StreamFilterChain chain, FilteredRequest request, Deadlines deadlines, EventExecutor executor,
+            String listenerName) {
         this.chain = chain;
         this.request = request;
-        this.record = record;
-        this.route = route;
+        this.record = request.record();
+        this.route = request.route();
         this.deadlines = deadlines;
         this.executor = executor;
         this.listenerName = listenerName;

@@ -2,6 +2,8 @@ package io.tollgate.server.filter;
 
 import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.route.RouteRequest;
+import io.tollgate.router.route.Route;
+import io.tollgate.server.exchange.ExchangeRecord;
 
 /**
  * What a {@link FilterRun} needs of its request's protocol: what filters read that only the
@@ -10,6 +12,12 @@ import io.tollgate.core.route.RouteRequest;
  * context implements it, so one run type serves every protocol.
  */
 public interface FilteredRequest extends RouteRequest {
+
+    /** The request's record, which tells the run when the request ends. */
+    ExchangeRecord record();
+
+    /** The request's route, null when none matched. */
+    Route route();
 
     /** The protocol's name as the access log writes it ({@code HTTP/1.1}, {@code bolt}, ...). */
     String protocol();

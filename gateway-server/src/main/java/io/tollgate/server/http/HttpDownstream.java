@@ -275,8 +275,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     @Override
     public FilterRun filterRun(HttpRouteRequest request, StreamFilterChain chain) {
         ForwardedRequest.addForwardingHeaders(request.request().headers(), peer.ip(), proxy.scheme());
-        filters = new FilterRun(chain, request, request.record(), request.route(), deadlines, carrier.eventLoop(),
-                proxy.listenerConfig().name());
+        filters = new FilterRun(chain, request, deadlines, carrier.eventLoop(), proxy.listenerConfig().name());
         return filters;
     }
 

@@ -46,12 +46,11 @@ import java.util.ArrayDeque;
  * <p>Runs entirely on the downstream connection's event loop, which also owns the upstream
  * connections, so no state here is shared between threads.
  */
-final class HttpExchange extends Exchange {
+final class HttpExchange extends Exchange<UpstreamPool> {
 
     private final HttpDownstream downstream;
     private final HttpRequest request;
     private final Route route;
-    private final UpstreamPools pools;
     private final HttpVersion downstreamVersion;
     private final long maxRequestBody;
     private final long timeoutNanos;
@@ -87,11 +86,10 @@ final class HttpExchange extends Exchange {
     HttpExchange(HttpDownstream downstream, HttpRouteRequest request, ExchangeTarget target, UpstreamPools pools,
             long maxRequestBody) {
         super(target, request.record(), retriable(target.route().retryPolicy(), request.request(), downstream.isGrpc()),
-                downstream.deadlines(), downstream.eventLoop());
+                downstream.deadlines(), downstream.eventLoop(), pools);
         this.downstream = downstream;
         this.request = request.request();
         this.route = target.route();
-        this.pools = pools;
         this.downstreamVersion = request.version();
         this.maxRequestBody = maxRequestBody;
         this.requestComplete = request.complete();
@@ -129,22 +127,12 @@ final class HttpExchange extends Exchange {
      */
     @Override
     protected void attempt(Host host, boolean retry) {
-        UpstreamPool pool = pools.pool(target.cluster(), host);
-        if (pool.hostDown()) {
-            Host instead = insteadOfDown(host);
-            pool = instead == host ? pool : pools.pool(target.cluster(), instead);
-        }
-        UpstreamAttempt started = new UpstreamAttempt(this, pool, target.breakers(), retry);
+        UpstreamAttempt started = new UpstreamAttempt(this, pool(host), target.breakers(), retry);
         attempt = started;
         started.start(deadlines(), perTryTimeoutNanos);
         if (attempt == started && started.connection() == null && !done()) {
             downstream.pause(HttpDownstream.PAUSE_CONNECTING);
         }
-    }
-
-    @Override
-    protected boolean avoided(Host host) {
-        return pools.hostDown(target.cluster(), host);
     }
 
     @Override

@@ -52,7 +52,7 @@ public final class HttpProxy {
         this.metrics = metrics;
         this.records = ListenerRecords.of(listener.name(), metrics, accessLog);
         this.scheme = listener.tls().isPresent() ? "https" : "http";
-        this.dispatcher = new Dispatcher(listener.name(), snapshot, overload, records);
+        this.dispatcher = new Dispatcher(snapshot, overload, records);
     }
 
     /** Creates the map to share between listeners. */

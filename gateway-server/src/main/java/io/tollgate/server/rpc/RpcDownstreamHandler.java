@@ -351,8 +351,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler
 
     @Override
     public FilterRun filterRun(RpcRouteView view, StreamFilterChain chain) {
-        return new FilterRun(chain, view, view.record(), view.route(), loop.deadlines(), loop.eventLoop(),
-                proxy.listenerName());
+        return new FilterRun(chain, view, loop.deadlines(), loop.eventLoop(), proxy.listenerName());
     }
 
     @Override

@@ -51,7 +51,7 @@ public final class RpcProxy {
         this.firstFrameTimeout = firstFrameTimeout;
         this.upstreams = upstreams;
         this.records = records;
-        this.dispatcher = new Dispatcher(listener.name(), snapshot, overload, records);
+        this.dispatcher = new Dispatcher(snapshot, overload, records);
         this.serviceClusters = serviceClusters;
     }
 

@@ -43,14 +43,6 @@ final class RpcRouteView extends RequestContext {
         return frame;
     }
 
-    /**
-     * Views {@code rewritten} from now on, the frame that replaced the viewed one when filters
-     * changed its headers: same service and method, so what was read of the old one holds.
-     */
-    void frame(RpcFrame rewritten) {
-        this.frame = rewritten;
-    }
-
     /** The service lower-cased, or the empty string when the request names none. */
     @Override
     public String authority() {
@@ -96,10 +88,8 @@ final class RpcRouteView extends RequestContext {
     void forward() {
         Map<String, String> changes = headers == null ? null : headers.changes();
         if (changes != null) {
-            RpcFrame rewritten = downstream.withHeaders(frame, changes);
-            if (rewritten != frame) {
-                frame = rewritten;
-            }
+            // same service and method, so what the view read of the old frame holds
+            frame = downstream.withHeaders(frame, changes);
         }
         downstream.act(this);
     }
