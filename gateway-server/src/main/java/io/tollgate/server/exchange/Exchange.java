@@ -5,6 +5,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.retry.RetryPolicy;
+import io.tollgate.server.upstream.HostPool;
+import io.tollgate.server.upstream.HostPools;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -18,9 +20,12 @@ import java.util.concurrent.TimeUnit;
  * itself that timeout's {@link Deadline}, kept by the event loop's {@link Deadlines}.
  *
  * <p>What an attempt is, how a response travels, and how the protocol answers what the gateway
- * knows already, a subclass says. Confined to the event loop of the downstream connection.
+ * knows already, a subclass says; it finds the pool of each attempt's host with {@link #pool}.
+ * Confined to the event loop of the downstream connection.
+ *
+ * @param <P> the kind of pool the protocol's attempts use
  */
-public abstract class Exchange extends Deadline {
+public abstract class Exchange<P extends HostPool> extends Deadline {
 
     protected final ExchangeTarget target;
     protected final ExchangeRecord record;
@@ -28,6 +33,7 @@ public abstract class Exchange extends Deadline {
     protected final Retries retries;
     private final Deadlines deadlines;
     private final EventExecutor loop;
+    private final HostPools<P> pools;
     private final List<Host> tried = new ArrayList<>(2);
     private ScheduledFuture<?> backoff;
     private boolean done;
@@ -35,15 +41,17 @@ public abstract class Exchange extends Deadline {
     /**
      * @param retriable whether the request itself may be retried (its method, its body held); the
      *     route's policy decides the rest
+     * @param pools the event loop's pools the attempts go through
      */
     protected Exchange(ExchangeTarget target, ExchangeRecord record, boolean retriable, Deadlines deadlines,
-            EventExecutor loop) {
+            EventExecutor loop, HostPools<P> pools) {
         this.target = target;
         this.record = record;
         RetryPolicy policy = target.route().retryPolicy();
         this.retries = retriable && policy != null && policy.numRetries() > 0 ? new Retries(policy, target) : null;
         this.deadlines = deadlines;
         this.loop = loop;
+        this.pools = pools;
     }
 
     /** The per-try timeout of the route's retry policy, 0 for none. */
@@ -104,11 +112,22 @@ public abstract class Exchange extends Deadline {
     }
 
     /**
-     * The host for the attempt being started on {@code down}, which is known down on this event
-     * loop: another not tried yet, which replaces it as tried, or {@code down} itself when the
-     * cluster has no other (a connect then tells whether it is back).
+     * The pool for the attempt being started on {@code host}: its own, or when it is known down on
+     * this event loop, the pool of another host not tried yet, which replaces it as tried ({@code
+     * host}'s own when the cluster has no other: a connect then tells whether it is back).
      */
-    protected final Host insteadOfDown(Host down) {
+    protected final P pool(Host host) {
+        P pool = pools.pool(target.cluster(), host);
+        if (pool.hostDown()) {
+            Host instead = insteadOfDown(host);
+            if (instead != host) {
+                pool = pools.pool(target.cluster(), instead);
+            }
+        }
+        return pool;
+    }
+
+    private Host insteadOfDown(Host down) {
         Host other = target.otherHost(tried, this::avoided);
         if (other == null) {
             return down;
@@ -118,9 +137,9 @@ public abstract class Exchange extends Deadline {
         return other;
     }
 
-    /** Whether {@code host} is known down on this event loop; by default no host is. */
-    protected boolean avoided(Host host) {
-        return false;
+    /** Whether {@code host} is known down on this event loop. */
+    private boolean avoided(Host host) {
+        return pools.hostDown(target.cluster(), host);
     }
 
     /** Waits a jittered backoff on the event loop, then retries on another host when there is one. */

@@ -26,24 +26,24 @@ import org.slf4j.LoggerFactory;
 /**
  * One request's walk through its stream filter chain, the same for every protocol: the filters'
  * request callbacks in order, a stop and a later resume, an answer by a filter, then the response
- * callbacks in reverse order and the completion of every filter that saw the request. A protocol
- * says how the request goes on once the chain let it through ({@link #proceed()}) and how it is
- * answered ({@link #reply}); the rest of {@link StreamFilterContext} it fills from its request.
+ * callbacks in reverse order and the completion of every filter that saw the request. The
+ * request's protocol, through its {@link FilteredRequest}, says how the request goes on once the
+ * chain let it through and how it is answered, and fills what filters read that only it knows.
  *
  * <p>While a filter holds the request, the run is a {@link Deadline} of its event loop: past the
  * route's timeout (15 s without a route) the request is answered 504 {@code filter_timeout}. A
  * filter that throws answers its request 500 {@code filter_error}, logged (rate-limited) and
  * counted; other requests carry on. Confined to the request's event loop.
  */
-public abstract class FilterRun extends Deadline implements StreamFilterContext, FinishListener {
+public class FilterRun extends Deadline implements StreamFilterContext, FinishListener {
 
     private static final Logger log = LoggerFactory.getLogger(FilterRun.class);
     private static final WarnLimiter FAILURE_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
     private static final long NO_ROUTE_HOLD_NANOS = TimeUnit.SECONDS.toNanos(15);
 
-    protected final ExchangeRecord record;
-    protected final Route route;
-    private final RouteRequest request;
+    private final ExchangeRecord record;
+    private final Route route;
+    private final FilteredRequest request;
     private final StreamFilterChain chain;
     private final Deadlines deadlines;
     private final EventExecutor executor;
@@ -58,12 +58,13 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     private boolean answered;
     private boolean completed;
 
-    protected FilterRun(StreamFilterChain chain, RouteRequest request, ExchangeRecord record, Route route,
-            Deadlines deadlines, EventExecutor executor, String listenerName) {
+    /** @param executor the request's event loop */
+    public FilterRun(StreamFilterChain chain, FilteredRequest request, Deadlines deadlines, EventExecutor executor,
+            String listenerName) {
         this.chain = chain;
         this.request = request;
-        this.record = record;
-        this.route = route;
+        this.record = request.record();
+        this.route = request.route();
         this.deadlines = deadlines;
         this.executor = executor;
         this.listenerName = listenerName;
@@ -76,7 +77,7 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
      * @return true when every filter let the request through now: the caller goes on with it;
      *     false when a filter answered it or holds it (then {@link #proceed()} comes later, or not)
      */
-    public final boolean start() {
+    public boolean start() {
         return runRequestFilters();
     }
 
@@ -104,31 +105,31 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     }
 
     @Override
-    public final void resume() {
+    public void resume() {
         if (!stopped || answered || completed) {
             return;
         }
         stopped = false;
         deadlines.cancel(this);
         if (runRequestFilters()) {
-            proceed();
+            request.filtersPassed();
         }
-        afterAsync();
+        request.afterFiltersAsync();
     }
 
     @Override
-    public final void respond(int httpStatus, String reason) {
+    public void respond(int httpStatus, String reason) {
         respond(httpStatus, -1, reason);
     }
 
     /** Answers with no reason: the protocol writes the answer as the gateway's own, not as an error. */
     @Override
-    public final void answer(int httpStatus) {
+    public void answer(int httpStatus) {
         respond(httpStatus, -1, null);
     }
 
     @Override
-    public final void respond(int httpStatus, int grpcStatus, String reason) {
+    public void respond(int httpStatus, int grpcStatus, String reason) {
         if (answered || completed) {
             return;
         }
@@ -136,20 +137,20 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
         boolean wasStopped = stopped;
         stopped = false;
         deadlines.cancel(this);
-        reply(httpStatus, grpcStatus, reason);
+        request.filtersAnswered(httpStatus, grpcStatus, reason);
         if (wasStopped) {
-            afterAsync();
+            request.afterFiltersAsync();
         }
     }
 
     /** Whether a filter holds the request now. */
-    public final boolean holding() {
+    public boolean holding() {
         return stopped;
     }
 
     /** A filter held the request past its timeout. */
     @Override
-    protected final void expired() {
+    protected void expired() {
         if (!stopped || answered || completed) {
             return;
         }
@@ -160,7 +161,7 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
      * The client went away while a filter held its request: the request ends unanswered, recorded
      * as terminated downstream, and its filters are told. The protocol lets go of what it holds.
      */
-    public final void abandon() {
+    public void abandon() {
         stopped = false;
         deadlines.cancel(this);
         record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
@@ -168,35 +169,35 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     }
 
     /** Passes a part of the request body to the filters that saw the request, in order. */
-    public final void requestBody(ByteBuf content, boolean last) {
+    public void requestBody(ByteBuf content, boolean last) {
         for (int i = 0; i < seen; i++) {
             chain.get(i).onRequestBody(this, content, last);
         }
     }
 
     /** Passes the request's trailers to the filters that saw the request, in order. */
-    public final void requestTrailers(FilterHeaders trailers) {
+    public void requestTrailers(FilterHeaders trailers) {
         for (int i = 0; i < seen; i++) {
             chain.get(i).onRequestTrailers(this, trailers);
         }
     }
 
     /** Passes the response's trailers to the filters that saw the request, last first. */
-    public final void responseTrailers(FilterHeaders trailers) {
+    public void responseTrailers(FilterHeaders trailers) {
         for (int i = seen - 1; i >= 0; i--) {
             chain.get(i).onResponseTrailers(this, trailers);
         }
     }
 
     /** Passes the response head to the filters that saw the request, last first. */
-    public final void response(FilterResponse response) {
+    public void response(FilterResponse response) {
         for (int i = seen - 1; i >= 0; i--) {
             chain.get(i).onResponse(this, response);
         }
     }
 
     /** Passes a part of the response body to the filters that saw the request, last first. */
-    public final void responseBody(ByteBuf content, boolean last) {
+    public void responseBody(ByteBuf content, boolean last) {
         for (int i = seen - 1; i >= 0; i--) {
             chain.get(i).onResponseBody(this, content, last);
         }
@@ -204,7 +205,7 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
 
     /** The request ended with {@code status}: every filter that saw it is told, once. Called by the record. */
     @Override
-    public final void finished(int status) {
+    public void finished(int status) {
         if (completed) {
             return;
         }
@@ -224,11 +225,7 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
             }
             mirrors = null;
         }
-        requestEnded();
-    }
-
-    /** After the filters heard that the request ended: the protocol lets go of what it kept for them. */
-    protected void requestEnded() {
+        request.filtersEnded();
     }
 
     /** A filter's wish to shadow the request ({@link #mirror}), until the request is forwarded. */
@@ -240,7 +237,7 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
      * a request never forwarded sends none, reported {@link MirrorOutcome#SKIPPED} when it ends.
      */
     @Override
-    public final void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
+    public void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
         if (mirrors == null) {
             mirrors = new ArrayList<>(1);
         }
@@ -248,7 +245,7 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     }
 
     /** The copies filters asked for, now that the request is forwarded; null when none. Taken once. */
-    protected final List<MirrorRequest> takeMirrors() {
+    public List<MirrorRequest> takeMirrors() {
         List<MirrorRequest> taken = mirrors;
         mirrors = null;
         return taken;
@@ -266,76 +263,97 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
         }
     }
 
-    /** The chain let the request through: the protocol goes on with it (the route's action). */
-    protected abstract void proceed();
-
-    /**
-     * A filter answers the request: the protocol writes the answer in its own form and records it;
-     * {@code reason} is null for an answer that is no error ({@link #answer(int)}).
-     */
-    protected abstract void reply(int httpStatus, int grpcStatus, String reason);
-
-    /** Called after a resume or an answer that came later than the request's read, to flush what they wrote. */
-    protected abstract void afterAsync();
-
-    /** The request's headers as filters see them, made when a filter first asks. */
-    protected abstract FilterHeaders newRequestHeaders();
-
     @Override
-    public final RouteRequest request() {
+    public RouteRequest request() {
         return request;
     }
 
     @Override
-    public final FilterHeaders requestHeaders() {
+    public FilterHeaders requestHeaders() {
         if (requestHeaders == null) {
-            requestHeaders = newRequestHeaders();
+            requestHeaders = request.newFilterHeaders();
         }
         return requestHeaders;
     }
 
     @Override
-    public final String clientAddress() {
+    public String clientAddress() {
         return request.clientAddress();
     }
 
     @Override
-    public final EventExecutor executor() {
+    public EventExecutor executor() {
         return executor;
     }
 
     @Override
-    public final String listenerName() {
+    public String listenerName() {
         return listenerName;
     }
 
     @Override
-    public final String routeName() {
+    public String routeName() {
         return route == null ? null : route.name();
     }
 
     @Override
-    public final void flag(ResponseFlag flag) {
+    public void flag(ResponseFlag flag) {
         record.flag(flag);
     }
 
     @Override
-    public final void trace(String traceId, String spanId) {
+    public void trace(String traceId, String spanId) {
         record.trace(traceId, spanId);
     }
 
     @Override
     public String requestId() {
-        return record.requestId();
+        String id = record.requestId();
+        return id != null ? id : request.protocolRequestId();
     }
 
     @Override
-    public final String upstreamHost() {
+    public String protocol() {
+        return request.protocol();
+    }
+
+    @Override
+    public boolean rpc() {
+        return request.rpc();
+    }
+
+    @Override
+    public boolean grpc() {
+        return request.grpc();
+    }
+
+    @Override
+    public String method() {
+        return request.method();
+    }
+
+    @Override
+    public String service() {
+        return request.service();
+    }
+
+    @Override
+    public String sni() {
+        return request.sni();
+    }
+
+    @Override
+    public String peerIdentity() {
+        return request.peerIdentity();
+    }
+
+    @Override
+    public String upstreamHost() {
         return record.upstreamHost();
     }
 
     @Override
-    public final Object state(StreamFilter filter) {
+    public Object state(StreamFilter filter) {
         if (states == null) {
             return null;
         }
@@ -344,7 +362,7 @@ public abstract class FilterRun extends Deadline implements StreamFilterContext,
     }
 
     @Override
-    public final void state(StreamFilter filter, Object value) {
+    public void state(StreamFilter filter, Object value) {
         int index = indexOf(filter);
         if (index < 0) {
             throw new IllegalArgumentException(filter + " is not in this request's chain");

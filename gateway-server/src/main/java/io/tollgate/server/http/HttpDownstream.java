@@ -26,14 +26,15 @@ import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http1.Rejection;
 import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.protocols.http2.GrpcStatus;
-import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.dispatch.DownstreamSide;
+import io.tollgate.server.dispatch.GatewayError;
+import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.ArrayDeque;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The proxy end of one downstream HTTP/1.x connection, or of one HTTP/2 stream (whose frames are
@@ -48,7 +49,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * does not resume reading while another holds: pipelined requests are queued, the upstream
  * connection is still being set up, or the upstream cannot take more bytes yet.
  */
-final class HttpDownstream {
+final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     static final int PAUSE_PIPELINED = 1;
     static final int PAUSE_CONNECTING = 2;
@@ -83,7 +84,7 @@ final class HttpDownstream {
     private State state = State.IDLE;
     private HttpExchange current;
     /** The filter run of the request in progress, null when its listener has no filters. */
-    private HttpFilterRun filters;
+    private FilterRun filters;
     private int pauses;
     private boolean firstRequestSeen;
     private boolean draining;
@@ -130,7 +131,7 @@ final class HttpDownstream {
         boolean held = state == State.FILTERING;
         state = State.CLOSING;
         if (held) {
-            ReferenceCountUtil.release(filters.head());
+            ReferenceCountUtil.release(((HttpRouteRequest) filters.request()).request());
             filters.abandon();
         }
         HttpExchange exchange = current;
@@ -166,6 +167,11 @@ final class HttpDownstream {
 
     EventLoop eventLoop() {
         return carrier.eventLoop();
+    }
+
+    /** The client, as filters and the access log see it. */
+    PeerAddress peer() {
+        return peer;
     }
 
     /** The timeouts of this event loop's requests. */
@@ -242,14 +248,8 @@ final class HttpDownstream {
             carrier.firstRequestSeen();
         }
         String protocol = http2Stream ? PROTOCOL_HTTP2 : request.protocolVersion().text();
-        if (request.decoderResult().isFailure()) {
-            ExchangeRecord record = newRecord(request, protocol, null);
-            Rejection rejection = Http1RequestValidator.fromDecoderFailure(request);
-            ReferenceCountUtil.release(request);
-            reject(record, rejection);
-            return;
-        }
-        Rejection rejection = Http1RequestValidator.validate(request);
+        Rejection rejection = request.decoderResult().isFailure() ? Http1RequestValidator.fromDecoderFailure(request)
+                : Http1RequestValidator.validate(request);
         if (rejection != null) {
             ExchangeRecord record = newRecord(request, protocol, null);
             ReferenceCountUtil.release(request);
@@ -257,64 +257,50 @@ final class HttpDownstream {
             return;
         }
         state = complete ? State.IDLE : State.DISCARDING_BODY;
-        HttpRouteRequest view = new HttpRouteRequest(request, peer.ip());
-        ExchangeRecord record = newRecord(request, protocol, view.authority());
-        boolean keepAlive = HttpUtil.isKeepAlive(request);
-        HttpVersion version = request.protocolVersion();
-        if (proxy.overloaded()) {
-            record.flag(ResponseFlag.OVERLOAD_MANAGER);
-            proxy.listenerMetrics().error("overload");
-            respondLocally(record, version, keepAlive && http2Stream, error(HttpResponseStatus.SERVICE_UNAVAILABLE, "overload"));
-            ReferenceCountUtil.release(request);
-            return;
-        }
-        Snapshot snapshot = proxy.snapshot();
-        String listener = proxy.listenerConfig().name();
-        Route route = snapshot.routeTable(listener).route(view);
-        record.route(route);
-        StreamFilterChain chain = snapshot.filters(listener).chain(route);
-        if (chain.isEmpty()) {
-            act(null, request, view, record, route, snapshot, keepAlive, complete);
-            return;
-        }
-        ForwardedRequest.addForwardingHeaders(request.headers(), peer.ip(), proxy.scheme());
-        filters = new HttpFilterRun(chain, this, request, view, record, route, snapshot, peer, listener, keepAlive,
+        HttpRouteRequest context = new HttpRouteRequest(this, request, peer.ip(), HttpUtil.isKeepAlive(request),
                 complete);
-        if (filters.start()) {
-            act(filters, request, view, record, route, snapshot, keepAlive, complete);
-        } else if (filters.holding()) {
-            state = State.FILTERING;
-        }
+        context.record(newRecord(request, protocol, context.authority()));
+        proxy.dispatcher().dispatch(context, this);
     }
 
-    /**
-     * What the route says to do with a request its filters let through (or that has none): answer
-     * it (no route, a direct response, a redirect) or forward it.
-     */
-    void act(HttpFilterRun run, HttpRequest request, HttpRouteRequest view, ExchangeRecord record, Route route,
-            Snapshot snapshot, boolean keepAlive, boolean complete) {
-        state = complete ? State.IDLE : State.DISCARDING_BODY;
-        HttpVersion version = request.protocolVersion();
-        if (route == null) {
-            record.flag(ResponseFlag.NO_ROUTE);
-            proxy.listenerMetrics().error("no_route");
-            respondLocally(record, version, keepAlive, error(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_route"));
-        } else if (route.kind() == Route.Kind.DIRECT_RESPONSE) {
-            FullHttpResponse response = LocalResponses.text(carrier.alloc(),
-                    HttpResponseStatus.valueOf(route.directResponse().status()), route.directResponse().body());
-            writeLocal(record, version, keepAlive, response, false);
-        } else if (route.kind() == Route.Kind.REDIRECT) {
-            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.valueOf(route.redirectCode()), carrier.alloc().buffer(0));
-            response.headers()
-                    .set(HttpHeaderNames.LOCATION, route.redirectLocation(view, proxy.scheme(), view.hostHeader()))
-                    .setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
-            writeLocal(record, version, keepAlive, response, false);
-        } else {
-            forward(run, request, view, record, route, snapshot, keepAlive, complete);
-            return;
+    @Override
+    public void refuse(HttpRouteRequest request, GatewayError error) {
+        state = request.complete() ? State.IDLE : State.DISCARDING_BODY;
+        boolean keepAlive = error == GatewayError.OVERLOAD ? request.keepAlive() && http2Stream : request.keepAlive();
+        respondLocally(request.record(), request.version(), keepAlive,
+                error(HttpResponseStatus.SERVICE_UNAVAILABLE, error.reason()));
+        ReferenceCountUtil.release(request.request());
+    }
+
+    @Override
+    public FilterRun filterRun(HttpRouteRequest request, StreamFilterChain chain) {
+        ForwardedRequest.addForwardingHeaders(request.request().headers(), peer.ip(), proxy.scheme());
+        filters = new FilterRun(chain, request, deadlines, carrier.eventLoop(), proxy.listenerConfig().name());
+        return filters;
+    }
+
+    @Override
+    public void held(HttpRouteRequest request) {
+        state = State.FILTERING;
+    }
+
+    /** The request's filters let it through, at once or later: the route's action follows. */
+    @Override
+    public void passed(HttpRouteRequest request) {
+        state = request.complete() ? State.IDLE : State.DISCARDING_BODY;
+        proxy.dispatcher().act(request, this);
+    }
+
+    /** Answers a direct response or a redirect. */
+    @Override
+    public boolean answerByRoute(HttpRouteRequest request) {
+        FullHttpResponse response = LocalResponses.ofRoute(carrier.alloc(), request, proxy.scheme());
+        if (response == null) {
+            return false;
         }
-        ReferenceCountUtil.release(request);
+        writeLocal(request.record(), request.version(), request.keepAlive(), response, false);
+        ReferenceCountUtil.release(request.request());
+        return true;
     }
 
     private ExchangeRecord newRecord(HttpRequest request, String protocol, String authority) {
@@ -327,58 +313,46 @@ final class HttpDownstream {
         return record;
     }
 
-    private void forward(HttpFilterRun run, HttpRequest request, HttpRouteRequest view, ExchangeRecord record,
-            Route route, Snapshot snapshot, boolean keepAlive, boolean complete) {
-        HttpVersion version = request.protocolVersion();
-        long maxBody = proxy.listenerConfig().http().maxRequestBodyBytes();
-        if (HttpUtil.getContentLength(request, 0L) > maxBody) {
-            ReferenceCountUtil.release(request);
-            state = State.CLOSING;
-            record.flag(ResponseFlag.REQUEST_TOO_LARGE);
-            proxy.listenerMetrics().error("body_too_large");
-            respondLocally(record, version, false, error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large"));
-            return;
+    /** Refuses a body over the listener's limit and an expectation other than {@code 100-continue}. */
+    @Override
+    public boolean admit(HttpRouteRequest context) {
+        HttpRequest request = context.request();
+        if (HttpUtil.getContentLength(request, 0L) > proxy.listenerConfig().http().maxRequestBodyBytes()) {
+            context.record().flag(ResponseFlag.REQUEST_TOO_LARGE);
+            return refuseAndClose(context, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large");
         }
         if (request.headers().contains(HttpHeaderNames.EXPECT)) {
             if (!HttpUtil.is100ContinueExpected(request)) {
-                ReferenceCountUtil.release(request);
-                state = State.CLOSING;
-                proxy.listenerMetrics().error("unsupported_expectation");
-                respondLocally(record, version, false,
-                        error(HttpResponseStatus.EXPECTATION_FAILED, "unsupported_expectation"));
-                return;
+                return refuseAndClose(context, HttpResponseStatus.EXPECTATION_FAILED, "unsupported_expectation");
             }
             request.headers().remove(HttpHeaderNames.EXPECT);
             writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
                     carrier.alloc().buffer(0)));
         }
-        String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
-        Cluster cluster = snapshot.clusters().cluster(clusterName);
-        Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch(), route.hashPolicy());
-        if (host == null) {
-            ReferenceCountUtil.release(request);
-            record.flag(ResponseFlag.NO_HEALTHY_UPSTREAM);
-            proxy.metrics().cluster(clusterName).noHealthyHost();
-            respondLocally(record, version, keepAlive,
-                    error(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_healthy_upstream"));
-            return;
+        return true;
+    }
+
+    /** Answers an error, counted by {@code reason}, and closes the connection after it; always false. */
+    private boolean refuseAndClose(HttpRouteRequest context, HttpResponseStatus status, String reason) {
+        HttpVersion version = context.version();
+        ReferenceCountUtil.release(context.request());
+        state = State.CLOSING;
+        proxy.listenerMetrics().error(reason);
+        respondLocally(context.record(), version, false, error(status, reason));
+        return false;
+    }
+
+    @Override
+    public void forward(HttpRouteRequest context, ExchangeTarget target, Host host) {
+        HttpRequest request = context.request();
+        String originForm = ForwardedRequest.prepare(request, context, context.route(), peer.ip(), proxy.scheme(),
+                ClusterConfig.H2.equals(target.cluster().config().protocol()), filters != null);
+        if (filters != null) {
+            context.forwarding(request, originForm);
         }
-        long timeoutNanos = route.timeout().toNanos();
-        if (grpc) {
-            long grpcTimeout = Grpc.timeoutNanos(request.headers().get(Grpc.TIMEOUT));
-            timeoutNanos = grpcTimeout >= 0 ? Math.min(grpcTimeout, route.maxGrpcTimeout().toNanos()) : timeoutNanos;
-        }
-        String originForm = ForwardedRequest.prepare(request, view, route, peer.ip(), proxy.scheme(),
-                ClusterConfig.H2.equals(cluster.config().protocol()), run != null);
-        if (run != null) {
-            run.forwarding(request, originForm);
-        }
-        record.requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
-        state = complete ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
-        ExchangeTarget target = new ExchangeTarget(route, cluster, view, cluster.circuitBreakers(route.priority()),
-                snapshot.outliers().outcomes(clusterName), proxy.metrics().cluster(clusterName));
-        current = new HttpExchange(this, request, target, pools, record, keepAlive, version, maxBody, complete,
-                timeoutNanos, run);
+        context.record().requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
+        state = context.complete() ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
+        current = new HttpExchange(this, context, target, pools, proxy.listenerConfig().http().maxRequestBodyBytes());
         current.start(host);
     }
 
@@ -409,25 +383,23 @@ final class HttpDownstream {
      * {@code grpcStatus} when given; with no {@code reason}, an empty answer that is no error);
      * then the connection carries on as after any local answer.
      */
-    void filterAnswered(HttpFilterRun run, HttpRequest request, ExchangeRecord record, boolean keepAlive,
-            boolean complete, int httpStatus, int grpcStatus, String reason) {
-        if (run != filters) {
+    void filterAnswered(HttpRouteRequest context, int httpStatus, int grpcStatus, String reason) {
+        if (context.filters() != filters) {
             return;
         }
-        state = complete ? State.IDLE : State.DISCARDING_BODY;
+        HttpRequest request = context.request();
+        state = context.complete() ? State.IDLE : State.DISCARDING_BODY;
         HttpResponseStatus status = HttpResponseStatus.valueOf(httpStatus);
         if (reason == null) {
-            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                    carrier.alloc().buffer(0));
-            response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
-            writeLocal(record, request.protocolVersion(), keepAlive, response, false);
+            writeLocal(context.record(), request.protocolVersion(), context.keepAlive(),
+                    LocalResponses.empty(carrier.alloc(), status), false);
             ReferenceCountUtil.release(request);
             return;
         }
         proxy.listenerMetrics().error(reason);
         FullHttpResponse response = grpc && grpcStatus >= 0
                 ? LocalResponses.grpcError(carrier.alloc(), grpcStatus, reason) : error(status, reason);
-        respondLocally(record, request.protocolVersion(), keepAlive, response);
+        respondLocally(context.record(), request.protocolVersion(), context.keepAlive(), response);
         ReferenceCountUtil.release(request);
     }
 

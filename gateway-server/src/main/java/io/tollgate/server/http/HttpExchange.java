@@ -24,8 +24,8 @@ import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.retry.RetryPolicy;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.exchange.Exchange;
-import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
+import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.upstream.UpstreamConnection;
 import io.tollgate.server.upstream.UpstreamPool;
 import io.tollgate.server.upstream.UpstreamPools;
@@ -46,17 +46,17 @@ import java.util.ArrayDeque;
  * <p>Runs entirely on the downstream connection's event loop, which also owns the upstream
  * connections, so no state here is shared between threads.
  */
-final class HttpExchange extends Exchange {
+final class HttpExchange extends Exchange<UpstreamPool> {
 
     private final HttpDownstream downstream;
     private final HttpRequest request;
     private final Route route;
-    private final UpstreamPools pools;
     private final HttpVersion downstreamVersion;
     private final long maxRequestBody;
     private final long timeoutNanos;
     /** The request's stream filters, null when it has none. */
-    private final HttpFilterRun filters;
+    private final FilterRun filters;
+    private final HttpRouteRequest context;
     private final ArrayDeque<HttpContent> waitingBody = new ArrayDeque<>();
     /** Null when the request may not be retried (no policy, method not retried). */
     private final RetryPolicy retryPolicy;
@@ -83,24 +83,23 @@ final class HttpExchange extends Exchange {
     private boolean startingInReadBatch;
     private long requestBytes;
 
-    HttpExchange(HttpDownstream downstream, HttpRequest request, ExchangeTarget target, UpstreamPools pools,
-            ExchangeRecord record, boolean downstreamKeepAlive, HttpVersion downstreamVersion,
-            long maxRequestBody, boolean requestComplete, long timeoutNanos, HttpFilterRun filters) {
-        super(target, record, retriable(target.route().retryPolicy(), request, downstream.isGrpc()),
-                downstream.deadlines(), downstream.eventLoop());
+    HttpExchange(HttpDownstream downstream, HttpRouteRequest request, ExchangeTarget target, UpstreamPools pools,
+            long maxRequestBody) {
+        super(target, request.record(), retriable(target.route().retryPolicy(), request.request(), downstream.isGrpc()),
+                downstream.deadlines(), downstream.eventLoop(), pools);
         this.downstream = downstream;
-        this.request = request;
+        this.request = request.request();
         this.route = target.route();
-        this.pools = pools;
-        this.downstreamVersion = downstreamVersion;
+        this.downstreamVersion = request.version();
         this.maxRequestBody = maxRequestBody;
-        this.requestComplete = requestComplete;
-        this.closeDownstreamAfter = !downstreamKeepAlive;
-        this.timeoutNanos = timeoutNanos;
-        this.filters = filters;
+        this.requestComplete = request.complete();
+        this.closeDownstreamAfter = !request.keepAlive();
+        this.timeoutNanos = request.timeoutNanos(downstream.isGrpc());
+        this.filters = request.filters();
+        this.context = request;
         this.perTryTimeoutNanos = perTryTimeoutNanos(target);
         this.retryPolicy = retries == null ? null : retries.policy();
-        this.replay = retries == null ? null : new ReplayableRequest(request, route.perRequestBufferLimitBytes());
+        this.replay = retries == null ? null : new ReplayableRequest(this.request, route.perRequestBufferLimitBytes());
     }
 
     /** Whether the policy retries requests of this method at all. */
@@ -128,22 +127,12 @@ final class HttpExchange extends Exchange {
      */
     @Override
     protected void attempt(Host host, boolean retry) {
-        UpstreamPool pool = pools.pool(target.cluster(), host);
-        if (pool.hostDown()) {
-            Host instead = insteadOfDown(host);
-            pool = instead == host ? pool : pools.pool(target.cluster(), instead);
-        }
-        UpstreamAttempt started = new UpstreamAttempt(this, pool, target.breakers(), retry);
+        UpstreamAttempt started = new UpstreamAttempt(this, pool(host), target.breakers(), retry);
         attempt = started;
         started.start(deadlines(), perTryTimeoutNanos);
         if (attempt == started && started.connection() == null && !done()) {
             downstream.pause(HttpDownstream.PAUSE_CONNECTING);
         }
-    }
-
-    @Override
-    protected boolean avoided(Host host) {
-        return pools.hostDown(target.cluster(), host);
     }
 
     @Override
@@ -225,7 +214,7 @@ final class HttpExchange extends Exchange {
         if (filters != null) {
             boolean last = content instanceof LastHttpContent;
             filters.requestBody(content.content(), last);
-            filters.shadowBody(content.content(), last);
+            context.shadowBody(content.content(), last);
             if (last && !((LastHttpContent) content).trailingHeaders().isEmpty()) {
                 filters.requestTrailers(new HttpFilterHeaders(((LastHttpContent) content).trailingHeaders()));
             }

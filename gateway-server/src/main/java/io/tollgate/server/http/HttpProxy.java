@@ -10,6 +10,7 @@ import io.tollgate.server.transport.Transport;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.server.dispatch.Dispatcher;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.exchange.LoopDeadlines;
@@ -27,14 +28,13 @@ import java.util.function.Supplier;
 public final class HttpProxy {
 
     private final ListenerConfig listener;
-    private final Supplier<Snapshot> snapshot;
     private final Transport transport;
     private final Map<EventLoop, UpstreamPools> pools;
     private final LoopDeadlines deadlines;
     private final GatewayMetrics metrics;
     private final ListenerRecords records;
     private final String scheme;
-    private final OverloadGuard overload;
+    private final Dispatcher dispatcher;
 
     /**
      * @param accessLog the listener's access log, or null for none
@@ -46,14 +46,13 @@ public final class HttpProxy {
             Map<EventLoop, UpstreamPools> pools, LoopDeadlines deadlines, GatewayMetrics metrics, AccessLogSink accessLog,
             OverloadGuard overload) {
         this.listener = listener;
-        this.snapshot = snapshot;
         this.transport = transport;
         this.pools = pools;
         this.deadlines = deadlines;
         this.metrics = metrics;
         this.records = ListenerRecords.of(listener.name(), metrics, accessLog);
         this.scheme = listener.tls().isPresent() ? "https" : "http";
-        this.overload = overload;
+        this.dispatcher = new Dispatcher(snapshot, overload, records);
     }
 
     /** Creates the map to share between listeners. */
@@ -82,12 +81,9 @@ public final class HttpProxy {
                 (decoder, encoder, settings) -> new Http2DownstreamConnection(decoder, encoder, settings, this, upgraded));
     }
 
-    Snapshot snapshot() {
-        return snapshot.get();
-    }
-
-    boolean overloaded() {
-        return overload.overloaded();
+    /** The path of this listener's requests from the overload check to their exchange. */
+    Dispatcher dispatcher() {
+        return dispatcher;
     }
 
     GatewayMetrics metrics() {

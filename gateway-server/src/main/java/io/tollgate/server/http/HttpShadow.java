@@ -25,11 +25,9 @@ import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
-import io.tollgate.server.exchange.Attempt;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.filter.ShadowTarget;
 import io.tollgate.server.upstream.UpstreamConnection;
-import io.tollgate.server.upstream.UpstreamListener;
 import io.tollgate.server.upstream.UpstreamPool;
 import io.tollgate.server.upstream.UpstreamPools;
 
@@ -43,11 +41,10 @@ import io.tollgate.server.upstream.UpstreamPools;
  * the request itself went out; the route's timeout bounds it, and it holds a request of the shadow
  * cluster's circuit breakers meanwhile. Confined to the request's event loop.
  */
-final class HttpShadow extends Attempt implements UpstreamPool.Acquirer, UpstreamListener {
+final class HttpShadow extends PooledAttempt {
 
     private static final String SHADOW_SUFFIX = "-shadow";
 
-    private final UpstreamPool pool;
     private final EventLoop loop;
     private final ClusterMetrics metrics;
     private final MirrorListener listener;
@@ -55,7 +52,6 @@ final class HttpShadow extends Attempt implements UpstreamPool.Acquirer, Upstrea
     private final long maxBodyBytes;
     private final long startNanos = System.nanoTime();
     private CompositeByteBuf body;
-    private UpstreamConnection connection;
     private int status;
     private boolean bodyWhole;
 
@@ -65,8 +61,7 @@ final class HttpShadow extends Attempt implements UpstreamPool.Acquirer, Upstrea
      */
     private HttpShadow(UpstreamPool pool, EventLoop loop, CircuitBreakers breakers, ClusterMetrics metrics,
             MirrorListener listener, HttpRequest head, long maxBodyBytes) {
-        super(pool.host(), breakers, false);
-        this.pool = pool;
+        super(pool, breakers, false);
         this.loop = loop;
         this.metrics = metrics;
         this.listener = listener;
@@ -169,14 +164,7 @@ final class HttpShadow extends Attempt implements UpstreamPool.Acquirer, Upstrea
     }
 
     @Override
-    public void acquired(UpstreamConnection acquired) {
-        if (ended()) {
-            pool.release(acquired, true);
-            return;
-        }
-        connection = acquired;
-        acquired.bind(this);
-        activeOnHost();
+    protected void connected(UpstreamConnection acquired) {
         ByteBuf content = body == null ? Unpooled.EMPTY_BUFFER : body;
         body = null;
         DefaultFullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, head.method(), head.uri(),
@@ -229,11 +217,7 @@ final class HttpShadow extends Attempt implements UpstreamPool.Acquirer, Upstrea
     }
 
     private void upstreamGone() {
-        if (connection != null) {
-            inactiveOnHost();
-            connection = null;
-        }
-        if (!ended()) {
+        if (letGo()) {
             metrics.reset();
             end(MirrorOutcome.FAILED, false);
         }
@@ -253,19 +237,12 @@ final class HttpShadow extends Attempt implements UpstreamPool.Acquirer, Upstrea
     }
 
     private void end(MirrorOutcome outcome, boolean reusable) {
-        if (!markEnded()) {
+        if (!endUse(reusable)) {
             return;
         }
         if (body != null) {
             body.release();
             body = null;
-        }
-        UpstreamConnection used = connection;
-        connection = null;
-        if (used != null) {
-            pool.release(used, reusable);
-        } else {
-            pool.cancel(this);
         }
         listener.mirrored(outcome);
     }

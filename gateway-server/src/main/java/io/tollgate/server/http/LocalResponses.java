@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.protocols.http2.GrpcStatus;
+import io.tollgate.router.route.Route;
 
 /**
  * Responses the gateway writes itself (errors, direct responses, redirects): a short text body
@@ -59,5 +60,33 @@ final class LocalResponses {
                 .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
         return response;
+    }
+
+    /** A response with no body. */
+    static FullHttpResponse empty(ByteBufAllocator alloc, HttpResponseStatus status) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, alloc.buffer(0));
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+        return response;
+    }
+
+    /**
+     * The answer of a route that answers itself: its direct response or its redirect; null for a
+     * route that forwards.
+     *
+     * @param scheme the scheme the client used, for a redirect that keeps it
+     */
+    static FullHttpResponse ofRoute(ByteBufAllocator alloc, HttpRouteRequest request, String scheme) {
+        Route route = request.route();
+        if (route.kind() == Route.Kind.DIRECT_RESPONSE) {
+            return text(alloc, HttpResponseStatus.valueOf(route.directResponse().status()),
+                    route.directResponse().body());
+        }
+        if (route.kind() == Route.Kind.REDIRECT) {
+            FullHttpResponse response = empty(alloc, HttpResponseStatus.valueOf(route.redirectCode()));
+            response.headers().set(HttpHeaderNames.LOCATION,
+                    route.redirectLocation(request, scheme, request.hostHeader()));
+            return response;
+        }
+        return null;
     }
 }

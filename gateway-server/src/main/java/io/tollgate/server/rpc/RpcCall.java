@@ -28,7 +28,7 @@ import io.tollgate.server.filter.FilterRun;
  * only attempt takes the call's reference. Either way the frame is released exactly once per
  * reference.
  */
-final class RpcCall extends Exchange implements AttemptOwner {
+final class RpcCall extends Exchange<RpcHostPool> implements AttemptOwner {
 
     /** Links of the downstream connection's {@link InFlightCalls}. */
     RpcCall previous;
@@ -47,7 +47,7 @@ final class RpcCall extends Exchange implements AttemptOwner {
     /** @param frame the two-way request, whose ownership passes here */
     RpcCall(RpcDownstreamHandler downstream, RpcLoop loop, ExchangeRecord record, ExchangeTarget target,
             RpcFrame frame, FilterRun filters) {
-        super(target, record, true, loop.deadlines(), loop.eventLoop());
+        super(target, record, true, loop.deadlines(), loop.eventLoop(), loop);
         this.downstream = downstream;
         this.filters = filters;
         this.loop = loop;
@@ -64,12 +64,7 @@ final class RpcCall extends Exchange implements AttemptOwner {
 
     @Override
     protected void attempt(Host host, boolean retry) {
-        RpcHostPool pool = loop.pool(target.cluster(), host);
-        if (pool.hostDown()) {
-            Host instead = insteadOfDown(host);
-            pool = instead == host ? pool : loop.pool(target.cluster(), instead);
-        }
-        RpcAttempt started = new RpcAttempt(this, pool, target.breakers(), retry);
+        RpcAttempt started = new RpcAttempt(this, pool(host), target.breakers(), retry);
         if (!send(started)) {
             started.end();
             target.metrics().poolOverflow();
@@ -129,11 +124,6 @@ final class RpcCall extends Exchange implements AttemptOwner {
             record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
         }
         record.finish(status);
-    }
-
-    @Override
-    protected boolean avoided(Host host) {
-        return loop.hostDown(target.cluster(), host);
     }
 
     /**

@@ -20,6 +20,8 @@ import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.dispatch.DownstreamSide;
+import io.tollgate.server.dispatch.GatewayError;
 import io.tollgate.server.drain.DrainableConnection;
 import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.listener.PipelineNames;
@@ -36,7 +38,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,7 +73,8 @@ import org.slf4j.LoggerFactory;
  * to tell a client to go elsewhere, and a client whose idle connection closes opens another (to
  * whichever process accepts it now).
  */
-final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConnection, DrainableConnection {
+final class RpcDownstreamHandler extends RpcFrameHandler
+        implements MovableConnection, DrainableConnection, DownstreamSide<RpcRouteView> {
 
     private static final Logger log = LoggerFactory.getLogger(RpcDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
@@ -83,7 +85,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     private final InFlightCalls calls = new InFlightCalls();
     private final List<RpcUpstreamConnection> fullUpstreams = new ArrayList<>(1);
     /** The calls a stream filter holds; made on the first. */
-    private List<RpcFilterRun> held;
+    private List<RpcRouteView> held;
     private ChannelHandlerContext ctx;
     private BatchedChannel channel;
     private RpcLoop loop;
@@ -123,9 +125,9 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
             call.abandon();
         }
         if (held != null) {
-            for (RpcFilterRun run : held) {
-                run.frame().release();
-                run.abandon();
+            for (RpcRouteView view : held) {
+                view.frame().release();
+                view.filters().abandon();
             }
             held.clear();
         }
@@ -317,7 +319,7 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     @Override
     void request(RpcFrame frame) {
         ExchangeRecord record;
-        RpcRouteView view = new RpcRouteView(frame, clientIp());
+        RpcRouteView view = new RpcRouteView(this, frame, clientIp());
         try {
             String service = frame.service();
             String method = frame.method();
@@ -334,30 +336,40 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
             malformed(e, twoWay, replyForm, id);
             return;
         }
-        if (proxy.overloaded()) {
-            record.flag(ResponseFlag.OVERLOAD_MANAGER);
-            proxy.records().listenerMetrics().error("overload");
-            refuse(frame, record, null, RpcError.OVERFLOW);
-            return;
+        view.record(record);
+        proxy.dispatcher().dispatch(view, this);
+    }
+
+    @Override
+    public void refuse(RpcRouteView view, GatewayError error) {
+        refuse(view.frame(), view.record(), view.filters(), switch (error) {
+            case OVERLOAD -> RpcError.OVERFLOW;
+            case NO_ROUTE -> RpcError.NO_ROUTE;
+            case NO_CLUSTER, NO_HEALTHY_UPSTREAM -> RpcError.NO_HEALTHY_UPSTREAM;
+        });
+    }
+
+    @Override
+    public FilterRun filterRun(RpcRouteView view, StreamFilterChain chain) {
+        return new FilterRun(chain, view, loop.deadlines(), loop.eventLoop(), proxy.listenerName());
+    }
+
+    @Override
+    public void held(RpcRouteView view) {
+        if (held == null) {
+            held = new ArrayList<>(2);
         }
-        Snapshot snapshot = proxy.snapshot();
-        String listener = proxy.listenerName();
-        Route route = snapshot.routeTable(listener).route(view);
-        record.route(route);
-        StreamFilterChain chain = snapshot.filters(listener).chain(route);
-        if (chain.isEmpty()) {
-            act(null, frame, view, record, route, snapshot);
-            return;
-        }
-        RpcFilterRun run = new RpcFilterRun(chain, this, frame, view, record, route, snapshot, loop, listener);
-        if (run.start()) {
-            run.forward();
-        } else if (run.holding()) {
-            if (held == null) {
-                held = new ArrayList<>(2);
-            }
-            held.add(run);
-        }
+        held.add(view);
+    }
+
+    @Override
+    public void passed(RpcRouteView view) {
+        view.forward();
+    }
+
+    /** A call its filters let through goes on with the route's action. */
+    void act(RpcRouteView view) {
+        proxy.dispatcher().act(view, this);
     }
 
     /**
@@ -378,9 +390,9 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     }
 
     /** A held call's filters let it through or answered it: it is no longer held. */
-    void filtersPassed(RpcFilterRun run) {
+    void filtersPassed(RpcRouteView view) {
         if (held != null) {
-            held.remove(run);
+            held.remove(view);
         }
         if (draining) {
             closeLaterIfNoCall();
@@ -388,81 +400,64 @@ final class RpcDownstreamHandler extends RpcFrameHandler implements MovableConne
     }
 
     /** A stream filter answers a call: the protocol's status for {@code httpStatus}, with the caller's id. */
-    void filterAnswered(RpcFilterRun run, RpcFrame frame, ExchangeRecord record, int httpStatus, String reason) {
+    void filterAnswered(RpcRouteView view, int httpStatus, String reason) {
         proxy.records().listenerMetrics().error(reason);
-        refuse(frame, record, run, RpcError.forHttpStatus(httpStatus));
+        refuse(view.frame(), view.record(), view.filters(), RpcError.forHttpStatus(httpStatus));
     }
 
     /**
-     * What the route says to do with a call its filters let through (or that has none): refuse it
-     * when no route forwards it or no host is there, else forward it.
+     * A call whose route's cluster is a per-service template with no host for it goes to its
+     * service's cluster (see {@link #actForService}).
      */
-    void act(RpcFilterRun run, RpcFrame frame, RpcRouteView view, ExchangeRecord record, Route route,
-            Snapshot snapshot) {
-        if (route == null || route.kind() != Route.Kind.FORWARD) {
-            record.flag(ResponseFlag.NO_ROUTE);
-            proxy.records().listenerMetrics().error("no_route");
-            refuse(frame, record, run, RpcError.NO_ROUTE);
-            return;
+    @Override
+    public boolean awaitCluster(RpcRouteView view, String clusterName) {
+        ServiceClusters.Lookup found = proxy.serviceClusters().lookup(clusterName, view);
+        if (found == null) {
+            return false;
         }
-        String clusterName = route.chooseCluster(ThreadLocalRandom.current().nextInt());
-        Cluster cluster = snapshot.clusters().cluster(clusterName);
-        Host host = cluster == null ? null : cluster.choose(view, route.metadataMatch(), route.hashPolicy());
-        if (host == null && cluster != null) {
-            ServiceClusters.Lookup found = proxy.serviceClusters().lookup(clusterName, view);
-            if (found != null) {
-                actForService(run, frame, view, record, route, clusterName, found);
-                return;
-            }
-        }
-        forward(run, frame, view, record, route, snapshot, clusterName, cluster, host);
+        actForService(view, clusterName, found);
+        return true;
     }
 
     /**
      * A call routed to a per-service template goes to its service's cluster; one not served yet is
      * held until it is (or until the registry is known to have no such service), then looked up once more.
      */
-    private void actForService(RpcFilterRun run, RpcFrame frame, RpcRouteView view, ExchangeRecord record, Route route,
-            String template, ServiceClusters.Lookup found) {
+    private void actForService(RpcRouteView view, String template, ServiceClusters.Lookup found) {
         if (found.ready() != null) {
             found.ready().whenComplete((done, error) -> ctx.executor().execute(() -> {
                 if (!ctx.channel().isActive()) { // the caller left while it waited: nothing to forward
-                    refuse(frame, record, run, RpcError.CONNECTION_CLOSED);
+                    refuse(view.frame(), view.record(), view.filters(), RpcError.CONNECTION_CLOSED);
                     return;
                 }
                 ServiceClusters.Lookup again = proxy.serviceClusters().lookup(template, view);
-                actForService(run, frame, view, record, route, template,
+                actForService(view, template,
                         again == null || again.ready() != null ? new ServiceClusters.Lookup(template, null) : again);
                 loop.flush(); // outside a read batch: nothing else flushes what it wrote
             }));
             return;
         }
-        Snapshot snapshot = proxy.snapshot();
+        Snapshot snapshot = proxy.dispatcher().snapshot();
+        Route route = view.route();
         Cluster cluster = snapshot.clusters().cluster(found.cluster());
-        forward(run, frame, view, record, route, snapshot, found.cluster(), cluster,
+        proxy.dispatcher().toCluster(view, this, snapshot, found.cluster(), cluster,
                 cluster == null ? null : cluster.choose(view, route.metadataMatch(), route.hashPolicy()));
     }
 
-    private void forward(RpcFilterRun run, RpcFrame frame, RpcRouteView view, ExchangeRecord record, Route route,
-            Snapshot snapshot, String clusterName, Cluster cluster, Host host) {
-        if (host == null) {
-            record.flag(cluster == null ? ResponseFlag.NO_CLUSTER_FOUND : ResponseFlag.NO_HEALTHY_UPSTREAM);
-            proxy.records().metrics().cluster(clusterName).noHealthyHost();
-            refuse(frame, record, run, RpcError.NO_HEALTHY_UPSTREAM);
-            return;
-        }
-        ExchangeTarget target = new ExchangeTarget(route, cluster, view, cluster.circuitBreakers(route.priority()),
-                snapshot.outliers().outcomes(clusterName), proxy.records().metrics().cluster(clusterName));
+    @Override
+    public void forward(RpcRouteView view, ExchangeTarget target, Host host) {
+        FilterRun run = view.filters();
         if (run != null) {
-            run.forwarding();
+            view.forwarding();
         }
+        RpcFrame frame = view.frame();
         if (frame.kind() == RpcFrame.Kind.ONEWAY) {
-            forwardOneway(frame, record, run, target, host);
+            forwardOneway(frame, view.record(), run, target, host);
             return;
         }
-        long routeTimeout = route.timeout().toMillis();
+        long routeTimeout = target.route().timeout().toMillis();
         long frameTimeout = frame.timeoutMillis();
-        RpcCall call = new RpcCall(this, loop, record, target, frame, run);
+        RpcCall call = new RpcCall(this, loop, view.record(), target, frame, run);
         calls.add(call);
         long timeoutMillis = frameTimeout > 0 ? Math.min(frameTimeout, routeTimeout) : routeTimeout;
         call.start(host, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));

@@ -7,6 +7,7 @@ import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.upstream.HostDownMark;
+import io.tollgate.server.upstream.HostPool;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ import java.util.List;
  * calls go to other hosts meanwhile; calls on other connections are untouched. Confined to its
  * event loop.
  */
-final class RpcHostPool {
+final class RpcHostPool implements HostPool {
 
     private final RpcLoop loop;
     private final Host host;
@@ -47,8 +48,8 @@ final class RpcHostPool {
         this.down = new HostDownMark(cluster);
     }
 
-    /** Whether this pool learned recently that its host died. */
-    boolean hostDown() {
+    @Override
+    public boolean hostDown() {
         return down.isDown();
     }
 
@@ -67,7 +68,8 @@ final class RpcHostPool {
         }
     }
 
-    Host host() {
+    @Override
+    public Host host() {
         return host;
     }
 
@@ -110,7 +112,8 @@ final class RpcHostPool {
     }
 
     /** Retires the pool after a reload took its host or cluster away: each connection closes once its calls end. */
-    void drain() {
+    @Override
+    public void drain() {
         for (RpcUpstreamConnection connection : List.copyOf(connections)) {
             connection.closeWhenIdle();
         }

@@ -8,6 +8,7 @@ import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.HostPools;
 import io.tollgate.server.upstream.ServedHosts;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ import java.util.Map;
  * code that writes outside a read batch (a timer, a connect callback, a closed channel) MUST call
  * {@link #flush} itself when done.
  */
-final class RpcLoop {
+final class RpcLoop implements HostPools<RpcHostPool> {
 
     /** A cluster by object: one rebuilt by a reload under the same name gets new pools. */
     private record PoolKey(Cluster cluster, InetSocketAddress address) {
@@ -62,8 +63,8 @@ final class RpcLoop {
         return deadlines;
     }
 
-    /** The pool for a host of a cluster, created on first use. */
-    RpcHostPool pool(Cluster cluster, Host host) {
+    @Override
+    public RpcHostPool pool(Cluster cluster, Host host) {
         PoolKey key = new PoolKey(cluster, host.address());
         RpcHostPool pool = pools.get(key);
         if (pool == null) {
@@ -74,8 +75,8 @@ final class RpcLoop {
         return pool;
     }
 
-    /** Whether the pool of a host of a cluster, if there is one yet, learned that the host died. */
-    boolean hostDown(Cluster cluster, Host host) {
+    @Override
+    public boolean hostDown(Cluster cluster, Host host) {
         RpcHostPool pool = pools.get(new PoolKey(cluster, host.address()));
         return pool != null && pool.hostDown();
     }

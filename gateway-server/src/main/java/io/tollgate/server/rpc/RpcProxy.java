@@ -7,6 +7,7 @@ import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
 import io.tollgate.server.Snapshot;
+import io.tollgate.server.dispatch.Dispatcher;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.overload.OverloadGuard;
 import java.time.Duration;
@@ -25,10 +26,9 @@ public final class RpcProxy {
     private final int maxQueuedBytes;
     private final Duration idleTimeout;
     private final Duration firstFrameTimeout;
-    private final Supplier<Snapshot> snapshot;
     private final RpcUpstreams upstreams;
     private final ListenerRecords records;
-    private final OverloadGuard overload;
+    private final Dispatcher dispatcher;
     private final ServiceClusters serviceClusters;
 
     /**
@@ -49,10 +49,9 @@ public final class RpcProxy {
         this.maxQueuedBytes = maxQueuedBytes;
         this.idleTimeout = idleTimeout;
         this.firstFrameTimeout = firstFrameTimeout;
-        this.snapshot = snapshot;
         this.upstreams = upstreams;
         this.records = records;
-        this.overload = overload;
+        this.dispatcher = new Dispatcher(snapshot, overload, records);
         this.serviceClusters = serviceClusters;
     }
 
@@ -105,8 +104,9 @@ public final class RpcProxy {
         return listener.name();
     }
 
-    Snapshot snapshot() {
-        return snapshot.get();
+    /** The path of this listener's calls from the overload check to their exchange. */
+    Dispatcher dispatcher() {
+        return dispatcher;
     }
 
     ListenerRecords records() {
@@ -115,11 +115,6 @@ public final class RpcProxy {
 
     RpcUpstreams upstreams() {
         return upstreams;
-    }
-
-
-    boolean overloaded() {
-        return overload.overloaded();
     }
 
     int maxQueuedBytes() {

@@ -1,14 +1,11 @@
 package io.tollgate.server.upstream;
 
-import io.tollgate.router.cluster.Host;
-
 /**
- * The upstream connections of one event loop to one host, whatever the protocol: an exchange
- * acquires an {@link UpstreamConnection} (a whole HTTP/1.1 connection or one HTTP/2 stream),
- * uses it for one request, and releases it. Confined to its event loop: every method MUST be
- * called on it.
+ * The HTTP pool of one event loop to one host, a {@link HostPool}: an exchange acquires an
+ * {@link UpstreamConnection} (a whole HTTP/1.1 connection or one HTTP/2 stream), uses it for one
+ * request, and releases it. Confined to its event loop: every method MUST be called on it.
  */
-public interface UpstreamPool {
+public interface UpstreamPool extends HostPool {
 
     /**
      * Why an acquisition failed. Nothing of the request was sent in either of the first two cases,
@@ -30,15 +27,6 @@ public interface UpstreamPool {
         void failed(Failure failure, Throwable cause);
     }
 
-    Host host();
-
-    /**
-     * Whether this pool learned recently that its host died (see {@code docs/design.md}, "When a
-     * host dies"): the load balancer's choice should then go to another host when there is one.
-     * One field read while the host is alive.
-     */
-    boolean hostDown();
-
     /** Finds a connection for {@code acquirer}: at once, after connecting, after waiting, or overflow. */
     void acquire(Acquirer acquirer);
 
@@ -50,10 +38,4 @@ public interface UpstreamPool {
      * (whole request sent, whole response read); the pool decides what that allows.
      */
     void release(UpstreamConnection connection, boolean reusable);
-
-    /**
-     * Closes the pool once its exchanges end, after a reload took its host or cluster away: idle
-     * connections close at once, busy ones when released; waiting acquirers are still served.
-     */
-    void drain();
 }

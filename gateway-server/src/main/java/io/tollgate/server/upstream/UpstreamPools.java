@@ -16,7 +16,7 @@ import java.util.function.Function;
  * HTTP/2 as the cluster says. Confined to
  * its loop: the hot path finds a pool with a plain map lookup and no lock.
  */
-public final class UpstreamPools {
+public final class UpstreamPools implements HostPools<UpstreamPool> {
 
     /** A cluster by object: one rebuilt by a reload under the same name gets new pools. */
     private record Key(Cluster cluster, InetSocketAddress address) {
@@ -37,6 +37,7 @@ public final class UpstreamPools {
      * The pool for a host of a cluster, created on first use, speaking the cluster's upstream
      * protocol. MUST be called on this loop.
      */
+    @Override
     public UpstreamPool pool(Cluster cluster, Host host) {
         Key key = new Key(cluster, host.address());
         UpstreamPool pool = pools.get(key);
@@ -47,7 +48,7 @@ public final class UpstreamPools {
         return pool;
     }
 
-    /** Whether the pool of a host of a cluster, if there is one yet, learned that the host died. */
+    @Override
     public boolean hostDown(Cluster cluster, Host host) {
         UpstreamPool pool = pools.get(new Key(cluster, host.address()));
         return pool != null && pool.hostDown();

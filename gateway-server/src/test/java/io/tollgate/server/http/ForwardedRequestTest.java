@@ -53,7 +53,7 @@ class ForwardedRequestTest {
     }
 
     private static void prepare(HttpRequest request, String clientIp) {
-        HttpRouteRequest view = new HttpRouteRequest(request, clientIp);
+        HttpRouteRequest view = new HttpRouteRequest(null, request, clientIp, true, true);
         Route route = ROUTES.route(view);
         ForwardedRequest.prepare(request, view, route, clientIp, "http", false, false);
     }

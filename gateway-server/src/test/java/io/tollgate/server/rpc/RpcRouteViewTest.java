@@ -16,7 +16,7 @@ class RpcRouteViewTest {
     void showsTheServiceLowerCasedAsAuthorityAndServiceAndMethodAsPath() {
         withFrame(BoltFrames.request(7, false, 1000, Map.of("service", "demo.EchoService:1.0",
                 "sofa_head_method_name", "echo", "rpc_trace_context.samp", "true"), "hi"), frame -> {
-            RpcRouteView view = new RpcRouteView(frame, "10.0.0.7");
+            RpcRouteView view = new RpcRouteView(null, frame, "10.0.0.7");
             assertThat(view.authority()).isEqualTo("demo.echoservice:1.0");
             assertThat(view.path()).isEqualTo("/demo.EchoService:1.0/echo");
             assertThat(view.query()).isNull();
@@ -29,7 +29,7 @@ class RpcRouteViewTest {
     @Test
     void leavesMissingServiceAndMethodEmpty() {
         withFrame(BoltFrames.heartbeat(1), frame -> {
-            RpcRouteView view = new RpcRouteView(frame, null);
+            RpcRouteView view = new RpcRouteView(null, frame, null);
             assertThat(view.authority()).isEmpty();
             assertThat(view.path()).isEqualTo("//");
         });
