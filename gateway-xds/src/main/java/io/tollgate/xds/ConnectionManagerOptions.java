@@ -60,8 +60,7 @@ final class ConnectionManagerOptions {
                         + "' not supported (supported: websocket)");
             }
             IstioExtensions.accepted("HTTP connection manager upgrade_configs websocket", "would let WebSocket"
-                    + " upgrades through; the gateway does not proxy them yet (an upgrade request goes upstream"
-                    + " as a plain request)");
+                    + " upgrades through; the gateway does not proxy them yet");
         }
         ObjectNode response = serverHeader(hcm, at);
         ObjectNode request = clientCertificateHeader(hcm, at);

@@ -24,13 +24,16 @@ final class IstioExtensions {
     /** Istio's metadata exchange, on clusters (TCP) and HTTP connection managers (peer metadata). */
     static final String METADATA_EXCHANGE = "istio.metadata_exchange";
 
+    /** The filter metadata namespace of Istio's telemetry labels. */
+    static final String ISTIO_METADATA = "istio";
+
     private static final Logger LOG = LoggerFactory.getLogger(IstioExtensions.class);
     private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
     private static final String TCP_METADATA_EXCHANGE = "type.googleapis.com/envoy.tcp.metadataexchange.config.MetadataExchange";
     private static final String PEER_METADATA = "type.googleapis.com/io.istio.http.peer_metadata.Config";
     private static final String ALPN = "type.googleapis.com/istio.envoy.config.filter.http.alpn.v2alpha1.FilterConfig";
     /** The filter metadata namespaces a cluster may carry, and why they have no effect here. */
-    private static final Map<String, String> CLUSTER_METADATA = Map.of("istio",
+    private static final Map<String, String> CLUSTER_METADATA = Map.of(ISTIO_METADATA,
             "carries Istio's service labels and config names for its telemetry (istio.stats), which the gateway"
             + " does not run");
 

@@ -193,7 +193,8 @@ final class RouteTranslator {
         Fields.allowOnly(match, at, Set.of("prefix", "path", "safe_regex", "headers", "query_parameters",
                 "case_sensitive"));
         if (match.hasCaseSensitive() && !match.getCaseSensitive().getValue()) {
-            throw new XdsRejection(at + ".case_sensitive: false not supported (paths match case-sensitively)");
+            throw new XdsRejection(at + ".case_sensitive: not supported with false (supported: true, paths match"
+                    + " case-sensitively)");
         }
         ObjectNode tree = NODES.objectNode();
         switch (match.getPathSpecifierCase()) {
