@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -68,6 +69,7 @@ class IstiodIngressTest {
     }
 
     @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES) // istiod starts in seconds, up to a minute on a loaded machine
     void servesTheVirtualServiceIstiodSendsAndIstiodSeesEveryTypeAcknowledged() throws Exception {
         String binary = pilotDiscovery();
         assumeTrue(binary != null, "pilot-discovery not found (set -Dtollgate.pilotDiscovery=PATH or PILOT_DISCOVERY,"

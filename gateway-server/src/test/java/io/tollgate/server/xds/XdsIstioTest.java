@@ -45,13 +45,8 @@ class XdsIstioTest {
 
     @Test
     void acknowledgesWhatIstiodSendsAndServesTheVirtualServiceSplit() throws Exception {
-        int a = upstream("a");
-        int b = upstream("b");
-        int c = upstream("c");
-        bed.startControlPlane();
-        IstioResources.Snapshot istio = IstioResources.gateway(a, b, c, 0, false);
-        push("1", istio);
-        bed.startGateway(bootstrap());
+        push("1", istiod(false));
+        startGateway();
 
         assertThat(bed.controlPlane.nacks()).as("NACKs of istiod's resources").isEmpty();
         for (Class<? extends com.google.protobuf.Message> type : List.of(Cluster.class, ClusterLoadAssignment.class,
@@ -63,7 +58,8 @@ class XdsIstioTest {
         assertThat(metadata.getFieldsOrThrow("LABELS").getStructValue().getFieldsOrThrow("istio").getStringValue())
                 .isEqualTo("ingressgateway");
         assertThat(metadata.getFieldsOrThrow("NAMESPACE").getStringValue()).isEqualTo("istio-system");
-        assertThat(metadata.getFieldsOrThrow("ISTIO_META_DNS_CAPTURE").getBoolValue()).isFalse();
+        assertThat(metadata.getFieldsOrThrow("ISTIO_META_DNS_CAPTURE").getKindCase()).as("a boolean, not text")
+                .isEqualTo(com.google.protobuf.Value.KindCase.BOOL_VALUE);
 
         HttpResponse<String> toB = bed.get(LISTENER, "/b/item", Map.of("x-forwarded-client-cert", "By=spoofed"));
         assertThat(XdsTestBed.upstreamOf(toB)).isEqualTo("c");
@@ -85,29 +81,24 @@ class XdsIstioTest {
 
     @Test
     void aRouteToTheBlackHoleClusterIsAnsweredAsEnvoyAnswersAClusterWithoutHosts() throws Exception {
-        int a = upstream("a");
-        int b = upstream("b");
-        int c = upstream("c");
-        bed.startControlPlane();
-        IstioResources.Snapshot istio = IstioResources.gateway(a, b, c, 0, false);
+        IstioResources.Snapshot istio = istiod(false);
         RouteConfiguration routes = istio.routes().get(0);
         RouteConfiguration withBlackHole = routes.toBuilder().setVirtualHosts(0, routes.getVirtualHosts(0).toBuilder()
                 .addRoutes(0, Route.newBuilder().setMatch(RouteMatch.newBuilder().setPrefix("/blocked"))
                         .setRoute(RouteAction.newBuilder().setCluster("BlackHoleCluster")))).build();
         push("1", new IstioResources.Snapshot(istio.clusters(), istio.endpoints(), istio.listeners(),
                 List.of(withBlackHole)));
-        bed.startGateway(bootstrap());
+        startGateway();
 
         HttpResponse<String> blocked = bed.get(LISTENER, "/blocked");
         assertThat(blocked.statusCode()).as("Envoy's answer for a cluster with no hosts").isEqualTo(503);
+        assertThat(blocked.headers().firstValue("x-tollgate-error")).contains("no_healthy_upstream");
         assertThat(served).allSatisfy((name, count) -> assertThat(count.get()).as(name).isZero());
     }
 
     @Test
     void refusesPathNormalizationItDoesNotDoNamingTheField() throws Exception {
-        int a = upstream("a");
-        bed.startControlPlane();
-        push("1", IstioResources.gateway(a, a, a, 0, true));
+        push("1", istiod(true));
         bed.launchGateway(bootstrap());
 
         Await.until("a NACK of the listener", LIMIT, () -> !bed.controlPlane.nacks().isEmpty());
@@ -116,6 +107,24 @@ class XdsIstioTest {
         assertThat(nack.getErrorDetail().getMessage()).contains("Listener '" + LISTENER + "'")
                 .contains(".normalize_path: true not supported")
                 .contains("meshConfig.pathNormalization.normalization: NONE");
+    }
+
+    /**
+     * Starts upstreams {@code a}, {@code b} and {@code c} and the control plane, and returns what
+     * istiod sends for them, with {@code normalizePath} as the mesh's path normalization sets it.
+     */
+    private IstioResources.Snapshot istiod(boolean normalizePath) throws IOException {
+        int a = upstream("a");
+        int b = upstream("b");
+        int c = upstream("c");
+        bed.startControlPlane();
+        return IstioResources.gateway(a, b, c, 0, normalizePath);
+    }
+
+    /** Starts the gateway as the ingress gateway node and waits for it to apply what istiod sent. */
+    private void startGateway() throws Exception {
+        bed.launchGateway(bootstrap());
+        Await.until("the first xDS configuration applied (/ready)", LIMIT, () -> bed.readiness() == 200);
     }
 
     /** The bootstrap of an Istio ingress gateway node, taking everything from the test's control plane. */
