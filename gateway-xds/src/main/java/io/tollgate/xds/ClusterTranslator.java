@@ -55,6 +55,9 @@ final class ClusterTranslator {
         }
     }
 
+    /** The largest circuit breaker limit the configuration takes. */
+    private static final long MAX_LIMIT = 1_000_000_000L;
+
     /** Envoy's default {@code initial_fetch_timeout}. */
     static final Duration DEFAULT_INITIAL_FETCH_TIMEOUT = Duration.ofSeconds(15);
 
@@ -63,11 +66,16 @@ final class ClusterTranslator {
         Set<String> fields = new HashSet<>(Set.of("name", "type", "eds_cluster_config", "connect_timeout", "lb_policy",
                 "load_assignment", "health_checks", "outlier_detection", "circuit_breakers", "lb_subset_config",
                 "ring_hash_lb_config", "maglev_lb_config", "typed_extension_protocol_options", "http2_protocol_options",
-                "common_lb_config", "transport_socket"));
+                "common_lb_config", "transport_socket", "alt_stat_name", "metadata", "filters"));
         if (DnsClusterTranslator.isDns(cluster)) {
             fields.addAll(DnsClusterTranslator.FIELDS);
         }
         Fields.allowOnly(cluster, at, fields);
+        // alt_stat_name names the cluster in Envoy's stats only; the gateway's metrics tag the cluster's name.
+        if (cluster.hasMetadata()) {
+            IstioExtensions.telemetryMetadata(cluster.getMetadata(), at + ".metadata");
+        }
+        IstioExtensions.clusterFilters(cluster.getFiltersList(), at + ".filters");
         ObjectNode tree = NODES.objectNode().put("name", cluster.getName());
         Optional<String> eds = switch (cluster.getType()) {
             case STATIC -> Optional.empty();
@@ -110,7 +118,10 @@ final class ClusterTranslator {
         }
         if (cluster.hasCommonLbConfig()) {
             Fields.allowOnly(cluster.getCommonLbConfig(), at + ".common_lb_config", Set.of("healthy_panic_threshold"));
-            tree.put("panic_threshold_percent", Math.round(cluster.getCommonLbConfig().getHealthyPanicThreshold().getValue()));
+            if (cluster.getCommonLbConfig().hasHealthyPanicThreshold()) {
+                tree.put("panic_threshold_percent",
+                        Math.round(cluster.getCommonLbConfig().getHealthyPanicThreshold().getValue()));
+            }
         }
         if (http2(cluster, at)) {
             tree.put("protocol", ClusterConfig.H2);
@@ -243,20 +254,21 @@ final class ClusterTranslator {
         for (int i = 0; i < breakers.getThresholdsCount(); i++) {
             CircuitBreakers.Thresholds t = breakers.getThresholds(i);
             String where = at + ".thresholds[" + i + "]";
+            // track_remaining only adds Envoy's remaining-capacity gauges
             Fields.allowOnly(t, where, Set.of("priority", "max_connections", "max_pending_requests", "max_requests",
-                    "max_retries", "retry_budget"));
+                    "max_retries", "retry_budget", "track_remaining"));
             ObjectNode limits = list.addObject().put("priority", t.getPriority().name().toLowerCase(Locale.ROOT));
             if (t.hasMaxConnections()) {
-                limits.put("max_connections", t.getMaxConnections().getValue());
+                limits.put("max_connections", limit(t.getMaxConnections()));
             }
             if (t.hasMaxPendingRequests()) {
-                limits.put("max_pending_requests", t.getMaxPendingRequests().getValue());
+                limits.put("max_pending_requests", limit(t.getMaxPendingRequests()));
             }
             if (t.hasMaxRequests()) {
-                limits.put("max_requests", t.getMaxRequests().getValue());
+                limits.put("max_requests", limit(t.getMaxRequests()));
             }
             if (t.hasMaxRetries()) {
-                limits.put("max_retries", t.getMaxRetries().getValue());
+                limits.put("max_retries", limit(t.getMaxRetries()));
             }
             if (t.hasRetryBudget()) {
                 CircuitBreakers.Thresholds.RetryBudget budget = t.getRetryBudget();
@@ -271,6 +283,14 @@ final class ClusterTranslator {
             }
         }
         return tree;
+    }
+
+    /**
+     * A circuit breaker limit, an unsigned 32-bit value: Istio sends 2^32-1 for "no limit", which
+     * becomes the configuration's largest limit, 10^9 at once (no gateway holds that many).
+     */
+    private static long limit(com.google.protobuf.UInt32Value value) {
+        return Math.min(Integer.toUnsignedLong(value.getValue()), MAX_LIMIT);
     }
 
     /** Whether the hosts are spoken to in HTTP/2: the deprecated field or the typed protocol options. */

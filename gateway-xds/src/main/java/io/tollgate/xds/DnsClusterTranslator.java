@@ -2,9 +2,12 @@ package io.tollgate.xds;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.core.v3.TypedExtensionConfig;
+import io.envoyproxy.envoy.extensions.network.dns_resolver.cares.v3.CaresDnsResolverConfig;
 import io.tollgate.core.config.EndpointConfig;
 import java.util.Locale;
 import java.util.Set;
@@ -19,7 +22,8 @@ final class DnsClusterTranslator {
 
     /** The cluster fields only a DNS cluster may set. */
     static final Set<String> FIELDS = Set.of("dns_refresh_rate", "respect_dns_ttl", "dns_lookup_family",
-            "dns_failure_refresh_rate", "dns_resolvers");
+            "dns_failure_refresh_rate", "dns_resolvers", "typed_dns_resolver_config", "dns_jitter");
+    private static final String CARES = "envoy.network.dns_resolver.cares";
 
     private DnsClusterTranslator() {
     }
@@ -63,6 +67,33 @@ final class DnsClusterTranslator {
         for (int i = 0; i < cluster.getDnsResolversCount(); i++) {
             resolvers.add(resolver(cluster.getDnsResolvers(i), at + ".dns_resolvers[" + i + "]"));
         }
+        if (cluster.hasTypedDnsResolverConfig()) {
+            caresTuning(cluster.getTypedDnsResolverConfig(), at + ".typed_dns_resolver_config");
+        }
+        if (cluster.hasDnsJitter()) {
+            IstioExtensions.accepted("cluster dns_jitter", "spreads Envoy's DNS refreshes; the gateway refreshes"
+                    + " each name on its own schedule");
+        }
+    }
+
+    /**
+     * Accepts Envoy's c-ares resolver with only its tuning set (Istio sends {@code udp_max_queries}):
+     * the gateway resolves with its own resolver; name servers set there are refused.
+     */
+    private static void caresTuning(TypedExtensionConfig config, String at) {
+        Fields.allowOnly(config, at, Set.of("name", "typed_config"));
+        if (!config.getTypedConfig().is(CaresDnsResolverConfig.class)) {
+            throw new XdsRejection(at + ": " + config.getTypedConfig().getTypeUrl() + " not supported (supported: "
+                    + CARES + " with udp_max_queries only)");
+        }
+        try {
+            Fields.allowOnly(config.getTypedConfig().unpack(CaresDnsResolverConfig.class), at + ".typed_config",
+                    Set.of("udp_max_queries"));
+        } catch (InvalidProtocolBufferException e) {
+            throw new XdsRejection(at + ".typed_config: cannot be decoded: " + e.getMessage());
+        }
+        IstioExtensions.accepted("cluster typed_dns_resolver_config " + CARES, "caps c-ares' UDP queries; the gateway"
+                + " resolves with its own resolver");
     }
 
     /** A name server's address as the file writes it: {@code ip:port}, {@code [ipv6]:port}. */

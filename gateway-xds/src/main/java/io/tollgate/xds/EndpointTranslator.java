@@ -45,7 +45,11 @@ final class EndpointTranslator {
 
     private static final Set<HealthStatus> SERVING = Set.of(HealthStatus.UNKNOWN, HealthStatus.HEALTHY);
     private static final Set<String> ASSIGNMENT_FIELDS = Set.of("cluster_name", "endpoints");
-    private static final Set<String> LOCALITY_FIELDS = Set.of("locality", "lb_endpoints");
+    /**
+     * A locality's {@code load_balancing_weight} (Istio sends the sum of its endpoints') counts in
+     * Envoy only for clusters with {@code locality_weighted_lb_config}, which the gateway refuses.
+     */
+    private static final Set<String> LOCALITY_FIELDS = Set.of("locality", "lb_endpoints", "load_balancing_weight");
     private static final Set<String> LB_ENDPOINT_FIELDS = Set.of("endpoint", "load_balancing_weight", "metadata",
             "health_status");
     private static final Set<String> ENDPOINT_FIELDS = Set.of("address");

@@ -50,7 +50,8 @@ final class HttpFilterTranslator {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final String SUPPORTED = "envoy.filters.http.fault, envoy.filters.http.local_ratelimit,"
             + " envoy.filters.http.rbac, envoy.filters.http.cors, envoy.filters.http.ext_authz,"
-            + " envoy.filters.http.ratelimit, " + ROUTER;
+            + " envoy.filters.http.ratelimit, " + ROUTER + "; accepted as no-ops: "
+            + IstioExtensions.METADATA_EXCHANGE + ", istio.alpn, envoy.filters.http.grpc_stats";
 
     private HttpFilterTranslator() {
     }
@@ -115,6 +116,7 @@ final class HttpFilterTranslator {
             throw new XdsRejection(at + ": empty (expected the filters, ending with " + ROUTER + ")");
         }
         List<Translated> read = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>(); // of each read filter in filters
         Map<String, Integer> firstOfName = new HashMap<>();
         for (int i = 0; i < filters.size(); i++) {
             HttpFilter filter = filters.get(i);
@@ -134,11 +136,15 @@ final class HttpFilterTranslator {
             if (last) {
                 throw new XdsRejection(where + ": '" + filter.getName() + "' is last (expected " + ROUTER + ")");
             }
+            if (IstioExtensions.telemetryHttpFilter(filter, where)) {
+                continue;
+            }
             PerRoute entry = listenerFilter(filter, where);
-            Integer earlier = firstOfName.putIfAbsent(filter.getName(), i);
+            Integer earlier = firstOfName.putIfAbsent(filter.getName(), read.size());
             if (earlier != null && !read.get(earlier).kind().equals(entry.kind())) {
-                throw new XdsRejection(where + ".name: '" + filter.getName() + "' also names " + at + "[" + earlier
-                        + "], a " + read.get(earlier).kind() + " filter (supported: filters of one name are of one"
+                throw new XdsRejection(where + ".name: '" + filter.getName() + "' also names " + at + "["
+                        + positions.get(earlier) + "], a " + read.get(earlier).kind() + " filter (supported: filters"
+                        + " of one name are of one"
                         + " kind, whose per-route settings apply to each)");
             }
             // Envoy's rate limit filter does nothing on a route without rate limits: routes that have them enable it.
@@ -146,6 +152,7 @@ final class HttpFilterTranslator {
                     : entry.settings() == null || filter.getDisabled()
                             || entry.kind().equals(RateLimitTranslator.KIND) ? State.DISABLED : State.ENABLED;
             read.add(new Translated(filter.getName(), entry.kind(), entry.settings(), state));
+            positions.add(i);
         }
         Map<String, Long> ofKind = read.stream().filter(t -> t.state() != State.INERT)
                 .collect(Collectors.groupingBy(Translated::kind, Collectors.counting()));
@@ -178,6 +185,9 @@ final class HttpFilterTranslator {
         if (config.is(Cors.class)) {
             Fields.allowOnly(unpack(config, Cors.class, where), where + ".typed_config", Set.of());
             return new PerRoute("cors", null);
+        }
+        if (config.is(HTTPFault.class) && unpack(config, HTTPFault.class, where).equals(HTTPFault.getDefaultInstance())) {
+            return new PerRoute("fault", null); // Istio's: faults come from routes' settings
         }
         if (config.is(HTTPFault.class) || config.is(LocalRateLimit.class) || config.is(RBAC.class)) {
             return filterSettings(config, where + ".typed_config");

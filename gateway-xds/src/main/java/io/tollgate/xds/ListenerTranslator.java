@@ -23,6 +23,7 @@ import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.extension.ExtensionRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -95,7 +96,10 @@ final class ListenerTranslator {
 
     Translated translate(Listener listener) {
         String at = "Listener '" + listener.getName() + "'";
-        Fields.allowOnly(listener, at, Set.of("name", "address", "filter_chains", "listener_filters"));
+        // traffic_direction only labels Envoy's stats; max_connections_to_accept_per_socket_event tunes
+        // Envoy's accept loop, where the gateway's event loops take what one wake-up finds.
+        Fields.allowOnly(listener, at, Set.of("name", "address", "filter_chains", "listener_filters",
+                "traffic_direction", "max_connections_to_accept_per_socket_event"));
         SocketAddress socket = socketAddress(listener.getAddress(), at + ".address");
         int main = defaultChain(listener, at);
         String chainAt = at + ".filter_chains[" + main + "]";
@@ -111,6 +115,10 @@ final class ListenerTranslator {
         }
         TransportSocketTranslator.ListenerSecrets secrets = TransportSocketTranslator.downstream(
                 chain.getTransportSocket(), chainAt + ".transport_socket", translated.config().protocols());
+        if (secrets.requireClientCertificate() && chain.getFilters(0).getTypedConfig().is(HttpConnectionManager.class)) {
+            ConnectionManagerOptions.verifiesClientCertificates(typedConfig(chain.getFilters(0), chainAt + ".filters[0]",
+                    HCM, HttpConnectionManager.class), chainAt + ".filters[0].typed_config");
+        }
         return translated.withTls(Optional.of(secrets.withSni(sniChains(listener, main, secrets,
                 translated.config().protocols()))));
     }
@@ -209,10 +217,16 @@ final class ListenerTranslator {
         }
         HttpConnectionManager hcm = typedConfig(filter, where, HCM, HttpConnectionManager.class);
         where += ".typed_config";
-        Fields.allowOnly(hcm, where, Set.of("stat_prefix", "codec_type", "route_config", "rds", "http_filters"));
+        Set<String> fields = new HashSet<>(ConnectionManagerOptions.FIELDS);
+        fields.addAll(Set.of("stat_prefix", "codec_type", "route_config", "rds", "http_filters"));
+        Fields.allowOnly(hcm, where, fields);
+        ObjectNode settings = ConnectionManagerOptions.apply(hcm, where);
         HttpFilterTranslator.Chain httpFilters = HttpFilterTranslator.translate(hcm.getHttpFiltersList(),
                 where + ".http_filters");
-        ArrayNode filters = httpFilters.filters();
+        ArrayNode filters = httpFilters.filters().deepCopy();
+        if (settings != null) {
+            filters.insert(0, settings);
+        }
         List<String> protocols = switch (hcm.getCodecType()) {
             case AUTO -> List.of("http1", "h2c");
             case HTTP1 -> List.of("http1");

@@ -36,6 +36,8 @@ import java.util.TreeMap;
 final class RouteTranslator {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    /** What a route timeout of 0s (none, in Envoy) becomes. */
+    static final String NO_TIMEOUT = "24h";
     private static final Map<RedirectAction.RedirectResponseCode, Integer> REDIRECT_CODES = Map.of(
             RedirectAction.RedirectResponseCode.MOVED_PERMANENTLY, 301, RedirectAction.RedirectResponseCode.FOUND, 302,
             RedirectAction.RedirectResponseCode.SEE_OTHER, 303, RedirectAction.RedirectResponseCode.TEMPORARY_REDIRECT, 307,
@@ -99,9 +101,17 @@ final class RouteTranslator {
 
     /** {@code routes} as the configuration file writes a {@code route_config}. */
     static ObjectNode routeConfig(RouteConfiguration routes, String at) {
+        // ignore_port_in_host_matching: the gateway matches the Host header without its port always.
         Fields.allowOnly(routes, at, Set.of("name", "virtual_hosts", "request_headers_to_add",
                 "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove",
-                "typed_per_filter_config"));
+                "typed_per_filter_config", "validate_clusters", "ignore_port_in_host_matching",
+                "max_direct_response_body_size_bytes"));
+        if (routes.hasValidateClusters() && routes.getValidateClusters().getValue()) {
+            throw new XdsRejection(at + ".validate_clusters: true not supported (supported: false, Envoy's default"
+                    + " for routes from RDS: a route naming an unknown cluster answers 503)");
+        }
+        long maxBody = routes.hasMaxDirectResponseBodySizeBytes()
+                ? Integer.toUnsignedLong(routes.getMaxDirectResponseBodySizeBytes().getValue()) : Long.MAX_VALUE;
         HeaderMutations outer = HeaderMutations.of(routes.getRequestHeadersToAddList(),
                 routes.getRequestHeadersToRemoveList(), routes.getResponseHeadersToAddList(),
                 routes.getResponseHeadersToRemoveList(), at);
@@ -112,7 +122,11 @@ final class RouteTranslator {
             String where = at + ".virtual_hosts[" + v + "]";
             Fields.allowOnly(host, where, Set.of("name", "domains", "routes", "request_headers_to_add",
                     "request_headers_to_remove", "response_headers_to_add", "response_headers_to_remove",
-                    "typed_per_filter_config", "cors", "rate_limits"));
+                    "typed_per_filter_config", "cors", "rate_limits", "include_request_attempt_count"));
+            if (host.getIncludeRequestAttemptCount()) {
+                IstioExtensions.accepted("virtual host include_request_attempt_count", "would tell upstreams the"
+                        + " attempt's number in x-envoy-attempt-count, which the gateway does not send");
+            }
             // Envoy applies the route's mutations, then the virtual host's, then the configuration's.
             HeaderMutations enclosing = HeaderMutations.of(host.getRequestHeadersToAddList(),
                     host.getRequestHeadersToRemoveList(), host.getResponseHeadersToAddList(),
@@ -121,7 +135,7 @@ final class RouteTranslator {
             host.getDomainsList().forEach(h.putArray("domains")::add);
             ArrayNode list = h.putArray("routes");
             for (int r = 0; r < host.getRoutesCount(); r++) {
-                ObjectNode route = route(host.getRoutes(r), where + ".routes[" + r + "]", enclosing);
+                ObjectNode route = route(host.getRoutes(r), where + ".routes[" + r + "]", enclosing, maxBody);
                 perFilter(route, "route_configuration", routes.getTypedPerFilterConfigMap(), at);
                 perFilter(route, "virtual_host", host.getTypedPerFilterConfigMap(), where);
                 if (host.hasCors()) {
@@ -140,10 +154,17 @@ final class RouteTranslator {
         return tree;
     }
 
-    private static ObjectNode route(Route route, String at, HeaderMutations enclosing) {
+    private static ObjectNode route(Route route, String at, HeaderMutations enclosing, long maxBody) {
         Fields.allowOnly(route, at, Set.of("name", "match", "route", "direct_response", "redirect",
                 "request_headers_to_add", "request_headers_to_remove", "response_headers_to_add",
-                "response_headers_to_remove", "typed_per_filter_config"));
+                "response_headers_to_remove", "typed_per_filter_config", "metadata", "decorator"));
+        if (route.hasMetadata()) {
+            IstioExtensions.telemetryMetadata(route.getMetadata(), at + ".metadata");
+        }
+        if (route.hasDecorator()) {
+            Fields.allowOnly(route.getDecorator(), at + ".decorator", Set.of("operation", "propagate"));
+            IstioExtensions.accepted("route decorator", "names the span of a tracer that is not configured");
+        }
         ObjectNode tree = NODES.objectNode().put("name", route.getName());
         tree.set("match", match(route.getMatch(), at + ".match"));
         HeaderMutations.of(route.getRequestHeadersToAddList(), route.getRequestHeadersToRemoveList(),
@@ -162,6 +183,10 @@ final class RouteTranslator {
             if (direct.hasBody()) {
                 DataSource body = direct.getBody();
                 Fields.allowOnly(body, at + ".direct_response.body", Set.of("inline_string"));
+                if (body.getInlineString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > maxBody) {
+                    throw new XdsRejection(at + ".direct_response.body: longer than the route configuration's"
+                            + " max_direct_response_body_size_bytes, " + maxBody);
+                }
                 d.put("body", body.getInlineString());
             }
         } else {
@@ -171,7 +196,12 @@ final class RouteTranslator {
     }
 
     private static ObjectNode match(RouteMatch match, String at) {
-        Fields.allowOnly(match, at, Set.of("prefix", "path", "safe_regex", "headers", "query_parameters"));
+        Fields.allowOnly(match, at, Set.of("prefix", "path", "safe_regex", "headers", "query_parameters",
+                "case_sensitive"));
+        if (match.hasCaseSensitive() && !match.getCaseSensitive().getValue()) {
+            throw new XdsRejection(at + ".case_sensitive: not supported with false (supported: true, paths match"
+                    + " case-sensitively)");
+        }
         ObjectNode tree = NODES.objectNode();
         switch (match.getPathSpecifierCase()) {
             case PREFIX -> tree.put("prefix", match.getPrefix());
@@ -232,7 +262,7 @@ final class RouteTranslator {
     private static ObjectNode action(RouteAction action, String at) {
         Fields.allowOnly(action, at, Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite_literal",
                 "timeout", "retry_policy", "metadata_match", "hash_policy", "cors", "request_mirror_policies",
-                "rate_limits"));
+                "rate_limits", "max_grpc_timeout"));
         ObjectNode tree = NODES.objectNode();
         switch (action.getClusterSpecifierCase()) {
             case CLUSTER -> tree.put("cluster", action.getCluster());
@@ -246,7 +276,10 @@ final class RouteTranslator {
             tree.put("host_rewrite", action.getHostRewriteLiteral());
         }
         if (action.hasTimeout()) {
-            tree.put("timeout", Fields.duration(action.getTimeout()));
+            tree.put("timeout", timeout(action.getTimeout()));
+        }
+        if (action.hasMaxGrpcTimeout()) {
+            tree.put("max_grpc_timeout", timeout(action.getMaxGrpcTimeout()));
         }
         if (action.hasMetadataMatch()) {
             tree.set("metadata_match", SubsetTranslator.lbMetadata(action.getMetadataMatch(), at + ".metadata_match"));
@@ -261,6 +294,14 @@ final class RouteTranslator {
             }
         }
         return tree;
+    }
+
+    /**
+     * A route timeout: Envoy's 0s, no timeout (Istio's default), becomes {@link #NO_TIMEOUT}, as the
+     * gateway bounds every exchange.
+     */
+    private static String timeout(com.google.protobuf.Duration timeout) {
+        return timeout.getSeconds() == 0 && timeout.getNanos() == 0 ? NO_TIMEOUT : Fields.duration(timeout);
     }
 
     /** Records the settings of {@code configs} (a {@code typed_per_filter_config} at {@code at}) in {@code route}'s tree at {@code level}. */
@@ -381,14 +422,10 @@ final class RouteTranslator {
 
     private static ObjectNode retryPolicy(RetryPolicy policy, String at) {
         Fields.allowOnly(policy, at, Set.of("retry_on", "num_retries", "per_try_timeout", "retry_back_off",
-                "retriable_status_codes"));
+                "retriable_status_codes", "retry_host_predicate", "host_selection_retry_max_attempts"));
+        RetryOptions.checkHosts(policy, at);
         ObjectNode tree = NODES.objectNode();
-        ArrayNode conditions = tree.putArray("retry_on");
-        for (String condition : policy.getRetryOn().split(",")) {
-            if (!condition.isBlank()) {
-                conditions.add(condition.strip());
-            }
-        }
+        RetryOptions.conditions(policy.getRetryOn(), policy.getRetriableStatusCodesCount() > 0).forEach(tree.putArray("retry_on")::add);
         if (policy.hasNumRetries()) {
             tree.put("num_retries", policy.getNumRetries().getValue());
         }

@@ -56,9 +56,12 @@ final class SubsetTranslator {
     static Map<String, String> labels(Metadata metadata, String at) {
         Fields.allowOnly(metadata, at, METADATA_FIELDS);
         for (String filter : metadata.getFilterMetadataMap().keySet()) {
-            if (!filter.equals(LB_METADATA)) {
+            if (filter.equals(IstioExtensions.ISTIO_METADATA)) {
+                IstioExtensions.accepted("endpoint filter_metadata 'istio'", "carries the workload's name for Istio's"
+                        + " telemetry");
+            } else if (!filter.equals(LB_METADATA)) {
                 throw new XdsRejection(at + ".filter_metadata['" + filter + "']: not supported (supported: "
-                        + LB_METADATA + ")");
+                        + LB_METADATA + ", and " + IstioExtensions.ISTIO_METADATA + " accepted as a no-op)");
             }
         }
         return labels(metadata.getFilterMetadataOrDefault(LB_METADATA, Struct.getDefaultInstance()),

@@ -3,7 +3,6 @@ package io.tollgate.xds;
 import com.google.protobuf.Any;
 import com.google.protobuf.Message;
 import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
 import com.google.rpc.Code;
 import com.google.rpc.Status;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
@@ -634,8 +633,7 @@ public final class XdsClient implements AutoCloseable {
     }
 
     private static Node node(XdsConfig.Node node) {
-        Struct.Builder metadata = Struct.newBuilder();
-        node.metadata().forEach((k, v) -> metadata.putFields(k, Value.newBuilder().setStringValue(v).build()));
+        Struct metadata = NodeMetadata.struct(node.metadata());
         return Node.newBuilder().setId(node.id()).setCluster(node.cluster())
                 .setLocality(Locality.newBuilder().setRegion(node.locality().region()).setZone(node.locality().zone())
                         .setSubZone(node.locality().subZone()))

@@ -294,7 +294,7 @@ public final class ConfigLoader {
             l.allowOnly(Set.of("region", "zone", "sub_zone"));
             return new XdsConfig.Locality(l.string("region", ""), l.string("zone", ""), l.string("sub_zone", ""));
         }).orElse(XdsConfig.Locality.NONE);
-        return new XdsConfig.Node(n.string("id"), n.string("cluster"), locality, n.stringMap("metadata"));
+        return new XdsConfig.Node(n.string("id"), n.string("cluster"), locality, n.valueMap("metadata"));
     }
 
     private static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {

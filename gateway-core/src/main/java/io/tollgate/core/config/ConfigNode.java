@@ -3,6 +3,7 @@ package io.tollgate.core.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -349,6 +350,47 @@ public final class ConfigNode {
             map.node.fieldNames().forEachRemaining(name -> result.put(name, map.child(name).asString()));
             return result;
         }, Map.of());
+    }
+
+    /**
+     * The mapping at {@code key} with values of any shape, in document order, as plain Java values:
+     * text, {@code Long} or {@code Double}, {@code Boolean}, null, {@code List} and {@code Map}
+     * (unmodifiable); empty when absent.
+     */
+    public Map<String, Object> valueMap(String key) {
+        if (!has(key)) {
+            return Map.of();
+        }
+        return field(() -> {
+            ConfigNode map = child(key);
+            map.requireObject();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> result = (Map<String, Object>) plain(map.node);
+            return result;
+        }, Map.of());
+    }
+
+    private static Object plain(JsonNode value) {
+        if (value.isObject()) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            value.fields().forEachRemaining(e -> map.put(e.getKey(), plain(e.getValue())));
+            return Collections.unmodifiableMap(map);
+        }
+        if (value.isArray()) {
+            List<Object> list = new ArrayList<>(value.size());
+            value.forEach(v -> list.add(plain(v)));
+            return Collections.unmodifiableList(list);
+        }
+        if (value.isIntegralNumber() && value.canConvertToLong()) {
+            return value.asLong();
+        }
+        if (value.isNumber()) {
+            return value.asDouble();
+        }
+        if (value.isBoolean()) {
+            return value.asBoolean();
+        }
+        return value.isNull() ? null : value.asText();
     }
 
     /** Whether this node is a mapping (a value that may be either a scalar or a mapping tells them apart by this). */

@@ -3,6 +3,8 @@ package io.tollgate.core.config;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -61,15 +63,17 @@ public record XdsConfig(Node node, String address, int port, Duration initialBac
      * @param id unique per gateway instance
      * @param cluster the group of identical gateways this one belongs to
      * @param locality where it runs: region, zone and sub-zone, each possibly empty
-     * @param metadata free-form text values the control plane may select configuration by
+     * @param metadata free-form values the control plane may select configuration by: text,
+     *     numbers, booleans, lists and mappings (Istio reads its {@code LABELS} mapping), as the
+     *     protobuf {@code Struct} they are sent as
      */
-    public record Node(String id, String cluster, Locality locality, Map<String, String> metadata) {
+    public record Node(String id, String cluster, Locality locality, Map<String, Object> metadata) {
 
         public Node {
             requireNonNull(id, "id");
             requireNonNull(cluster, "cluster");
             requireNonNull(locality, "locality");
-            metadata = Map.copyOf(metadata);
+            metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         }
     }
 
