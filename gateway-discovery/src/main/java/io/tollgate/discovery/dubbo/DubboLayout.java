@@ -4,12 +4,17 @@ import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.ProviderQueryConfig;
 import io.tollgate.discovery.ProviderLayout;
 import io.tollgate.discovery.ProviderUrl;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Apache Dubbo's interface-level registrations: {@code /dubbo/{interface}/providers/{URL}},
  * one ephemeral node per provider whose name is its URL-encoded URL
- * ({@code dubbo://host:port/interface?group=..&version=..&weight=..}); the data is unused.
+ * ({@code dubbo://host:port/interface?group=..&version=..&weight=..}); the data is unused. Hosts
+ * of application-level instances are made by the same rules, from their MetadataInfo.
  */
 public final class DubboLayout implements ProviderLayout {
 
@@ -51,7 +56,51 @@ public final class DubboLayout implements ProviderLayout {
 
     @Override
     public EndpointConfig provider(ProviderQueryConfig query, String nodeName, byte[] data) {
-        ProviderUrl url = ProviderUrl.parseEncoded(nodeName);
+        return provider(query, ProviderUrl.parseEncoded(nodeName));
+    }
+
+    /**
+     * The hosts {@code instance} (registered at application level) gives {@code query}'s service:
+     * one per service of its MetadataInfo that is the queried interface, group, version and
+     * protocol, at the instance's address and the service's port. The service's parameters, and
+     * the instance's metadata other than Dubbo's own {@code dubbo.*} keys, become labels.
+     */
+    public List<EndpointConfig> providers(ProviderQueryConfig query, DubboInstance instance, MetadataInfo metadata) {
+        List<EndpointConfig> providers = new ArrayList<>(1);
+        for (MetadataInfo.ServiceInfo service : metadata.services()) {
+            if (!query.interfaceName().equals(service.name())) {
+                continue;
+            }
+            Map<String, String> parameters = new LinkedHashMap<>(service.parameters());
+            putIfGiven(parameters, "group", service.group());
+            putIfGiven(parameters, "version", service.version());
+            putIfGiven(parameters, "application", metadata.application());
+            instance.metadata().forEach((key, value) -> {
+                if (!key.startsWith("dubbo.")) {
+                    parameters.putIfAbsent(key, value);
+                }
+            });
+            int port = service.port() > 0 ? service.port() : instance.endpointPort(service.protocol());
+            EndpointConfig provider = provider(query, new ProviderUrl(service.protocol(), instance.address(), port,
+                    service.path().isEmpty() ? service.name() : service.path(), parameters));
+            if (provider != null) {
+                providers.add(provider);
+            }
+        }
+        return providers;
+    }
+
+    private static void putIfGiven(Map<String, String> parameters, String key, String value) {
+        if (!value.isEmpty()) {
+            parameters.putIfAbsent(key, value);
+        }
+    }
+
+    /**
+     * The host of a provider {@code url} (from an interface-level node, or made of an application-level
+     * instance), or null when it is not one of {@code query}'s or takes no traffic.
+     */
+    EndpointConfig provider(ProviderQueryConfig query, ProviderUrl url) {
         if (!query.protocols().contains(url.protocol())
                 || !query.interfaceName().equals(url.parameter("interface", url.path()))
                 || !ProviderQueryConfig.matches(query.group(), url.parameters().get("group"))

@@ -126,6 +126,14 @@ final class ProvidersWatch implements Subscription {
     }
 
     /**
+     * Reads, in the background, the service definitions of {@code providers} found elsewhere (at
+     * application level), as for the providers of this node; control thread only.
+     */
+    void readDefinitions(List<EndpointConfig> providers) {
+        providers.forEach(provider -> readDefinition(layout.definitionPath(query, provider)));
+    }
+
+    /**
      * Reads a service definition in the background, once per path (again after a failed read);
      * the first one read gives the service's methods.
      */

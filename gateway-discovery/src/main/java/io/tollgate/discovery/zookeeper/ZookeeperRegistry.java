@@ -2,12 +2,11 @@ package io.tollgate.discovery.zookeeper;
 
 import io.tollgate.core.config.ProviderQueryConfig;
 import io.tollgate.core.config.RegistryConfig;
-import io.tollgate.discovery.ProviderLayout;
 import io.tollgate.discovery.ProviderListener;
 import io.tollgate.discovery.RegistryClient;
 import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.discovery.Subscription;
-import io.tollgate.discovery.dubbo.DubboLayout;
+import io.tollgate.discovery.dubbo.MetadataFetcher;
 import io.tollgate.discovery.sofa.SofaLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -24,7 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A ZooKeeper ensemble read through Apache Curator: one session, one {@link ProvidersWatch} per
- * subscribed service. Curator reconnects by itself, with its retry policy's backoff between
+ * subscribed SOFARPC service, one {@link DubboSubscription} per Dubbo service (interface and
+ * application level; the applications' instances are watched once however many services map to
+ * them, and their MetadataService is called by one {@link MetadataFetcher} with the registry's
+ * {@code connection_timeout} as each call's timeout). Curator reconnects by itself, with its retry policy's backoff between
  * attempts, and its caches read the nodes again once connected; meanwhile subscribers keep what
  * they were told.
  */
@@ -40,6 +42,8 @@ public final class ZookeeperRegistry implements RegistryClient {
     private final CuratorFramework client;
     private final Executor control;
     private final Counters counters = new Counters();
+    private final MetadataFetcher metadata;
+    private final ApplicationWatches applications;
     private volatile ConnectionState state = ConnectionState.LOST;
 
     private ZookeeperRegistry(RegistryConfig config, Executor control) {
@@ -56,6 +60,8 @@ public final class ZookeeperRegistry implements RegistryClient {
         config.auth().ifPresent(auth -> builder.authorization("digest",
                 (auth.username() + ":" + auth.password()).getBytes(StandardCharsets.UTF_8)));
         this.client = builder.build();
+        this.metadata = new MetadataFetcher(config.name(), config.connectionTimeout());
+        this.applications = new ApplicationWatches(client, control, metadata, counters);
     }
 
     /**
@@ -82,13 +88,9 @@ public final class ZookeeperRegistry implements RegistryClient {
     @Override
     public Subscription subscribe(ProviderQueryConfig query, ProviderListener listener) {
         counters.subscriptions.incrementAndGet();
-        return new ProvidersWatch(client, query, layout(query.kind()), control, listener, counters).start();
-    }
-
-    private static ProviderLayout layout(ProviderQueryConfig.Kind kind) {
-        return switch (kind) {
-            case DUBBO -> new DubboLayout();
-            case SOFA -> new SofaLayout();
+        return switch (query.kind()) {
+            case DUBBO -> new DubboSubscription(client, query, control, listener, counters, applications).start();
+            case SOFA -> new ProvidersWatch(client, query, new SofaLayout(), control, listener, counters).start();
         };
     }
 
@@ -97,11 +99,13 @@ public final class ZookeeperRegistry implements RegistryClient {
         long last = counters.lastEventMillis;
         return new RegistryStatus(config.name(), config.type(), config.ensemble(), state.isConnected(),
                 state.name().toLowerCase(), counters.subscriptions.get(), counters.events.get(), counters.errors.get(),
-                last == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(last)));
+                last == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(last)), metadata.calls(),
+                metadata.failures());
     }
 
     @Override
     public void close() {
+        metadata.close();
         client.close();
     }
 

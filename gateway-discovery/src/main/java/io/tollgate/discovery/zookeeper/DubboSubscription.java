@@ -1,0 +1,182 @@
+package io.tollgate.discovery.zookeeper;
+
+import io.tollgate.core.config.EndpointConfig;
+import io.tollgate.core.config.ProviderQueryConfig;
+import io.tollgate.discovery.MethodSignature;
+import io.tollgate.discovery.ProviderListener;
+import io.tollgate.discovery.Subscription;
+import io.tollgate.discovery.dubbo.DubboLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+
+/**
+ * The providers of one Dubbo service found both ways Dubbo 3 registers them: at interface level
+ * (a {@link ProvidersWatch} of {@code /dubbo/{interface}/providers}) and at application level (the
+ * applications {@code /dubbo/mapping/{interface}} names, each an {@link ApplicationWatch}). A
+ * provider registered both ways ({@code register-mode=all}) has one address and is one host, the
+ * interface-level one. Confined to the control thread, where every source's events arrive; one
+ * list is published per burst of changes, unchanged hosts as the very objects given last time.
+ */
+final class DubboSubscription implements Subscription {
+
+    private final ProviderQueryConfig query;
+    private final DubboLayout layout = new DubboLayout();
+    private final Executor control;
+    private final ProviderListener listener;
+    private final ApplicationWatches applications;
+    private final ProvidersWatch interfaceLevel;
+    private final CuratorCache mapping;
+    private final Map<String, ApplicationWatch> watched = new LinkedHashMap<>();
+    private final Runnable applicationChanged = this::queuePublication;
+    private List<EndpointConfig> interfaceProviders = List.of();
+    private boolean interfaceSynced;
+    private boolean mappingSynced;
+    /** What was published last, by address. */
+    private Map<String, EndpointConfig> published = Map.of();
+    private boolean publishQueued;
+    private volatile boolean closed;
+
+    DubboSubscription(CuratorFramework client, ProviderQueryConfig query, Executor control, ProviderListener listener,
+            ZookeeperRegistry.Counters counters, ApplicationWatches applications) {
+        this.query = query;
+        this.control = control;
+        this.listener = listener;
+        this.applications = applications;
+        this.interfaceLevel = new ProvidersWatch(client, query, layout, control, this::interfaceChanged, counters);
+        this.mapping = CuratorCache.build(client, "/dubbo/mapping/" + query.interfaceName(),
+                CuratorCache.Options.SINGLE_NODE_CACHE);
+    }
+
+    /** Starts reading; returns at once. */
+    DubboSubscription start() {
+        mapping.listenable().addListener(CuratorCacheListener.builder()
+                .forAll((type, before, after) -> mappingChanged(
+                        type == CuratorCacheListener.Type.NODE_DELETED ? null : after.getData()))
+                .forInitialized(() -> {
+                    mappingSynced = true;
+                    queuePublication();
+                })
+                .build(), control);
+        interfaceLevel.start();
+        mapping.start();
+        return this;
+    }
+
+    private void interfaceChanged(List<EndpointConfig> providers, boolean synced) {
+        interfaceProviders = providers;
+        interfaceSynced = synced;
+        queuePublication();
+    }
+
+    /** The applications a mapping node's data names: Dubbo writes them comma-separated. */
+    static Set<String> applicationsOf(byte[] data) {
+        Set<String> names = new LinkedHashSet<>();
+        if (data != null) {
+            for (String name : new String(data, StandardCharsets.UTF_8).split(",")) {
+                if (!name.isBlank()) {
+                    names.add(name.trim());
+                }
+            }
+        }
+        return names;
+    }
+
+    private void mappingChanged(byte[] data) {
+        if (closed) {
+            return;
+        }
+        Set<String> names = applicationsOf(data);
+        for (Iterator<Map.Entry<String, ApplicationWatch>> it = watched.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, ApplicationWatch> entry = it.next();
+            if (!names.contains(entry.getKey())) {
+                release(entry.getValue());
+                it.remove();
+            }
+        }
+        for (String name : names) {
+            if (!watched.containsKey(name)) {
+                ApplicationWatch watch = applications.acquire(name);
+                watch.addListener(applicationChanged);
+                watched.put(name, watch);
+            }
+        }
+        queuePublication();
+    }
+
+    private void release(ApplicationWatch watch) {
+        watch.removeListener(applicationChanged);
+        applications.release(watch);
+    }
+
+    private void queuePublication() {
+        if (!publishQueued) {
+            publishQueued = true;
+            control.execute(this::publish);
+        }
+    }
+
+    private void publish() {
+        publishQueued = false;
+        if (closed) {
+            return;
+        }
+        Map<String, EndpointConfig> next = new LinkedHashMap<>();
+        for (EndpointConfig provider : interfaceProviders) {
+            next.putIfAbsent(address(provider), provider);
+        }
+        boolean synced = interfaceSynced && mappingSynced;
+        List<EndpointConfig> applicationLevel = new ArrayList<>();
+        for (ApplicationWatch watch : watched.values()) {
+            synced &= watch.synced();
+            watch.resolved().forEach((instance, metadata) -> {
+                for (EndpointConfig provider : layout.providers(query, instance, metadata)) {
+                    String address = address(provider);
+                    if (!next.containsKey(address)) {
+                        EndpointConfig before = published.get(address);
+                        EndpointConfig kept = provider.equals(before) ? before : provider;
+                        next.put(address, kept);
+                        applicationLevel.add(kept);
+                    }
+                }
+            });
+        }
+        published = next;
+        interfaceLevel.readDefinitions(applicationLevel);
+        listener.providers(List.copyOf(next.values()), synced);
+    }
+
+    private static String address(EndpointConfig provider) {
+        return provider.address() + ":" + provider.port();
+    }
+
+    @Override
+    public List<MethodSignature> methods() {
+        return interfaceLevel.methods();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        interfaceLevel.close();
+        mapping.close();
+        try {
+            control.execute(() -> {
+                watched.values().forEach(this::release);
+                watched.clear();
+            });
+        } catch (RejectedExecutionException e) {
+            // the control thread is gone: the registry is closing, and its client's close ends every watch
+        }
+    }
+}
