@@ -62,7 +62,7 @@ public final class DubboLayout implements ProviderLayout {
     /**
      * The hosts {@code instance} (registered at application level) gives {@code query}'s service:
      * one per service of its MetadataInfo that is the queried interface, group, version and
-     * protocol, at the instance's address and the service's port. The service's parameters, and
+     * protocol, at the instance's address and its port for the protocol. The service's parameters, and
      * the instance's metadata other than Dubbo's own {@code dubbo.*} keys, become labels.
      */
     public List<EndpointConfig> providers(ProviderQueryConfig query, DubboInstance instance, MetadataInfo metadata) {
@@ -80,7 +80,8 @@ public final class DubboLayout implements ProviderLayout {
                     parameters.putIfAbsent(key, value);
                 }
             });
-            int port = service.port() > 0 ? service.port() : instance.endpointPort(service.protocol());
+            // the instance's port for the protocol: instances of one revision share one MetadataInfo
+            int port = instance.endpointPort(service.protocol());
             EndpointConfig provider = provider(query, new ProviderUrl(service.protocol(), instance.address(), port,
                     service.path().isEmpty() ? service.name() : service.path(), parameters));
             if (provider != null) {

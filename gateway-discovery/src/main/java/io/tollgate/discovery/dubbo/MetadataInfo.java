@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * What a Dubbo 3 application serves in one revision (Dubbo's {@code MetadataInfo}): its services,
- * each with the protocol and port it is exported on and its URL parameters. Read either from the
+ * each with the protocol it is exported on and its URL parameters (the port is each instance's
+ * own, in its {@code dubbo.endpoints}). Read either from the
  * metadata report (JSON) or from a provider's {@code MetadataService} (hessian2, read as maps);
  * both have the same fields.
  *
@@ -32,11 +33,10 @@ public record MetadataInfo(String application, String revision, List<ServiceInfo
      * @param group its group, empty when none
      * @param version its version, empty when none
      * @param protocol the protocol it is exported on, e.g. {@code dubbo}, {@code tri}
-     * @param port its port, 0 when not given
      * @param path its path (the interface, unless exported under another)
      * @param parameters its URL parameters as the provider published them
      */
-    public record ServiceInfo(String name, String group, String version, String protocol, int port, String path,
+    public record ServiceInfo(String name, String group, String version, String protocol, String path,
             Map<String, String> parameters) {
 
         public ServiceInfo {
@@ -73,7 +73,7 @@ public record MetadataInfo(String application, String revision, List<ServiceInfo
             for (Object service : byKey.values()) {
                 if (service instanceof Map<?, ?> s) {
                     services.add(new ServiceInfo(text(s.get("name")), text(s.get("group")), text(s.get("version")),
-                            text(s.get("protocol")), number(s.get("port")), text(s.get("path")),
+                            text(s.get("protocol")), text(s.get("path")),
                             strings(s.get("params"))));
                 }
             }
@@ -89,17 +89,6 @@ public record MetadataInfo(String application, String revision, List<ServiceInfo
 
     private static String text(Object value) {
         return value == null ? "" : value.toString();
-    }
-
-    private static int number(Object value) {
-        if (value instanceof Number n) {
-            return n.intValue();
-        }
-        try {
-            return value == null ? 0 : Integer.parseInt(value.toString().trim());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 
     private static Map<String, String> strings(Object value) {
