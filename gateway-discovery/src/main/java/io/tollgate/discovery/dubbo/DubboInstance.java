@@ -17,8 +17,10 @@ import java.util.Map;
  * @param address the instance's address
  * @param port the instance's port (its first protocol's)
  * @param metadata the instance's metadata, {@code dubbo.*} keys included
+ * @param registeredMillis when it registered (ms since the epoch), 0 when unknown
  */
-public record DubboInstance(String application, String address, int port, Map<String, String> metadata) {
+public record DubboInstance(String application, String address, int port, Map<String, String> metadata,
+        long registeredMillis) {
 
     /** The revision of the application's MetadataInfo the instance serves. */
     public static final String REVISION = "dubbo.metadata.revision";
@@ -36,7 +38,7 @@ public record DubboInstance(String application, String address, int port, Map<St
 
     /**
      * Reads the Curator {@code ServiceInstance} JSON Dubbo writes at {@code /services/{application}/{ip}:{port}}:
-     * {@code name}, {@code address}, {@code port} and {@code payload.metadata}.
+     * {@code name}, {@code address}, {@code port}, {@code payload.metadata} and {@code registrationTimeUTC}.
      *
      * @throws IllegalArgumentException naming what is missing when it is no such instance
      */
@@ -58,7 +60,8 @@ public record DubboInstance(String application, String address, int port, Map<St
         Map<String, String> metadata = new LinkedHashMap<>();
         root.path("payload").path("metadata").fields()
                 .forEachRemaining(field -> metadata.put(field.getKey(), field.getValue().asText()));
-        return new DubboInstance(root.path("name").asText(""), address, port, metadata);
+        return new DubboInstance(root.path("name").asText(""), address, port, metadata,
+                root.path("registrationTimeUTC").asLong(0));
     }
 
     /** The MetadataInfo revision the instance serves, or empty. */

@@ -9,12 +9,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * Apache Dubbo's interface-level registrations: {@code /dubbo/{interface}/providers/{URL}},
  * one ephemeral node per provider whose name is its URL-encoded URL
  * ({@code dubbo://host:port/interface?group=..&version=..&weight=..}); the data is unused. Hosts
- * of application-level instances are made by the same rules, from their MetadataInfo.
+ * of application-level instances are made by the same rules, from their MetadataInfo. A host's
+ * weight follows Dubbo's warmup ({@link DubboWarmup}); the layout notes the warmups under way so
+ * that its user makes the hosts again in time. One per subscription, used on the control thread.
  */
 public final class DubboLayout implements ProviderLayout {
 
@@ -24,6 +27,16 @@ public final class DubboLayout implements ProviderLayout {
     private static final String NO_VERSION = "0.0.0";
     /** Parameters that differ per process or list methods: no use to subsets, one bitmap per host. */
     private static final Set<String> NOT_LABELS = Set.of("methods", "pid", "timestamp");
+
+    private final LongSupplier clock;
+    /** When the last warmup noted ends (ms since the epoch), 0 when none. */
+    private long rampingUntil;
+    private long rampStepMillis = Long.MAX_VALUE;
+
+    /** Dubbo's layout, warmups computed with {@code clock} (ms since the epoch). */
+    public DubboLayout(LongSupplier clock) {
+        this.clock = clock;
+    }
 
     /**
      * A service version as Dubbo means it: {@value #NO_VERSION}, what a consumer that names none
@@ -75,6 +88,10 @@ public final class DubboLayout implements ProviderLayout {
             putIfGiven(parameters, "group", service.group());
             putIfGiven(parameters, "version", service.version());
             putIfGiven(parameters, "application", metadata.application());
+            if (instance.registeredMillis() > 0) {
+                // the warmup's start when the service gives none
+                parameters.putIfAbsent("timestamp", Long.toString(instance.registeredMillis()));
+            }
             instance.metadata().forEach((key, value) -> {
                 if (!key.startsWith("dubbo.")) {
                     parameters.putIfAbsent(key, value);
@@ -114,6 +131,32 @@ public final class DubboLayout implements ProviderLayout {
         if (weight <= 0) {
             return null;
         }
-        return new EndpointConfig(url.host(), url.port(), weight, ProviderLayout.labels(url, NOT_LABELS));
+        return new EndpointConfig(url.host(), url.port(), warmed(url, weight), ProviderLayout.labels(url, NOT_LABELS));
+    }
+
+    /** {@code weight} as Dubbo's warmup makes it now, noting when it is to be computed again. */
+    private int warmed(ProviderUrl url, int weight) {
+        long start = url.longParameter("timestamp", 0);
+        long warmup = url.longParameter("warmup", DubboWarmup.DEFAULT_WARMUP_MILLIS);
+        int warmed = DubboWarmup.weight(weight, start, warmup, clock.getAsLong());
+        if (warmed < weight) {
+            rampingUntil = Math.max(rampingUntil, start + warmup);
+            rampStepMillis = Math.min(rampStepMillis, DubboWarmup.step(warmup));
+        }
+        return warmed;
+    }
+
+    /**
+     * How long until a host made since {@link #forgetRamps} is to have its weight computed again
+     * (its warmup goes on), or -1 when none is warming up.
+     */
+    public long nextRampMillis() {
+        return rampingUntil > clock.getAsLong() ? rampStepMillis : -1;
+    }
+
+    /** Forgets the warmups noted so far, before the hosts are all made again. */
+    public void forgetRamps() {
+        rampingUntil = 0;
+        rampStepMillis = Long.MAX_VALUE;
     }
 }

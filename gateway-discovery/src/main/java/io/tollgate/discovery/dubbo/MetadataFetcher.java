@@ -3,7 +3,6 @@ package io.tollgate.discovery.dubbo;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -13,12 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks Dubbo providers for their MetadataInfo ({@link MetadataServiceCall}) on a thread of its own,
+ * Asks Dubbo providers for their MetadataInfo ({@link MetadataServiceCall}) on the registry client's own thread,
  * never on an event loop or the control thread: each call is bounded by a timeout, a failed one is
  * tried again after a backoff (against the next instance of the same revision, when there is
  * one), and calls and failures are counted for the admin API.
  */
-public final class MetadataFetcher implements AutoCloseable {
+public final class MetadataFetcher {
 
     private static final Logger log = LoggerFactory.getLogger(MetadataFetcher.class);
     /** Calls made for one revision before giving up until its instances change. */
@@ -31,14 +30,13 @@ public final class MetadataFetcher implements AutoCloseable {
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
 
-    /** A fetcher whose calls each take at most {@code timeout}; its thread is named after {@code registry}. */
-    public MetadataFetcher(String registry, Duration timeout) {
+    /**
+     * A fetcher whose calls each take at most {@code timeout}, made on {@code executor} (a thread of
+     * the registry client's own, which its owner shuts down; calls waiting for their backoff are then dropped).
+     */
+    public MetadataFetcher(ScheduledExecutorService executor, Duration timeout) {
         this.timeout = timeout;
-        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "tollgate-metadata-" + registry);
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.executor = executor;
     }
 
     /**
@@ -91,11 +89,5 @@ public final class MetadataFetcher implements AutoCloseable {
     /** MetadataService calls that failed. */
     public long failures() {
         return failures.get();
-    }
-
-    /** Stops calling; calls waiting for their backoff are dropped. */
-    @Override
-    public void close() {
-        executor.shutdownNow();
     }
 }

@@ -48,7 +48,7 @@ final class ApplicationWatch {
     private final Set<String> failed = new HashSet<>();
     private final List<Runnable> listeners = new ArrayList<>();
     private boolean synced;
-    private boolean notifyQueued;
+    private final Coalesced notification;
     private boolean closed;
     /** Subscriptions using it; {@link ApplicationWatches} closes it at 0. */
     int users;
@@ -62,6 +62,7 @@ final class ApplicationWatch {
         this.fetcher = fetcher;
         this.counters = counters;
         this.cache = CuratorCache.build(client, path);
+        this.notification = new Coalesced(control, this::notifyListeners);
     }
 
     ApplicationWatch start() {
@@ -70,7 +71,7 @@ final class ApplicationWatch {
                         type == CuratorCacheListener.Type.NODE_DELETED))
                 .forInitialized(() -> {
                     synced = true;
-                    queueNotification();
+                    notification.request();
                 })
                 .build(), control);
         cache.start();
@@ -131,18 +132,10 @@ final class ApplicationWatch {
             failed.remove(instance.revision());
             instances.put(name, instance);
         }
-        queueNotification();
-    }
-
-    private void queueNotification() {
-        if (!notifyQueued) {
-            notifyQueued = true;
-            control.execute(this::notifyListeners);
-        }
+        notification.request();
     }
 
     private void notifyListeners() {
-        notifyQueued = false;
         if (closed) {
             return;
         }
@@ -203,7 +196,7 @@ final class ApplicationWatch {
             log.warn("application {}: revision {} not resolved, its instances left out: {}", application, revision,
                     failure);
         }
-        queueNotification();
+        notification.request();
     }
 
     void close() {

@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
@@ -27,45 +29,60 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
  * provider registered both ways ({@code register-mode=all}) has one address and is one host, the
  * interface-level one. Confined to the control thread, where every source's events arrive; one
  * list is published per burst of changes, unchanged hosts as the very objects given last time.
+ * While a host warms up (Dubbo's {@code timestamp} and {@code warmup}) the hosts are made again
+ * at each step of the warmup, so that its weight ramps up as Dubbo's own consumers ramp it.
  */
 final class DubboSubscription implements Subscription {
 
     private final ProviderQueryConfig query;
-    private final DubboLayout layout = new DubboLayout();
+    private final DubboLayout layout;
     private final Executor control;
+    private final ScheduledExecutorService timers;
     private final ProviderListener listener;
     private final ApplicationWatches applications;
     private final ProvidersWatch interfaceLevel;
+    private final String mappingPath;
     private final CuratorCache mapping;
     private final Map<String, ApplicationWatch> watched = new LinkedHashMap<>();
-    private final Runnable applicationChanged = this::queuePublication;
+    private final Runnable applicationChanged;
     private List<EndpointConfig> interfaceProviders = List.of();
     private boolean interfaceSynced;
     private boolean mappingSynced;
     /** What was published last, by address. */
     private Map<String, EndpointConfig> published = Map.of();
-    private boolean publishQueued;
+    private final Coalesced publication;
+    private boolean rampQueued;
     private volatile boolean closed;
 
-    DubboSubscription(CuratorFramework client, ProviderQueryConfig query, Executor control, ProviderListener listener,
-            ZookeeperRegistry.Counters counters, ApplicationWatches applications) {
+    DubboSubscription(CuratorFramework client, ProviderQueryConfig query, DubboLayout layout, Executor control,
+            ScheduledExecutorService timers, ProviderListener listener, ZookeeperRegistry.Counters counters,
+            ApplicationWatches applications) {
         this.query = query;
+        this.layout = layout;
         this.control = control;
+        this.timers = timers;
         this.listener = listener;
         this.applications = applications;
         this.interfaceLevel = new ProvidersWatch(client, query, layout, control, this::interfaceChanged, counters);
-        this.mapping = CuratorCache.build(client, "/dubbo/mapping/" + query.interfaceName(),
-                CuratorCache.Options.SINGLE_NODE_CACHE);
+        // the node's own cache (no single-node option): it must hear of the node made after the watch started
+        this.mappingPath = "/dubbo/mapping/" + query.interfaceName();
+        this.mapping = CuratorCache.build(client, mappingPath);
+        this.publication = new Coalesced(control, this::publish);
+        this.applicationChanged = publication::request;
     }
 
     /** Starts reading; returns at once. */
     DubboSubscription start() {
         mapping.listenable().addListener(CuratorCacheListener.builder()
-                .forAll((type, before, after) -> mappingChanged(
-                        type == CuratorCacheListener.Type.NODE_DELETED ? null : after.getData()))
+                .forAll((type, before, after) -> {
+                    boolean deleted = type == CuratorCacheListener.Type.NODE_DELETED;
+                    if ((deleted ? before : after).getPath().equals(mappingPath)) {
+                        mappingChanged(deleted ? null : after.getData());
+                    }
+                })
                 .forInitialized(() -> {
                     mappingSynced = true;
-                    queuePublication();
+                    publication.request();
                 })
                 .build(), control);
         interfaceLevel.start();
@@ -76,7 +93,7 @@ final class DubboSubscription implements Subscription {
     private void interfaceChanged(List<EndpointConfig> providers, boolean synced) {
         interfaceProviders = providers;
         interfaceSynced = synced;
-        queuePublication();
+        publication.request();
     }
 
     /** The applications a mapping node's data names: Dubbo writes them comma-separated. */
@@ -111,7 +128,7 @@ final class DubboSubscription implements Subscription {
                 watched.put(name, watch);
             }
         }
-        queuePublication();
+        publication.request();
     }
 
     private void release(ApplicationWatch watch) {
@@ -119,15 +136,7 @@ final class DubboSubscription implements Subscription {
         applications.release(watch);
     }
 
-    private void queuePublication() {
-        if (!publishQueued) {
-            publishQueued = true;
-            control.execute(this::publish);
-        }
-    }
-
     private void publish() {
-        publishQueued = false;
         if (closed) {
             return;
         }
@@ -154,6 +163,31 @@ final class DubboSubscription implements Subscription {
         published = next;
         interfaceLevel.readDefinitions(applicationLevel);
         listener.providers(List.copyOf(next.values()), synced);
+        queueRamp();
+    }
+
+    /** While a host warms up, makes every host again after the warmup's step, so that its weight grows. */
+    private void queueRamp() {
+        long delay = layout.nextRampMillis();
+        if (delay < 0 || rampQueued) {
+            return;
+        }
+        rampQueued = true;
+        try {
+            timers.schedule(() -> control.execute(this::ramp), delay, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // the registry client is closing
+        }
+    }
+
+    private void ramp() {
+        rampQueued = false;
+        if (closed) {
+            return;
+        }
+        layout.forgetRamps();
+        interfaceLevel.refresh();
+        publication.request();
     }
 
     private static String address(EndpointConfig provider) {

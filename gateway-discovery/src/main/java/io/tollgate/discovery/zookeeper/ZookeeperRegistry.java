@@ -6,14 +6,18 @@ import io.tollgate.discovery.ProviderListener;
 import io.tollgate.discovery.RegistryClient;
 import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.discovery.Subscription;
+import io.tollgate.discovery.dubbo.DubboLayout;
 import io.tollgate.discovery.dubbo.MetadataFetcher;
 import io.tollgate.discovery.sofa.SofaLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
@@ -42,13 +46,17 @@ public final class ZookeeperRegistry implements RegistryClient {
     private final CuratorFramework client;
     private final Executor control;
     private final Counters counters = new Counters();
+    /** The client's own thread: MetadataService calls and warmup ticks, never on the control thread. */
+    private final ScheduledExecutorService timers;
     private final MetadataFetcher metadata;
     private final ApplicationWatches applications;
+    private final LongSupplier clock;
     private volatile ConnectionState state = ConnectionState.LOST;
 
-    private ZookeeperRegistry(RegistryConfig config, Executor control) {
+    private ZookeeperRegistry(RegistryConfig config, Executor control, LongSupplier clock) {
         this.config = config;
         this.control = control;
+        this.clock = clock;
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(config.ensemble())
                 .sessionTimeoutMs(Math.toIntExact(config.sessionTimeout().toMillis()))
@@ -60,7 +68,12 @@ public final class ZookeeperRegistry implements RegistryClient {
         config.auth().ifPresent(auth -> builder.authorization("digest",
                 (auth.username() + ":" + auth.password()).getBytes(StandardCharsets.UTF_8)));
         this.client = builder.build();
-        this.metadata = new MetadataFetcher(config.name(), config.connectionTimeout());
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "tollgate-registry-" + config.name());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.metadata = new MetadataFetcher(timers, config.connectionTimeout());
         this.applications = new ApplicationWatches(client, control, metadata, counters);
     }
 
@@ -69,7 +82,12 @@ public final class ZookeeperRegistry implements RegistryClient {
      * its subscriptions run on {@code control}.
      */
     public static ZookeeperRegistry start(RegistryConfig config, Executor control) {
-        ZookeeperRegistry registry = new ZookeeperRegistry(config, control);
+        return start(config, control, System::currentTimeMillis);
+    }
+
+    /** As {@link #start(RegistryConfig, Executor)}, Dubbo's warmups computed with {@code clock} (ms since the epoch). */
+    static ZookeeperRegistry start(RegistryConfig config, Executor control, LongSupplier clock) {
+        ZookeeperRegistry registry = new ZookeeperRegistry(config, control, clock);
         registry.client.getConnectionStateListenable().addListener((c, next) -> registry.stateChanged(next));
         registry.client.start();
         return registry;
@@ -89,7 +107,8 @@ public final class ZookeeperRegistry implements RegistryClient {
     public Subscription subscribe(ProviderQueryConfig query, ProviderListener listener) {
         counters.subscriptions.incrementAndGet();
         return switch (query.kind()) {
-            case DUBBO -> new DubboSubscription(client, query, control, listener, counters, applications).start();
+            case DUBBO -> new DubboSubscription(client, query, new DubboLayout(clock), control, timers, listener,
+                    counters, applications).start();
             case SOFA -> new ProvidersWatch(client, query, new SofaLayout(), control, listener, counters).start();
         };
     }
@@ -105,7 +124,7 @@ public final class ZookeeperRegistry implements RegistryClient {
 
     @Override
     public void close() {
-        metadata.close();
+        timers.shutdownNow();
         client.close();
     }
 

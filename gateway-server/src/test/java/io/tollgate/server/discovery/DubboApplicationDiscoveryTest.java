@@ -1,5 +1,7 @@
 package io.tollgate.server.discovery;
 
+import static io.tollgate.server.discovery.DubboDiscoveryCalls.admin;
+import static io.tollgate.server.discovery.DubboDiscoveryCalls.answering;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,10 +16,6 @@ import io.tollgate.server.testing.TestGateway;
 import io.tollgate.server.testing.ZooKeeperServer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
@@ -71,7 +69,6 @@ class DubboApplicationDiscoveryTest {
             """;
     private static final Duration LIMIT = Duration.ofSeconds(20);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final StartedResources started = new StartedResources();
     private ZooKeeperServer zookeeper;
@@ -103,26 +100,9 @@ class DubboApplicationDiscoveryTest {
                 "TIMEOUT", timeout)));
     }
 
-    private static Set<String> answering(DubboConsumer consumer, int calls) {
-        Set<String> names = new HashSet<>();
-        for (int i = 0; i < calls; i++) {
-            String answer = consumer.service().tagged("x" + i);
-            names.add(answer.substring(0, answer.indexOf(':')));
-        }
-        return names;
-    }
-
     /** The registry's entry of {@code /services}. */
     private static JsonNode registryState(TestGateway gateway) throws Exception {
         return JSON.readTree(admin(gateway, "/services")).at("/registries/0");
-    }
-
-    private static String admin(TestGateway gateway, String path) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + gateway.gateway().adminPort() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(path).isEqualTo(200);
-        return response.body();
     }
 
     /** The children of {@code path}, none when it does not exist. */
@@ -159,6 +139,9 @@ class DubboApplicationDiscoveryTest {
         assertThat(answering(consumer, 20)).containsExactlyInAnyOrder("a", "b");
         assertThat(gateway.gateway().snapshot().clusters().cluster("plain").hosts().get(0).labels())
                 .containsEntry("application", APPLICATION).containsEntry("interface", INTERFACE);
+        JsonNode host = JSON.readTree(admin(gateway, "/services")).at("/services/0/providers/0");
+        assertThat(host.get("weight").asInt()).as("warming up: Dubbo ramps a new provider up over 10 minutes")
+                .isBetween(1, 99);
 
         JsonNode state = registryState(gateway);
         assertThat(state.get("metadata_calls").asLong()).as("one MetadataService call per revision %s", revisions)

@@ -48,6 +48,7 @@ public final class DubboProvider implements AutoCloseable {
             config.setRef(service);
             config.setGroup(builder.group);
             config.setVersion(builder.version);
+            config.setWarmup(builder.warmupMillis);
             if (builder.registry != null) {
                 RegistryConfig registry = new RegistryConfig(runtime.application());
                 registry.setAddress(builder.registry);
@@ -128,6 +129,7 @@ public final class DubboProvider implements AutoCloseable {
         private String registerMode;
         private String application;
         private String metadataType;
+        private Integer warmupMillis;
 
         private Builder(String name) {
             this.name = name;
@@ -185,6 +187,15 @@ public final class DubboProvider implements AutoCloseable {
          */
         public Builder metadataType(String type) {
             this.metadataType = type;
+            return this;
+        }
+
+        /**
+         * Registers the provider with Dubbo's {@code warmup} (ms over which consumers ramp its weight
+         * up from its start; Dubbo's 10 minutes unless set).
+         */
+        public Builder warmup(int millis) {
+            this.warmupMillis = millis;
             return this;
         }
 
