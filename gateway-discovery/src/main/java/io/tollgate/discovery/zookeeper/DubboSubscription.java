@@ -96,13 +96,17 @@ final class DubboSubscription implements Subscription {
         publication.request();
     }
 
-    /** The applications a mapping node's data names: Dubbo writes them comma-separated. */
-    static Set<String> applicationsOf(byte[] data) {
+    /**
+     * The applications a mapping node's data names: Dubbo writes them comma-separated. A name that
+     * cannot be one node's name (a {@code /}, {@code .} or {@code ..}) is passed over.
+     */
+    private static Set<String> applicationsOf(byte[] data) {
         Set<String> names = new LinkedHashSet<>();
         if (data != null) {
             for (String name : new String(data, StandardCharsets.UTF_8).split(",")) {
-                if (!name.isBlank()) {
-                    names.add(name.trim());
+                String trimmed = name.trim();
+                if (!trimmed.isEmpty() && trimmed.indexOf('/') < 0 && !trimmed.equals(".") && !trimmed.equals("..")) {
+                    names.add(trimmed);
                 }
             }
         }
