@@ -5,6 +5,8 @@ import com.alibaba.com.caucho.hessian.io.Hessian2Input;
 import com.alibaba.com.caucho.hessian.io.Hessian2Output;
 import com.alibaba.com.caucho.hessian.io.HessianProtocolException;
 import com.alibaba.com.caucho.hessian.io.SerializerFactory;
+import io.tollgate.protocols.dubbo.DubboProtocol;
+import io.tollgate.protocols.dubbo.DubboStatus;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -33,14 +35,6 @@ final class MetadataServiceCall {
     static final String SERVICE = "org.apache.dubbo.metadata.MetadataService";
     private static final String METHOD = "getMetadataInfo";
     private static final String DUBBO_VERSION = "2.0.2";
-    private static final short MAGIC = (short) 0xdabb;
-    private static final int FLAG_REQUEST = 0x80;
-    private static final int FLAG_TWO_WAY = 0x40;
-    private static final int FLAG_EVENT = 0x20;
-    private static final int SERIALIZATION_MASK = 0x1f;
-    private static final int HESSIAN2 = 2;
-    private static final int STATUS_OK = 20;
-    private static final int HEADER_LENGTH = 16;
     /** The largest answer read: a MetadataInfo of hundreds of services is well under it. */
     private static final int MAX_BODY = 8 << 20;
     private static final AtomicLong REQUEST_IDS = new AtomicLong();
@@ -71,10 +65,10 @@ final class MetadataServiceCall {
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             while (true) {
                 socket.setSoTimeout(millisLeft(deadline));
-                byte[] header = new byte[HEADER_LENGTH];
+                byte[] header = new byte[DubboProtocol.HEADER_LENGTH];
                 in.readFully(header);
                 ByteBuffer head = ByteBuffer.wrap(header);
-                if (head.getShort() != MAGIC) {
+                if (head.getShort() != DubboProtocol.MAGIC) {
                     throw new IOException(instance.address() + ":" + port + " answered no Dubbo frame");
                 }
                 int flag = head.get() & 0xff;
@@ -86,9 +80,10 @@ final class MetadataServiceCall {
                 }
                 byte[] body = new byte[length];
                 in.readFully(body);
-                if ((flag & (FLAG_REQUEST | FLAG_EVENT)) == 0 && responseId == id) {
-                    if ((flag & SERIALIZATION_MASK) != HESSIAN2) {
-                        throw new IOException("answer in serialization " + (flag & SERIALIZATION_MASK) + ", not hessian2");
+                if ((flag & (DubboProtocol.FLAG_REQUEST | DubboProtocol.FLAG_EVENT)) == 0 && responseId == id) {
+                    int serialization = flag & DubboProtocol.SERIALIZATION_MASK;
+                    if (serialization != DubboProtocol.SERIALIZATION_HESSIAN2) {
+                        throw new IOException("answer in serialization " + serialization + ", not hessian2");
                     }
                     return answer(status, body, revision);
                 }
@@ -132,8 +127,9 @@ final class MetadataServiceCall {
         attachments.put("timeout", Long.toString(timeout.toMillis()));
         out.writeObject(attachments);
         out.flushBuffer();
-        ByteBuffer frame = ByteBuffer.allocate(HEADER_LENGTH + body.size());
-        frame.putShort(MAGIC).put((byte) (FLAG_REQUEST | FLAG_TWO_WAY | HESSIAN2)).put((byte) 0).putLong(id)
+        ByteBuffer frame = ByteBuffer.allocate(DubboProtocol.HEADER_LENGTH + body.size());
+        int flag = DubboProtocol.FLAG_REQUEST | DubboProtocol.FLAG_TWO_WAY | DubboProtocol.SERIALIZATION_HESSIAN2;
+        frame.putShort(DubboProtocol.MAGIC).put((byte) flag).put((byte) 0).putLong(id)
                 .putInt(body.size()).put(body.toByteArray());
         return frame.array();
     }
@@ -143,7 +139,7 @@ final class MetadataServiceCall {
         Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(body));
         in.setSerializerFactory(FIELD_MAPS);
         try {
-            if (status != STATUS_OK) {
+            if (status != DubboStatus.OK.code()) {
                 throw new IOException("status " + status + ": " + in.readObject());
             }
             int type = in.readInt();
