@@ -96,12 +96,18 @@ public record ProviderUrl(String protocol, String host, int port, String path, M
      * (a registry holds what any client wrote).
      */
     public int intParameter(String key, int defaultValue) {
+        long value = longParameter(key, defaultValue);
+        return value < Integer.MIN_VALUE || value > Integer.MAX_VALUE ? defaultValue : (int) value;
+    }
+
+    /** The long parameter {@code key}, or {@code defaultValue} when absent, empty or not a number. */
+    public long longParameter(String key, long defaultValue) {
         String value = parameters.get(key);
         if (value == null || value.isEmpty()) {
             return defaultValue;
         }
         try {
-            return Integer.parseInt(value.trim());
+            return Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
             return defaultValue;
         }

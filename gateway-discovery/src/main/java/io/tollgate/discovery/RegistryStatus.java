@@ -13,9 +13,19 @@ import java.util.Optional;
  * @param state the client's connection state as its library names it
  * @param subscriptions the services watched
  * @param events the registry events received
- * @param errors registrations that could not be read (a node that is no provider URL)
+ * @param errors registrations that could not be read (a node that is no provider URL, a metadata
+ *     revision not resolved)
  * @param lastEvent when the last event arrived, if any did
+ * @param metadataCalls calls of Dubbo providers' MetadataService (application-level discovery), each attempt one
+ * @param metadataFailures those calls that failed (unreachable, timed out, or no MetadataInfo of the revision)
  */
 public record RegistryStatus(String name, String type, String address, boolean connected, String state,
-        int subscriptions, long events, long errors, Optional<Instant> lastEvent) {
+        int subscriptions, long events, long errors, Optional<Instant> lastEvent, long metadataCalls,
+        long metadataFailures) {
+
+    /** The status of a registry client that calls no MetadataService. */
+    public RegistryStatus(String name, String type, String address, boolean connected, String state,
+            int subscriptions, long events, long errors, Optional<Instant> lastEvent) {
+        this(name, type, address, connected, state, subscriptions, events, errors, lastEvent, 0, 0);
+    }
 }

@@ -44,7 +44,7 @@ final class ProvidersWatch implements Subscription {
     private final CuratorFramework client;
     private volatile List<MethodSignature> methods = List.of();
     private boolean synced;
-    private boolean publishQueued;
+    private final Coalesced publication;
     private volatile boolean closed;
 
     ProvidersWatch(CuratorFramework client, ProviderQueryConfig query, ProviderLayout layout, Executor control,
@@ -57,6 +57,7 @@ final class ProvidersWatch implements Subscription {
         this.counters = counters;
         this.client = client;
         this.cache = CuratorCache.build(client, path);
+        this.publication = new Coalesced(control, this::publish);
     }
 
     /** Starts reading; returns at once. */
@@ -76,9 +77,22 @@ final class ProvidersWatch implements Subscription {
         }
         counters.event();
         String name = childName(node.getPath());
-        if (name == null) {
-            return;
+        if (name != null) {
+            update(name, node, deleted);
         }
+    }
+
+    /**
+     * Parses every provider node again (a provider's weight changes with time while it warms up)
+     * and publishes; control thread only.
+     */
+    void refresh() {
+        for (String name : List.copyOf(byNode.keySet())) {
+            cache.get(path + "/" + name).ifPresent(node -> update(name, node, false));
+        }
+    }
+
+    private void update(String name, ChildData node, boolean deleted) {
         EndpointConfig provider = null;
         if (!deleted) {
             try {
@@ -93,23 +107,15 @@ final class ProvidersWatch implements Subscription {
         } else if (!provider.equals(byNode.get(name))) {
             byNode.put(name, provider);
         }
-        queuePublication();
+        publication.request();
     }
 
     private void initialized() {
         synced = true;
-        queuePublication();
-    }
-
-    private void queuePublication() {
-        if (!publishQueued) {
-            publishQueued = true;
-            control.execute(this::publish);
-        }
+        publication.request();
     }
 
     private void publish() {
-        publishQueued = false;
         if (closed) {
             return;
         }
@@ -123,6 +129,14 @@ final class ProvidersWatch implements Subscription {
             }
         }
         listener.providers(List.copyOf(providers), synced);
+    }
+
+    /**
+     * Reads, in the background, the service definitions of {@code providers} found elsewhere (at
+     * application level), as for the providers of this node; control thread only.
+     */
+    void readDefinitions(List<EndpointConfig> providers) {
+        providers.forEach(provider -> readDefinition(layout.definitionPath(query, provider)));
     }
 
     /**

@@ -2,19 +2,22 @@ package io.tollgate.discovery.zookeeper;
 
 import io.tollgate.core.config.ProviderQueryConfig;
 import io.tollgate.core.config.RegistryConfig;
-import io.tollgate.discovery.ProviderLayout;
 import io.tollgate.discovery.ProviderListener;
 import io.tollgate.discovery.RegistryClient;
 import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.discovery.Subscription;
 import io.tollgate.discovery.dubbo.DubboLayout;
+import io.tollgate.discovery.dubbo.MetadataFetcher;
 import io.tollgate.discovery.sofa.SofaLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
@@ -24,7 +27,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A ZooKeeper ensemble read through Apache Curator: one session, one {@link ProvidersWatch} per
- * subscribed service. Curator reconnects by itself, with its retry policy's backoff between
+ * subscribed SOFARPC service, one {@link DubboSubscription} per Dubbo service (interface and
+ * application level; the applications' instances are watched once however many services map to
+ * them, and their MetadataService is called by one {@link MetadataFetcher} with the registry's
+ * {@code connection_timeout} as each call's timeout). Curator reconnects by itself, with its retry policy's backoff between
  * attempts, and its caches read the nodes again once connected; meanwhile subscribers keep what
  * they were told.
  */
@@ -40,11 +46,17 @@ public final class ZookeeperRegistry implements RegistryClient {
     private final CuratorFramework client;
     private final Executor control;
     private final Counters counters = new Counters();
+    /** The client's own thread: MetadataService calls and warmup ticks, never on the control thread. */
+    private final ScheduledExecutorService timers;
+    private final MetadataFetcher metadata;
+    private final ApplicationWatches applications;
+    private final LongSupplier clock;
     private volatile ConnectionState state = ConnectionState.LOST;
 
-    private ZookeeperRegistry(RegistryConfig config, Executor control) {
+    private ZookeeperRegistry(RegistryConfig config, Executor control, LongSupplier clock) {
         this.config = config;
         this.control = control;
+        this.clock = clock;
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(config.ensemble())
                 .sessionTimeoutMs(Math.toIntExact(config.sessionTimeout().toMillis()))
@@ -56,6 +68,13 @@ public final class ZookeeperRegistry implements RegistryClient {
         config.auth().ifPresent(auth -> builder.authorization("digest",
                 (auth.username() + ":" + auth.password()).getBytes(StandardCharsets.UTF_8)));
         this.client = builder.build();
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "tollgate-registry-" + config.name());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.metadata = new MetadataFetcher(timers, config.connectionTimeout());
+        this.applications = new ApplicationWatches(client, control, metadata, counters);
     }
 
     /**
@@ -63,7 +82,12 @@ public final class ZookeeperRegistry implements RegistryClient {
      * its subscriptions run on {@code control}.
      */
     public static ZookeeperRegistry start(RegistryConfig config, Executor control) {
-        ZookeeperRegistry registry = new ZookeeperRegistry(config, control);
+        return start(config, control, System::currentTimeMillis);
+    }
+
+    /** As {@link #start(RegistryConfig, Executor)}, Dubbo's warmups computed with {@code clock} (ms since the epoch). */
+    static ZookeeperRegistry start(RegistryConfig config, Executor control, LongSupplier clock) {
+        ZookeeperRegistry registry = new ZookeeperRegistry(config, control, clock);
         registry.client.getConnectionStateListenable().addListener((c, next) -> registry.stateChanged(next));
         registry.client.start();
         return registry;
@@ -82,13 +106,10 @@ public final class ZookeeperRegistry implements RegistryClient {
     @Override
     public Subscription subscribe(ProviderQueryConfig query, ProviderListener listener) {
         counters.subscriptions.incrementAndGet();
-        return new ProvidersWatch(client, query, layout(query.kind()), control, listener, counters).start();
-    }
-
-    private static ProviderLayout layout(ProviderQueryConfig.Kind kind) {
-        return switch (kind) {
-            case DUBBO -> new DubboLayout();
-            case SOFA -> new SofaLayout();
+        return switch (query.kind()) {
+            case DUBBO -> new DubboSubscription(client, query, new DubboLayout(clock), control, timers, listener,
+                    counters, applications).start();
+            case SOFA -> new ProvidersWatch(client, query, new SofaLayout(), control, listener, counters).start();
         };
     }
 
@@ -97,11 +118,13 @@ public final class ZookeeperRegistry implements RegistryClient {
         long last = counters.lastEventMillis;
         return new RegistryStatus(config.name(), config.type(), config.ensemble(), state.isConnected(),
                 state.name().toLowerCase(), counters.subscriptions.get(), counters.events.get(), counters.errors.get(),
-                last == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(last)));
+                last == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(last)), metadata.calls(),
+                metadata.failures());
     }
 
     @Override
     public void close() {
+        timers.shutdownNow();
         client.close();
     }
 

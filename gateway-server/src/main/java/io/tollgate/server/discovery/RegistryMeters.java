@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * Each registry client's state as meters ({@code /stats}, Prometheus), tagged {@code registry}:
  * {@code tollgate.registry.connected} (1 or 0), {@code .subscriptions}, {@code .events} and
- * {@code .errors} (registrations that could not be read). Read from the client when scraped.
+ * {@code .errors} (registrations that could not be read), {@code .metadata_calls} and
+ * {@code .metadata_failures} (Dubbo MetadataService calls). Read from the client when scraped.
  */
 final class RegistryMeters {
 
@@ -50,6 +51,12 @@ final class RegistryMeters {
                 .tags(tags).description("registry events received").register(registry));
         registered.add(FunctionCounter.builder("tollgate.registry.errors", client, c -> c.status().errors())
                 .tags(tags).description("registrations that could not be read").register(registry));
+        registered.add(FunctionCounter.builder("tollgate.registry.metadata_calls", client,
+                c -> c.status().metadataCalls()).tags(tags)
+                .description("calls of Dubbo providers' MetadataService").register(registry));
+        registered.add(FunctionCounter.builder("tollgate.registry.metadata_failures", client,
+                c -> c.status().metadataFailures()).tags(tags)
+                .description("calls of Dubbo providers' MetadataService that failed").register(registry));
         return registered;
     }
 }

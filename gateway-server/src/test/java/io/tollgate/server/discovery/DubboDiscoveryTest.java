@@ -1,5 +1,7 @@
 package io.tollgate.server.discovery;
 
+import static io.tollgate.server.discovery.DubboDiscoveryCalls.admin;
+import static io.tollgate.server.discovery.DubboDiscoveryCalls.answering;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,16 +14,10 @@ import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
 import io.tollgate.server.testing.ZooKeeperServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -66,7 +62,6 @@ class DubboDiscoveryTest {
             """;
     private static final Duration LIMIT = Duration.ofSeconds(20);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final StartedResources started = new StartedResources();
     private ZooKeeperServer zookeeper;
@@ -92,20 +87,13 @@ class DubboDiscoveryTest {
         return started.add(TestGateway.start(CONFIG, Map.of("ZK", zookeeper.ensemble(), "INTERFACE", INTERFACE)));
     }
 
-    private static Set<String> answering(DubboConsumer consumer, int calls) {
-        Set<String> names = new HashSet<>();
-        for (int i = 0; i < calls; i++) {
-            String answer = consumer.service().tagged("x" + i);
-            names.add(answer.substring(0, answer.indexOf(':')));
-        }
-        return names;
-    }
-
     @Test
     void callsReachTheProvidersOfTheirGroupAndVersionFoundInZooKeeper() throws Exception {
         provider("a", null, null);
         provider("b", null, null);
-        provider("blue", "blue", "1.0");
+        // no warmup: its full weight from the start (Dubbo ramps a provider up over 10 minutes by default)
+        started.add(DubboProvider.named("blue").group("blue").version("1.0").registry(registry)
+                .registerMode("interface").warmup(0).start());
         provider("blue2", "blue", "2.0");
         TestGateway gateway = gateway();
 
@@ -161,14 +149,6 @@ class DubboDiscoveryTest {
         } catch (Exception e) {
             throw new AssertionError(e);
         }
-    }
-
-    private static String admin(TestGateway gateway, String path) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + gateway.gateway().adminPort() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(path).isEqualTo(200);
-        return response.body();
     }
 
     @Test

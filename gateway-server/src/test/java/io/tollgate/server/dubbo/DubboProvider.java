@@ -35,7 +35,7 @@ public final class DubboProvider implements AutoCloseable {
         // once per protocol name and then hands to every provider of the JVM.
         this.port = builder.port != 0 ? builder.port : FreePort.pick();
         this.runtime = new DubboRuntime(builder.application != null ? builder.application : "provider-" + builder.name,
-                builder.registerMode);
+                builder.registerMode, builder.metadataType);
         try {
             ProtocolConfig protocol = new ProtocolConfig(runtime.application(), builder.protocol, port);
             protocol.setHost("127.0.0.1");
@@ -48,6 +48,7 @@ public final class DubboProvider implements AutoCloseable {
             config.setRef(service);
             config.setGroup(builder.group);
             config.setVersion(builder.version);
+            config.setWarmup(builder.warmupMillis);
             if (builder.registry != null) {
                 RegistryConfig registry = new RegistryConfig(runtime.application());
                 registry.setAddress(builder.registry);
@@ -127,6 +128,8 @@ public final class DubboProvider implements AutoCloseable {
         private String registry;
         private String registerMode;
         private String application;
+        private String metadataType;
+        private Integer warmupMillis;
 
         private Builder(String name) {
             this.name = name;
@@ -174,6 +177,25 @@ public final class DubboProvider implements AutoCloseable {
         /** Names the Dubbo application (what application-level registration is keyed by). */
         public Builder application(String name) {
             this.application = name;
+            return this;
+        }
+
+        /**
+         * Keeps the application's MetadataInfo as Dubbo's {@code metadata-type} says: {@code local}
+         * (the default: served by the provider's own MetadataService) or {@code remote} (written to
+         * the registry, which doubles as metadata report).
+         */
+        public Builder metadataType(String type) {
+            this.metadataType = type;
+            return this;
+        }
+
+        /**
+         * Registers the provider with Dubbo's {@code warmup} (ms over which consumers ramp its weight
+         * up from its start; Dubbo's 10 minutes unless set).
+         */
+        public Builder warmup(int millis) {
+            this.warmupMillis = millis;
             return this;
         }
 

@@ -46,6 +46,15 @@ public final class DubboRuntime implements AutoCloseable {
      * says ({@code interface}, {@code instance}, {@code all}; Dubbo's default, {@code all}, when null).
      */
     DubboRuntime(String name, String registerMode) {
+        this(name, registerMode, null);
+    }
+
+    /**
+     * Starts the models of an application named {@code name} that registers as {@code registerMode}
+     * says and keeps its MetadataInfo as {@code metadataType} says ({@code local}, Dubbo's default
+     * when null, served by its own MetadataService; {@code remote}, written to the metadata report).
+     */
+    DubboRuntime(String name, String registerMode, String metadataType) {
         // Dubbo's shutdown wait, 10 s by default, bounds how long a closing server waits for its
         // peers to hang up, a closing client for its calls in flight, and a consumer whose
         // connection dropped before it fails the calls in flight on it: 1 s keeps tests short.
@@ -55,6 +64,9 @@ public final class DubboRuntime implements AutoCloseable {
         config.setEnableFileCache(false);
         if (registerMode != null) {
             config.setRegisterMode(registerMode);
+        }
+        if (metadataType != null) {
+            config.setMetadataType(metadataType);
         }
         bootstrap.application(config);
     }
