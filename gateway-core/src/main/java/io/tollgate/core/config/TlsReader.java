@@ -1,5 +1,7 @@
 package io.tollgate.core.config;
 
+import io.tollgate.core.tls.PemFileException;
+import io.tollgate.core.tls.PemFiles;
 import java.nio.file.Path;
 import java.security.cert.Certificate;
 import java.util.ArrayList;
@@ -83,7 +85,7 @@ final class TlsReader {
         ConfigNode n = tls.get().allowOnly(Set.of("sni", "ca_file", "insecure_skip_verify", "cert_chain_file",
                 "private_key_file", "alpn"));
         Optional<Path> ca = n.optionalString("ca_file").map(Path::of);
-        ca.ifPresent(file -> PemFiles.certificateChain(n.child("ca_file"), file));
+        ca.ifPresent(file -> certificateChain(n.child("ca_file"), file));
         boolean insecure = n.bool("insecure_skip_verify", false);
         if (ca.isPresent() == insecure) {
             throw n.error(ca.isPresent()
@@ -111,7 +113,7 @@ final class TlsReader {
     static void pemFiles(ConfigNode n) {
         n.allowOnly(Set.of("cert_chain_file", "private_key_file", "ca_file"));
         if (n.has("ca_file")) {
-            PemFiles.certificateChain(n.child("ca_file"), Path.of(n.string("ca_file")));
+            certificateChain(n.child("ca_file"), Path.of(n.string("ca_file")));
         }
         if (n.has("cert_chain_file") || n.has("private_key_file")) {
             certificate(n);
@@ -121,8 +123,8 @@ final class TlsReader {
     private static CertificateFiles certificate(ConfigNode n) {
         Path certChain = Path.of(n.string("cert_chain_file"));
         Path privateKey = Path.of(n.string("private_key_file"));
-        List<Certificate> chain = PemFiles.certificateChain(n.child("cert_chain_file"), certChain);
-        PemFiles.privateKeyOf(n.child("private_key_file"), privateKey, chain.get(0));
+        List<Certificate> chain = certificateChain(n.child("cert_chain_file"), certChain);
+        privateKeyOf(n.child("private_key_file"), privateKey, chain.get(0));
         return new CertificateFiles(certChain, privateKey);
     }
 
@@ -133,10 +135,28 @@ final class TlsReader {
             throw n.child("mode").error("'" + mode + "' (expected required or optional)");
         }
         Path ca = Path.of(n.string("ca_file"));
-        PemFiles.certificateChain(n.child("ca_file"), ca);
+        certificateChain(n.child("ca_file"), ca);
         List<String> sans = n.list("allowed_sans", ConfigNode::asString);
         ConfigChecks.unique(n.child("allowed_sans"), sans, "name");
         return new ClientAuthConfig(mode.equals("required"), ca, sans);
+    }
+
+    /** The certificates of the PEM chain file {@code file}, named at {@code field}; a bad file fails there. */
+    private static List<Certificate> certificateChain(ConfigNode field, Path file) {
+        try {
+            return PemFiles.certificateChain(file);
+        } catch (PemFileException e) {
+            throw field.error(e.getMessage());
+        }
+    }
+
+    /** Checks the PEM key file {@code file}, named at {@code field}, against {@code certificate}. */
+    private static void privateKeyOf(ConfigNode field, Path file, Certificate certificate) {
+        try {
+            PemFiles.privateKeyOf(file, certificate);
+        } catch (PemFileException e) {
+            throw field.error(e.getMessage());
+        }
     }
 
     private static String serverName(ConfigNode n) {
