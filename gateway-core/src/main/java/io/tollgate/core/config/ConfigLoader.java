@@ -27,10 +27,10 @@ import java.util.Set;
  * {@link ExtensionRegistry}, and each reads and validates its own settings.
  *
  * <p>This class is the one face of the configuration's readers, one per section: listeners
- * ({@link ListenerReader}), routes ({@link RouteReader}), clusters ({@link ClusterReader}), TLS
- * ({@link TlsReader}), filters and access log ({@link FilterReader}), admin and runtime
- * ({@link RuntimeReader}), the xDS bootstrap ({@link XdsBootstrapReader}) and the registries
- * ({@link DiscoveryConfigLoader}). The xDS translators read the resources they translate through
+ * ({@code ListenerReader}), routes ({@code RouteReader}), clusters ({@code ClusterReader}), TLS
+ * ({@code TlsReader}), filters and access log ({@code FilterReader}), admin and runtime
+ * ({@code RuntimeReader}), the xDS bootstrap ({@code XdsBootstrapReader}) and the registries
+ * ({@code DiscoveryConfigLoader}). The xDS translators read the resources they translate through
  * it by the rules of the file.
  *
  * <p>The reference of every field is {@code docs/configuration.md}.
