@@ -190,6 +190,33 @@ public final class ConfigNode {
         return new ConfigNode(node.path(index), path + "[" + index + "]", errors, this, null, index);
     }
 
+    /**
+     * Builds the record read at this node with {@code build}: a check of the record's own that
+     * fails ({@link InvalidFieldException}) is an error at the field it names, below this node.
+     */
+    public <T> T build(Supplier<T> build) {
+        try {
+            return build.get();
+        } catch (InvalidFieldException e) {
+            throw below(e.field()).error(e.problem());
+        }
+    }
+
+    /** The node at {@code relative}, keys and indices below this node written as in a path ({@code a.b[2].c}). */
+    private ConfigNode below(String relative) {
+        ConfigNode at = this;
+        for (String step : relative.isEmpty() ? new String[0] : relative.split("\\.")) {
+            int bracket = step.indexOf('[');
+            at = at.child(bracket < 0 ? step : step.substring(0, bracket));
+            while (bracket >= 0) {
+                int close = step.indexOf(']', bracket);
+                at = at.element(Integer.parseInt(step.substring(bracket + 1, close)));
+                bracket = step.indexOf('[', close);
+            }
+        }
+        return at;
+    }
+
     /** The node at {@code key}; fails when it is absent. */
     public ConfigNode required(String key) {
         requireObject();

@@ -27,7 +27,7 @@ final class DiscoveryConfigLoader {
     /** The registries of {@code root} and the queries of its {@code clusters}, already read. */
     static DiscoveryConfig discovery(ConfigNode root, List<ClusterConfig> clusters) {
         List<RegistryConfig> registries = root.list("registries", DiscoveryConfigLoader::registry);
-        ConfigLoader.unique(root.child("registries"), registries.stream().map(RegistryConfig::name).toList(), "name");
+        ConfigChecks.unique(root.child("registries"), registries.stream().map(RegistryConfig::name).toList(), "name");
         Map<String, ProviderQueryConfig> queries = new HashMap<>();
         Map<String, ServiceTemplateConfig> templates = new HashMap<>();
         Map<String, ClusterConfig> byName = new HashMap<>();

@@ -51,12 +51,12 @@ public record HashPolicyConfig(Source source, String name, boolean terminal) {
         }
         boolean terminal = n.bool("terminal", false);
         if (n.has("header")) {
-            return new HashPolicyConfig(Source.HEADER, ConfigLoader.headerName(n.child("header"), n.string("header")),
+            return new HashPolicyConfig(Source.HEADER, ConfigChecks.headerName(n.child("header"), n.string("header")),
                     terminal);
         }
         if (n.has("rpc_header")) {
             return new HashPolicyConfig(Source.RPC_HEADER,
-                    ConfigLoader.headerName(n.child("rpc_header"), n.string("rpc_header")), terminal);
+                    ConfigChecks.headerName(n.child("rpc_header"), n.string("rpc_header")), terminal);
         }
         if (n.has("cookie")) {
             String cookie = n.string("cookie");

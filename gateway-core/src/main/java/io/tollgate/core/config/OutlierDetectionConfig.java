@@ -35,5 +35,9 @@ public record OutlierDetectionConfig(
         if (maxEjectionPercent < 0 || maxEjectionPercent > 100) {
             throw new IllegalArgumentException("maxEjectionPercent: " + maxEjectionPercent + " (expected: 0..100)");
         }
+        if (maxEjectionTime.compareTo(baseEjectionTime) < 0) {
+            throw new InvalidFieldException("max_ejection_time", maxEjectionTime.toMillis()
+                    + " ms (expected at least base_ejection_time, " + baseEjectionTime.toMillis() + " ms)");
+        }
     }
 }

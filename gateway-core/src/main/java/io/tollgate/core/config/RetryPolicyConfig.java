@@ -93,8 +93,13 @@ public record RetryPolicyConfig(
         if (numRetries < 0) {
             throw new IllegalArgumentException("numRetries: " + numRetries + " (expected: >= 0)");
         }
+        if (retryOn.contains(Condition.RETRIABLE_STATUS_CODES) && retriableStatusCodes.isEmpty()) {
+            throw new InvalidFieldException("retriable_status_codes",
+                    "must list at least one status (retry_on has retriable-status-codes)");
+        }
         if (maxInterval.compareTo(baseInterval) < 0) {
-            throw new IllegalArgumentException("maxInterval: " + maxInterval + " (expected: >= baseInterval " + baseInterval + ")");
+            throw new InvalidFieldException("retry_back_off.max_interval", maxInterval.toMillis()
+                    + " ms (expected at least base_interval, " + baseInterval.toMillis() + " ms)");
         }
     }
 }

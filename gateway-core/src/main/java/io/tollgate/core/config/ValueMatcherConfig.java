@@ -12,4 +12,12 @@ public record ValueMatcherConfig(
         Optional<String> regex,
         boolean present,
         boolean invert) {
+
+    public ValueMatcherConfig {
+        int kinds = (exact.isPresent() ? 1 : 0) + (regex.isPresent() ? 1 : 0) + (present ? 1 : 0);
+        if (kinds != 1) {
+            throw new InvalidFieldException("", "needs exactly one of exact, regex, present: true (found " + kinds + ")");
+        }
+        regex.ifPresent(r -> FieldRules.regex("regex", r));
+    }
 }

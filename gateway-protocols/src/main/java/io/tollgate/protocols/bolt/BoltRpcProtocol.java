@@ -1,6 +1,5 @@
 package io.tollgate.protocols.bolt;
 
-import io.tollgate.core.config.BoltOptions;
 import io.tollgate.core.config.ConfigNode;
 import io.tollgate.core.config.ProtocolOptions;
 import io.tollgate.core.config.RpcListenerOptions;

@@ -3,6 +3,7 @@ package io.tollgate.core.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tollgate.protocols.bolt.BoltOptions;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

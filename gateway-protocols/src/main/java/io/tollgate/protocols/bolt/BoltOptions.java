@@ -1,5 +1,6 @@
-package io.tollgate.core.config;
+package io.tollgate.protocols.bolt;
 
+import io.tollgate.core.config.RpcListenerOptions;
 import java.time.Duration;
 
 /**

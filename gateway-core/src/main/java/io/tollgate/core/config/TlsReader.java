@@ -1,10 +1,7 @@
 package io.tollgate.core.config;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.tollgate.core.tls.PemFileException;
+import io.tollgate.core.tls.PemFiles;
 import java.nio.file.Path;
 import java.security.cert.Certificate;
 import java.util.ArrayList;
@@ -16,16 +13,17 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Reads the TLS blocks of the configuration (a listener's {@code tls}, a cluster's {@code tls})
- * and the admin API's access settings, checking every file they name when the configuration is
- * loaded so that a bad file is reported with the field that names it.
+ * Reads the TLS blocks of the configuration (a listener's {@code tls}, a cluster's {@code tls},
+ * the control plane's {@code tls}) and PEM files named on their own (xDS secrets), checking every
+ * file they name when the configuration is loaded so that a bad file is reported with the field
+ * that names it.
  */
-final class TlsConfigLoader {
+final class TlsReader {
 
     private static final Pattern SERVER_NAME = Pattern.compile("(\\*\\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*");
     private static final Set<String> UPSTREAM_ALPN = Set.of(TlsConfig.H2, TlsConfig.HTTP_1_1);
 
-    private TlsConfigLoader() {
+    private TlsReader() {
     }
 
     /** The listener's TLS settings; the ALPN names default to those its protocols serve, h2 first. */
@@ -52,10 +50,10 @@ final class TlsConfigLoader {
             }
             return name;
         }) : served;
-        ConfigLoader.unique(n.child("alpn"), alpn, "protocol");
+        ConfigChecks.unique(n.child("alpn"), alpn, "protocol");
         List<SniCertificateConfig> sni = n.list("sni_certificates", s -> {
             s.allowOnly(Set.of("server_names", "cert_chain_file", "private_key_file"));
-            List<String> names = s.list("server_names", TlsConfigLoader::serverName);
+            List<String> names = s.list("server_names", TlsReader::serverName);
             if (names.isEmpty()) {
                 throw s.child("server_names").error("must list at least one name");
             }
@@ -73,7 +71,7 @@ final class TlsConfigLoader {
         return Optional.of(new TlsConfig(certificate.certChainFile(), certificate.privateKeyFile(), alpn,
                 n.positiveDuration("handshake_timeout", TlsConfig.DEFAULT_HANDSHAKE_TIMEOUT),
                 sni,
-                n.optional("client_auth").map(TlsConfigLoader::clientAuth),
+                n.optional("client_auth").map(TlsReader::clientAuth),
                 n.positiveDuration("reload_interval", TlsConfig.DEFAULT_RELOAD_INTERVAL),
                 n.positiveDuration("session_timeout", TlsConfig.DEFAULT_SESSION_TIMEOUT)));
     }
@@ -87,7 +85,7 @@ final class TlsConfigLoader {
         ConfigNode n = tls.get().allowOnly(Set.of("sni", "ca_file", "insecure_skip_verify", "cert_chain_file",
                 "private_key_file", "alpn"));
         Optional<Path> ca = n.optionalString("ca_file").map(Path::of);
-        ca.ifPresent(file -> PemFiles.certificateChain(n.child("ca_file"), file));
+        ca.ifPresent(file -> certificateChain(n.child("ca_file"), file));
         boolean insecure = n.bool("insecure_skip_verify", false);
         if (ca.isPresent() == insecure) {
             throw n.error(ca.isPresent()
@@ -106,59 +104,16 @@ final class TlsConfigLoader {
             }
             return name;
         }) : List.of(defaultAlpn);
-        ConfigLoader.unique(n.child("alpn"), alpn, "protocol");
+        ConfigChecks.unique(n.child("alpn"), alpn, "protocol");
         return Optional.of(new UpstreamTlsConfig(n.optionalString("sni").map(s -> serverName(n.child("sni"))), ca,
                 client, alpn));
-    }
-
-    /**
-     * The admin API's settings: a token (inline or from a file) makes mutating endpoints require
-     * it; an address other than loopback requires one.
-     */
-    static AdminConfig admin(ConfigNode n) {
-        n.allowOnly(Set.of("address", "port", "token", "token_file"));
-        String address = n.string("address", "127.0.0.1");
-        if (n.has("token") && n.has("token_file")) {
-            throw n.error("token and token_file exclude each other (expected one of them)");
-        }
-        Optional<String> token = n.optionalString("token").or(() -> n.optionalString("token_file")
-                .map(file -> readToken(n.child("token_file"), Path.of(file))));
-        token.ifPresent(t -> {
-            String field = n.has("token") ? "token" : "token_file";
-            if (t.length() < 16 || t.chars().anyMatch(c -> c <= ' ' || c > '~')) {
-                throw n.child(field).error("the token must be at least 16 printable ASCII characters without spaces"
-                        + " (was " + t.length() + " characters)");
-            }
-        });
-        if (token.isEmpty() && !isLoopback(n.child("address"), address)) {
-            throw n.child("address").error("'" + address + "' is not a loopback address: set admin.token or"
-                    + " admin.token_file so that mutating endpoints require a bearer token (expected a token, or"
-                    + " address 127.0.0.1)");
-        }
-        return new AdminConfig(address, n.integer("port", 9901, 0, 65535), token);
-    }
-
-    private static boolean isLoopback(ConfigNode field, String address) {
-        try {
-            return InetAddress.getByName(address).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            throw field.error("'" + address + "' cannot be resolved (expected an IP address or a resolvable name)");
-        }
-    }
-
-    private static String readToken(ConfigNode field, Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8).strip();
-        } catch (IOException e) {
-            throw field.error(file + ": cannot be read (expected a file holding the token): " + e);
-        }
     }
 
     /** Checks a certificate and its key, or CA certificates: see {@link ConfigLoader#pemFiles}. */
     static void pemFiles(ConfigNode n) {
         n.allowOnly(Set.of("cert_chain_file", "private_key_file", "ca_file"));
         if (n.has("ca_file")) {
-            PemFiles.certificateChain(n.child("ca_file"), Path.of(n.string("ca_file")));
+            certificateChain(n.child("ca_file"), Path.of(n.string("ca_file")));
         }
         if (n.has("cert_chain_file") || n.has("private_key_file")) {
             certificate(n);
@@ -168,8 +123,8 @@ final class TlsConfigLoader {
     private static CertificateFiles certificate(ConfigNode n) {
         Path certChain = Path.of(n.string("cert_chain_file"));
         Path privateKey = Path.of(n.string("private_key_file"));
-        List<Certificate> chain = PemFiles.certificateChain(n.child("cert_chain_file"), certChain);
-        PemFiles.privateKeyOf(n.child("private_key_file"), privateKey, chain.get(0));
+        List<Certificate> chain = certificateChain(n.child("cert_chain_file"), certChain);
+        privateKeyOf(n.child("private_key_file"), privateKey, chain.get(0));
         return new CertificateFiles(certChain, privateKey);
     }
 
@@ -180,10 +135,28 @@ final class TlsConfigLoader {
             throw n.child("mode").error("'" + mode + "' (expected required or optional)");
         }
         Path ca = Path.of(n.string("ca_file"));
-        PemFiles.certificateChain(n.child("ca_file"), ca);
+        certificateChain(n.child("ca_file"), ca);
         List<String> sans = n.list("allowed_sans", ConfigNode::asString);
-        ConfigLoader.unique(n.child("allowed_sans"), sans, "name");
+        ConfigChecks.unique(n.child("allowed_sans"), sans, "name");
         return new ClientAuthConfig(mode.equals("required"), ca, sans);
+    }
+
+    /** The certificates of the PEM chain file {@code file}, named at {@code field}; a bad file fails there. */
+    private static List<Certificate> certificateChain(ConfigNode field, Path file) {
+        try {
+            return PemFiles.certificateChain(file);
+        } catch (PemFileException e) {
+            throw field.error(e.getMessage());
+        }
+    }
+
+    /** Checks the PEM key file {@code file}, named at {@code field}, against {@code certificate}. */
+    private static void privateKeyOf(ConfigNode field, Path file, Certificate certificate) {
+        try {
+            PemFiles.privateKeyOf(file, certificate);
+        } catch (PemFileException e) {
+            throw field.error(e.getMessage());
+        }
     }
 
     private static String serverName(ConfigNode n) {

@@ -1,4 +1,4 @@
-package io.tollgate.core.config;
+package io.tollgate.core.tls;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -20,11 +20,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Checks a listener's certificate and key files when the configuration is loaded, so that a
- * missing file, a key in a format the TLS engine cannot read, or a key that does not belong to the
- * certificate is reported with the field that names it instead of failing when the listener binds.
+ * Reads and checks PEM certificate and key files, so that a missing file, a key in a format the
+ * TLS engine cannot read, or a key that does not belong to the certificate is found when the
+ * configuration is loaded (and reported with the field that names the file) instead of failing
+ * when a listener binds. Each problem is a {@link PemFileException} whose message names the file.
  */
-final class PemFiles {
+public final class PemFiles {
 
     private static final Pattern PKCS8_KEY = Pattern.compile(
             "-----BEGIN PRIVATE KEY-----([A-Za-z0-9+/=\\s]+)-----END PRIVATE KEY-----");
@@ -34,53 +35,53 @@ final class PemFiles {
     }
 
     /** Returns the certificates of a PEM chain file, the server's own first. */
-    static List<Certificate> certificateChain(ConfigNode field, Path file) {
-        byte[] bytes = read(field, file);
+    public static List<Certificate> certificateChain(Path file) {
+        byte[] bytes = read(file);
         try (InputStream in = new ByteArrayInputStream(bytes)) {
             List<Certificate> chain = List.copyOf(CertificateFactory.getInstance("X.509").generateCertificates(in));
             if (chain.isEmpty()) {
-                throw field.error(file + " holds no certificate (expected PEM blocks -----BEGIN CERTIFICATE-----)");
+                throw new PemFileException(file + " holds no certificate (expected PEM blocks -----BEGIN CERTIFICATE-----)");
             }
             return chain;
         } catch (CertificateException | IOException e) {
-            throw field.error(file + " holds no readable certificate (expected PEM blocks -----BEGIN CERTIFICATE-----): "
+            throw new PemFileException(file + " holds no readable certificate (expected PEM blocks -----BEGIN CERTIFICATE-----): "
                     + e.getMessage());
         }
     }
 
     /** Checks that a PEM file holds an unencrypted PKCS#8 RSA or EC key that belongs to {@code certificate}. */
-    static void privateKeyOf(ConfigNode field, Path file, Certificate certificate) {
-        String text = new String(read(field, file), StandardCharsets.US_ASCII);
+    public static void privateKeyOf(Path file, Certificate certificate) {
+        String text = new String(read(file), StandardCharsets.US_ASCII);
         Matcher pem = PKCS8_KEY.matcher(text);
         if (!pem.find()) {
-            throw field.error(file + " holds no unencrypted PKCS#8 key (expected a PEM block -----BEGIN PRIVATE KEY-----;"
+            throw new PemFileException(file + " holds no unencrypted PKCS#8 key (expected a PEM block -----BEGIN PRIVATE KEY-----;"
                     + " convert a PKCS#1 or encrypted key with: " + CONVERT_HINT + ")");
         }
         byte[] der;
         try {
             der = Base64.getMimeDecoder().decode(pem.group(1));
         } catch (IllegalArgumentException e) {
-            throw field.error(file + ": the key is not valid base64: " + e.getMessage());
+            throw new PemFileException(file + ": the key is not valid base64: " + e.getMessage());
         }
         PrivateKey key = decode(der);
         if (key == null) {
-            throw field.error(file + ": the key is neither an RSA nor an EC key (expected one of [RSA, EC])");
+            throw new PemFileException(file + ": the key is neither an RSA nor an EC key (expected one of [RSA, EC])");
         }
         if (!signsFor(key, certificate)) {
-            throw field.error(file + ": the key does not belong to the first certificate of cert_chain_file"
+            throw new PemFileException(file + ": the key does not belong to the first certificate of cert_chain_file"
                     + " (expected the certificate's own private key)");
         }
     }
 
-    private static byte[] read(ConfigNode field, Path file) {
+    private static byte[] read(Path file) {
         if (!Files.isRegularFile(file)) {
-            throw field.error(file + ": no such file (expected a PEM file; relative paths start at the working directory "
+            throw new PemFileException(file + ": no such file (expected a PEM file; relative paths start at the working directory "
                     + Path.of("").toAbsolutePath() + ")");
         }
         try {
             return Files.readAllBytes(file);
         } catch (IOException e) {
-            throw field.error(file + ": cannot be read: " + e);
+            throw new PemFileException(file + ": cannot be read: " + e);
         }
     }
 
