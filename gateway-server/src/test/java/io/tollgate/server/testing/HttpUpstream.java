@@ -64,8 +64,14 @@ public final class HttpUpstream implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    /** Serves {@code path} (and below) with {@code handler}. */
+    /** Serves {@code path} (and below) with {@code handler}, in place of what served that path before. */
     public HttpUpstream handle(String path, HttpHandler handler) {
+        try {
+            // the JDK's server keeps both contexts of one path and gives requests to the first: the echo, at "/"
+            server.removeContext(path);
+        } catch (IllegalArgumentException none) {
+            // nothing served that path yet
+        }
         server.createContext(path, exchange -> {
             clientPorts.add(exchange.getRemoteAddress().getPort());
             handler.handle(exchange);
