@@ -26,6 +26,8 @@ final class HttpRouteRequest extends RequestContext {
     private final HttpRequest request;
     private final boolean keepAlive;
     private final boolean complete;
+    /** The version the client spoke: forwarding rewrites the request's own to HTTP/1.1. */
+    private final HttpVersion version;
     private final String hostHeader;
     private final String authority;
     private final String path;
@@ -46,6 +48,7 @@ final class HttpRouteRequest extends RequestContext {
         this.request = request;
         this.keepAlive = keepAlive;
         this.complete = complete;
+        this.version = request.protocolVersion();
         String target = request.uri();
         String host = request.headers().get(HttpHeaderNames.HOST);
         int pathStart = 0;
@@ -90,9 +93,9 @@ final class HttpRouteRequest extends RequestContext {
         return complete;
     }
 
-    /** The request's HTTP version. */
+    /** The HTTP version the client spoke, as it came in (forwarding rewrites the request's own). */
     HttpVersion version() {
-        return request.protocolVersion();
+        return version;
     }
 
     /** The request's timeout: the route's, or for gRPC its {@code grpc-timeout} up to the route's most. */
