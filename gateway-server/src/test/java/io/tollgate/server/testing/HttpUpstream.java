@@ -36,6 +36,7 @@ public final class HttpUpstream implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
+    private final Set<String> servedPaths = ConcurrentHashMap.newKeySet();
     private final String name;
 
     public HttpUpstream(String name) throws IOException {
@@ -53,6 +54,7 @@ public final class HttpUpstream implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress(address, port), 0);
         server.setExecutor(executor);
         server.createContext("/", this::echo);
+        servedPaths.add("/");
         server.start();
     }
 
@@ -66,11 +68,9 @@ public final class HttpUpstream implements AutoCloseable {
 
     /** Serves {@code path} (and below) with {@code handler}, in place of what served that path before. */
     public HttpUpstream handle(String path, HttpHandler handler) {
-        try {
-            // the JDK's server keeps both contexts of one path and gives requests to the first: the echo, at "/"
+        if (!servedPaths.add(path)) {
+            // the JDK's server keeps both contexts of one path and gives requests to the first
             server.removeContext(path);
-        } catch (IllegalArgumentException none) {
-            // nothing served that path yet
         }
         server.createContext(path, exchange -> {
             clientPorts.add(exchange.getRemoteAddress().getPort());
