@@ -23,9 +23,9 @@ final class LoggingSpanExporter implements SpanExporter {
     public void export(FinishedSpan s) {
         if (spans.isInfoEnabled()) {
             spans.info("span trace_id={} span_id={} parent_id={} name={} listener={} route={} start_us={}"
-                    + " duration_us={} status={} upstream={} peer={}", s.span().traceId(), s.span().spanId(),
+                    + " duration_us={} status={} upstream={} peer={} attempt={}", s.span().traceId(), s.span().spanId(),
                     s.span().parentSpanId(), s.name(), s.listener(), s.route(), s.startEpochMicros(),
-                    s.durationMicros(), s.status(), s.upstreamHost(), s.peerAddress());
+                    s.durationMicros(), s.status(), s.upstreamHost(), s.peerAddress(), s.attempt());
         }
     }
 }
