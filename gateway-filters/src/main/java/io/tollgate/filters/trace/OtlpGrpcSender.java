@@ -1,10 +1,10 @@
 package io.tollgate.filters.trace;
 
-import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import io.tollgate.filters.grpcservice.GrpcChannels;
 import io.tollgate.filters.trace.export.BatchSender;
 import java.io.IOException;
 import java.net.URI;
@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class OtlpGrpcSender implements BatchSender<FinishedSpan> {
 
-    private final ManagedChannel channel;
+    private final GrpcChannels.OpenChannel channel;
     private final OtlpSpans spans;
     private final Duration timeout;
 
@@ -32,7 +32,7 @@ final class OtlpGrpcSender implements BatchSender<FinishedSpan> {
         } else {
             builder.usePlaintext();
         }
-        this.channel = builder.build();
+        this.channel = new GrpcChannels.OpenChannel(builder.build());
         this.spans = spans;
         this.timeout = timeout;
     }
@@ -40,7 +40,7 @@ final class OtlpGrpcSender implements BatchSender<FinishedSpan> {
     @Override
     public int send(List<FinishedSpan> batch) throws IOException {
         try {
-            ExportTraceServiceResponse answer = TraceServiceGrpc.newBlockingStub(channel)
+            ExportTraceServiceResponse answer = TraceServiceGrpc.newBlockingStub(channel.channel())
                     .withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS)
                     .export(spans.request(batch));
             return (int) Math.max(0, batch.size() - answer.getPartialSuccess().getRejectedSpans());
@@ -51,11 +51,6 @@ final class OtlpGrpcSender implements BatchSender<FinishedSpan> {
 
     @Override
     public void close() {
-        channel.shutdownNow();
-        try {
-            channel.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        channel.close();
     }
 }

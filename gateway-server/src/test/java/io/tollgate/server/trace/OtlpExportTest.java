@@ -6,7 +6,6 @@ import com.alipay.sofa.rpc.context.RpcInvokeContext;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 import io.tollgate.server.bolt.EchoService;
-import io.tollgate.server.bolt.EchoServiceImpl;
 import io.tollgate.server.bolt.SofaRpc;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.dubbo.DubboProvider;
@@ -23,7 +22,6 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.dubbo.rpc.RpcContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -80,7 +78,7 @@ class OtlpExportTest {
             """;
 
     private static final StartedResources started = new StartedResources();
-    private static final AtomicReference<Map<?, ?>> boltHeaders = new AtomicReference<>();
+    private static final RecordingEcho recording = new RecordingEcho();
     private static final HttpClient client = HttpClient.newHttpClient();
     private static OtlpReceiver receiver;
     private static TestGateway gateway;
@@ -94,7 +92,7 @@ class OtlpExportTest {
         web.answer("/fail", () -> 503);
         AtomicInteger flaky = new AtomicInteger();
         web.answer("/flaky", () -> flaky.getAndIncrement() == 0 ? 503 : 200);
-        sofa = started.add(new SofaRpc(new RecordingEcho()));
+        sofa = started.add(new SofaRpc(recording));
         DubboProvider provider = started.add(DubboProvider.named("dubbo").start());
         gateway = started.add(TestGateway.start(CONFIG, Map.of("OTLP_HTTP", receiver.httpEndpoint(),
                 "OTLP_GRPC", receiver.grpcEndpoint(), "WEB", web.port(), "SOFA", sofa.port(), "DUBBO", provider.port())));
@@ -178,7 +176,7 @@ class OtlpExportTest {
         String trace = "5bf92f3577b34da6a3ce929d0e0e4736";
         RpcInvokeContext.getContext().addCustomHeader("traceparent", "00-" + trace + "-" + CALLER_SPAN + "-01");
         sofa.refer(gateway.port("bolt")).echo("bolt");
-        String[] upstream = ((String) boltHeaders.get().get("traceparent")).split("-");
+        String[] upstream = recording.traceparent();
 
         OtlpReceiver.Received received = receiver.awaitSpan(upstream[2]);
         assertThat(received.channel()).isEqualTo("grpc");
@@ -244,15 +242,5 @@ class OtlpExportTest {
 
     private static String hex(byte[] bytes) {
         return HexFormat.of().formatHex(bytes);
-    }
-
-    /** A SOFARPC provider that keeps the request headers of the last call. */
-    private static final class RecordingEcho extends EchoServiceImpl {
-
-        @Override
-        public String echo(String message) {
-            boltHeaders.set((Map<?, ?>) RpcInvokeContext.getContext().get("request_header_key"));
-            return message;
-        }
     }
 }

@@ -6,7 +6,6 @@ import com.alipay.sofa.rpc.context.RpcInvokeContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.tollgate.server.bolt.EchoService;
-import io.tollgate.server.bolt.EchoServiceImpl;
 import io.tollgate.server.bolt.SofaRpc;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.dubbo.DubboProvider;
@@ -87,7 +86,7 @@ class ZipkinExportTest {
     @TempDir
     static Path dir;
     private static final StartedResources started = new StartedResources();
-    private static final AtomicReference<Map<?, ?>> boltHeaders = new AtomicReference<>();
+    private static final RecordingEcho recording = new RecordingEcho();
     private static final HttpClient client = HttpClient.newHttpClient();
     private static ZipkinServer zipkin;
     private static HttpUpstream web;
@@ -101,7 +100,7 @@ class ZipkinExportTest {
         zipkin = started.add(ZipkinServer.start(dir));
         web = started.add(new HttpUpstream("web"));
         web.answer("/fail", () -> 503);
-        sofa = started.add(new SofaRpc(new RecordingEcho()));
+        sofa = started.add(new SofaRpc(recording));
         DubboProvider provider = started.add(DubboProvider.named("dubbo").start());
         nowhere = "http://127.0.0.1:" + FreePort.pick() + "/api/v2/spans";
         gateway = started.add(TestGateway.start(CONFIG.replace("EXPORT", EXPORT), Map.of("ZIPKIN", zipkin.spansEndpoint(),
@@ -159,7 +158,7 @@ class ZipkinExportTest {
         String trace = "5bf92f3577b34da6a3ce929d0e0e4736";
         RpcInvokeContext.getContext().addCustomHeader("traceparent", "00-" + trace + "-" + CALLER_SPAN + "-01");
         sofa.refer(gateway.port("bolt")).echo("bolt");
-        String[] upstream = ((String) boltHeaders.get().get("traceparent")).split("-");
+        String[] upstream = recording.traceparent();
         assertThat(upstream[1]).isEqualTo(trace);
 
         JsonNode span = spanWithId(trace, upstream[2]);
@@ -298,15 +297,5 @@ class ZipkinExportTest {
             }
         });
         return trace.get();
-    }
-
-    /** A SOFARPC provider that keeps the request headers of the last call. */
-    private static final class RecordingEcho extends EchoServiceImpl {
-
-        @Override
-        public String echo(String message) {
-            boltHeaders.set((Map<?, ?>) RpcInvokeContext.getContext().get("request_header_key"));
-            return message;
-        }
     }
 }
