@@ -82,6 +82,16 @@ public interface StreamFilterContext {
     void respond(int httpStatus, int grpcStatus, String reason);
 
     /**
+     * {@link #respond(int, String)} with {@code body} as the HTTP answer's body (UTF-8,
+     * {@code text/plain} unless a filter's {@link StreamFilter#onResponse} sets another type), as
+     * Envoy's ext_authz passes the authorization service's denial on. A gRPC or RPC answer carries
+     * no body: for them this is {@link #respond(int, String)}.
+     */
+    default void respond(int httpStatus, String reason, String body) {
+        respond(httpStatus, reason);
+    }
+
+    /**
      * Answers the request now with {@code httpStatus} and no body, as the gateway's own answer
      * and not an error (a CORS preflight's 200): no {@code x-tollgate-error}, nothing counted as an
      * error; the filters' {@link StreamFilter#onResponse} add their headers to it. Ends the chain.
@@ -110,6 +120,13 @@ public interface StreamFilterContext {
      */
     default void mirror(String cluster, long maxBodyBytes, MirrorListener listener) {
         listener.mirrored(MirrorOutcome.SKIPPED);
+    }
+
+    /**
+     * Tells {@code listener} of each upstream attempt the request makes from now on (one listener a
+     * request; a later call replaces it). A request answered without going upstream makes none.
+     */
+    default void listenToAttempts(AttemptListener listener) {
     }
 
     /** What {@code filter} kept for this request, or null. */

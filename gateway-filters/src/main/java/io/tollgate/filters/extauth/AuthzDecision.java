@@ -10,9 +10,10 @@ import java.util.List;
  * @param upstream the headers to set on the request before it goes on
  * @param upstreamRemoved the request headers to remove before it goes on
  * @param client the headers to set on the response to the client (the denial, or the upstream's answer)
+ * @param body the body a denial answers an HTTP client with, or null for the gateway's own text
  */
 record AuthzDecision(Verdict verdict, int status, List<HeaderChange> upstream, List<String> upstreamRemoved,
-        List<HeaderChange> client) {
+        List<HeaderChange> client, String body) {
 
     /** The service's word, or why there is none. */
     enum Verdict {
@@ -26,6 +27,6 @@ record AuthzDecision(Verdict verdict, int status, List<HeaderChange> upstream, L
 
     /** A failed or timed-out check: no verdict and nothing to change. */
     static AuthzDecision failed(Verdict verdict) {
-        return new AuthzDecision(verdict, 0, List.of(), List.of(), List.of());
+        return new AuthzDecision(verdict, 0, List.of(), List.of(), List.of(), null);
     }
 }

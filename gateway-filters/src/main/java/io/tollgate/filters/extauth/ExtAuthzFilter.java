@@ -15,7 +15,7 @@ import java.util.List;
  * headers the service set (and its answer gets those the service asked for the client); a denied
  * one is answered with the service's status (403 by default) in the caller's protocol (HTTP
  * status, the gRPC status matching it, a Bolt or Dubbo error status with the caller's id) and the
- * service's headers; a check that fails or passes its timeout lets the request through under
+ * service's headers, and an HTTP client gets the service's body when it gave one; a check that fails or passes its timeout lets the request through under
  * {@code failure_mode_allow}, else refuses it with {@code status_on_error}. Counted as Envoy
  * counts: ok, denied, error (timeouts included), timeout, failure_mode_allowed. One instance per
  * chain; what a request needs is kept in its context.
@@ -55,7 +55,7 @@ final class ExtAuthzFilter implements StreamFilter {
 
     private void decided(StreamFilterContext context, Pending pending, AuthzDecision decision) {
         pending.decided = true;
-        pending.clientHeaders = decision.client();
+        pending.clientHeaders = context.grpc() ? withoutContentType(decision.client()) : decision.client();
         switch (decision.verdict()) {
             case ALLOWED -> {
                 counters.ok();
@@ -73,7 +73,12 @@ final class ExtAuthzFilter implements StreamFilter {
             case DENIED -> {
                 counters.refused();
                 context.flag(ResponseFlag.UNAUTHORIZED_EXTERNAL_SERVICE);
-                context.respond(decision.status() == 0 ? DEFAULT_DENIED_STATUS : decision.status(), DENIED_REASON);
+                int status = decision.status() == 0 ? DEFAULT_DENIED_STATUS : decision.status();
+                if (decision.body() == null) {
+                    context.respond(status, DENIED_REASON);
+                } else {
+                    context.respond(status, DENIED_REASON, decision.body());
+                }
             }
             default -> {
                 counters.failed(decision.verdict() == AuthzDecision.Verdict.TIMEOUT);
@@ -86,6 +91,11 @@ final class ExtAuthzFilter implements StreamFilter {
                 }
             }
         }
+    }
+
+    /** The changes but those of {@code content-type}, which a gRPC answer must keep (its client refuses any other). */
+    private static List<HeaderChange> withoutContentType(List<HeaderChange> changes) {
+        return changes.stream().filter(c -> !c.name().equals("content-type")).toList();
     }
 
     @Override

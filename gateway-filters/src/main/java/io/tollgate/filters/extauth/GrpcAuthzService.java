@@ -100,12 +100,12 @@ final class GrpcAuthzService implements AuthzService {
                 removed.add(name.toLowerCase(Locale.ROOT));
             }
             return new AuthzDecision(AuthzDecision.Verdict.ALLOWED, 0, changes(ok.getHeadersList()),
-                    removed, changes(ok.getResponseHeadersToAddList()));
+                    removed, changes(ok.getResponseHeadersToAddList()), null);
         }
         DeniedHttpResponse denied = answer.getDeniedResponse();
         int status = denied.hasStatus() ? denied.getStatus().getCodeValue() : 0;
         return new AuthzDecision(AuthzDecision.Verdict.DENIED, status >= 200 && status <= 599 ? status : 0,
-                List.of(), List.of(), changes(denied.getHeadersList()));
+                List.of(), List.of(), changes(denied.getHeadersList()), denied.getBody().isEmpty() ? null : denied.getBody());
     }
 
     private static List<HeaderChange> changes(List<HeaderValueOption> options) {

@@ -1,11 +1,16 @@
 package io.tollgate.filters.extauth;
 
 import io.tollgate.core.filter.StreamFilterContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +24,7 @@ import java.util.function.Consumer;
  * Asks an authorization server over HTTP, as Envoy's {@code http_service} does: a subrequest with
  * the request's method, its path behind the configured prefix and its allowed headers, no body. A
  * 200 allows (its allowed upstream headers go onto the request); any other status denies with that
- * status (its allowed client headers go onto the answer). The JDK's client does the I/O on its own
+ * status (its allowed client headers and up to 64 KiB of its body go onto the answer). The JDK's client does the I/O on its own
  * threads; the answer is handed back to the request's event loop.
  */
 final class HttpAuthzService implements AuthzService {
@@ -30,6 +35,12 @@ final class HttpAuthzService implements AuthzService {
     private static final Set<String> NOT_TO_CLIENT = Set.of("content-length", "content-type", "connection",
             "transfer-encoding", "keep-alive", "date", "server", ":status");
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    /** The most of a denial's body passed on to the client; the rest is read and dropped. */
+    static final int MAX_DENIAL_BODY = 64 * 1024;
+    /** A denial's body, up to {@link #MAX_DENIAL_BODY} bytes, as text; an allowing answer's is dropped. */
+    private static final HttpResponse.BodyHandler<String> DENIAL_BODY = info -> info.statusCode() == 200
+            ? HttpResponse.BodySubscribers.replacing(null)
+            : HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofInputStream(), HttpAuthzService::upTo);
 
     private final ExtAuthzSettings.HttpServiceSettings settings;
     private final ExtAuthzSettings filter;
@@ -42,9 +53,9 @@ final class HttpAuthzService implements AuthzService {
     @Override
     public Runnable check(StreamFilterContext context, Consumer<AuthzDecision> done) {
         boolean[] cancelled = new boolean[1];
-        CompletableFuture<HttpResponse<Void>> sent;
+        CompletableFuture<HttpResponse<String>> sent;
         try {
-            sent = CLIENT.sendAsync(request(context), HttpResponse.BodyHandlers.discarding());
+            sent = CLIENT.sendAsync(request(context), DENIAL_BODY);
         } catch (IllegalArgumentException e) {
             // a path or header the JDK's client refuses: the check fails as a call that cannot be made
             sent = CompletableFuture.failedFuture(e);
@@ -81,18 +92,30 @@ final class HttpAuthzService implements AuthzService {
         return URI.create(base + settings.pathPrefix() + CheckHeaders.pathAndQuery(context));
     }
 
-    private AuthzDecision decision(HttpResponse<Void> answer) {
+    private AuthzDecision decision(HttpResponse<String> answer) {
         if (answer.statusCode() == 200) {
             return new AuthzDecision(AuthzDecision.Verdict.ALLOWED, 0,
                     copied(answer, settings.allowedUpstreamHeaders()), List.of(),
-                    copied(answer, settings.allowedClientHeadersOnSuccess()));
+                    copied(answer, settings.allowedClientHeadersOnSuccess()), null);
         }
+        String body = answer.body();
         return new AuthzDecision(AuthzDecision.Verdict.DENIED, answer.statusCode(), List.of(), List.of(),
-                copied(answer, settings.allowedClientHeaders()));
+                copied(answer, settings.allowedClientHeaders()), body == null || body.isEmpty() ? null : body);
+    }
+
+    /** Up to {@link #MAX_DENIAL_BODY} bytes of {@code in} as UTF-8 text; the rest is drained. On the client's thread. */
+    private static String upTo(InputStream in) {
+        try (in) {
+            byte[] kept = in.readNBytes(MAX_DENIAL_BODY);
+            in.transferTo(OutputStream.nullOutputStream());
+            return new String(kept, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The answer's headers named in {@code allowed} (null: all but those describing the message). */
-    private static List<HeaderChange> copied(HttpResponse<Void> answer, Set<String> allowed) {
+    private static List<HeaderChange> copied(HttpResponse<String> answer, Set<String> allowed) {
         List<HeaderChange> copied = new ArrayList<>();
         answer.headers().map().forEach((name, values) -> {
             String lower = name.toLowerCase(Locale.ROOT);

@@ -17,13 +17,24 @@ package io.tollgate.filters.trace;
  * @param method the HTTP method, or the RPC method
  * @param service the RPC service (or gRPC service), null for plain HTTP
  * @param path the HTTP path, null for RPC
+ * @param attempt 0 for the request's span (kind {@code SERVER}); for the span of an upstream
+ *     attempt (kind {@code CLIENT}, a child of the request's), its number: 1 the first try, 2 the
+ *     first retry ...; its {@code status} is then what the host answered, 0 for no answer
  */
 public record FinishedSpan(TraceSpan span, String name, String listener, String route, long startEpochMicros,
         long durationMicros, int status, String upstreamHost, String peerAddress, String protocol, boolean rpc,
-        String method, String service, String path) {
+        String method, String service, String path, int attempt) {
 
-    /** Whether the request failed on the server side: a 5xx, or an RPC status that means one. */
+    /**
+     * Whether the request failed on the server side: a 5xx, or an RPC status that means one; for
+     * an attempt, also no answer at all.
+     */
     public boolean error() {
-        return status >= 500;
+        return status >= 500 || (attempt > 0 && status == 0);
+    }
+
+    /** Whether this is the span of an upstream attempt (kind {@code CLIENT}). */
+    public boolean client() {
+        return attempt > 0;
     }
 }

@@ -5,14 +5,14 @@ import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Gives each request a span of the gateway's own: the trace context the request carries (W3C,
  * B3, SOFA) is rewritten so the upstream sees the gateway's span as its parent, or a new trace is
  * started; the access log entry gets the trace id and the span id. With {@code export} on, the
- * finished span goes to the {@link SpanExporter} when its trace is sampled or the request failed
- * with a 5xx (or the RPC status meaning one).
+ * finished span, and a child span of each upstream attempt ({@link ExchangeSpan}), go to the
+ * {@link SpanExporter} when the trace is sampled or the request failed with a 5xx (or the RPC
+ * status meaning one).
  *
  * <p>A request whose headers cannot be changed (an RPC protocol whose codec cannot rewrite its
  * header map) passes unchanged and is counted in {@code tollgate.filter.trace.unchanged}.
@@ -40,29 +40,18 @@ final class TraceFilter implements StreamFilter {
         TraceSpan span = propagation.apply(headers);
         context.trace(span.traceId(), span.spanId());
         if (exporter != null) {
-            // read now: an RPC frame's service and method are gone from it once the call completes
-            boolean rpc = context.rpc();
-            context.state(this, new Started(span, System.currentTimeMillis(), System.nanoTime(), rpc, context.method(),
-                    rpc ? context.service() : null, rpc ? null : context.request().path()));
+            ExchangeSpan exchange = new ExchangeSpan(span, context);
+            context.state(this, exchange);
+            context.listenToAttempts(exchange);
         }
         return FilterStatus.CONTINUE;
     }
 
     @Override
     public void onComplete(StreamFilterContext context, int status) {
-        if (exporter == null || !(context.state(this) instanceof Started started)
-                || !(started.span.sampled() || status >= 500)) {
-            return;
+        if (exporter != null && context.state(this) instanceof ExchangeSpan exchange
+                && (exchange.sampled() || status >= 500)) {
+            exchange.finish(context, status, exporter);
         }
-        String name = started.rpc ? started.service + "/" + started.method : started.method + " " + started.path;
-        exporter.export(new FinishedSpan(started.span, name, context.listenerName(), context.routeName(),
-                TimeUnit.MILLISECONDS.toMicros(started.epochMillis),
-                TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - started.nanos), status, context.upstreamHost(),
-                context.clientAddress(), context.protocol(), started.rpc, started.method, started.service, started.path));
-    }
-
-    /** What an exported span needs kept from the request's start. */
-    private record Started(TraceSpan span, long epochMillis, long nanos, boolean rpc, String method, String service,
-            String path) {
     }
 }

@@ -11,11 +11,14 @@ import java.util.Locale;
  * ({@code http.method}, {@code http.path}, {@code http.route}, {@code http.status_code}; or
  * {@code rpc.system} {@code sofarpc}/{@code dubbo}/{@code grpc}, {@code rpc.service},
  * {@code rpc.method}, {@code rpc.status_code}), {@code error} on a 5xx, and the upstream host in
- * {@code tollgate.upstream} (the filter does not see the upstream attempt's timing, so it is no
- * span of its own). Trace ids Zipkin would refuse (a SOFA id of other than 16 or 32 hex digits)
+ * {@code tollgate.upstream}; each upstream attempt a span of kind {@code CLIENT} with the host as
+ * remote endpoint and its number in {@code tollgate.attempt}. Trace ids Zipkin would refuse (a SOFA id of other than 16 or 32 hex digits)
  * are left-padded with zeros to 32 when they are shorter hex, else the span is left out.
  */
 final class ZipkinJson implements BatchEncoder<FinishedSpan> {
+
+    /** The error an attempt without any answer (refused, reset, timed out) is marked with. */
+    static final String NO_ANSWER = "no_answer";
 
     private final String serviceName;
 
@@ -45,41 +48,76 @@ final class ZipkinJson implements BatchEncoder<FinishedSpan> {
         if (parent != null && TraceIds.isId(parent, 16)) {
             out.append(",\"parentId\":\"").append(parent).append('"');
         }
-        out.append(",\"kind\":\"SERVER\",\"name\":");
+        out.append(",\"kind\":\"").append(s.client() ? "CLIENT" : "SERVER").append("\",\"name\":");
         string(out, s.name());
         out.append(",\"timestamp\":").append(s.startEpochMicros())
                 .append(",\"duration\":").append(Math.max(1, s.durationMicros()));
         out.append(",\"localEndpoint\":{\"serviceName\":");
         string(out, serviceName);
         out.append('}');
-        if (s.peerAddress() != null && !s.peerAddress().isEmpty()) {
+        if (s.client()) {
+            remoteHost(out, s.upstreamHost());
+        } else if (s.peerAddress() != null && !s.peerAddress().isEmpty()) {
             out.append(",\"remoteEndpoint\":{\"").append(s.peerAddress().indexOf(':') >= 0 ? "ipv6" : "ipv4")
                     .append("\":");
             string(out, s.peerAddress());
             out.append('}');
         }
         out.append(",\"tags\":{");
+        String status = s.status() == 0 && s.client() ? null : Integer.toString(s.status());
         if (s.rpc()) {
             tag(out, "rpc.system", rpcSystem(s.protocol()));
             tag(out, "rpc.service", s.service());
             tag(out, "rpc.method", s.method());
-            tag(out, "rpc.status_code", Integer.toString(s.status()));
+            tag(out, "rpc.status_code", status);
         } else {
             tag(out, "http.method", s.method());
             tag(out, "http.path", s.path());
-            tag(out, "http.status_code", Integer.toString(s.status()));
+            tag(out, "http.status_code", status);
         }
         tag(out, "http.route", s.route());
         tag(out, "tollgate.protocol", s.protocol());
         tag(out, "tollgate.listener", s.listener());
         tag(out, "tollgate.upstream", s.upstreamHost());
+        if (s.client()) {
+            tag(out, "tollgate.attempt", Integer.toString(s.attempt()));
+        }
         if (s.error()) {
-            tag(out, "error", Integer.toString(s.status()));
+            tag(out, "error", status == null ? NO_ANSWER : status);
         }
         out.append("}}");
     }
 
-    private static String rpcSystem(String protocol) {
+    /**
+     * A host's {@code address:port} (IPv6 in brackets) as the remote endpoint; left out when the
+     * address is a name, which Zipkin's endpoint cannot hold (the {@code tollgate.upstream} tag has it).
+     */
+    private static void remoteHost(StringBuilder out, String host) {
+        int colon = host == null ? -1 : host.lastIndexOf(':');
+        if (colon <= 0 || colon == host.length() - 1 || !only(host, colon + 1, host.length(), "0123456789")) {
+            return;
+        }
+        boolean v6 = host.charAt(0) == '[' && host.charAt(colon - 1) == ']';
+        int from = v6 ? 1 : 0;
+        int to = v6 ? colon - 1 : colon;
+        if (!only(host, from, to, v6 ? "0123456789abcdefABCDEF:." : "0123456789.")) {
+            return;
+        }
+        out.append(",\"remoteEndpoint\":{\"").append(v6 ? "ipv6" : "ipv4").append("\":\"").append(host, from, to)
+                .append("\",\"port\":").append(host, colon + 1, host.length()).append('}');
+    }
+
+    private static boolean only(String text, int from, int to, String allowed) {
+        for (int i = from; i < to; i++) {
+            if (allowed.indexOf(text.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return to > from;
+    }
+
+    /** The OpenTelemetry {@code rpc.system} of a downstream protocol: {@code sofarpc}, {@code dubbo} or {@code grpc}. */
+    static String rpcSystem(String protocol) {
         String lower = protocol == null ? "" : protocol.toLowerCase(Locale.ROOT);
         if (lower.startsWith("bolt")) {
             return "sofarpc";

@@ -54,13 +54,27 @@ class TraceFilterFactoryTest {
         TraceSettings first = load(filter).settings(TraceSettings.class);
         TraceSettings second = load(filter).settings(TraceSettings.class);
         assertThat(first.samplingRatio()).isEqualTo(0.25);
-        ZipkinSpanExporter exporter = (ZipkinSpanExporter) first.exporter();
-        assertThat(exporter.batchExporter()).isSameAs(((ZipkinSpanExporter) second.exporter()).batchExporter());
+        QueuedSpanExporter exporter = (QueuedSpanExporter) first.exporter();
+        assertThat(exporter.batchExporter()).isSameAs(((QueuedSpanExporter) second.exporter()).batchExporter());
         assertThat(exporter.batchExporter().settings()).isEqualTo(new BatchSettings(
                 URI.create("http://127.0.0.1:9/api/v2/spans"), "application/json", 8, 4, Duration.ofMillis(250),
                 Duration.ofSeconds(5)));
         TraceSettings other = load(filter.replace("edge", "other")).settings(TraceSettings.class);
-        assertThat(((ZipkinSpanExporter) other.exporter()).batchExporter()).isNotSameAs(exporter.batchExporter());
+        assertThat(((QueuedSpanExporter) other.exporter()).batchExporter()).isNotSameAs(exporter.batchExporter());
+    }
+
+    @Test
+    void readsAnOtlpExportWithEachProtocolsDefaultEndpoint() {
+        QueuedSpanExporter http = (QueuedSpanExporter) load("{ name: trace, export: { type: otlp } }")
+                .settings(TraceSettings.class).exporter();
+        assertThat(http.name()).isEqualTo("otlp");
+        assertThat(http.batchExporter().settings()).isEqualTo(new BatchSettings(
+                URI.create("http://127.0.0.1:4318/v1/traces"), "application/x-protobuf", 2048, 512,
+                Duration.ofSeconds(1), Duration.ofSeconds(5)));
+        QueuedSpanExporter grpc = (QueuedSpanExporter) load("{ name: trace, export: { type: otlp, protocol: grpc } }")
+                .settings(TraceSettings.class).exporter();
+        assertThat(grpc.batchExporter().settings().endpoint()).isEqualTo(URI.create("http://127.0.0.1:4317"));
+        assertThat(grpc.batchExporter()).isNotSameAs(http.batchExporter());
     }
 
     @Test
@@ -72,9 +86,13 @@ class TraceFilterFactoryTest {
         assertThatThrownBy(() -> load("{ name: trace, new_trace_formats: [] }"))
                 .hasMessageStartingWith("listeners[0].filters[0].new_trace_formats: empty");
         assertThatThrownBy(() -> load("{ name: trace, export: zipkin }"))
-                .hasMessage("listeners[0].filters[0].export: 'zipkin' (expected one of [none, log], or a mapping with type: zipkin)");
-        assertThatThrownBy(() -> load("{ name: trace, export: { type: otlp } }"))
-                .hasMessage("listeners[0].filters[0].export.type: 'otlp' (expected zipkin)");
+                .hasMessage("listeners[0].filters[0].export: 'zipkin' (expected one of [none, log], or a mapping with type: zipkin or otlp)");
+        assertThatThrownBy(() -> load("{ name: trace, export: { type: jaeger } }"))
+                .hasMessage("listeners[0].filters[0].export.type: 'jaeger' (expected zipkin or otlp)");
+        assertThatThrownBy(() -> load("{ name: trace, export: { type: otlp, protocol: http/json } }"))
+                .hasMessage("listeners[0].filters[0].export.protocol: 'http/json' (expected http/protobuf or grpc)");
+        assertThatThrownBy(() -> load("{ name: trace, export: { type: zipkin, protocol: grpc } }"))
+                .hasMessageStartingWith("listeners[0].filters[0].export.protocol: unknown field");
         assertThatThrownBy(() -> load("{ name: trace, export: { type: zipkin, endpoint: 'ftp://x/y' } }"))
                 .hasMessage("listeners[0].filters[0].export.endpoint: 'ftp://x/y' (expected an http or https URL)");
         assertThatThrownBy(() -> load("{ name: trace, export: { type: zipkin, max_queue: 0 } }"))

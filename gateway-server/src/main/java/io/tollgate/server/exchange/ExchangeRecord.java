@@ -6,6 +6,7 @@ import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.accesslog.AccessLogTap;
 import io.tollgate.core.accesslog.HeaderCapture;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.filter.AttemptListener;
 import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.core.metrics.RouteMetrics;
@@ -56,6 +57,9 @@ public final class ExchangeRecord {
     private long bytesSent;
     private boolean finished;
     private FinishListener finishListener;
+    private AttemptListener attempts;
+    private boolean attemptOpen;
+    private int attemptStatus;
 
     /**
      * @param protocol the downstream protocol as the access log names it, e.g. {@code HTTP/1.1}, {@code BOLT/1}
@@ -106,11 +110,37 @@ public final class ExchangeRecord {
         this.hasRpcRequestId = true;
     }
 
-    /** The attempt now under way goes to {@code host} of {@code target}'s cluster. */
+    /** Tells {@code listener} of the request's upstream attempts (the trace filter's child spans). */
+    public void attempts(AttemptListener listener) {
+        this.attempts = listener;
+    }
+
+    /**
+     * The attempt now under way goes to {@code host} of {@code target}'s cluster: a new attempt,
+     * or the one just started moved off a host known down.
+     */
     public void upstream(ExchangeTarget target, String host) {
         this.cluster = target.metrics();
         this.clusterName = target.cluster().name();
         this.upstreamHost = host;
+        if (attempts != null && !attemptOpen) {
+            attemptOpen = true;
+            attemptStatus = 0;
+            attempts.attemptStarted();
+        }
+    }
+
+    /** The attempt under way got its host's answer with {@code status} (the HTTP meaning of an RPC status). */
+    public void attemptAnswered(int status) {
+        attemptStatus = status;
+    }
+
+    /** The attempt under way ended, answered or not. */
+    public void attemptEnded() {
+        if (attemptOpen) {
+            attemptOpen = false;
+            attempts.attemptEnded(upstreamHost, attemptStatus);
+        }
     }
 
     /** The request is a gRPC call: the access log reads its service and method from the path. */
@@ -209,6 +239,7 @@ public final class ExchangeRecord {
             return;
         }
         finished = true;
+        attemptEnded();
         if (finishListener != null) {
             finishListener.finished(status);
         }

@@ -3,6 +3,7 @@ package io.tollgate.server.filter;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.filter.AttemptListener;
 import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterResponse;
 import io.tollgate.core.filter.FilterStatus;
@@ -56,6 +57,8 @@ public class FilterRun extends Deadline implements StreamFilterContext, FinishLi
     private int seen;
     private boolean stopped;
     private boolean answered;
+    /** The body a filter's answer carries, or null for the gateway's own text. */
+    private String answerBody;
     private boolean completed;
 
     /** @param executor the request's event loop */
@@ -120,6 +123,20 @@ public class FilterRun extends Deadline implements StreamFilterContext, FinishLi
     @Override
     public void respond(int httpStatus, String reason) {
         respond(httpStatus, -1, reason);
+    }
+
+    @Override
+    public void respond(int httpStatus, String reason, String body) {
+        if (answered || completed) {
+            return;
+        }
+        answerBody = body;
+        respond(httpStatus, -1, reason);
+    }
+
+    /** The body a filter answered the request with ({@link #respond(int, String, String)}), or null. */
+    public String answerBody() {
+        return answerBody;
     }
 
     /** Answers with no reason: the protocol writes the answer as the gateway's own, not as an error. */
@@ -304,6 +321,11 @@ public class FilterRun extends Deadline implements StreamFilterContext, FinishLi
     @Override
     public void trace(String traceId, String spanId) {
         record.trace(traceId, spanId);
+    }
+
+    @Override
+    public void listenToAttempts(AttemptListener listener) {
+        record.attempts(listener);
     }
 
     @Override

@@ -397,8 +397,10 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             return;
         }
         proxy.listenerMetrics().error(reason);
+        String body = grpc ? null : context.filters().answerBody();
         FullHttpResponse response = grpc && grpcStatus >= 0
-                ? LocalResponses.grpcError(carrier.alloc(), grpcStatus, reason) : error(status, reason);
+                ? LocalResponses.grpcError(carrier.alloc(), grpcStatus, reason)
+                : body != null ? LocalResponses.error(carrier.alloc(), status, reason, body) : error(status, reason);
         respondLocally(context.record(), request.protocolVersion(), context.keepAlive(), response);
         ReferenceCountUtil.release(request);
     }

@@ -311,6 +311,7 @@ final class HttpExchange extends Exchange<UpstreamPool> {
             }
             skippingInformational = false;
             target.outcomes().responded(answering.host(), code);
+            record.attemptAnswered(code);
             boolean retriable = asksForRetry(response);
             if (retriable && grantRetry()) {
                 ReferenceCountUtil.release(msg);
@@ -562,6 +563,7 @@ final class HttpExchange extends Exchange<UpstreamPool> {
         if (attempt != null) {
             attempt.end(reusable);
             attempt = null;
+            record.attemptEnded();
         }
     }
 

@@ -27,7 +27,12 @@ final class LocalResponses {
 
     /** An error response: status, reason header, and a one-line body naming the reason. */
     static FullHttpResponse error(ByteBufAllocator alloc, HttpResponseStatus status, String reason) {
-        FullHttpResponse response = text(alloc, status, status.code() + " " + status.reasonPhrase() + ": " + reason + "\n");
+        return error(alloc, status, reason, status.code() + " " + status.reasonPhrase() + ": " + reason + "\n");
+    }
+
+    /** An error answer with a body a filter gave (an authorization service's denial), flagged with {@code reason}. */
+    static FullHttpResponse error(ByteBufAllocator alloc, HttpResponseStatus status, String reason, String body) {
+        FullHttpResponse response = text(alloc, status, body);
         response.headers().set(REASON_HEADER, reason);
         return response;
     }

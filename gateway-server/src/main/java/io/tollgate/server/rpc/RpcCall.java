@@ -100,6 +100,7 @@ final class RpcCall extends Exchange<RpcHostPool> implements AttemptOwner {
     public void attemptResponded(RpcAttempt answered, RpcFrame response) {
         int status = response.httpStatus();
         target.outcomes().responded(answered.host(), status);
+        record.attemptAnswered(status);
         target.metrics().requestCompleted(status, record.elapsedNanos());
         endAttempt();
         boolean retriable = asksForRetry(response.statusError());
@@ -179,6 +180,7 @@ final class RpcCall extends Exchange<RpcHostPool> implements AttemptOwner {
         RpcUpstreamConnection connection = late.connection();
         attempt = null;
         boolean sent = late.end();
+        record.attemptEnded();
         if (sent) {
             target.outcomes().failed(late.host(), UpstreamFailure.TIMEOUT);
         }
@@ -271,6 +273,7 @@ final class RpcCall extends Exchange<RpcHostPool> implements AttemptOwner {
         if (attempt != null) {
             attempt.end();
             attempt = null;
+            record.attemptEnded();
         }
     }
 

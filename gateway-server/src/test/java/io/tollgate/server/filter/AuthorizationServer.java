@@ -37,6 +37,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class AuthorizationServer implements AutoCloseable {
 
+    /** The body of an HTTP request's denial. */
+    static final String DENIED_BODY = "{\"error\":\"token required\"}";
+
     /** Every check asked, in order. */
     final BlockingQueue<CheckRequest> checks = new LinkedBlockingQueue<>();
     final AtomicInteger hanging = new AtomicInteger();
@@ -92,7 +95,9 @@ final class AuthorizationServer implements AutoCloseable {
             denied.setStatus(HttpStatus.newBuilder().setCode(StatusCode.Forbidden));
         } else {
             denied.setStatus(HttpStatus.newBuilder().setCode(StatusCode.Unauthorized))
-                    .addHeaders(option("www-authenticate", "Bearer realm=\"tollgate\""));
+                    .addHeaders(option("www-authenticate", "Bearer realm=\"tollgate\""))
+                    .addHeaders(option("content-type", "application/json"))
+                    .setBody(DENIED_BODY);
         }
         return CheckResponse.newBuilder()
                 .setStatus(com.google.rpc.Status.newBuilder().setCode(7))

@@ -28,6 +28,7 @@ import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The {@code ext_authz} filter against a real grpc-java server of Envoy's Authorization API (and
  * a real HTTP authorization server) with real clients of every protocol: for each rule, the
  * request the policy allows passes with the service's headers, and the one it denies is answered
- * in the caller's protocol without reaching the upstream (401/403 with the service's headers,
+ * in the caller's protocol without reaching the upstream (401/403 with the service's headers and body,
  * UNAUTHENTICATED, Bolt and Dubbo error statuses); a check past its timeout or to a dead service
  * refuses, or lets through under {@code failure_mode_allow}; a route may turn the check off.
  */
@@ -138,7 +139,9 @@ class ExtAuthzFilterTest {
                 exchange.getResponseHeaders().set("www-authenticate", "Basic");
                 exchange.getResponseHeaders().set("x-internal", "not for clients");
             }
-            exchange.sendResponseHeaders(good ? 200 : 403, -1);
+            byte[] body = good ? new byte[0] : "denied by policy\n".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(good ? 200 : 403, good ? -1 : body.length);
+            exchange.getResponseBody().write(body);
             exchange.close();
         });
         httpAuthz.start();
@@ -200,7 +203,8 @@ class ExtAuthzFilterTest {
         assertThat(response.statusCode()).isEqualTo(401);
         assertThat(response.headers().firstValue("www-authenticate")).hasValue("Bearer realm=\"tollgate\"");
         assertThat(response.headers().firstValue("x-tollgate-error")).hasValue("ext_authz_denied");
-        assertThat(response.body()).doesNotContain("target:");
+        assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
+        assertThat(response.body()).isEqualTo(AuthorizationServer.DENIED_BODY);
         assertThat(count(DENIED, "http", "")).isEqualTo(denied + 1);
         Await.until("the access log shows UAEX on the denial", LIMIT, () -> accessLog().lines()
                 .anyMatch(l -> l.contains("/api/denied") && l.contains(" 401 UAEX ")));
@@ -281,7 +285,7 @@ class ExtAuthzFilterTest {
         assertThat(denied.statusCode()).isEqualTo(403);
         assertThat(denied.headers().firstValue("www-authenticate")).hasValue("Basic");
         assertThat(denied.headers().firstValue("x-internal")).isEmpty();
-        assertThat(denied.body()).doesNotContain("target:");
+        assertThat(denied.body()).isEqualTo("denied by policy\n");
         assertThat(httpChecks.poll(10, TimeUnit.SECONDS)).isEqualTo("POST /check/http-mode/a");
     }
 

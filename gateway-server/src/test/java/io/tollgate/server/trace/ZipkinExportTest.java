@@ -6,7 +6,6 @@ import com.alipay.sofa.rpc.context.RpcInvokeContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.tollgate.server.bolt.EchoService;
-import io.tollgate.server.bolt.EchoServiceImpl;
 import io.tollgate.server.bolt.SofaRpc;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.dubbo.DubboProvider;
@@ -38,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the trace id the upstream saw, with the gateway's span id the upstream saw as parent, the
  * caller's span as the gateway's parent, kind SERVER and the protocol's tags. Sampling ratio 0
  * and a caller's "not sampled" export only failed requests; a full queue drops spans and counts
- * them.
+ * them. The upstream attempt is a CLIENT span, the child of the gateway's.
  */
 class ZipkinExportTest {
 
@@ -87,9 +86,10 @@ class ZipkinExportTest {
     @TempDir
     static Path dir;
     private static final StartedResources started = new StartedResources();
-    private static final AtomicReference<Map<?, ?>> boltHeaders = new AtomicReference<>();
+    private static final RecordingEcho recording = new RecordingEcho();
     private static final HttpClient client = HttpClient.newHttpClient();
     private static ZipkinServer zipkin;
+    private static HttpUpstream web;
     private static TestGateway gateway;
     private static SofaRpc sofa;
     private static DubboConsumer dubbo;
@@ -98,9 +98,9 @@ class ZipkinExportTest {
     @BeforeAll
     static void start() throws Exception {
         zipkin = started.add(ZipkinServer.start(dir));
-        HttpUpstream web = started.add(new HttpUpstream("web"));
+        web = started.add(new HttpUpstream("web"));
         web.answer("/fail", () -> 503);
-        sofa = started.add(new SofaRpc(new RecordingEcho()));
+        sofa = started.add(new SofaRpc(recording));
         DubboProvider provider = started.add(DubboProvider.named("dubbo").start());
         nowhere = "http://127.0.0.1:" + FreePort.pick() + "/api/v2/spans";
         gateway = started.add(TestGateway.start(CONFIG.replace("EXPORT", EXPORT), Map.of("ZIPKIN", zipkin.spansEndpoint(),
@@ -116,7 +116,7 @@ class ZipkinExportTest {
     @Test
     void httpSpanOfANewTraceHasTheIdsTheUpstreamSaw() throws Exception {
         String[] upstream = traceparent(get("http", "/orders?id=1", null));
-        JsonNode span = onlySpan(upstream[1]);
+        JsonNode span = serverSpan(upstream[1]);
 
         assertThat(span.path("id").asText()).isEqualTo(upstream[2]);
         assertThat(span.has("parentId")).isFalse();
@@ -131,6 +131,15 @@ class ZipkinExportTest {
         assertThat(span.path("tags").path("tollgate.upstream").asText()).startsWith("127.0.0.1:");
         assertThat(span.path("tags").has("error")).isFalse();
         assertThat(span.path("duration").asLong()).isPositive();
+
+        JsonNode attempt = ofKind(zipkin.trace(upstream[1]), "CLIENT");
+        assertThat(attempt.path("parentId").asText()).isEqualTo(upstream[2]);
+        assertThat(attempt.path("id").asText()).isNotEqualTo(upstream[2]);
+        assertThat(attempt.path("remoteEndpoint").path("ipv4").asText()).isEqualTo("127.0.0.1");
+        assertThat(attempt.path("remoteEndpoint").path("port").asInt()).isEqualTo(web.port());
+        assertThat(attempt.path("tags").path("tollgate.attempt").asText()).isEqualTo("1");
+        assertThat(attempt.path("tags").path("http.status_code").asText()).isEqualTo("200");
+        assertThat(attempt.path("timestamp").asLong()).isGreaterThanOrEqualTo(span.path("timestamp").asLong());
 
         JsonNode traces = zipkin.get("/api/v2/traces?serviceName=tollgate&limit=1000");
         assertThat(traces.findValuesAsText("id")).contains(upstream[2]);
@@ -149,7 +158,7 @@ class ZipkinExportTest {
         String trace = "5bf92f3577b34da6a3ce929d0e0e4736";
         RpcInvokeContext.getContext().addCustomHeader("traceparent", "00-" + trace + "-" + CALLER_SPAN + "-01");
         sofa.refer(gateway.port("bolt")).echo("bolt");
-        String[] upstream = ((String) boltHeaders.get().get("traceparent")).split("-");
+        String[] upstream = recording.traceparent();
         assertThat(upstream[1]).isEqualTo(trace);
 
         JsonNode span = spanWithId(trace, upstream[2]);
@@ -184,7 +193,7 @@ class ZipkinExportTest {
         assertThat(failed.statusCode()).isEqualTo(503);
         String failedTrace = traceIdOfTag("http.path", "/fail");
 
-        JsonNode error = onlySpan(failedTrace);
+        JsonNode error = serverSpan(failedTrace);
         assertThat(error.path("tags").path("error").asText()).isEqualTo("503");
         // the failed request was sent after the unsampled one, so its span is there only if that one was dropped
         assertThat(zipkin.trace(ok[1]).size()).isZero();
@@ -201,11 +210,11 @@ class ZipkinExportTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(failed.statusCode()).isEqualTo(503);
 
-        onlySpan(errorTrace);
+        serverSpan(errorTrace);
         assertThat(zipkin.trace(trace).size()).isZero();
     }
 
-    /** {@code tiny} holds two spans (flushed after an hour, to nowhere): the other three are dropped, the requests served. */
+    /** {@code tiny} holds two spans (flushed after an hour, to nowhere): of the ten (a SERVER and a CLIENT span a request) eight are dropped, the requests served. */
     @Test
     void aFullQueueDropsAndCounts() throws Exception {
         for (int i = 0; i < 5; i++) {
@@ -215,8 +224,8 @@ class ZipkinExportTest {
                 .tag("endpoint", nowhere).functionCounter();
         assertThat(dropped).isNotNull();
         // a request's span is offered once it completed, which may be just after its answer arrived
-        Await.until("3 spans dropped", Duration.ofSeconds(10), () -> dropped.count() >= 3);
-        assertThat(dropped.count()).isEqualTo(3);
+        Await.until("8 spans dropped", Duration.ofSeconds(10), () -> dropped.count() >= 8);
+        assertThat(dropped.count()).isEqualTo(8);
     }
 
     private static HttpResponse<String> get(String listener, String path, String traceparent) throws Exception {
@@ -235,14 +244,25 @@ class ZipkinExportTest {
                 .substring("h-traceparent: ".length()).split("-");
     }
 
-    private static JsonNode onlySpan(String traceId) throws Exception {
-        JsonNode trace = awaitTrace(traceId);
-        assertThat(trace.size()).isEqualTo(1);
-        return trace.get(0);
+    /** The one SERVER span of the trace, once its one attempt's CLIENT span arrived too. */
+    private static JsonNode serverSpan(String traceId) throws Exception {
+        JsonNode trace = awaitTrace(traceId, 2);
+        assertThat(trace.size()).isEqualTo(2);
+        assertThat(trace.findValuesAsText("kind")).containsExactlyInAnyOrder("SERVER", "CLIENT");
+        return ofKind(trace, "SERVER");
+    }
+
+    private static JsonNode ofKind(JsonNode trace, String kind) {
+        for (JsonNode span : trace) {
+            if (span.path("kind").asText().equals(kind)) {
+                return span;
+            }
+        }
+        throw new AssertionError("no " + kind + " span in " + trace);
     }
 
     private static JsonNode spanWithId(String traceId, String spanId) throws Exception {
-        for (JsonNode span : awaitTrace(traceId)) {
+        for (JsonNode span : awaitTrace(traceId, 2)) {
             if (span.path("id").asText().equals(spanId)) {
                 return span;
             }
@@ -266,26 +286,16 @@ class ZipkinExportTest {
         return found.get().path("traceId").asText();
     }
 
-    private static JsonNode awaitTrace(String traceId) throws Exception {
+    private static JsonNode awaitTrace(String traceId, int spans) throws Exception {
         AtomicReference<JsonNode> trace = new AtomicReference<>();
-        Await.until("trace " + traceId + " in zipkin", Duration.ofSeconds(30), () -> {
+        Await.until(spans + " spans of trace " + traceId + " in zipkin", Duration.ofSeconds(30), () -> {
             try {
                 trace.set(zipkin.trace(traceId));
-                return trace.get().size() > 0;
+                return trace.get().size() >= spans;
             } catch (Exception e) {
                 return false;
             }
         });
         return trace.get();
-    }
-
-    /** A SOFARPC provider that keeps the request headers of the last call. */
-    private static final class RecordingEcho extends EchoServiceImpl {
-
-        @Override
-        public String echo(String message) {
-            boltHeaders.set((Map<?, ?>) RpcInvokeContext.getContext().get("request_header_key"));
-            return message;
-        }
     }
 }

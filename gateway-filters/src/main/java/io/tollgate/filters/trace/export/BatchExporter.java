@@ -2,9 +2,6 @@ package io.tollgate.filters.trace.export;
 
 import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -19,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Sends spans in batches from a thread of its own, so that the event loops only {@link #offer}:
  * a bounded lock-free multi-producer queue takes each span (or drops it, counted, when full), and
  * the exporter thread drains it into a batch POSTed when the batch is full or the flush interval
- * passed. A failed POST is counted and logged at most once a minute; its spans are lost.
+ * passed; its {@link BatchSender} sends the batch (an HTTP POST unless given another). A failed
+ * request is counted and logged at most once a minute; its spans are lost.
  *
  * @param <T> the span type
  */
@@ -29,7 +27,7 @@ public final class BatchExporter<T> implements AutoCloseable {
     private static final long LOG_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final BatchSettings settings;
-    private final BatchEncoder<T> encoder;
+    private final BatchSender<T> sender;
     private final Queue<T> queue;
     private final Thread thread;
     private final LongAdder dropped = new LongAdder();
@@ -39,10 +37,18 @@ public final class BatchExporter<T> implements AutoCloseable {
     private volatile boolean closed;
     private long lastLogged = System.nanoTime() - LOG_EVERY_NANOS;
 
-    /** An exporter whose thread starts with {@link #start()} (a configuration only validated starts none). */
+    /** An exporter POSTing what {@code encoder} makes of each batch; its thread starts with {@link #start()}. */
     public BatchExporter(String name, BatchSettings settings, BatchEncoder<T> encoder) {
+        this(name, settings, new HttpBatchSender<>(settings, encoder));
+    }
+
+    /**
+     * An exporter whose thread starts with {@link #start()} (a configuration only validated starts
+     * none) and hands each batch to {@code sender}, which it closes when the thread ends.
+     */
+    public BatchExporter(String name, BatchSettings settings, BatchSender<T> sender) {
         this.settings = settings;
-        this.encoder = encoder;
+        this.sender = sender;
         this.queue = PlatformDependent.newFixedMpscQueue(settings.maxQueue());
         this.thread = new Thread(this::run, "tollgate-span-export-" + name);
         thread.setDaemon(true);
@@ -92,6 +98,7 @@ public final class BatchExporter<T> implements AutoCloseable {
     public void close() {
         closed = true;
         if (!started.get()) {
+            sender.close();
             return;
         }
         LockSupport.unpark(thread);
@@ -121,6 +128,7 @@ public final class BatchExporter<T> implements AutoCloseable {
                 }
                 if (!full) {
                     if (closing) {
+                        sender.close();
                         return;
                     }
                     due = System.nanoTime() + interval;
@@ -133,27 +141,9 @@ public final class BatchExporter<T> implements AutoCloseable {
 
     private void post(List<T> batch) {
         try {
-            byte[] body = encoder.encode(batch);
-            HttpURLConnection connection = (HttpURLConnection) settings.endpoint().toURL().openConnection();
-            connection.setConnectTimeout((int) settings.timeout().toMillis());
-            connection.setReadTimeout((int) settings.timeout().toMillis());
-            connection.setRequestMethod("POST");
-            connection.setDoOutput(true);
-            connection.setFixedLengthStreamingMode(body.length);
-            connection.setRequestProperty("Content-Type", settings.contentType());
-            try (OutputStream out = connection.getOutputStream()) {
-                out.write(body);
-            }
-            int status = connection.getResponseCode();
-            try (InputStream in = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
-                if (in != null) {
-                    in.readAllBytes();
-                }
-            }
-            if (status / 100 != 2) {
-                throw new IOException("answered " + status);
-            }
-            sent.add(batch.size());
+            int accepted = sender.send(batch);
+            sent.add(accepted);
+            failed.add(batch.size() - accepted);
         } catch (IOException | RuntimeException e) {
             failed.add(batch.size());
             long now = System.nanoTime();
