@@ -61,7 +61,7 @@ class ExtAuthzFilterTest {
                 access_log: { path: "${LOG}" }
                 filters:
                   - name: ext_authz
-                    grpc_service: { target: "127.0.0.1:${AUTHZ}", timeout: 2s }
+                    grpc_service: { target: "127.0.0.1:${AUTHZ}", timeout: 10s }
                     context_extensions: { tenant: blue }
                 route_config:
                   virtual_hosts:
@@ -93,7 +93,7 @@ class ExtAuthzFilterTest {
                               http_service:
                                 server_uri: "http://127.0.0.1:${HTTP_AUTHZ}"
                                 path_prefix: /check
-                                timeout: 2s
+                                timeout: 10s
                                 allowed_upstream_headers: [x-user]
                                 allowed_client_headers: [www-authenticate]
                         - name: open
@@ -104,11 +104,11 @@ class ExtAuthzFilterTest {
                         - { name: rest, match: { prefix: / }, route: { cluster: http } }
               - name: bolt
                 protocols: [bolt]
-                filters: [{ name: ext_authz, grpc_service: { target: "127.0.0.1:${AUTHZ}", timeout: 2s } }]
+                filters: [{ name: ext_authz, grpc_service: { target: "127.0.0.1:${AUTHZ}", timeout: 10s } }]
                 route_config: { virtual_hosts: [{ name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: bolt } }] }] }
               - name: dubbo
                 protocols: [dubbo]
-                filters: [{ name: ext_authz, grpc_service: { target: "127.0.0.1:${AUTHZ}", timeout: 2s } }]
+                filters: [{ name: ext_authz, grpc_service: { target: "127.0.0.1:${AUTHZ}", timeout: 10s } }]
                 route_config: { virtual_hosts: [{ name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: dubbo } }] }] }
             """ + EveryProtocol.CLUSTERS;
     private static final Duration LIMIT = Duration.ofSeconds(10);

@@ -49,7 +49,7 @@ class RateLimitServiceFilterTest {
                 filters:
                   - name: rate_limit
                     domain: edge
-                    grpc_service: { target: "127.0.0.1:${RLS}", timeout: 2s }
+                    grpc_service: { target: "127.0.0.1:${RLS}", timeout: 10s }
                     enable_x_ratelimit_headers: true
                     rate_limits:
                       - actions:
@@ -83,7 +83,7 @@ class RateLimitServiceFilterTest {
                           filters:
                             rate_limit:
                               domain: edge
-                              grpc_service: { target: "127.0.0.1:${RLS}", timeout: 2s }
+                              grpc_service: { target: "127.0.0.1:${RLS}", timeout: 10s }
                               rate_limits:
                                 - actions: [{ remote_address: {} }, { request_headers: { header_name: ":path", descriptor_key: path } }]
                         - name: grpc
@@ -92,7 +92,7 @@ class RateLimitServiceFilterTest {
                           filters:
                             rate_limit:
                               domain: edge
-                              grpc_service: { target: "127.0.0.1:${RLS}", timeout: 2s }
+                              grpc_service: { target: "127.0.0.1:${RLS}", timeout: 10s }
                               rate_limits: [{ actions: [{ rpc_service: {} }, { rpc_method: {} }] }]
                         - { name: rest, match: { prefix: / }, route: { cluster: http } }
               - name: bolt
@@ -100,7 +100,7 @@ class RateLimitServiceFilterTest {
                 filters:
                   - name: rate_limit
                     domain: rpc
-                    grpc_service: { target: "127.0.0.1:${RLS}", timeout: 2s }
+                    grpc_service: { target: "127.0.0.1:${RLS}", timeout: 10s }
                     rate_limits: [{ actions: [{ rpc_service: {} }, { rpc_method: { descriptor_key: method } }] }]
                 route_config: { virtual_hosts: [{ name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: bolt } }] }] }
               - name: dubbo
@@ -108,7 +108,7 @@ class RateLimitServiceFilterTest {
                 filters:
                   - name: rate_limit
                     domain: rpc
-                    grpc_service: { target: "127.0.0.1:${RLS}", timeout: 2s }
+                    grpc_service: { target: "127.0.0.1:${RLS}", timeout: 10s }
                     rate_limits: [{ actions: [{ rpc_service: {} }, { rpc_method: { descriptor_key: method } }] }]
                 route_config: { virtual_hosts: [{ name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: dubbo } }] }] }
             """ + EveryProtocol.CLUSTERS;
