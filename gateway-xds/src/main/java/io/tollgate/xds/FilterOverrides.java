@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tollgate.core.filter.StreamFilterConfig;
+import io.tollgate.core.config.StreamFilterConfig;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;

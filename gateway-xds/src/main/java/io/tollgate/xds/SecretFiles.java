@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tollgate.core.config.CertificateFiles;
 import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.read.ConfigLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

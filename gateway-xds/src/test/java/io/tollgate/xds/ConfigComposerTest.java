@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.core.config.AccessLogConfig;
 import io.tollgate.core.config.ClusterConfig;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.ForwardActionConfig;
 import io.tollgate.core.config.GatewayConfig;
@@ -15,6 +14,7 @@ import io.tollgate.core.config.RouteConfig;
 import io.tollgate.core.config.RouteEntryConfig;
 import io.tollgate.core.config.RouteMatchConfig;
 import io.tollgate.core.config.VirtualHostConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistry;
 import java.time.Duration;
 import java.util.List;

@@ -34,8 +34,8 @@ import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.RouteEntryConfig;
+import io.tollgate.core.config.StreamFilterConfig;
 import io.tollgate.core.extension.ExtensionRegistry;
-import io.tollgate.core.filter.StreamFilterConfig;
 import org.junit.jupiter.api.Test;
 
 /**

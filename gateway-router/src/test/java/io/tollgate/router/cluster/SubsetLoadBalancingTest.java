@@ -3,8 +3,8 @@ package io.tollgate.router.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.EndpointConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.router.TestRequest;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.tollgate.server.testing;
 
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.lb.Candidates;
 import io.tollgate.server.Gateway;
