@@ -15,7 +15,7 @@ import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.router.cluster.ClusterManager;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -9,6 +9,7 @@ import io.tollgate.core.config.HealthCheckConfig;
 import io.tollgate.core.config.HttpHealthCheckConfig;
 import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.router.TestRequest;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.lb.LoadBalancers;
 import java.net.InetSocketAddress;
 import java.time.Duration;

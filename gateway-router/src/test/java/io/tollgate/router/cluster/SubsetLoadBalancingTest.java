@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.router.TestRequest;
+import io.tollgate.router.host.Host;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.tollgate.server.dispatch;
 
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeTarget;

@@ -7,7 +7,7 @@ import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.Snapshot;
 import java.util.concurrent.TimeUnit;

@@ -1,7 +1,7 @@
 package io.tollgate.server.health;
 
 import io.tollgate.core.metrics.ClusterMetrics;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.outlier.OutlierListener;
 import java.time.Duration;
 import org.slf4j.Logger;

@@ -4,7 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.tollgate.core.config.HealthCheckConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.outlier.OutlierDetector;
 import io.tollgate.server.Snapshot;
 import io.tollgate.server.control.ControlThread;

@@ -21,7 +21,7 @@ import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.outlier.UpstreamOutcomes;
 import io.tollgate.server.Snapshot;

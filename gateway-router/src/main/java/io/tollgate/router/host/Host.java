@@ -1,4 +1,4 @@
-package io.tollgate.router.cluster;
+package io.tollgate.router.host;
 
 import io.tollgate.core.config.EndpointConfig;
 import java.net.InetSocketAddress;
@@ -46,7 +46,7 @@ public final class Host {
      * starts out of rotation until its first health verdict. A host with a {@code logical} address
      * (of a {@code logical_dns} cluster) keeps its name unresolved and connects where {@code logical} says.
      */
-    Host(EndpointConfig endpoint, String id, int slot, Consumer<Host> healthListener, int[] loadPage, int loadOffset,
+    public Host(EndpointConfig endpoint, String id, int slot, Consumer<Host> healthListener, int[] loadPage, int loadOffset,
             long addedAtNanos, boolean pendingFirstCheck, LogicalAddress logical) {
         this(logical != null ? InetSocketAddress.createUnresolved(endpoint.address(), endpoint.port())
                         : new InetSocketAddress(endpoint.address(), endpoint.port()), endpoint, id,
@@ -68,12 +68,12 @@ public final class Host {
     }
 
     /** The key that identifies an endpoint across configuration updates: {@code address:port}. */
-    static String idOf(EndpointConfig endpoint) {
+    public static String idOf(EndpointConfig endpoint) {
         return endpoint.address() + ":" + endpoint.port();
     }
 
     /** This host with the weight and labels of {@code endpoint} (same address), keeping health and load. */
-    Host withEndpoint(EndpointConfig endpoint) {
+    public Host withEndpoint(EndpointConfig endpoint) {
         if (!idOf(endpoint).equals(id)) {
             throw new IllegalArgumentException("endpoint: " + idOf(endpoint) + " (expected " + id + ")");
         }
@@ -81,12 +81,12 @@ public final class Host {
     }
 
     /** Whether {@code other} is a version of this host (same health and load), not just the same address. */
-    boolean sharesStateWith(Host other) {
+    public boolean sharesStateWith(Host other) {
         return live == other.live;
     }
 
     /** Its index in its cluster's host sets, or -1 for a host of no cluster. */
-    int slot() {
+    public int slot() {
         return slot;
     }
 
@@ -155,7 +155,7 @@ public final class Host {
      * Takes over the health verdict of {@code before} (the host of the same id in the cluster a
      * reload replaced), without telling the cluster: only for a host not yet published.
      */
-    void inheritVerdict(Host before) {
+    public void inheritVerdict(Host before) {
         if (!before.pendingFirstCheck()) {
             live.pending = false;
             live.healthy = before.healthy();

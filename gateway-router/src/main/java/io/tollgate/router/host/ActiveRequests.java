@@ -1,4 +1,4 @@
-package io.tollgate.router.cluster;
+package io.tollgate.router.host;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -10,7 +10,7 @@ import java.util.Arrays;
  * counters they point to. The counts live in pages of ints that never move once made: a host
  * keeps its cell for life, and only the cluster's single writer adds pages as slots grow.
  */
-final class ActiveRequests {
+public final class ActiveRequests {
 
     private static final int PAGE_BITS = 10;
     private static final int PAGE_SIZE = 1 << PAGE_BITS;
@@ -19,7 +19,7 @@ final class ActiveRequests {
     private volatile int[][] pages = new int[0][];
 
     /** The page that holds the count of {@code slot}, made if needed; only the cluster's writer calls it. */
-    int[] page(int slot) {
+    public int[] page(int slot) {
         int index = slot >>> PAGE_BITS;
         int[][] current = pages;
         if (index < current.length) {
@@ -34,12 +34,12 @@ final class ActiveRequests {
     }
 
     /** Where the count of {@code slot} sits in its {@link #page}. */
-    static int offset(int slot) {
+    public static int offset(int slot) {
         return slot & (PAGE_SIZE - 1);
     }
 
     /** The count of {@code slot}, which MUST have a page. */
-    int get(int slot) {
+    public int get(int slot) {
         return read(pages[slot >>> PAGE_BITS], offset(slot));
     }
 

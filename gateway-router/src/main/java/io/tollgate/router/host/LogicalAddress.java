@@ -1,4 +1,4 @@
-package io.tollgate.router.cluster;
+package io.tollgate.router.host;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
