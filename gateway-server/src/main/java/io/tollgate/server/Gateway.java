@@ -35,7 +35,7 @@ import io.tollgate.server.tls.CertificateFileWatcher;
 import io.tollgate.server.transport.EventLoopDelayProbe;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upgrade.Inheritance;
-import io.tollgate.xds.XdsClient;
+import io.tollgate.xds.transport.XdsClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

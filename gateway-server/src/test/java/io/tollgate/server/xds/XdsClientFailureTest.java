@@ -12,7 +12,7 @@ import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.MetricNames;
 import io.tollgate.server.testing.Await;
-import io.tollgate.xds.XdsClient;
+import io.tollgate.xds.transport.XdsClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

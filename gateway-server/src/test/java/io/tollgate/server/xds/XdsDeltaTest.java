@@ -18,7 +18,7 @@ import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.TrafficLoop;
-import io.tollgate.xds.ResourceType;
+import io.tollgate.xds.translation.ResourceType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
