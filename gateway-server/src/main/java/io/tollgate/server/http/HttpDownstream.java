@@ -25,7 +25,6 @@ import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.protocols.http2.GrpcStatus;
 import io.tollgate.router.host.Host;
 import io.tollgate.router.route.Route;
-import io.tollgate.server.Snapshot;
 import io.tollgate.server.dispatch.DownstreamSide;
 import io.tollgate.server.dispatch.GatewayError;
 import io.tollgate.server.exchange.Deadlines;
@@ -33,6 +32,7 @@ import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
+import io.tollgate.server.snapshot.Snapshot;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.ArrayDeque;
 

@@ -1,4 +1,4 @@
-package io.tollgate.server.listener;
+package io.tollgate.server.transport;
 
 /**
  * The names of the handlers in a downstream pipeline, in pipeline order:

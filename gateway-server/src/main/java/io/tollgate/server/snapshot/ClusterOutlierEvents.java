@@ -1,4 +1,4 @@
-package io.tollgate.server.health;
+package io.tollgate.server.snapshot;
 
 import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.router.host.Host;

@@ -1,4 +1,4 @@
-package io.tollgate.server.listener;
+package io.tollgate.server.transport;
 
 /**
  * What the handler of a plaintext downstream connection tells a hot restart about the connection:

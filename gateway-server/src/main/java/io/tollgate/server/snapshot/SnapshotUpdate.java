@@ -1,4 +1,4 @@
-package io.tollgate.server;
+package io.tollgate.server.snapshot;
 
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.ConfigException;
@@ -32,7 +32,7 @@ import java.util.concurrent.Executor;
  * its names resolved to ({@link DnsClusters#asBuilt}), never with the names. Both halves run on the
  * control thread.
  */
-final class SnapshotUpdate {
+public final class SnapshotUpdate {
 
     private final Snapshot previous;
     private final GatewayConfig config;
@@ -56,7 +56,7 @@ final class SnapshotUpdate {
      * @throws ConfigException naming the field when {@code config} changes what only a restart
      *     can change (the admin API, the event loops, the demo upstream), or a cluster cannot be built
      */
-    static SnapshotUpdate prepare(Snapshot previous, GatewayConfig config, Executor control) {
+    public static SnapshotUpdate prepare(Snapshot previous, GatewayConfig config, Executor control) {
         Objects.requireNonNull(previous, "previous");
         Objects.requireNonNull(config, "config");
         GatewayConfig current = previous.config();
@@ -85,7 +85,7 @@ final class SnapshotUpdate {
     }
 
     /** The listeners of the new configuration the old one did not have. */
-    List<ListenerConfig> addedListeners() {
+    public List<ListenerConfig> addedListeners() {
         return config.listeners().stream().filter(l -> !named(previous.config(), l.name())).toList();
     }
 
@@ -95,13 +95,13 @@ final class SnapshotUpdate {
      * options): each replaces the old, which drains. Routes and stream filters are not among these
      * changes: every snapshot compiles them anew.
      */
-    List<ListenerConfig> changedListeners() {
+    public List<ListenerConfig> changedListeners() {
         return config.listeners().stream().filter(l -> previous.config().listeners().stream()
                 .anyMatch(before -> before.name().equals(l.name()) && !bound(before).equals(bound(l)))).toList();
     }
 
     /** The names of the old configuration's listeners the new one no longer has. */
-    List<String> removedListeners() {
+    public List<String> removedListeners() {
         return previous.config().listeners().stream().map(ListenerConfig::name).filter(n -> !named(config, n)).toList();
     }
 
@@ -109,7 +109,7 @@ final class SnapshotUpdate {
      * Applies the endpoint changes to the clusters that stay and returns the next snapshot, whose
      * ejections are decided on {@code control}; cannot fail.
      */
-    Snapshot commit(GatewayMetrics metrics, Executor control) {
+    public Snapshot commit(GatewayMetrics metrics, Executor control) {
         kept.forEach(Cluster::replaceEndpoints);
         ClusterManager next = ClusterManager.of(clusters);
         Snapshot.countSubsets(next, metrics);

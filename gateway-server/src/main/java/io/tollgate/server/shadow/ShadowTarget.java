@@ -1,4 +1,4 @@
-package io.tollgate.server.filter;
+package io.tollgate.server.shadow;
 
 import io.tollgate.core.filter.MirrorListener;
 import io.tollgate.core.filter.MirrorOutcome;
@@ -9,7 +9,7 @@ import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.host.Host;
 import io.tollgate.router.route.Route;
-import io.tollgate.server.Snapshot;
+import io.tollgate.server.snapshot.Snapshot;
 import java.util.concurrent.TimeUnit;
 
 /**

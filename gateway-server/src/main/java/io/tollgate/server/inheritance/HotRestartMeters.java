@@ -1,4 +1,4 @@
-package io.tollgate.server.upgrade;
+package io.tollgate.server.inheritance;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * {@code {event="adopted"}} in the one that takes them, and {@code {event="lost"}} for one that
  * closed in between; plus carrying counters over.
  */
-final class HotRestartMeters {
+public final class HotRestartMeters {
 
     private static final Logger log = LoggerFactory.getLogger(HotRestartMeters.class);
     private static final String CONNECTIONS = "tollgate.hot_restart.connections";
@@ -20,13 +20,13 @@ final class HotRestartMeters {
     private HotRestartMeters() {
     }
 
-    static Counter connections(MeterRegistry registry, String event) {
+    public static Counter connections(MeterRegistry registry, String event) {
         return Counter.builder(CONNECTIONS).tag("event", event)
                 .description("downstream connections moved between processes by hot restarts").register(registry);
     }
 
     /** Adds every value to the same counter of {@code registry}; logs those the registry refuses. */
-    static void addAll(List<CounterValue> values, MeterRegistry registry) {
+    public static void addAll(List<CounterValue> values, MeterRegistry registry) {
         int refused = 0;
         for (CounterValue value : values) {
             if (!value.addTo(registry)) {

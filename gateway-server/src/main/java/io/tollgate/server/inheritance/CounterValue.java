@@ -1,4 +1,4 @@
-package io.tollgate.server.upgrade;
+package io.tollgate.server.inheritance;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
@@ -20,12 +20,12 @@ import java.util.Objects;
  * @param description empty when none
  * @param baseUnit empty when none
  */
-record CounterValue(String name, List<String> tags, String description, String baseUnit, double count) {
+public record CounterValue(String name, List<String> tags, String description, String baseUnit, double count) {
 
     private static final String PREFIX = "tollgate.";
 
     /** The {@code tollgate.*} counters of {@code registry} with a count. */
-    static List<CounterValue> of(MeterRegistry registry) {
+    public static List<CounterValue> of(MeterRegistry registry) {
         List<CounterValue> values = new ArrayList<>();
         for (Meter meter : registry.getMeters()) {
             if (meter instanceof Counter counter && meter.getId().getName().startsWith(PREFIX) && counter.count() > 0) {
@@ -43,7 +43,7 @@ record CounterValue(String name, List<String> tags, String description, String b
     }
 
     /** What each of {@code now} grew by since {@code before} (same name and tags), omitting those that did not. */
-    static List<CounterValue> increments(List<CounterValue> before, List<CounterValue> now) {
+    public static List<CounterValue> increments(List<CounterValue> before, List<CounterValue> now) {
         Map<List<Object>, Double> earlier = new HashMap<>();
         for (CounterValue value : before) {
             earlier.put(value.key(), value.count());
@@ -62,7 +62,7 @@ record CounterValue(String name, List<String> tags, String description, String b
      * Adds this value to the same counter of {@code registry}, registering it when the new process
      * has not yet; false when the registry refuses it (the new version shapes that counter differently).
      */
-    boolean addTo(MeterRegistry registry) {
+    public boolean addTo(MeterRegistry registry) {
         Counter.Builder builder = Counter.builder(name).tags(tags.toArray(String[]::new));
         if (!description.isEmpty()) {
             builder.description(description);

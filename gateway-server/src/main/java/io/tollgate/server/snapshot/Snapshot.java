@@ -1,4 +1,4 @@
-package io.tollgate.server;
+package io.tollgate.server.snapshot;
 
 import io.tollgate.admin.ServedConfig;
 import io.tollgate.core.config.ClusterConfig;
@@ -13,7 +13,6 @@ import io.tollgate.router.outlier.OutlierListener;
 import io.tollgate.router.route.RouteTable;
 import io.tollgate.server.dns.DnsClusters;
 import io.tollgate.server.filter.ListenerFilters;
-import io.tollgate.server.health.ClusterOutlierEvents;
 import io.tollgate.server.tls.UpstreamTls;
 import java.util.HashMap;
 import java.util.List;

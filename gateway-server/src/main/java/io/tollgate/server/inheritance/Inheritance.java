@@ -1,4 +1,4 @@
-package io.tollgate.server.upgrade;
+package io.tollgate.server.inheritance;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.unix.FileDescriptor;
@@ -19,7 +19,7 @@ public final class Inheritance {
     private final FileDescriptor admin;
     private final List<CounterValue> counters;
 
-    Inheritance(Map<String, FileDescriptor> listeners, FileDescriptor admin, List<CounterValue> counters) {
+    public Inheritance(Map<String, FileDescriptor> listeners, FileDescriptor admin, List<CounterValue> counters) {
         this.listeners = Map.copyOf(listeners);
         this.admin = admin;
         this.counters = List.copyOf(counters);
