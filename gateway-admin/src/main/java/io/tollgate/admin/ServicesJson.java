@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.ClusterManager;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.util.List;
 
 /** Renders {@code /services}: each registry's state, and each discovered service with its providers as hosts. */

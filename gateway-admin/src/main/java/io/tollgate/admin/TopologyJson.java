@@ -6,8 +6,8 @@ import io.tollgate.core.config.SubsetLbConfig;
 import io.tollgate.core.config.SubsetSelectorConfig;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.ClusterManager;
-import io.tollgate.router.cluster.Host;
 import io.tollgate.router.cluster.SubsetStats;
+import io.tollgate.router.host.Host;
 import java.util.List;
 import java.util.Map;
 

@@ -3,7 +3,7 @@ package io.tollgate.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.ClusterManager;
 import java.util.Map;

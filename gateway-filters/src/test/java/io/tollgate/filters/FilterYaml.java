@@ -3,7 +3,7 @@ package io.tollgate.filters;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.read.ConfigLoader;
 
 /**
  * A configuration of one listener whose chain is one filter entry, written inline, for the

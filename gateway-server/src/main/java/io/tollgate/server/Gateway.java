@@ -12,9 +12,9 @@ import io.netty.channel.unix.FileDescriptor;
 import io.netty.channel.unix.UnixChannel;
 import io.tollgate.admin.AdminServer;
 import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.router.cluster.Cluster;
@@ -28,14 +28,16 @@ import io.tollgate.server.drain.Drain;
 import io.tollgate.server.drain.DrainController;
 import io.tollgate.server.drain.DrainTrigger;
 import io.tollgate.server.health.UpstreamHealth;
+import io.tollgate.server.inheritance.Inheritance;
 import io.tollgate.server.listener.DownstreamProtocols;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.overload.OverloadGuard;
+import io.tollgate.server.snapshot.Snapshot;
+import io.tollgate.server.snapshot.SnapshotUpdate;
 import io.tollgate.server.tls.CertificateFileWatcher;
 import io.tollgate.server.transport.EventLoopDelayProbe;
 import io.tollgate.server.transport.Transport;
-import io.tollgate.server.upgrade.Inheritance;
-import io.tollgate.xds.XdsClient;
+import io.tollgate.xds.transport.XdsClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,9 +47,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -166,10 +166,10 @@ public final class Gateway implements AutoCloseable {
         }
         health = UpstreamHealth.create(workers, transport, metrics, control);
         dns = new DnsClusters(control, metrics, this::hostsResolved);
-        awaitAtStart(control.call(() -> dns.update(config, snapshot.get().clusters())),
+        StartupWaits.await(control.call(() -> dns.update(config, snapshot.get().clusters())),
                 DnsClusters.firstRoundsBound(config),
                 "every DNS cluster had its first answer; those without one have no host yet", "first DNS resolutions");
-        awaitFirstVerdicts(control.call(() -> health.update(snapshot.get())), config);
+        StartupWaits.firstVerdicts(control.call(() -> health.update(snapshot.get())), config);
         overload = OverloadGuard.start(config.overload(), registry);
         protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload,
                 discovery.serviceClusters());
@@ -206,44 +206,13 @@ public final class Gateway implements AutoCloseable {
     }
 
     /**
-     * Waits, before any listener accepts, for the first health verdict of every checked host (as
-     * Envoy's cluster warming does), so that start-up does not meet every host still pending; at
-     * most twice the longest health check timeout, then serves with what it knows.
-     */
-    private static void awaitFirstVerdicts(CompletableFuture<Void> firstVerdicts, GatewayConfig config)
-            throws InterruptedException {
-        long timeoutNanos = config.clusters().stream().flatMap(c -> c.healthCheck().stream())
-                .mapToLong(h -> h.timeout().toNanos()).max().orElse(0);
-        awaitAtStart(firstVerdicts, 2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1),
-                "every host had its first health check; those without one take no traffic yet", "first health checks");
-    }
-
-    /**
-     * Waits at most {@code timeoutNanos} for {@code done}, then starts anyway, saying so: "starting
-     * before {@code missing}"; a failure of {@code what} stops the start.
-     */
-    private static void awaitAtStart(CompletableFuture<Void> done, long timeoutNanos, String missing, String what)
-            throws InterruptedException {
-        try {
-            done.get(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            log.warn("starting before {}", missing);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(what + " failed", e.getCause());
-        }
-    }
-
-    /**
      * Waits, before any listener accepts, until every registry was read whole once and its
      * providers applied, as long as the slowest registry's connection timeout at most; then serves
      * with what it knows (the rest arrives as it comes).
      */
     private void awaitDiscovery(CompletableFuture<Void> firstSync, GatewayConfig config) throws InterruptedException {
-        long timeoutNanos = config.discovery().registries().stream()
-                .mapToLong(r -> r.connectionTimeout().toNanos()).max().orElse(0);
         try {
-            awaitAtStart(firstSync, timeoutNanos,
-                    "every service registry was read; discovered clusters fill as registries answer", "service discovery");
+            StartupWaits.discovery(firstSync, config);
         } finally {
             discoveryAwaited = true;
         }
@@ -412,34 +381,13 @@ public final class Gateway implements AutoCloseable {
     }
 
     private ListenerReplacement replaceForReload(ListenerConfig config) {
-        return forReload(config, "replacing it", "cannot apply its change",
+        return ListenerSetUp.run(config, "replacing it", "cannot apply its change",
                 () -> ListenerReplacement.of(listener(config.name()), config, workers, transport, protocols));
     }
 
     private Listener bindForReload(ListenerConfig config) {
-        return forReload(config, "binding", "cannot bind " + config.address() + ":" + config.port(),
+        return ListenerSetUp.run(config, "binding", "cannot bind " + config.address() + ":" + config.port(),
                 () -> Listener.bind(config, workers, transport, protocols));
-    }
-
-    /**
-     * Sets up a listener of a reload: a failure (a BindException, which Netty throws undeclared, a
-     * certificate or access log that cannot be used) becomes a ConfigException naming the listener.
-     */
-    private static <T> T forReload(ListenerConfig config, String doing, String failure, ListenerSetUp<T> setUp) {
-        try {
-            return setUp.run();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ConfigException("listeners." + config.name() + ": interrupted while " + doing, e);
-        } catch (RuntimeException e) {
-            throw new ConfigException("listeners." + config.name() + ": " + failure + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Binds or replaces a listener, which waits for its socket. */
-    @FunctionalInterface
-    private interface ListenerSetUp<T> {
-        T run() throws InterruptedException;
     }
 
     /** The current configuration snapshot. */

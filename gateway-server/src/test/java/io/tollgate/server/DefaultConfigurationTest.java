@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.core.config.AdminConfig;
 import io.tollgate.core.config.ClusterConfig;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.DemoUpstreamConfig;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.server.testing.FreePort;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,12 +1,12 @@
 package io.tollgate.benchmarks.filter;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.StreamFilterConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.StreamFilter;
-import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterFactory;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

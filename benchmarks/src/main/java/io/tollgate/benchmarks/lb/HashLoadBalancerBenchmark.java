@@ -6,7 +6,7 @@ import io.tollgate.core.config.HashPolicyConfig;
 import io.tollgate.core.config.LoadBalancingConfig;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.tollgate.benchmarks.subset;
 import io.tollgate.benchmarks.lb.HeaderRequest;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

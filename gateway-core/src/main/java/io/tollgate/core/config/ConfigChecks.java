@@ -11,13 +11,13 @@ import java.util.Map;
  * regular expressions, enumerations), each failing at the node it read, so that every section
  * reports a bad value in the same words.
  */
-final class ConfigChecks {
+public final class ConfigChecks {
 
     private ConfigChecks() {
     }
 
     /** Fails at {@code n} unless {@code path} is an absolute path. */
-    static void absolutePath(ConfigNode n, String path) {
+    public static void absolutePath(ConfigNode n, String path) {
         n.build(() -> {
             FieldRules.absolutePath("", path);
             return path;
@@ -25,7 +25,7 @@ final class ConfigChecks {
     }
 
     /** The priority named at {@code key}, {@code default} when absent. */
-    static RoutingPriority priority(ConfigNode n, String key) {
+    public static RoutingPriority priority(ConfigNode n, String key) {
         if (!n.has(key)) {
             return RoutingPriority.DEFAULT;
         }
@@ -36,7 +36,7 @@ final class ConfigChecks {
     }
 
     /** {@code name} in lower case, when it is a valid header name; {@code n} is where it was read. */
-    static String headerName(ConfigNode n, String name) {
+    public static String headerName(ConfigNode n, String name) {
         if (name.isEmpty()) {
             throw n.error("'' is not a valid header name");
         }
@@ -49,7 +49,7 @@ final class ConfigChecks {
         return name.toLowerCase(Locale.ROOT);
     }
 
-    static <E extends Enum<E>> E enumValue(ConfigNode n, String key, E defaultValue) {
+    public static <E extends Enum<E>> E enumValue(ConfigNode n, String key, E defaultValue) {
         if (!n.has(key)) {
             return defaultValue;
         }
@@ -64,19 +64,19 @@ final class ConfigChecks {
     }
 
     /** Fails at {@code n} unless {@code regex} is a valid RE2 expression. */
-    static void regex(ConfigNode n, String regex) {
+    public static void regex(ConfigNode n, String regex) {
         n.build(() -> {
             FieldRules.regex("", regex);
             return regex;
         });
     }
 
-    static void unique(ConfigNode list, List<String> names) {
+    public static void unique(ConfigNode list, List<String> names) {
         unique(list, names, "name");
     }
 
     /** Reports each element of {@code list} whose key repeats an earlier one; empty keys are not compared. */
-    static void unique(ConfigNode list, List<String> keys, String keyName) {
+    public static void unique(ConfigNode list, List<String> keys, String keyName) {
         Map<String, Integer> first = new HashMap<>();
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);

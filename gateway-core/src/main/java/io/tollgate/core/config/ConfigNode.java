@@ -54,7 +54,7 @@ public final class ConfigNode {
     private final int index;
 
     /** The root of a document read as a whole: see {@link #read}. */
-    ConfigNode(JsonNode node, String path) {
+    public ConfigNode(JsonNode node, String path) {
         this(node, path, new ConfigErrors(), null, null, -1);
     }
 
@@ -71,7 +71,7 @@ public final class ConfigNode {
      * Reads this root node with {@code reader}, then throws one {@link ConfigException} listing
      * every error recorded on the way, if any.
      */
-    <T> T read(Function<ConfigNode, T> reader) {
+    public <T> T read(Function<ConfigNode, T> reader) {
         T value;
         try {
             value = errors.guard(this, () -> reader.apply(this));
@@ -87,7 +87,7 @@ public final class ConfigNode {
      * the part has errors they are recorded and {@code fallback} is returned, so that the reading
      * of the rest goes on.
      */
-    <T> T independent(Supplier<T> read, T fallback) {
+    public <T> T independent(Supplier<T> read, T fallback) {
         try {
             return errors.guard(this, read);
         } catch (ConfigErrors.GivenUp e) {
@@ -100,22 +100,22 @@ public final class ConfigNode {
      * section of its own, whose errors are recorded (and {@code absent} returned) while the
      * reading of the rest goes on.
      */
-    <T> T section(String key, Function<ConfigNode, T> reader, T absent) {
+    public <T> T section(String key, Function<ConfigNode, T> reader, T absent) {
         return independent(() -> optional(key).map(reader).orElse(absent), absent);
     }
 
     /** Records an error about this node without ending the reading of the part it is in. */
-    void report(String message) {
+    public void report(String message) {
         errors.add(this, error(message), false);
     }
 
     /** Notes that this field names {@code cluster}, checked once the whole file is read ({@link #checkClusterReferences}). */
-    void referenceToCluster(String cluster) {
+    public void referenceToCluster(String cluster) {
         errors.referenceToCluster(this, cluster);
     }
 
     /** Records every cluster named in this document (see {@link #referenceToCluster}) that is not in {@code known}. */
-    void checkClusterReferences(Set<String> known) {
+    public void checkClusterReferences(Set<String> known) {
         errors.checkClusters(known);
     }
 

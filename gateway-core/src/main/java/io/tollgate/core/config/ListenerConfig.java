@@ -2,8 +2,6 @@ package io.tollgate.core.config;
 
 import static java.util.Objects.requireNonNull;
 
-import io.tollgate.core.filter.NetworkFilterEntry;
-import io.tollgate.core.filter.StreamFilterConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +18,7 @@ import java.util.Optional;
  * @param http limits and timeouts of HTTP/1.1 connections
  * @param accessLog where the access log goes
  * @param protocolOptions the settings of each protocol served, by protocol name, as its
- *     {@link ProtocolFactory} read them from the listener's block named after it
+ *     {@link io.tollgate.core.extension.ProtocolFactory} read them from the listener's block named after it
  * @param http2 settings and protections of HTTP/2 connections
  * @param tls how connections are decrypted, or empty for plaintext connections
  * @param limits the protocol detection timeout and the connection limit

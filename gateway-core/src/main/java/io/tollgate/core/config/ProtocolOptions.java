@@ -2,7 +2,7 @@ package io.tollgate.core.config;
 
 /**
  * The settings a listener gives one protocol it serves, read by that protocol's
- * {@link ProtocolFactory} from the listener's block named after the protocol ({@code bolt:},
+ * {@link io.tollgate.core.extension.ProtocolFactory} from the listener's block named after the protocol ({@code bolt:},
  * {@code dubbo:} ...). Immutable, as all configuration is.
  */
 public interface ProtocolOptions {

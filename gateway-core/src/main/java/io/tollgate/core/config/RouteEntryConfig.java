@@ -1,6 +1,5 @@
 package io.tollgate.core.config;
 
-import io.tollgate.core.filter.StreamFilterConfig;
 import java.util.Map;
 import java.util.Optional;
 

@@ -1,5 +1,6 @@
 package io.tollgate.core.filter;
 
+import io.tollgate.core.config.NetworkFilterConfig;
 import io.tollgate.core.extension.ExtensionFactory;
 import java.util.function.Supplier;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.tollgate.core.config.RetryPolicyConfig.Condition;
+import io.tollgate.core.config.read.ConfigLoader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

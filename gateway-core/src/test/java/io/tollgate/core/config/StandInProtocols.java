@@ -1,5 +1,7 @@
 package io.tollgate.core.config;
 
+import io.tollgate.core.extension.ProtocolFactory;
+
 /**
  * Listener protocols without settings under the real names, registered for core's tests only (the
  * real ones live in gateway-protocols, out of this module's reach), so that these tests can load

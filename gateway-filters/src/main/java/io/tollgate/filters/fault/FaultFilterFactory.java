@@ -1,9 +1,9 @@
 package io.tollgate.filters.fault;
 
 import io.tollgate.core.config.ConfigNode;
+import io.tollgate.core.config.StreamFilterConfig;
 import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.StreamFilter;
-import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterFactory;
 import java.time.Duration;
 import java.util.Set;

@@ -1,12 +1,12 @@
 package io.tollgate.filters.headers;
 
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.ConfigNode;
 import io.tollgate.core.config.HeaderMutationConfig;
 import io.tollgate.core.config.HeaderValueConfig;
+import io.tollgate.core.config.StreamFilterConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.StreamFilter;
-import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterFactory;
 import java.util.ArrayList;
 import java.util.List;

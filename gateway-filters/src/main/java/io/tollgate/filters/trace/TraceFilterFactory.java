@@ -2,9 +2,9 @@ package io.tollgate.filters.trace;
 
 import io.micrometer.core.instrument.Counter;
 import io.tollgate.core.config.ConfigNode;
+import io.tollgate.core.config.StreamFilterConfig;
 import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.StreamFilter;
-import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterFactory;
 import io.tollgate.filters.trace.export.BatchExporter;
 import io.tollgate.filters.trace.export.BatchSettings;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.RouteEntryConfig;
-import io.tollgate.core.filter.StreamFilterConfig;
+import io.tollgate.core.config.StreamFilterConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.tollgate.protocols.http1;
 
-import io.tollgate.core.config.ProtocolFactory;
 import io.tollgate.core.config.ProtocolOptions;
+import io.tollgate.core.extension.ProtocolFactory;
 
 /**
  * Registers {@code http1}: HTTP/1.1 (and 1.0) on listeners. Its settings are the listener's

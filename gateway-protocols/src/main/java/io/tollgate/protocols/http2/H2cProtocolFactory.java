@@ -1,7 +1,7 @@
 package io.tollgate.protocols.http2;
 
-import io.tollgate.core.config.ProtocolFactory;
 import io.tollgate.core.config.ProtocolOptions;
+import io.tollgate.core.extension.ProtocolFactory;
 
 /**
  * Registers {@code h2c}: HTTP/2 on listeners, by prior knowledge or upgrade in cleartext and by

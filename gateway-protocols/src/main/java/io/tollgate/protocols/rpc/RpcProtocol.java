@@ -1,10 +1,10 @@
 package io.tollgate.protocols.rpc;
 
 import io.tollgate.core.config.ConfigNode;
-import io.tollgate.core.config.ProtocolFactory;
 import io.tollgate.core.config.ProtocolOptions;
 import io.tollgate.core.config.RpcListenerOptions;
 import io.tollgate.core.config.RpcOptions;
+import io.tollgate.core.extension.ProtocolFactory;
 
 /**
  * A multiplexed RPC protocol as a plug-in: the one thing a protocol package registers (in

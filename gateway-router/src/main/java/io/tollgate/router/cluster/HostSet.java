@@ -1,5 +1,7 @@
 package io.tollgate.router.cluster;
 
+import io.tollgate.router.host.ActiveRequests;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.lb.Candidates;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.tollgate.router.cluster;
 
 import io.tollgate.core.config.SubsetLbConfig;
 import io.tollgate.core.route.RouteRequest;
+import io.tollgate.router.host.Host;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -9,8 +10,8 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
 import org.roaringbitmap.RoaringBitmapWriter;

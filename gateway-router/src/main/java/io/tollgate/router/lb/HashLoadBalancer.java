@@ -1,7 +1,7 @@
 package io.tollgate.router.lb;
 
 import io.tollgate.core.route.RouteRequest;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.util.function.Function;
 
 /**

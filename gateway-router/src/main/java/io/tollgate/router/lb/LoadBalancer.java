@@ -1,7 +1,7 @@
 package io.tollgate.router.lb;
 
 import io.tollgate.core.route.RouteRequest;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * Chooses one host of a cluster for a request. Implementations are made by a

@@ -21,7 +21,7 @@ public interface LoadBalancerFactory extends ExtensionFactory<LoadBalancingConfi
     /**
      * A new balancer for one cluster, from the settings {@link #parse} returned (or defaults);
      * {@code nanoClock} is the time source of slow start, the one hosts'
-     * {@link io.tollgate.router.cluster.Host#addedAtNanos()} was read from.
+     * {@link io.tollgate.router.host.Host#addedAtNanos()} was read from.
      */
     LoadBalancer create(LoadBalancingConfig settings, LongSupplier nanoClock);
 }

@@ -28,7 +28,7 @@ public final class LoadBalancers {
     /**
      * Creates a new balancer of the named policy; each cluster gets its own. {@code nanoClock}
      * is the time source of slow start, the one hosts'
-     * {@link io.tollgate.router.cluster.Host#addedAtNanos()} was read from.
+     * {@link io.tollgate.router.host.Host#addedAtNanos()} was read from.
      */
     public static LoadBalancer create(String policy, LoadBalancingConfig settings, LongSupplier nanoClock) {
         return ExtensionRegistry.defaults().find(LoadBalancingConfig.class, policy, LoadBalancerFactory.class)

@@ -1,6 +1,6 @@
 package io.tollgate.router.lb;
 
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * Maglev consistent hashing ({@code maglev}): like {@code ring_hash}, requests with the same

@@ -1,6 +1,6 @@
 package io.tollgate.router.lb;
 
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.util.Arrays;
 
 /**

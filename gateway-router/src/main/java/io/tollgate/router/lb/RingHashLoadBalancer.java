@@ -1,6 +1,6 @@
 package io.tollgate.router.lb;
 
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * Consistent hashing on a ring ({@code ring_hash}): requests with the same hash go to the same

@@ -1,7 +1,7 @@
 package io.tollgate.router.lb;
 
 import io.tollgate.core.config.SlowStartConfig;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;

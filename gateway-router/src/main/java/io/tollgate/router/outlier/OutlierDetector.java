@@ -3,7 +3,7 @@ package io.tollgate.router.outlier;
 import static java.util.Objects.requireNonNull;
 
 import io.tollgate.core.config.OutlierDetectionConfig;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.IdentityHashMap;

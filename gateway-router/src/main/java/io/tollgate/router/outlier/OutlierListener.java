@@ -1,6 +1,6 @@
 package io.tollgate.router.outlier;
 
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.time.Duration;
 
 /** Hears about ejections, so that metrics and logs stay out of the detector's logic. */

@@ -1,6 +1,6 @@
 package io.tollgate.router.outlier;
 
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * Receives the outcome of every upstream request, so that passive health checking sees what

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tollgate.core.config.ClusterConfig;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.HealthCheckConfig;
 import io.tollgate.core.config.HttpHealthCheckConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.router.TestRequest;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.lb.LoadBalancers;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.EndpointConfig;
-import io.tollgate.core.config.SubsetLbConfig;
 import io.tollgate.core.config.SubsetLbConfig.FallbackPolicy;
-import io.tollgate.core.config.SubsetSelectorConfig;
+import io.tollgate.core.config.SubsetLbConfig;
 import io.tollgate.core.config.SubsetSelectorConfig.Fallback;
+import io.tollgate.core.config.SubsetSelectorConfig;
 import io.tollgate.router.TestRequest;
 import io.tollgate.router.cluster.SubsetReference.Answer;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.lb.Candidates;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,9 +3,10 @@ package io.tollgate.router.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.EndpointConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.router.TestRequest;
+import io.tollgate.router.host.Host;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,7 @@ import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.SubsetLbConfig;
 import io.tollgate.core.config.SubsetSelectorConfig;
 import io.tollgate.router.TestRequest;
+import io.tollgate.router.host.Host;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

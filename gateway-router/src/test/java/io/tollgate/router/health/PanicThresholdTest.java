@@ -8,7 +8,7 @@ import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.LoadBalancingConfig;
 import io.tollgate.router.TestRequest;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.EndpointConfig;
-import io.tollgate.core.config.HashPolicyConfig;
 import io.tollgate.core.config.HashPolicyConfig.Source;
+import io.tollgate.core.config.HashPolicyConfig;
 import io.tollgate.core.config.LoadBalancingConfig;
 import io.tollgate.router.TestRequest;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
 import io.tollgate.router.cluster.HostSet;
+import io.tollgate.router.host.Host;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.tollgate.router.lb;
 
 import io.tollgate.core.config.EndpointConfig;
-import io.tollgate.router.cluster.Host;
 import io.tollgate.router.cluster.HostSet;
+import io.tollgate.router.host.Host;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

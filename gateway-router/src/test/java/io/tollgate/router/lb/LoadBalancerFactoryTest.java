@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.LoadBalancingConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistry;
 import java.util.Map;
 import java.util.Set;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.ForwardActionConfig;
 import io.tollgate.core.config.GatewayConfig;
-import io.tollgate.core.config.HashPolicyConfig;
 import io.tollgate.core.config.HashPolicyConfig.Source;
+import io.tollgate.core.config.HashPolicyConfig;
 import io.tollgate.core.config.LoadBalancingConfig;
 import io.tollgate.core.config.SlowStartConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

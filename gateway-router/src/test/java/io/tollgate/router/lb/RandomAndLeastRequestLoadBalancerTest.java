@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

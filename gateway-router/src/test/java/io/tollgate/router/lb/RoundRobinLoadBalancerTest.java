@@ -2,8 +2,8 @@ package io.tollgate.router.lb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.router.cluster.Host;
 import io.tollgate.router.cluster.HostSet;
+import io.tollgate.router.host.Host;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

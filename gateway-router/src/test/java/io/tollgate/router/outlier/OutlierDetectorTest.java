@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.OutlierDetectionConfig;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

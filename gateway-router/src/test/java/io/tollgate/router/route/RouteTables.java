@@ -1,6 +1,6 @@
 package io.tollgate.router.route;
 
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.read.ConfigLoader;
 
 /** Compiles route tables from YAML through the real loader, as the gateway does. */
 final class RouteTables {

@@ -1,15 +1,15 @@
 package io.tollgate.server.cli;
 
 import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ConfigLoader;
-import io.tollgate.core.extension.ExtensionRegistryException;
 import io.tollgate.core.config.GatewayConfig;
+import io.tollgate.core.config.read.ConfigLoader;
+import io.tollgate.core.extension.ExtensionRegistryException;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.Launch;
+import io.tollgate.server.inheritance.Inheritance;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upgrade.HandoverServer;
 import io.tollgate.server.upgrade.HotRestart;
-import io.tollgate.server.upgrade.Inheritance;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,9 +19,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Runs the gateway in the foreground until the process is told to stop; with {@code -c FILE},

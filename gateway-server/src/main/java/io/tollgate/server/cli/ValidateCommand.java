@@ -1,7 +1,7 @@
 package io.tollgate.server.cli;
 
 import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistryException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

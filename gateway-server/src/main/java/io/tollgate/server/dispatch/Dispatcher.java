@@ -2,14 +2,14 @@ package io.tollgate.server.dispatch;
 
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.route.Route;
-import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
 import io.tollgate.server.overload.OverloadGuard;
+import io.tollgate.server.snapshot.Snapshot;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 

@@ -1,6 +1,6 @@
 package io.tollgate.server.dispatch;
 
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;

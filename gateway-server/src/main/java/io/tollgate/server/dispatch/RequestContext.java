@@ -1,10 +1,10 @@
 package io.tollgate.server.dispatch;
 
 import io.tollgate.router.route.Route;
-import io.tollgate.server.Snapshot;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.FilteredRequest;
+import io.tollgate.server.snapshot.Snapshot;
 
 /**
  * One request on its way through the {@link Dispatcher}, whatever its protocol: its routing view

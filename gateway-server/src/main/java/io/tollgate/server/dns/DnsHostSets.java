@@ -4,7 +4,7 @@ import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.DnsConfig;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.LogicalAddress;
+import io.tollgate.router.host.LogicalAddress;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.tollgate.server.exchange;
 
 import io.tollgate.router.breaker.CircuitBreakers;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * One try of an exchange against one host, whatever the protocol: it holds a request (and, for a

@@ -3,7 +3,7 @@ package io.tollgate.server.exchange;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.accesslog.ResponseFlag;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.retry.RetryPolicy;
 import io.tollgate.server.upstream.HostPool;
 import io.tollgate.server.upstream.HostPools;

@@ -4,7 +4,7 @@ import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.outlier.UpstreamOutcomes;
 import io.tollgate.router.route.Route;
 import java.util.ArrayList;

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * filter that throws answers its request 500 {@code filter_error}, logged (rate-limited) and
  * counted; other requests carry on. Confined to the request's event loop.
  */
-public class FilterRun extends Deadline implements StreamFilterContext, FinishListener {
+public final class FilterRun extends Deadline implements StreamFilterContext, FinishListener {
 
     private static final Logger log = LoggerFactory.getLogger(FilterRun.class);
     private static final WarnLimiter FAILURE_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));

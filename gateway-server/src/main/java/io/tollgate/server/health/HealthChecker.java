@@ -2,7 +2,7 @@ package io.tollgate.server.health;
 
 import io.netty.channel.ChannelPipeline;
 import io.netty.util.concurrent.Promise;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * One kind of active health probe (TCP connect, HTTP request, Bolt heartbeat ...), made by a

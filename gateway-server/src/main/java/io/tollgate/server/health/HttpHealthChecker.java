@@ -15,7 +15,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Promise;
 import io.tollgate.core.config.HttpHealthCheckConfig;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * Sends {@code GET path} and passes when the response status is one of the expected ones; the

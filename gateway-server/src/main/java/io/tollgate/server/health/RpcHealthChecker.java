@@ -7,7 +7,7 @@ import io.netty.util.concurrent.Promise;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * Sends an RPC protocol's heartbeat and passes when the host acknowledges it as healthy, as Bolt

@@ -19,7 +19,7 @@ import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.protocols.http2.GrpcStatus;
 import io.tollgate.protocols.http2.Http2ExtensionHeaders;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.retry.RetryPolicy;
 import io.tollgate.router.route.Route;

@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.util.AsciiString;
+import io.tollgate.server.transport.PipelineNames;
 import java.util.Collection;
 
 /**

@@ -11,6 +11,7 @@ import io.tollgate.core.protocol.ProtocolDetector;
 import io.tollgate.protocols.http1.Http1Decoders;
 import io.tollgate.protocols.http1.Http1Detector;
 import io.tollgate.server.http.HttpProxy;
+import io.tollgate.server.transport.PipelineNames;
 import java.util.concurrent.TimeUnit;
 
 /**

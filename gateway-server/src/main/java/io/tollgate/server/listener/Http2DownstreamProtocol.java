@@ -4,6 +4,7 @@ import io.netty.channel.ChannelPipeline;
 import io.tollgate.core.protocol.ProtocolDetector;
 import io.tollgate.protocols.http2.Http2Detector;
 import io.tollgate.server.http.HttpProxy;
+import io.tollgate.server.transport.PipelineNames;
 
 /**
  * h2c on a listener, with prior knowledge (detected from the connection preface) or after an

@@ -23,6 +23,7 @@ import io.tollgate.server.drain.DrainableListener;
 import io.tollgate.server.drain.ListenerConnections;
 import io.tollgate.server.network.NetworkFilterChain;
 import io.tollgate.server.tls.ListenerTls;
+import io.tollgate.server.transport.PipelineNames;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;
 import java.util.function.Consumer;

@@ -3,6 +3,7 @@ package io.tollgate.server.listener;
 import io.netty.channel.ChannelPipeline;
 import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.server.transport.PipelineNames;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

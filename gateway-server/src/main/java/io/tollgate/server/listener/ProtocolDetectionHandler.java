@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.core.protocol.Detection;
+import io.tollgate.server.transport.MovableConnection;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -9,6 +9,7 @@ import io.tollgate.core.config.ProxyProtocolConfig;
 import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.core.metrics.MetricNames;
 import io.tollgate.server.proxyprotocol.ProxyHeader;
+import io.tollgate.server.transport.PipelineNames;
 import java.net.InetSocketAddress;
 import java.util.function.Consumer;
 import org.slf4j.Logger;

@@ -4,6 +4,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.protocol.ProtocolDetector;
 import io.tollgate.server.rpc.RpcProxy;
+import io.tollgate.server.transport.PipelineNames;
 import java.util.concurrent.TimeUnit;
 
 /**

@@ -6,6 +6,7 @@ import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.protocol.Detection;
 import io.tollgate.core.protocol.ProtocolDetector;
 import io.tollgate.server.network.tcpproxy.TcpProxy;
+import io.tollgate.server.transport.PipelineNames;
 
 /**
  * The {@code tcp} protocol of a listener: no protocol, the bytes forwarded as they are by the TCP

@@ -2,11 +2,11 @@ package io.tollgate.server.network;
 
 import io.netty.channel.ChannelHandler;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.NetworkFilterConfig;
+import io.tollgate.core.config.NetworkFilterEntry;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.filter.NetworkFilter;
-import io.tollgate.core.filter.NetworkFilterConfig;
 import io.tollgate.core.filter.NetworkFilterContext;
-import io.tollgate.core.filter.NetworkFilterEntry;
 import io.tollgate.core.filter.NetworkFilterFactory;
 import io.tollgate.core.metrics.GatewayMetrics;
 import java.util.ArrayList;

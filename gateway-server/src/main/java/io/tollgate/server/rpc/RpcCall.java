@@ -3,7 +3,7 @@ package io.tollgate.server.rpc;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.RpcFrame;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.retry.RetryPolicy;
 import io.tollgate.server.exchange.Exchange;

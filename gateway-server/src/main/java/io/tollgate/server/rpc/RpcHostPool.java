@@ -4,11 +4,11 @@ import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.router.breaker.CircuitBreakers;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.server.tls.UpstreamConnector;
+import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upstream.HostDownMark;
 import io.tollgate.server.upstream.HostPool;
-import io.tollgate.server.transport.Transport;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,7 +5,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upstream.HostPools;

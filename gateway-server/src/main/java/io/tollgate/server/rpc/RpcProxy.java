@@ -6,10 +6,10 @@ import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
-import io.tollgate.server.Snapshot;
 import io.tollgate.server.dispatch.Dispatcher;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.overload.OverloadGuard;
+import io.tollgate.server.snapshot.Snapshot;
 import java.time.Duration;
 import java.util.function.Supplier;
 

@@ -9,8 +9,8 @@ import io.tollgate.core.route.RouteRequest;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.route.Route;
-import io.tollgate.server.Snapshot;
-import io.tollgate.server.filter.ShadowTarget;
+import io.tollgate.server.shadow.ShadowTarget;
+import io.tollgate.server.snapshot.Snapshot;
 
 /**
  * A shadow copy of one forwarded RPC call, fire and forget (Envoy's request mirroring): a copy of

@@ -10,7 +10,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.tollgate.core.config.ClusterConfig;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.server.transport.ConnectPreamble;
 import io.tollgate.server.transport.Transport;
 import java.net.InetSocketAddress;

@@ -2,6 +2,7 @@ package io.tollgate.server.upgrade;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.tollgate.server.inheritance.CounterValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -16,6 +16,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.Launch;
+import io.tollgate.server.inheritance.Inheritance;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package io.tollgate.server.upgrade;
 
+import io.micrometer.core.instrument.Counter;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -8,11 +9,12 @@ import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.unix.DomainSocketReadMode;
 import io.netty.channel.unix.FileDescriptor;
-import io.micrometer.core.instrument.Counter;
 import io.tollgate.core.config.AdminConfig;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.server.Gateway;
+import io.tollgate.server.inheritance.HotRestartMeters;
+import io.tollgate.server.inheritance.Inheritance;
 import io.tollgate.server.upgrade.HandoverMessage.ListenerSocket;
 import java.io.IOException;
 import java.util.ArrayDeque;

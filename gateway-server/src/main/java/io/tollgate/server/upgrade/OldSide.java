@@ -10,6 +10,7 @@ import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.Launch;
+import io.tollgate.server.inheritance.CounterValue;
 import io.tollgate.server.listener.Listener;
 import io.tollgate.server.upgrade.HandoverMessage.AdminSocket;
 import io.tollgate.server.upgrade.HandoverMessage.ListenerSocket;

@@ -3,7 +3,7 @@ package io.tollgate.server.upstream;
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.router.breaker.CircuitBreakers;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.Transport;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.tollgate.server.upstream;
 
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * The upstream connections of one event loop to one host, whatever the protocol: the HTTP/1.1

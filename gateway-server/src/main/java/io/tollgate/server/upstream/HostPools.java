@@ -1,7 +1,7 @@
 package io.tollgate.server.upstream;
 
 import io.tollgate.router.cluster.Cluster;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * One event loop's pools of one kind (HTTP, or one RPC protocol's), by cluster and host: where an

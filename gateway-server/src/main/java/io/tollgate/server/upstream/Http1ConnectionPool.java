@@ -9,7 +9,7 @@ import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.metrics.ConnectionErrorMeters;
 import io.tollgate.protocols.http1.Http1Decoders;
 import io.tollgate.router.breaker.CircuitBreakers;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.server.transport.Transport;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;

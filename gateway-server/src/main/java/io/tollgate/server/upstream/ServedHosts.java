@@ -2,7 +2,7 @@ package io.tollgate.server.upstream;
 
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.ClusterManager;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * Which clusters and hosts a snapshot's clusters still serve, so that after a reload every event

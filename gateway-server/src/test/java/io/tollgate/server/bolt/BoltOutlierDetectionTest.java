@@ -6,7 +6,7 @@ import com.alipay.remoting.BizContext;
 import com.alipay.remoting.rpc.RpcClient;
 import com.alipay.remoting.rpc.RpcServer;
 import com.alipay.remoting.rpc.protocol.SyncUserProcessor;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.TestGateway;

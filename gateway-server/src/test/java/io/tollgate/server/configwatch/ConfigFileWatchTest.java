@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.micrometer.core.instrument.Counter;
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.GatewayYaml;

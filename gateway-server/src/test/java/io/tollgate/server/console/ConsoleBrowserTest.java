@@ -2,7 +2,7 @@ package io.tollgate.server.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;

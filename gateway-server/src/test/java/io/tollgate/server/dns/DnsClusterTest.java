@@ -2,8 +2,8 @@ package io.tollgate.server.dns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.core.config.ConfigLoader;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.core.config.read.ConfigLoader;
+import io.tollgate.router.host.Host;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;

@@ -1,10 +1,10 @@
 package io.tollgate.server.filter;
 
 import io.tollgate.core.config.ConfigNode;
+import io.tollgate.core.config.StreamFilterConfig;
 import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.StreamFilter;
-import io.tollgate.core.filter.StreamFilterConfig;
 import io.tollgate.core.filter.StreamFilterContext;
 import io.tollgate.core.filter.StreamFilterFactory;
 import java.util.Set;

@@ -2,7 +2,7 @@ package io.tollgate.server.health;
 
 import io.tollgate.core.config.LoadBalancingConfig;
 import io.tollgate.core.route.RouteRequest;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.lb.Candidates;
 import io.tollgate.router.lb.HashPolicy;
 import io.tollgate.router.lb.LoadBalancer;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.ConfigException;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.HealthCheckConfig;
 import io.tollgate.core.config.HttpHealthCheckConfig;
 import io.tollgate.core.config.OutlierDetectionConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

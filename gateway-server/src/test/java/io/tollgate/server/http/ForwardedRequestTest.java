@@ -6,7 +6,7 @@ import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.router.route.Route;
 import io.tollgate.router.route.RouteTable;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,9 @@ package io.tollgate.server.network;
 
 import io.netty.buffer.ByteBuf;
 import io.tollgate.core.config.ConfigNode;
+import io.tollgate.core.config.NetworkFilterConfig;
 import io.tollgate.core.filter.NetworkConnection;
 import io.tollgate.core.filter.NetworkFilter;
-import io.tollgate.core.filter.NetworkFilterConfig;
 import io.tollgate.core.filter.NetworkFilterContext;
 import io.tollgate.core.filter.NetworkFilterFactory;
 import io.tollgate.core.filter.NetworkFilterStatus;

@@ -1,7 +1,7 @@
 package io.tollgate.server.testing;
 
-import io.tollgate.core.config.ConfigLoader;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.core.config.read.ConfigLoader;
+import io.tollgate.router.host.Host;
 import io.tollgate.router.lb.Candidates;
 import io.tollgate.server.Gateway;
 import java.io.IOException;

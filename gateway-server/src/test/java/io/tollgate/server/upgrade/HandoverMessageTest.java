@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.tollgate.server.inheritance.CounterValue;
 import io.tollgate.server.upgrade.HandoverMessage.AdminSocket;
 import io.tollgate.server.upgrade.HandoverMessage.AdoptedConnection;
 import io.tollgate.server.upgrade.HandoverMessage.ListenerSocket;

@@ -14,7 +14,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.envoyproxy.envoy.config.listener.v3.Filter;
 import io.envoyproxy.envoy.config.listener.v3.FilterChain;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.bolt.EchoService;
 import io.tollgate.server.testing.Await;

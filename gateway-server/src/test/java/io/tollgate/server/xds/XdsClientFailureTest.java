@@ -6,13 +6,13 @@ import static io.tollgate.server.xds.EnvoyResources.staticCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.core.extension.ExtensionRegistry;
 import io.tollgate.core.metrics.MetricNames;
 import io.tollgate.server.testing.Await;
-import io.tollgate.xds.XdsClient;
+import io.tollgate.xds.transport.XdsClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

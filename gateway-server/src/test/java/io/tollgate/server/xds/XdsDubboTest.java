@@ -14,7 +14,7 @@ import io.envoyproxy.envoy.extensions.filters.network.dubbo_proxy.v3.RouteAction
 import io.envoyproxy.envoy.extensions.filters.network.dubbo_proxy.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.filters.network.dubbo_proxy.v3.RouteMatch;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
-import io.tollgate.core.config.ConfigLoader;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.dubbo.DubboConsumer;
 import io.tollgate.server.dubbo.DubboEchoService;

@@ -51,6 +51,8 @@ class XdsIstioTest {
         assertThat(bed.controlPlane.nacks()).as("NACKs of istiod's resources").isEmpty();
         for (Class<? extends com.google.protobuf.Message> type : List.of(Cluster.class, ClusterLoadAssignment.class,
                 Listener.class, RouteConfiguration.class)) {
+            // the gateway is ready once it applied a response, and sends that response's ACK just after
+            Await.until(type.getSimpleName() + " acknowledged", LIMIT, () -> bed.controlPlane.acked(type));
             assertThat(bed.controlPlane.acked(type)).as("%s acknowledged", type.getSimpleName()).isTrue();
         }
         Struct metadata = bed.controlPlane.requests().get(0).getNode().getMetadata();

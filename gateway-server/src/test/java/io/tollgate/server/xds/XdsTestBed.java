@@ -5,8 +5,8 @@ import static io.tollgate.server.xds.EnvoyResources.edsCluster;
 import static io.tollgate.server.xds.EnvoyResources.rdsListener;
 import static io.tollgate.server.xds.EnvoyResources.routes;
 
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;

@@ -1,7 +1,7 @@
 package io.tollgate.server.network.clientip;
 
 import io.tollgate.core.config.CidrRange;
-import io.tollgate.core.filter.NetworkFilterConfig;
+import io.tollgate.core.config.NetworkFilterConfig;
 import java.util.List;
 
 /**

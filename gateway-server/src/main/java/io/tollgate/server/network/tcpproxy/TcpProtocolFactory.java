@@ -2,8 +2,8 @@ package io.tollgate.server.network.tcpproxy;
 
 import io.tollgate.core.config.ConfigNode;
 import io.tollgate.core.config.ListenerConfig;
-import io.tollgate.core.config.ProtocolFactory;
 import io.tollgate.core.config.ProtocolOptions;
+import io.tollgate.core.extension.ProtocolFactory;
 
 /**
  * Registers the listener protocol {@code tcp}: no protocol at all, the connection's bytes served

@@ -4,7 +4,7 @@ import io.netty.channel.ChannelHandler;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
-import io.tollgate.server.Snapshot;
+import io.tollgate.server.snapshot.Snapshot;
 import io.tollgate.server.transport.Transport;
 import java.time.Duration;
 import java.util.function.Supplier;

@@ -2,7 +2,7 @@ package io.tollgate.server.network.tcpproxy;
 
 import static java.util.Objects.requireNonNull;
 
-import io.tollgate.core.filter.NetworkFilterConfig;
+import io.tollgate.core.config.NetworkFilterConfig;
 import java.time.Duration;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package io.tollgate.server.network.tcpproxy;
 
 import io.tollgate.core.config.ConfigNode;
+import io.tollgate.core.config.NetworkFilterConfig;
 import io.tollgate.core.extension.ExtensionFactory;
-import io.tollgate.core.filter.NetworkFilterConfig;
 import java.util.Set;
 
 /**

@@ -3,11 +3,11 @@ package io.tollgate.server.network.tcpproxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.NetworkFilterConfig;
+import io.tollgate.core.config.NetworkFilterEntry;
 import io.tollgate.core.config.TlsConfig;
-import io.tollgate.core.filter.NetworkFilterConfig;
-import io.tollgate.core.filter.NetworkFilterEntry;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.server.transport.Transport;
 import java.nio.file.Path;

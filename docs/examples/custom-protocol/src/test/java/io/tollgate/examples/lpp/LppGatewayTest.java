@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.Counter;
-import io.tollgate.core.config.ConfigLoader;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.RpcOptions;
+import io.tollgate.core.config.read.ConfigLoader;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.server.Gateway;
 import java.io.IOException;
