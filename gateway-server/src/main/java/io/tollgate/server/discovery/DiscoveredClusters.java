@@ -1,5 +1,6 @@
 package io.tollgate.server.discovery;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.admin.DiscoveredService;
 import io.tollgate.core.config.ClusterConfig;
@@ -15,7 +16,9 @@ import io.tollgate.discovery.registry.RegistryClients;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.protocols.generic.MethodCandidate;
 import io.tollgate.protocols.json.JsonMappingException;
+import io.tollgate.protocols.json.TypeCatalog;
 import io.tollgate.server.rpc.ServiceClusters;
+import io.tollgate.server.rpccall.PublishedTypes;
 import io.tollgate.server.rpccall.ServiceMethods;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -82,7 +85,8 @@ public final class DiscoveredClusters implements AutoCloseable {
     public ServiceMethods serviceMethods() {
         return (cluster, service) -> {
             Watch watch = named.get(cluster);
-            return watch == null || !watch.query.interfaceName().equals(service) ? List.of() : watch.candidates();
+            return watch == null || !watch.query.interfaceName().equals(service) ? PublishedTypes.NONE
+                    : watch.published();
         };
     }
 
@@ -97,27 +101,32 @@ public final class DiscoveredClusters implements AutoCloseable {
         private Subscription subscription;
         private List<EndpointConfig> providers = List.of();
         private boolean synced;
-        /** The subscription's methods as call candidates, with the list they were made of. */
-        private volatile Candidates candidates;
+        /** The subscription's methods and classes for calls, with the list they were made of. */
+        private volatile Published published;
 
         private Watch(ProviderQueryConfig query, RegistryClient client) {
             this.query = query;
             this.client = client;
         }
 
-        /** The methods published now, as candidates; from any thread (a race only converts twice). */
-        private List<MethodCandidate> candidates() {
-            List<MethodSignature> published = subscription.methods();
-            Candidates cached = candidates;
-            if (cached == null || cached.from != published) {
-                cached = new Candidates(published, candidatesOf(published));
-                candidates = cached;
+        /**
+         * The methods and classes published now, converted once per publication; from any thread
+         * (a race only converts twice). The definition is read before the methods it gave.
+         */
+        private PublishedTypes published() {
+            List<MethodSignature> methods = subscription.methods();
+            Published cached = published;
+            if (cached == null || cached.from != methods) {
+                JsonNode definition = subscription.definition();
+                cached = new Published(methods, new PublishedTypes(candidatesOf(methods),
+                        definition == null ? TypeCatalog.EMPTY : TypeCatalog.fromServiceDefinition(definition)));
+                published = cached;
             }
-            return cached.methods;
+            return cached.types;
         }
     }
 
-    private record Candidates(List<MethodSignature> from, List<MethodCandidate> methods) {
+    private record Published(List<MethodSignature> from, PublishedTypes types) {
     }
 
     /** The methods whose type names can be read, as call candidates; a method whose cannot is left out. */

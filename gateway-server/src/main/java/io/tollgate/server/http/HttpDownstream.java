@@ -214,11 +214,10 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
                 break;
             case FORWARDING_BODY:
                 if (msg instanceof HttpContent) {
-                    boolean last = msg instanceof LastHttpContent;
-                    current.requestContent((HttpContent) msg);
-                    if (last && state == State.FORWARDING_BODY) {
+                    if (msg instanceof LastHttpContent) { // first: the exchange may end on it at once
                         state = State.AWAITING_RESPONSE;
                     }
+                    current.requestContent((HttpContent) msg);
                 } else {
                     ReferenceCountUtil.release(msg);
                 }

@@ -17,7 +17,6 @@ import io.tollgate.protocols.generic.SofaGenericCalls;
 import io.tollgate.protocols.hessian2.Hessian2Dialect;
 import io.tollgate.protocols.json.JavaType;
 import io.tollgate.protocols.json.JsonMappingException;
-import io.tollgate.protocols.json.TypeCatalog;
 import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.server.rpc.RpcUpstreams;
@@ -75,10 +74,11 @@ public final class HttpRpcCalls {
             throw new CallErrorException(CallError.badRequest("the route's methods of " + request.service()
                     + " name a type that cannot be read: " + e.getMessage()));
         }
-        List<JavaType> types = MethodChooser.choose(request.method(), request.arguments(),
-                registry.methods(cluster, request.service()), configured, request.headerTypes());
+        PublishedTypes published = registry.methods(cluster, request.service());
+        List<JavaType> types = MethodChooser.choose(request.method(), request.arguments(), published.methods(),
+                configured, request.headerTypes());
         return new GenericCall(request.service(), request.method(), request.group(), request.version(),
-                request.uniqueId(), types, request.arguments(), TypeCatalog.EMPTY, timeoutMillis);
+                request.uniqueId(), types, request.arguments(), published.catalog(), timeoutMillis);
     }
 
     private static List<MethodCandidate> configured(RpcCallConfig config, String service) {

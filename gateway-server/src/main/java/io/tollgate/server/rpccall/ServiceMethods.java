@@ -1,8 +1,5 @@
 package io.tollgate.server.rpccall;
 
-import io.tollgate.protocols.generic.MethodCandidate;
-import java.util.List;
-
 /**
  * The methods a service registry published for a service whose providers are a cluster's hosts
  * (Dubbo's service definitions), the first source of an HTTP call's parameter types. Read by event
@@ -11,12 +8,12 @@ import java.util.List;
 public interface ServiceMethods {
 
     /** No registry: no methods are ever known. */
-    ServiceMethods NONE = (cluster, service) -> List.of();
+    ServiceMethods NONE = (cluster, service) -> PublishedTypes.NONE;
 
     /**
-     * The methods of {@code service} (an interface name) published by the registry whose providers
-     * make {@code cluster}; empty when the cluster is not discovered, serves another service, or the
-     * registry published none.
+     * The methods and classes of {@code service} (an interface name) published by the registry
+     * whose providers make {@code cluster}; {@link PublishedTypes#NONE} when the cluster is not
+     * discovered, serves another service, or the registry published none.
      */
-    List<MethodCandidate> methods(String cluster, String service);
+    PublishedTypes methods(String cluster, String service);
 }
