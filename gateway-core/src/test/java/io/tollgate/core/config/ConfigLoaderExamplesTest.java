@@ -99,7 +99,9 @@ class ConfigLoaderExamplesTest {
         assertThat(sofa.methods().get("com.example.OrderService")).extracting(RpcCallConfig.Method::name)
                 .containsExactly("nextId", "total");
         assertThat(routes.get(1).forward().orElseThrow().timeout()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(config.discovery().clusters()).containsKeys("orders", "sofa-orders");
+        assertThat(routes.get(0).forward().orElseThrow().cluster()).contains("dubbo-services");
+        assertThat(routes.get(1).forward().orElseThrow().cluster()).contains("sofa-services");
+        assertThat(config.discovery().templates()).containsKeys("dubbo-services", "sofa-services");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.tollgate.server.discovery;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tollgate.admin.DiscoveredService;
 import io.tollgate.core.config.ClusterConfig;
@@ -8,15 +7,11 @@ import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ProviderQueryConfig;
 import io.tollgate.core.config.RegistryConfig;
-import io.tollgate.discovery.MethodSignature;
 import io.tollgate.discovery.RegistryClient;
 import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.discovery.Subscription;
 import io.tollgate.discovery.registry.RegistryClients;
 import io.tollgate.server.control.ControlThread;
-import io.tollgate.protocols.generic.MethodCandidate;
-import io.tollgate.protocols.json.JsonMappingException;
-import io.tollgate.protocols.json.TypeCatalog;
 import io.tollgate.server.rpc.ServiceClusters;
 import io.tollgate.server.rpccall.PublishedTypes;
 import io.tollgate.server.rpccall.ServiceMethods;
@@ -79,14 +74,17 @@ public final class DiscoveredClusters implements AutoCloseable {
     }
 
     /**
-     * Where event loops find the methods the registry published for the service of a named
-     * discovered cluster: read from the cluster's subscription, converted once per publication.
+     * Where event loops find the methods the registry published for the service of a discovered
+     * cluster, named or made per service: read from the cluster's subscription.
      */
     public ServiceMethods serviceMethods() {
         return (cluster, service) -> {
             Watch watch = named.get(cluster);
-            return watch == null || !watch.query.interfaceName().equals(service) ? PublishedTypes.NONE
-                    : watch.published();
+            if (watch != null) {
+                return watch.query.interfaceName().equals(service) ? watch.types.of(watch.subscription)
+                        : PublishedTypes.NONE;
+            }
+            return perService.published(cluster);
         };
     }
 
@@ -101,46 +99,12 @@ public final class DiscoveredClusters implements AutoCloseable {
         private Subscription subscription;
         private List<EndpointConfig> providers = List.of();
         private boolean synced;
-        /** The subscription's methods and classes for calls, with the list they were made of. */
-        private volatile Published published;
+        private final PublishedTypesCache types = new PublishedTypesCache();
 
         private Watch(ProviderQueryConfig query, RegistryClient client) {
             this.query = query;
             this.client = client;
         }
-
-        /**
-         * The methods and classes published now, converted once per publication; from any thread
-         * (a race only converts twice). The definition is read before the methods it gave.
-         */
-        private PublishedTypes published() {
-            List<MethodSignature> methods = subscription.methods();
-            Published cached = published;
-            if (cached == null || cached.from != methods) {
-                JsonNode definition = subscription.definition();
-                cached = new Published(methods, new PublishedTypes(candidatesOf(methods),
-                        definition == null ? TypeCatalog.EMPTY : TypeCatalog.fromServiceDefinition(definition)));
-                published = cached;
-            }
-            return cached.types;
-        }
-    }
-
-    private record Published(List<MethodSignature> from, PublishedTypes types) {
-    }
-
-    /** The methods whose type names can be read, as call candidates; a method whose cannot is left out. */
-    private static List<MethodCandidate> candidatesOf(List<MethodSignature> methods) {
-        List<MethodCandidate> candidates = new ArrayList<>(methods.size());
-        for (MethodSignature method : methods) {
-            try {
-                candidates.add(MethodCandidate.of(method.name(), method.parameterTypes()));
-            } catch (JsonMappingException e) {
-                log.debug("method {} of a service definition has a type that cannot be read: {}", method.name(),
-                        e.getMessage());
-            }
-        }
-        return List.copyOf(candidates);
     }
 
     /**

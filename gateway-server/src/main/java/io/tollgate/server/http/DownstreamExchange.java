@@ -17,7 +17,10 @@ interface DownstreamExchange {
      */
     void start(Host host);
 
-    /** A part of the request's body; ownership passes here. */
+    /**
+     * A part of the request's body; ownership passes here. The downstream counts the body read
+     * before the last part is passed, so that an exchange may end on it at once.
+     */
     void requestContent(HttpContent content);
 
     /** The end of a read batch: what went upstream in it is flushed. */

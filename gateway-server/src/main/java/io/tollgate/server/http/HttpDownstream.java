@@ -214,9 +214,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
                 break;
             case FORWARDING_BODY:
                 if (msg instanceof HttpContent) {
-                    if (msg instanceof LastHttpContent) { // first: the exchange may end on it at once
-                        state = State.AWAITING_RESPONSE;
-                    }
+                    state = msg instanceof LastHttpContent ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
                     current.requestContent((HttpContent) msg);
                 } else {
                     ReferenceCountUtil.release(msg);
@@ -309,6 +307,12 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             record.grpc();
         }
         return record;
+    }
+
+    /** An {@code rpc_call} whose cluster has no host now (a per-service template) reads its body first. */
+    @Override
+    public boolean awaitCluster(HttpRouteRequest request, String clusterName) {
+        return request.route().rpcCall() != null && RpcCallExchange.forTemplate(this, request);
     }
 
     /** Refuses a body over the listener's limit and an expectation other than {@code 100-continue}. */
@@ -492,15 +496,13 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
      * Called by an exchange that answers with a gateway error before any of its response went
      * out: counted by {@code reason}; an HTTP/1 connection stays open for the next request when
      * {@code keepAlive} (the client wants it and its request was read whole), so that an upstream
-     * failure costs the client one answer, never its connection. An RPC call answers so (no {@code reason}: no error).
+     * failure costs the client one answer, never its connection.
      */
-    void answerFailure(DownstreamExchange exchange, FullHttpResponse response, String reason, HttpVersion version,
+    void answerFailure(HttpExchange exchange, FullHttpResponse response, String reason, HttpVersion version,
             boolean keepAlive) {
-        if (reason != null) {
-            proxy.listenerMetrics().error(reason);
-        }
+        proxy.listenerMetrics().error(reason);
         if (filters != null) {
-            filters.response(new HttpFilterResponse(response, reason != null, reason != null));
+            filters.response(new HttpFilterResponse(response, true, true));
         }
         if (http2Stream) {
             exchangeDone(exchange, writeAndFlush(response));

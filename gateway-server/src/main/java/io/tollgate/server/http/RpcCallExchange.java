@@ -3,6 +3,7 @@ package io.tollgate.server.http;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
@@ -15,21 +16,26 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.config.RpcCallConfig;
+import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.generic.CallError;
 import io.tollgate.protocols.generic.CallErrorException;
 import io.tollgate.protocols.generic.GenericCall;
 import io.tollgate.protocols.generic.GenericReply;
+import io.tollgate.protocols.generic.HttpCallRequest;
 import io.tollgate.protocols.rpc.RpcCodecException;
 import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.RpcFrame;
+import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.Host;
 import io.tollgate.router.route.Route;
+import io.tollgate.server.Snapshot;
 import io.tollgate.server.dispatch.GatewayError;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.rpc.CallAnswer;
 import io.tollgate.server.rpc.GatewayCall;
 import io.tollgate.server.rpc.RpcUpstreams;
+import io.tollgate.server.rpc.ServiceClusters;
 import io.tollgate.server.rpccall.HttpRpcCalls;
 import java.util.concurrent.TimeUnit;
 
@@ -45,7 +51,7 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
 
     private final HttpDownstream downstream;
     private final HttpRouteRequest context;
-    private final ExchangeTarget target;
+    private final HttpProxy proxy;
     private final HttpRpcCalls calls;
     private final RpcCallConfig config;
     private final HttpRequest head;
@@ -53,23 +59,40 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
     private final ExchangeRecord record;
     /** The body read so far; null once the call is made or the exchange ended. */
     private CompositeByteBuf body;
+    /** Where the call goes; null while a per-service template's cluster is looked up. */
+    private ExchangeTarget target;
     private Host host;
     private GatewayCall call;
     private boolean requestComplete;
     private boolean done;
 
-    /** Takes over {@code context}'s request, which goes to {@code target}'s cluster. */
+    /**
+     * Takes over {@code context}'s request, which goes to {@code target}'s cluster, or, when
+     * {@code target} is null, to the cluster of its service made from the route's per-service template.
+     */
     RpcCallExchange(HttpDownstream downstream, HttpRouteRequest context, ExchangeTarget target, HttpProxy proxy) {
         this.downstream = downstream;
         this.context = context;
         this.target = target;
+        this.proxy = proxy;
         this.calls = proxy.rpcCalls();
-        this.config = target.route().rpcCall();
+        this.config = context.route().rpcCall();
         this.head = context.request();
         this.maxBody = proxy.listenerConfig().http().maxRequestBodyBytes();
         this.record = context.record();
         this.requestComplete = context.complete();
         this.body = downstream.alloc().compositeBuffer();
+    }
+
+    /**
+     * A request to an {@code rpc_call} route whose cluster has no host for it now: its exchange reads
+     * the body, then finds the cluster of the call's service when the route's is a per-service template.
+     *
+     * @return true: the request is taken over
+     */
+    static boolean forTemplate(HttpDownstream downstream, HttpRouteRequest request) {
+        downstream.forward(request, null, null);
+        return true;
     }
 
     /** Starts with the request's head (and its body when the head carries it whole); the call goes to {@code host}. */
@@ -115,7 +138,11 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
         }
     }
 
-    /** The body is whole: the call is made and sent, or answered at once when it cannot be. */
+    /**
+     * The body is whole: the call is read, its cluster found (the route's, or its service's when
+     * the route's is a per-service template), its types chosen, and it is sent; or it is answered at
+     * once when it cannot be.
+     */
     private void call() {
         byte[] json = ByteBufUtil.getBytes(body);
         body.release();
@@ -126,11 +153,55 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
                     "rpc_call_unavailable");
             return;
         }
+        HttpCallRequest request;
+        try {
+            request = HttpRpcCalls.request(config, head.method().name(), head.uri(), name -> head.headers().get(name),
+                    json);
+        } catch (CallErrorException e) {
+            respond(e.error(), "rpc_call_" + e.error().type());
+            return;
+        }
+        if (target != null) {
+            send(upstreams, request);
+            return;
+        }
+        String template = context.route().config().forward().orElseThrow().cluster().orElse(null);
+        ServiceClusters.Lookup found = template == null ? null : calls.serviceCluster(template, config.protocol(), request);
+        if (found != null && found.ready() != null) {
+            found.ready().whenComplete((ready, error) -> downstream.eventLoop().execute(() -> {
+                ServiceClusters.Lookup again = calls.serviceCluster(template, config.protocol(), request);
+                toServiceCluster(upstreams, request, again == null || again.ready() != null ? null : again.cluster());
+                downstream.flushResponse();
+            }));
+            return;
+        }
+        toServiceCluster(upstreams, request, found == null ? null : found.cluster());
+    }
+
+    /** The call goes to its service's cluster, {@code name}; answered 503 when there is none, or no host in it. */
+    private void toServiceCluster(RpcUpstreams upstreams, HttpCallRequest request, String name) {
+        if (done) {
+            return;
+        }
+        Snapshot snapshot = proxy.dispatcher().snapshot();
+        Route route = context.route();
+        Cluster cluster = name == null ? null : snapshot.clusters().cluster(name);
+        host = cluster == null ? null : cluster.choose(context, route.metadataMatch(), route.hashPolicy());
+        if (host == null) {
+            record.flag(GatewayError.NO_HEALTHY_UPSTREAM.flag());
+            respond(HttpRpcCalls.error(RpcError.NO_HEALTHY_UPSTREAM), GatewayError.NO_HEALTHY_UPSTREAM.reason());
+            return;
+        }
+        target = proxy.dispatcher().target(context, snapshot, name, cluster);
+        send(upstreams, request);
+    }
+
+    /** Types the call by its cluster's registry, the route and the header, and sends it to the host chosen. */
+    private void send(RpcUpstreams upstreams, HttpCallRequest request) {
         long timeoutNanos = context.timeoutNanos(false);
         ByteBuf frame;
         try {
-            GenericCall generic = calls.call(config, target.cluster().name(), head.method().name(), head.uri(),
-                    name -> head.headers().get(name), json,
+            GenericCall generic = calls.call(config, target.cluster().name(), request,
                     (int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
             frame = HttpRpcCalls.frame(downstream.alloc(), config.protocol(), generic);
         } catch (CallErrorException e) {
@@ -168,7 +239,8 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
 
     /**
      * Answers {@code json} with {@code status}; {@code reason} names a gateway error (counted and
-     * sent as {@code x-tollgate-error}), null for the provider's own answer.
+     * sent as {@code x-tollgate-error}), null for the provider's own answer. An HTTP/1 connection
+     * stays open when the client wants it and its request was read whole.
      */
     private void respond(int status, String json, String reason) {
         if (done) {
@@ -178,12 +250,23 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
         releaseBody();
         FullHttpResponse response = json(downstream, HttpResponseStatus.valueOf(status), json);
         if (reason != null) {
+            proxy.listenerMetrics().error(reason);
             response.headers().set(LocalResponses.REASON_HEADER, reason);
         }
         record.sent(response.content().readableBytes());
         record.responseHeaders(response.headers());
         record.finish(status);
-        downstream.answerFailure(this, response, reason, context.version(), context.keepAlive() && requestComplete);
+        if (context.filters() != null) {
+            context.filters().response(new HttpFilterResponse(response, reason != null, reason != null));
+        }
+        if (downstream.isHttp2Stream()) {
+            downstream.exchangeDone(this, downstream.writeAndFlush(response));
+            return;
+        }
+        boolean keepAlive = context.keepAlive() && requestComplete && !downstream.lastResponse();
+        HopByHopHeaders.setKeepAlive(response, context.version(), keepAlive);
+        ChannelFuture written = downstream.writeAndFlush(response);
+        downstream.exchangeDone(this, keepAlive ? null : written);
     }
 
     private static FullHttpResponse json(HttpDownstream downstream, HttpResponseStatus status, String json) {

@@ -83,7 +83,7 @@ public final class DownstreamProtocols {
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics,
             ExtensionRegistry extensions, OverloadGuard overload, ServiceClusters serviceClusters,
             ServiceMethods serviceMethods) {
-        this.rpcCalls = new HttpRpcCalls(serviceMethods, this::rpcUpstreams);
+        this.rpcCalls = new HttpRpcCalls(serviceMethods, this::rpcUpstreams, serviceClusters);
         this.serviceClusters = serviceClusters;
         this.snapshot = snapshot;
         this.transport = transport;

@@ -20,6 +20,7 @@ import io.tollgate.protocols.json.JsonMappingException;
 import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.server.rpc.RpcUpstreams;
+import io.tollgate.server.rpc.ServiceClusters;
 import java.util.List;
 import java.util.function.Function;
 
@@ -36,19 +37,32 @@ public final class HttpRpcCalls {
     private static final Hessian2Dialect SOFA_DIALECT = Hessian2Dialect.DRAFT;
 
     /** Makes no call: every request to an {@code rpc_call} route is answered 503. */
-    public static final HttpRpcCalls NONE = new HttpRpcCalls(ServiceMethods.NONE, engine -> null);
+    public static final HttpRpcCalls NONE = new HttpRpcCalls(ServiceMethods.NONE, engine -> null, ServiceClusters.NONE);
 
     private final ServiceMethods registry;
     private final Function<String, RpcUpstreams> upstreams;
+    private final ServiceClusters serviceClusters;
 
     /**
      * @param registry the methods published by registries, by cluster
      * @param upstreams the process's upstream connections of an RPC protocol, by its name, shared
      *     with the listeners of that protocol; null when the protocol is unknown
+     * @param serviceClusters where a call to a per-service template finds its service's cluster
      */
-    public HttpRpcCalls(ServiceMethods registry, Function<String, RpcUpstreams> upstreams) {
+    public HttpRpcCalls(ServiceMethods registry, Function<String, RpcUpstreams> upstreams,
+            ServiceClusters serviceClusters) {
         this.registry = registry;
         this.upstreams = upstreams;
+        this.serviceClusters = serviceClusters;
+    }
+
+    /**
+     * The cluster of {@code request}'s service made from the per-service template {@code template},
+     * as {@link ServiceClusters#lookup} finds it; null when {@code template} is no template.
+     */
+    public ServiceClusters.Lookup serviceCluster(String template, RpcCallConfig.Protocol protocol,
+            HttpCallRequest request) {
+        return serviceClusters.lookup(template, new CallRoute(protocol, request));
     }
 
     /** The upstream connections calls in {@code protocol} go on, or null when there are none. */
@@ -57,16 +71,24 @@ public final class HttpRpcCalls {
     }
 
     /**
-     * The call an HTTP request to a route with {@code config} makes, its types chosen.
+     * An HTTP request to a route with {@code config} read as a call.
+     *
+     * @param header a request header by lower-case name, or null when absent
+     * @throws CallErrorException with the status and body to answer
+     */
+    public static HttpCallRequest request(RpcCallConfig config, String httpMethod, String uri,
+            Function<String, String> header, byte[] body) {
+        return HttpCallRequest.parse(config.prefix(), httpMethod, uri, header, body);
+    }
+
+    /**
+     * The call {@code request} makes, its types chosen.
      *
      * @param cluster the cluster the call goes to, whose registry may know the service's methods
-     * @param header a request header by lower-case name, or null when absent
      * @param timeoutMillis the timeout the provider is told
      * @throws CallErrorException with the status and body to answer
      */
-    public GenericCall call(RpcCallConfig config, String cluster, String httpMethod, String uri,
-            Function<String, String> header, byte[] body, int timeoutMillis) {
-        HttpCallRequest request = HttpCallRequest.parse(config.prefix(), httpMethod, uri, header, body);
+    public GenericCall call(RpcCallConfig config, String cluster, HttpCallRequest request, int timeoutMillis) {
         List<MethodCandidate> configured;
         try {
             configured = configured(config, request.service());

@@ -52,7 +52,11 @@ class DubboRpcCallTest {
                           rpc_call: { protocol: dubbo, cluster: nobody }
                         - match: { prefix: /dubbo/ }
                           rpc_call: { protocol: dubbo, cluster: orders, timeout: 5s }
+                        - match: { prefix: /any/ }
+                          rpc_call: { protocol: dubbo, cluster: dubbo-services, timeout: 5s }
             clusters:
+              - name: dubbo-services
+                discovery: { registry: zk, per_service: dubbo }
               - name: orders
                 discovery: { registry: zk, dubbo: { interface: "${INTERFACE}", group: shop, version: "2.0" } }
               - name: nobody
@@ -119,6 +123,11 @@ class DubboRpcCallTest {
         }
     }
 
+    /** "status body" with the body's object keys sorted, so that field order does not matter. */
+    private static String canonicalAnswer(String answer) {
+        return answer.substring(0, 4) + canonical(answer.substring(4));
+    }
+
     private static String dubbo(JsonCallClient client, String method, String body) {
         return call(client, "/dubbo/" + INTERFACE + "/" + method, body, SHOP);
     }
@@ -135,8 +144,9 @@ class DubboRpcCallTest {
 
     @Test
     void nestedObjectsVoidAndOverloads() {
-        assertThat(dubbo(h2c, "echo", "[" + ORDER + "]")).isEqualTo("200 " + canonical(ORDER));
-        assertThat(dubbo(http1, "bySku", "[[{\"sku\":\"a\",\"quantity\":1,\"price\":1.5},{\"sku\":\"a\",\"quantity\":2,\"price\":2}]]"))
+        assertThat(canonicalAnswer(dubbo(h2c, "echo", "[" + ORDER + "]"))).isEqualTo("200 " + canonical(ORDER));
+        assertThat(canonicalAnswer(dubbo(http1, "bySku",
+                "[[{\"sku\":\"a\",\"quantity\":1,\"price\":1.5},{\"sku\":\"a\",\"quantity\":2,\"price\":2}]]")))
                 .isEqualTo("200 " + canonical("{\"a\":[{\"sku\":\"a\",\"quantity\":1,\"price\":1.5},"
                         + "{\"sku\":\"a\",\"quantity\":2,\"price\":2}]}"));
         assertThat(dubbo(http1, "forget", "[\"order-7\"]")).isEqualTo("200 null");
@@ -145,6 +155,16 @@ class DubboRpcCallTest {
         // group and version as query parameters instead of headers
         assertThat(call(http1, "/dubbo/" + INTERFACE + "/nextId?x-rpc-group=shop&x-rpc-version=2.0", "[41]"))
                 .isEqualTo("200 42");
+    }
+
+    @Test
+    void aPerServiceTemplateFindsTheCallsServiceAndItsTypesInZooKeeper() throws Exception {
+        String path = "/any/" + INTERFACE + "/nextId";
+        Await.until("the service's cluster and definition made from the template", Duration.ofSeconds(30),
+                () -> call(http1, path, "[1]", SHOP).equals("200 2"));
+        assertThat(call(h2c, path, "[9007199254740993]", SHOP)).isEqualTo("200 9007199254740994");
+        assertThat(canonicalAnswer(call(http1, "/any/" + INTERFACE + "/echo", "[" + ORDER + "]", SHOP)))
+                .isEqualTo("200 " + canonical(ORDER));
     }
 
     @Test
