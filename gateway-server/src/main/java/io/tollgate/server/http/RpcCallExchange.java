@@ -170,15 +170,19 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
         if (found != null && found.ready() != null) {
             found.ready().whenComplete((ready, error) -> downstream.eventLoop().execute(() -> {
                 ServiceClusters.Lookup again = calls.serviceCluster(template, config.protocol(), request);
-                toServiceCluster(upstreams, request, again == null || again.ready() != null ? null : again.cluster());
+                toServiceCluster(upstreams, request, again == null ? template
+                        : again.ready() != null ? null : again.cluster());
                 downstream.flushResponse();
             }));
             return;
         }
-        toServiceCluster(upstreams, request, found == null ? null : found.cluster());
+        toServiceCluster(upstreams, request, found == null ? template : found.cluster());
     }
 
-    /** The call goes to its service's cluster, {@code name}; answered 503 when there is none, or no host in it. */
+    /**
+     * The call goes to {@code name}: its service's cluster, or the route's own when that is no
+     * template (its hosts are chosen again); answered 503 when there is none, or no host in it.
+     */
     private void toServiceCluster(RpcUpstreams upstreams, HttpCallRequest request, String name) {
         if (done) {
             return;
@@ -188,6 +192,9 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
         Cluster cluster = name == null ? null : snapshot.clusters().cluster(name);
         host = cluster == null ? null : cluster.choose(context, route.metadataMatch(), route.hashPolicy());
         if (host == null) {
+            if (cluster != null) {
+                proxy.metrics().cluster(name).noHealthyHost();
+            }
             record.flag(GatewayError.NO_HEALTHY_UPSTREAM.flag());
             respond(HttpRpcCalls.error(RpcError.NO_HEALTHY_UPSTREAM), GatewayError.NO_HEALTHY_UPSTREAM.reason());
             return;

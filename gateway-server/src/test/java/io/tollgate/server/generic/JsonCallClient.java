@@ -27,7 +27,7 @@ final class JsonCallClient {
     /** {@code POST base/service/method?query} with {@code body} and header pairs. */
     HttpRequest request(String pathAndQuery, String body, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
-                .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString(body));
+                .timeout(Duration.ofSeconds(90)).POST(HttpRequest.BodyPublishers.ofString(body));
         if (headers.length > 0) {
             request.headers(headers);
         }
