@@ -1,5 +1,6 @@
 package io.tollgate.discovery;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
 /** What a registry client watches for one {@link ProviderListener}; closing it stops the watch. */
@@ -11,6 +12,14 @@ public interface Subscription extends AutoCloseable {
      */
     default List<MethodSignature> methods() {
         return List.of();
+    }
+
+    /**
+     * The service definition {@link #methods()} were read from (Dubbo's, with its {@code types[]}:
+     * every bean's fields), or null while there is none; read before the methods are published.
+     */
+    default JsonNode definition() {
+        return null;
     }
 
     /** Stops the watch; the listener hears nothing more. */

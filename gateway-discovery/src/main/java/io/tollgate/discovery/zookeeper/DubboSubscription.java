@@ -1,5 +1,6 @@
 package io.tollgate.discovery.zookeeper;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.ProviderQueryConfig;
 import io.tollgate.discovery.MethodSignature;
@@ -201,6 +202,11 @@ final class DubboSubscription implements Subscription {
     @Override
     public List<MethodSignature> methods() {
         return interfaceLevel.methods();
+    }
+
+    @Override
+    public JsonNode definition() {
+        return interfaceLevel.definition();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.tollgate.discovery.zookeeper;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.ProviderQueryConfig;
 import io.tollgate.discovery.ProviderLayout;
@@ -43,6 +44,8 @@ final class ProvidersWatch implements Subscription {
     private final Set<String> definitionsAsked = new HashSet<>();
     private final CuratorFramework client;
     private volatile List<MethodSignature> methods = List.of();
+    /** The service definition the methods were read from; written before them. */
+    private volatile JsonNode definition;
     private boolean synced;
     private final Coalesced publication;
     private volatile boolean closed;
@@ -150,7 +153,9 @@ final class ProvidersWatch implements Subscription {
         try {
             client.getData().inBackground((c, event) -> {
                 if (event.getResultCode() == 0 && methods.isEmpty()) {
-                    methods = ServiceDefinitions.methods(event.getData(), definitionPath);
+                    JsonNode read = ServiceDefinitions.read(event.getData(), definitionPath);
+                    definition = read;
+                    methods = ServiceDefinitions.methods(read);
                 } else if (event.getResultCode() != 0) {
                     // not written yet (Dubbo writes it after registering): asked again at the next publication
                     control.execute(() -> definitionsAsked.remove(definitionPath));
@@ -164,6 +169,11 @@ final class ProvidersWatch implements Subscription {
     @Override
     public List<MethodSignature> methods() {
         return methods;
+    }
+
+    @Override
+    public JsonNode definition() {
+        return definition;
     }
 
     /** The name of {@code nodePath} when it is a child of the providers node, else null. */

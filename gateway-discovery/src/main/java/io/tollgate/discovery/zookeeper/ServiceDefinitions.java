@@ -10,9 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the methods out of a Dubbo service definition (the JSON Dubbo writes under
- * {@code /dubbo/metadata/...}: {@code methods[]} with {@code name}, {@code parameterTypes} and
- * {@code returnType}).
+ * Reads a Dubbo service definition (the JSON Dubbo writes under {@code /dubbo/metadata/...}) and
+ * its methods ({@code methods[]} with {@code name}, {@code parameterTypes} and {@code returnType}).
  */
 final class ServiceDefinitions {
 
@@ -22,24 +21,31 @@ final class ServiceDefinitions {
     private ServiceDefinitions() {
     }
 
-    /** The methods of the definition {@code data} read at {@code path}; empty when it holds none or is no JSON. */
-    static List<MethodSignature> methods(byte[] data, String path) {
+    /** The definition {@code data} read at {@code path}, or null when it is empty or no JSON. */
+    static JsonNode read(byte[] data, String path) {
         if (data == null || data.length == 0) {
-            return List.of();
+            return null;
         }
         try {
-            JsonNode root = JSON.readTree(data);
-            List<MethodSignature> methods = new ArrayList<>();
-            for (JsonNode method : root.path("methods")) {
-                List<String> parameters = new ArrayList<>();
-                method.path("parameterTypes").forEach(type -> parameters.add(type.asText()));
-                methods.add(new MethodSignature(method.path("name").asText(), parameters,
-                        method.path("returnType").asText()));
-            }
-            return List.copyOf(methods);
+            return JSON.readTree(data);
         } catch (IOException e) {
             log.warn("service definition {} is no JSON: {}", path, e.getMessage());
+            return null;
+        }
+    }
+
+    /** The methods of {@code definition}; empty when it holds none or is null. */
+    static List<MethodSignature> methods(JsonNode definition) {
+        if (definition == null) {
             return List.of();
         }
+        List<MethodSignature> methods = new ArrayList<>();
+        for (JsonNode method : definition.path("methods")) {
+            List<String> parameters = new ArrayList<>();
+            method.path("parameterTypes").forEach(type -> parameters.add(type.asText()));
+            methods.add(new MethodSignature(method.path("name").asText(), parameters,
+                    method.path("returnType").asText()));
+        }
+        return List.copyOf(methods);
     }
 }

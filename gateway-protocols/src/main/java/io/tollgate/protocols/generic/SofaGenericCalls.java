@@ -42,9 +42,16 @@ public final class SofaGenericCalls {
 
     /** The service's unique name, Bolt's routing key: {@code interface:version[:uniqueId]}. */
     public static String uniqueName(GenericCall call) {
-        String version = call.version() == null || call.version().isEmpty() ? DEFAULT_VERSION : call.version();
-        String unique = call.service() + ":" + version;
-        return call.uniqueId() == null || call.uniqueId().isEmpty() ? unique : unique + ":" + call.uniqueId();
+        return uniqueName(call.service(), call.version(), call.uniqueId());
+    }
+
+    /**
+     * The unique name of {@code service} in {@code version} (null or empty: SOFARPC's default) with
+     * {@code uniqueId} (null or empty: none).
+     */
+    public static String uniqueName(String service, String version, String uniqueId) {
+        String unique = service + ":" + (version == null || version.isEmpty() ? DEFAULT_VERSION : version);
+        return uniqueId == null || uniqueId.isEmpty() ? unique : unique + ":" + uniqueId;
     }
 
     /**

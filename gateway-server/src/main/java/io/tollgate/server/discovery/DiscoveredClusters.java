@@ -13,6 +13,8 @@ import io.tollgate.discovery.Subscription;
 import io.tollgate.discovery.registry.RegistryClients;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.rpc.ServiceClusters;
+import io.tollgate.server.rpccall.PublishedTypes;
+import io.tollgate.server.rpccall.ServiceMethods;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -71,6 +73,21 @@ public final class DiscoveredClusters implements AutoCloseable {
         return perService;
     }
 
+    /**
+     * Where event loops find the methods the registry published for the service of a discovered
+     * cluster, named or made per service: read from the cluster's subscription.
+     */
+    public ServiceMethods serviceMethods() {
+        return (cluster, service) -> {
+            Watch watch = named.get(cluster);
+            if (watch != null) {
+                return watch.query.interfaceName().equals(service) ? watch.types.of(watch.subscription)
+                        : PublishedTypes.NONE;
+            }
+            return perService.published(cluster);
+        };
+    }
+
     /** A registry's client and the settings it was started with. */
     private record Client(RegistryConfig config, RegistryClient client) {
     }
@@ -82,6 +99,7 @@ public final class DiscoveredClusters implements AutoCloseable {
         private Subscription subscription;
         private List<EndpointConfig> providers = List.of();
         private boolean synced;
+        private final PublishedTypesCache types = new PublishedTypesCache();
 
         private Watch(ProviderQueryConfig query, RegistryClient client) {
             this.query = query;

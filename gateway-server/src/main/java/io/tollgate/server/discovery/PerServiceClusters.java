@@ -11,6 +11,7 @@ import io.tollgate.core.route.RouteRequest;
 import io.tollgate.discovery.RegistryClient;
 import io.tollgate.discovery.Subscription;
 import io.tollgate.server.rpc.ServiceClusters;
+import io.tollgate.server.rpccall.PublishedTypes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +49,8 @@ final class PerServiceClusters implements ServiceClusters {
     private Function<String, RegistryClient> clients = name -> null;
     private volatile Map<String, Published> published = Map.of();
     private volatile List<Service> listed = List.of();
+    /** The services of {@link #listed} by their clusters' names. */
+    private volatile Map<String, Service> byCluster = Map.of();
 
     /**
      * @param changed asks for the configuration to be applied again, later, on the control thread
@@ -75,6 +78,7 @@ final class PerServiceClusters implements ServiceClusters {
         private final LongAdder calls = new LongAdder();
         private final List<CompletableFuture<Void>> waiting = new ArrayList<>();
         private Subscription subscription;
+        private final PublishedTypesCache types = new PublishedTypesCache();
         private List<EndpointConfig> providers = List.of();
         private boolean synced;
         private boolean applied;
@@ -243,6 +247,15 @@ final class PerServiceClusters implements ServiceClusters {
         });
         published = Map.copyOf(next);
         listed = services.values().stream().filter(s -> s.applied && templates.containsKey(s.template)).toList();
+        Map<String, Service> served = new HashMap<>();
+        listed.forEach(s -> served.put(clusterName(s.template, s.key), s));
+        byCluster = Map.copyOf(served);
+    }
+
+    /** What the registry published of the service of the served cluster {@code cluster}; from any thread. */
+    PublishedTypes published(String cluster) {
+        Service service = byCluster.get(cluster);
+        return service == null ? PublishedTypes.NONE : service.types.of(service.subscription);
     }
 
     /** The services whose clusters are served now; from any thread. */
@@ -262,5 +275,6 @@ final class PerServiceClusters implements ServiceClusters {
         services.clear();
         published = Map.of();
         listed = List.of();
+        byCluster = Map.of();
     }
 }

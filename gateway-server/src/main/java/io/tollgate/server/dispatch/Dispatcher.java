@@ -101,10 +101,14 @@ public final class Dispatcher {
             side.refuse(request, GatewayError.NO_HEALTHY_UPSTREAM);
             return;
         }
+        side.forward(request, target(request, current, clusterName, cluster), host);
+    }
+
+    /** Where {@code request}'s exchange goes: {@code cluster}, named {@code clusterName} in {@code current}. */
+    public ExchangeTarget target(RequestContext request, Snapshot current, String clusterName, Cluster cluster) {
         Route route = request.route();
-        ExchangeTarget target = new ExchangeTarget(route, cluster, request, cluster.circuitBreakers(route.priority()),
+        return new ExchangeTarget(route, cluster, request, cluster.circuitBreakers(route.priority()),
                 current.outliers().outcomes(clusterName), records.metrics().cluster(clusterName));
-        side.forward(request, target, host);
     }
 
     /** A fresh snapshot, for a request that waited for its cluster. */

@@ -82,7 +82,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     /** Made on the first pipelined request: an HTTP/2 stream never needs one. */
     private ArrayDeque<Object> pipelined;
     private State state = State.IDLE;
-    private HttpExchange current;
+    private DownstreamExchange current;
     /** The filter run of the request in progress, null when its listener has no filters. */
     private FilterRun filters;
     private int pauses;
@@ -134,7 +134,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             ReferenceCountUtil.release(((HttpRouteRequest) filters.request()).request());
             filters.abandon();
         }
-        HttpExchange exchange = current;
+        DownstreamExchange exchange = current;
         current = null;
         if (exchange != null) {
             exchange.downstreamClosed();
@@ -214,11 +214,8 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
                 break;
             case FORWARDING_BODY:
                 if (msg instanceof HttpContent) {
-                    boolean last = msg instanceof LastHttpContent;
+                    state = msg instanceof LastHttpContent ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
                     current.requestContent((HttpContent) msg);
-                    if (last && state == State.FORWARDING_BODY) {
-                        state = State.AWAITING_RESPONSE;
-                    }
                 } else {
                     ReferenceCountUtil.release(msg);
                 }
@@ -267,8 +264,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     public void refuse(HttpRouteRequest request, GatewayError error) {
         state = request.complete() ? State.IDLE : State.DISCARDING_BODY;
         boolean keepAlive = error == GatewayError.OVERLOAD ? request.keepAlive() && http2Stream : request.keepAlive();
-        respondLocally(request.record(), request.version(), keepAlive,
-                error(HttpResponseStatus.SERVICE_UNAVAILABLE, error.reason()));
+        respondLocally(request.record(), request.version(), keepAlive, RpcCallExchange.refusal(this, request, error));
         ReferenceCountUtil.release(request.request());
     }
 
@@ -313,6 +309,12 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
         return record;
     }
 
+    /** An {@code rpc_call} whose cluster has no host now (a per-service template) reads its body first. */
+    @Override
+    public boolean awaitCluster(HttpRouteRequest request, String clusterName) {
+        return request.route().rpcCall() != null && RpcCallExchange.forTemplate(this, request);
+    }
+
     /** Refuses a body over the listener's limit and an expectation other than {@code 100-continue}. */
     @Override
     public boolean admit(HttpRouteRequest context) {
@@ -344,6 +346,12 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     @Override
     public void forward(HttpRouteRequest context, ExchangeTarget target, Host host) {
+        state = context.complete() ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
+        if (context.route().rpcCall() != null) {
+            current = new RpcCallExchange(this, context, target, proxy);
+            current.start(host);
+            return;
+        }
         HttpRequest request = context.request();
         String originForm = ForwardedRequest.prepare(request, context, context.route(), peer.ip(), proxy.scheme(),
                 ClusterConfig.H2.equals(target.cluster().config().protocol()), filters != null);
@@ -351,7 +359,6 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             context.forwarding(request, originForm);
         }
         context.record().requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
-        state = context.complete() ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
         current = new HttpExchange(this, context, target, pools, proxy.listenerConfig().http().maxRequestBodyBytes());
         current.start(host);
     }
@@ -528,7 +535,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
      *
      * @param endAfter the exchange's last write, after which to end; null to carry on
      */
-    void exchangeDone(HttpExchange exchange, ChannelFuture endAfter) {
+    void exchangeDone(DownstreamExchange exchange, ChannelFuture endAfter) {
         if (exchange != current) {
             return;
         }

@@ -45,7 +45,7 @@ public final class DubboRuntime implements AutoCloseable {
      * Starts the models of an application named {@code name} that registers as {@code registerMode}
      * says ({@code interface}, {@code instance}, {@code all}; Dubbo's default, {@code all}, when null).
      */
-    DubboRuntime(String name, String registerMode) {
+    public DubboRuntime(String name, String registerMode) {
         this(name, registerMode, null);
     }
 

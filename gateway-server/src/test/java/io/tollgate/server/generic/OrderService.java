@@ -37,4 +37,7 @@ public interface OrderService {
 
     String crash(String message);
 
+    /** Answers {@code "slept"} after {@code millis}: a method slower than a route's timeout. */
+    String sleep(long millis) throws InterruptedException;
+
 }

@@ -90,4 +90,10 @@ public class OrderServiceImpl implements OrderService {
     public String crash(String message) {
         throw new IllegalStateException(message);
     }
+
+    @Override
+    public String sleep(long millis) throws InterruptedException {
+        TimeUnit.MILLISECONDS.sleep(millis);
+        return "slept";
+    }
 }

@@ -99,6 +99,29 @@ class ConfigLoaderExamplesTest {
     }
 
     @Test
+    void readsTheRpcCallRoutesOfTheZookeeperExample() {
+        GatewayConfig config = ConfigLoader.load(EXAMPLES.resolve("zookeeper.yaml"));
+
+        ListenerConfig http = config.listeners().stream().filter(l -> l.name().equals("http")).findFirst().orElseThrow();
+        assertThat(http.address()).isEqualTo("127.0.0.1");
+        assertThat(http.port()).isEqualTo(8080);
+        List<RouteEntryConfig> routes = http.routeConfig().virtualHosts().get(0).routes();
+        RpcCallConfig dubbo = routes.get(0).rpcCall().orElseThrow();
+        assertThat(dubbo.protocol()).isEqualTo(RpcCallConfig.Protocol.DUBBO);
+        assertThat(dubbo.prefix()).isEqualTo("/dubbo");
+        assertThat(routes.get(0).forward().orElseThrow().timeout()).isEqualTo(Duration.ofSeconds(2));
+        RpcCallConfig sofa = routes.get(1).rpcCall().orElseThrow();
+        assertThat(sofa.protocol()).isEqualTo(RpcCallConfig.Protocol.SOFA);
+        assertThat(sofa.prefix()).isEqualTo("/sofa");
+        assertThat(sofa.methods().get("com.example.OrderService")).extracting(RpcCallConfig.Method::name)
+                .containsExactly("nextId", "total");
+        assertThat(routes.get(1).forward().orElseThrow().timeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(routes.get(0).forward().orElseThrow().cluster()).contains("dubbo-services");
+        assertThat(routes.get(1).forward().orElseThrow().cluster()).contains("sofa-services");
+        assertThat(config.discovery().templates()).containsKeys("dubbo-services", "sofa-services");
+    }
+
+    @Test
     void readsTheTlsExample() {
         GatewayConfig config = ConfigLoader.load(EXAMPLES.resolve("tls.yaml"));
 
