@@ -1,7 +1,7 @@
 package io.tollgate.server.http;
 
 import io.netty.handler.codec.http.HttpContent;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 
 /**
  * The exchange an {@link HttpDownstream} serves its request with: a proxied HTTP exchange

@@ -6,7 +6,7 @@ import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.router.cluster.ClusterManager;
-import io.tollgate.router.cluster.Host;
+import io.tollgate.router.host.Host;
 import io.tollgate.server.exchange.ExchangeRecord;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.exchange.LoopDeadlines;

@@ -18,6 +18,7 @@ import io.tollgate.core.config.RetryPolicyConfig;
 import io.tollgate.core.config.RouteConfig;
 import io.tollgate.core.config.RouteEntryConfig;
 import io.tollgate.core.config.RouteMatchConfig;
+import io.tollgate.core.config.RpcCallConfig;
 import io.tollgate.core.config.ValueMatcherConfig;
 import io.tollgate.core.config.VirtualHostConfig;
 import io.tollgate.core.config.WeightedClusterConfig;

@@ -15,6 +15,7 @@ import io.tollgate.core.config.HttpOptions;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.RedirectConfig;
 import io.tollgate.core.config.RouteEntryConfig;
+import io.tollgate.core.config.RpcCallConfig;
 import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.config.ValueMatcherConfig;
 import io.tollgate.core.config.VirtualHostConfig;

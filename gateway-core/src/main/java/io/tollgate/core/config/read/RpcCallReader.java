@@ -1,5 +1,8 @@
-package io.tollgate.core.config;
+package io.tollgate.core.config.read;
 
+import io.tollgate.core.config.ConfigNode;
+import io.tollgate.core.config.RouteMatchConfig;
+import io.tollgate.core.config.RpcCallConfig;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,12 @@
-package io.tollgate.core.config;
+package io.tollgate.core.config.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tollgate.core.config.ConfigException;
+import io.tollgate.core.config.ForwardActionConfig;
+import io.tollgate.core.config.RouteEntryConfig;
+import io.tollgate.core.config.RpcCallConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
