@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The console's Services tab in a real browser (headless Chromium): a real Dubbo 3.3 provider
  * registers in a real ZooKeeper, the gateway discovers it, and the page lists the service with
- * its registry, state, provider and the methods of its published service definition. One
- * ZooKeeper, provider, gateway and browser for the class.
+ * its registry, state, provider and the methods of its published service definition, and a
+ * provider registered later appears on the open page. One ZooKeeper, gateway and browser for the
+ * class.
  */
 class ConsoleServicesBrowserTest {
 
@@ -48,7 +49,10 @@ class ConsoleServicesBrowserTest {
             """;
 
     private static final StartedResources started = new StartedResources();
+    private static String registry;
     private static DubboProvider provider;
+    /** Registered by the first test while its page is open; null before. */
+    private static DubboProvider second;
     private static TestGateway gateway;
     private static Browser browser;
 
@@ -56,7 +60,8 @@ class ConsoleServicesBrowserTest {
     static void start() throws Exception {
         browser = started.add(Browser.start());
         ZooKeeperServer zookeeper = started.add(ZooKeeperServer.start());
-        provider = started.add(DubboProvider.named("console").registry("zookeeper://" + zookeeper.ensemble())
+        registry = "zookeeper://" + zookeeper.ensemble();
+        provider = started.add(DubboProvider.named("console").registry(registry)
                 .registerMode("interface").warmup(0).start());
         gateway = started.add(TestGateway.start(CONFIG, Map.of("ZK", zookeeper.ensemble(), "INTERFACE", INTERFACE,
                 "TOKEN", TOKEN)));
@@ -89,5 +94,13 @@ class ConsoleServicesBrowserTest {
                 "java.lang.String", "Try it");
         assertThat(browser.attribute("#services-empty", "class")).contains("hidden");
         browser.screenshot("services");
+
+        // live: a provider registered while the page is open shows up without a reload
+        second = started.add(DubboProvider.named("second").registry(registry)
+                .registerMode("interface").warmup(0).start());
+        browser.await("the second provider listed", LIMIT,
+                () -> browser.text(service + " tr[data-host='127.0.0.1:" + second.port() + "']") != null);
+        browser.await("the service's state counting both", LIMIT,
+                () -> String.valueOf(browser.text(service + " h2")).contains("2 of 2 providers healthy"));
     }
 }
