@@ -172,7 +172,7 @@ public final class Gateway implements AutoCloseable {
         awaitFirstVerdicts(control.call(() -> health.update(snapshot.get())), config);
         overload = OverloadGuard.start(config.overload(), registry);
         protocols = new DownstreamProtocols(snapshot::get, transport, metrics, ExtensionRegistry.defaults(), overload,
-                discovery.serviceClusters());
+                discovery.serviceClusters(), discovery.serviceMethods());
         for (ListenerConfig listenerConfig : config.listeners()) {
             FileDescriptor socket = inherited.listenerSocket(listenerConfig.name());
             listeners.add(socket == null ? Listener.bind(listenerConfig, workers, transport, protocols)

@@ -16,7 +16,8 @@ import java.util.Set;
 
 /**
  * Reads a {@code route_config}: virtual hosts, their routes, each route's match and action
- * (forward with its retry policy, direct response, redirect) and header mutations. A listener's
+ * (forward with its retry policy, direct response, redirect, an RPC call made from the HTTP request)
+ * and header mutations. A listener's
  * own routes may override its stream filters ({@link RouteFilterOverrides}); a route configuration
  * from xDS is read by the same rules.
  */
@@ -54,19 +55,25 @@ final class RouteReader {
     }
 
     private static RouteEntryConfig route(ConfigNode n, RouteFilterOverrides overrides) {
-        n.allowOnly(Set.of("name", "match", "route", "direct_response", "redirect",
+        n.allowOnly(Set.of("name", "match", "route", "direct_response", "redirect", "rpc_call",
                 "request_headers", "response_headers", "filters"));
-        Optional<ForwardActionConfig> forward = n.optional("route").map(RouteReader::forward);
+        Optional<ForwardActionConfig> forward = n.optional("route").map(r -> forward(r, FORWARD_KEYS));
+        Optional<ConfigNode> rpcCallNode = n.optional("rpc_call");
         Optional<DirectResponseConfig> direct = n.optional("direct_response").map(d -> {
             d.allowOnly(Set.of("status", "body"));
             return new DirectResponseConfig(d.integer("status", 200, 200, 599), d.string("body", ""));
         });
         Optional<RedirectConfig> redirect = n.optional("redirect").map(RouteReader::redirect);
-        int actions = (forward.isPresent() ? 1 : 0) + (direct.isPresent() ? 1 : 0) + (redirect.isPresent() ? 1 : 0);
+        int actions = (forward.isPresent() ? 1 : 0) + (direct.isPresent() ? 1 : 0) + (redirect.isPresent() ? 1 : 0)
+                + (rpcCallNode.isPresent() ? 1 : 0);
         if (actions != 1) {
-            throw n.error("needs exactly one of route, direct_response, redirect (found " + actions + ")");
+            throw n.error("needs exactly one of route, direct_response, redirect, rpc_call (found " + actions + ")");
         }
         RouteMatchConfig match = match(n.required("match"));
+        Optional<RpcCallConfig> rpcCall = rpcCallNode.map(c -> RpcCallReader.rpcCall(c, match));
+        if (rpcCallNode.isPresent()) {
+            forward = Optional.of(forward(rpcCallNode.get(), RpcCallReader.KEYS));
+        }
         if (match.regex().isPresent()) {
             forward.flatMap(ForwardActionConfig::prefixRewrite).ifPresent(p -> {
                 throw n.child("route.prefix_rewrite").error("needs a path or prefix match (the match is a regex)");
@@ -83,7 +90,8 @@ final class RouteReader {
                 redirect,
                 n.optional("request_headers").map(RouteReader::headerMutation).orElse(HeaderMutationConfig.NONE),
                 n.optional("response_headers").map(RouteReader::headerMutation).orElse(HeaderMutationConfig.NONE),
-                n.optional("filters").map(f -> FilterReader.overrides(f, overrides)).orElse(Map.of()));
+                n.optional("filters").map(f -> FilterReader.overrides(f, overrides)).orElse(Map.of()),
+                rpcCall);
     }
 
     private static RouteMatchConfig match(ConfigNode n) {
@@ -111,10 +119,13 @@ final class RouteReader {
         return n.build(() -> new ValueMatcherConfig(name, exact, regex, present, n.bool("invert", false)));
     }
 
-    private static ForwardActionConfig forward(ConfigNode n) {
-        n.allowOnly(Set.of("cluster", "weighted_clusters", "prefix_rewrite", "host_rewrite", "timeout",
-                "metadata_match", "retry_policy", "per_request_buffer_limit_bytes", "hash_policy", "priority",
-                "max_grpc_timeout"));
+    private static final Set<String> FORWARD_KEYS = Set.of("cluster", "weighted_clusters", "prefix_rewrite",
+            "host_rewrite", "timeout", "metadata_match", "retry_policy", "per_request_buffer_limit_bytes", "hash_policy",
+            "priority", "max_grpc_timeout");
+
+    /** Reads where a request is forwarded, from a node whose keys are {@code allowed}. */
+    static ForwardActionConfig forward(ConfigNode n, Set<String> allowed) {
+        n.allowOnly(allowed);
         Optional<String> cluster = n.optionalString("cluster");
         cluster.ifPresent(c -> n.child("cluster").referenceToCluster(c));
         List<WeightedClusterConfig> weighted = n.list("weighted_clusters", w -> {

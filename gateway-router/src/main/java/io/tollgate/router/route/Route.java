@@ -8,6 +8,7 @@ import io.tollgate.core.config.RedirectConfig;
 import io.tollgate.core.config.RouteEntryConfig;
 import io.tollgate.core.config.RouteMatchConfig;
 import io.tollgate.core.config.RoutingPriority;
+import io.tollgate.core.config.RpcCallConfig;
 import io.tollgate.core.config.WeightedClusterConfig;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.retry.RetryPolicy;
@@ -38,6 +39,7 @@ public final class Route {
     private final Map<String, String> metadataMatch;
     private final RetryPolicy retryPolicy;
     private final HashPolicy hashPolicy;
+    private final RpcCallConfig rpcCall;
 
     Route(String virtualHost, int index, RouteEntryConfig config) {
         this.name = config.name().isEmpty() ? virtualHost + "/" + index : config.name();
@@ -53,6 +55,7 @@ public final class Route {
         this.metadataMatch = forward == null ? Map.of() : forward.metadataMatch();
         this.retryPolicy = forward == null ? null : forward.retryPolicy().map(RetryPolicy::new).orElse(null);
         this.hashPolicy = forward == null || forward.hashPolicy().isEmpty() ? null : HashPolicy.of(forward.hashPolicy());
+        this.rpcCall = config.rpcCall().orElse(null);
         if (forward == null) {
             this.clusters = new String[0];
             this.cumulativeWeights = new int[0];
@@ -95,6 +98,14 @@ public final class Route {
     /** The path prefix this route matches, or null when it matches by exact path or regex. */
     String prefix() {
         return prefix;
+    }
+
+    /**
+     * The RPC call an HTTP request to this route becomes ({@code rpc_call}), or null when the route
+     * forwards requests as they are; a route with one is a {@link Kind#FORWARD} route.
+     */
+    public RpcCallConfig rpcCall() {
+        return rpcCall;
     }
 
     /** What the route does. */

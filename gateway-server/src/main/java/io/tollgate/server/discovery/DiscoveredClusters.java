@@ -7,12 +7,16 @@ import io.tollgate.core.config.EndpointConfig;
 import io.tollgate.core.config.GatewayConfig;
 import io.tollgate.core.config.ProviderQueryConfig;
 import io.tollgate.core.config.RegistryConfig;
+import io.tollgate.discovery.MethodSignature;
 import io.tollgate.discovery.RegistryClient;
 import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.discovery.Subscription;
 import io.tollgate.discovery.registry.RegistryClients;
 import io.tollgate.server.control.ControlThread;
+import io.tollgate.protocols.generic.MethodCandidate;
+import io.tollgate.protocols.json.JsonMappingException;
 import io.tollgate.server.rpc.ServiceClusters;
+import io.tollgate.server.rpccall.ServiceMethods;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -71,6 +75,17 @@ public final class DiscoveredClusters implements AutoCloseable {
         return perService;
     }
 
+    /**
+     * Where event loops find the methods the registry published for the service of a named
+     * discovered cluster: read from the cluster's subscription, converted once per publication.
+     */
+    public ServiceMethods serviceMethods() {
+        return (cluster, service) -> {
+            Watch watch = named.get(cluster);
+            return watch == null || !watch.query.interfaceName().equals(service) ? List.of() : watch.candidates();
+        };
+    }
+
     /** A registry's client and the settings it was started with. */
     private record Client(RegistryConfig config, RegistryClient client) {
     }
@@ -82,11 +97,41 @@ public final class DiscoveredClusters implements AutoCloseable {
         private Subscription subscription;
         private List<EndpointConfig> providers = List.of();
         private boolean synced;
+        /** The subscription's methods as call candidates, with the list they were made of. */
+        private volatile Candidates candidates;
 
         private Watch(ProviderQueryConfig query, RegistryClient client) {
             this.query = query;
             this.client = client;
         }
+
+        /** The methods published now, as candidates; from any thread (a race only converts twice). */
+        private List<MethodCandidate> candidates() {
+            List<MethodSignature> published = subscription.methods();
+            Candidates cached = candidates;
+            if (cached == null || cached.from != published) {
+                cached = new Candidates(published, candidatesOf(published));
+                candidates = cached;
+            }
+            return cached.methods;
+        }
+    }
+
+    private record Candidates(List<MethodSignature> from, List<MethodCandidate> methods) {
+    }
+
+    /** The methods whose type names can be read, as call candidates; a method whose cannot is left out. */
+    private static List<MethodCandidate> candidatesOf(List<MethodSignature> methods) {
+        List<MethodCandidate> candidates = new ArrayList<>(methods.size());
+        for (MethodSignature method : methods) {
+            try {
+                candidates.add(MethodCandidate.of(method.name(), method.parameterTypes()));
+            } catch (JsonMappingException e) {
+                log.debug("method {} of a service definition has a type that cannot be read: {}", method.name(),
+                        e.getMessage());
+            }
+        }
+        return List.copyOf(candidates);
     }
 
     /**

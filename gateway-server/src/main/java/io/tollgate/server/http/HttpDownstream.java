@@ -82,7 +82,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     /** Made on the first pipelined request: an HTTP/2 stream never needs one. */
     private ArrayDeque<Object> pipelined;
     private State state = State.IDLE;
-    private HttpExchange current;
+    private DownstreamExchange current;
     /** The filter run of the request in progress, null when its listener has no filters. */
     private FilterRun filters;
     private int pauses;
@@ -134,7 +134,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             ReferenceCountUtil.release(((HttpRouteRequest) filters.request()).request());
             filters.abandon();
         }
-        HttpExchange exchange = current;
+        DownstreamExchange exchange = current;
         current = null;
         if (exchange != null) {
             exchange.downstreamClosed();
@@ -267,8 +267,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     public void refuse(HttpRouteRequest request, GatewayError error) {
         state = request.complete() ? State.IDLE : State.DISCARDING_BODY;
         boolean keepAlive = error == GatewayError.OVERLOAD ? request.keepAlive() && http2Stream : request.keepAlive();
-        respondLocally(request.record(), request.version(), keepAlive,
-                error(HttpResponseStatus.SERVICE_UNAVAILABLE, error.reason()));
+        respondLocally(request.record(), request.version(), keepAlive, RpcCallExchange.refusal(this, request, error));
         ReferenceCountUtil.release(request.request());
     }
 
@@ -344,6 +343,12 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     @Override
     public void forward(HttpRouteRequest context, ExchangeTarget target, Host host) {
+        state = context.complete() ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
+        if (context.route().rpcCall() != null) {
+            current = new RpcCallExchange(this, context, target, proxy);
+            current.start(host);
+            return;
+        }
         HttpRequest request = context.request();
         String originForm = ForwardedRequest.prepare(request, context, context.route(), peer.ip(), proxy.scheme(),
                 ClusterConfig.H2.equals(target.cluster().config().protocol()), filters != null);
@@ -351,7 +356,6 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             context.forwarding(request, originForm);
         }
         context.record().requestId(request.headers().get(ForwardedRequest.X_REQUEST_ID));
-        state = context.complete() ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
         current = new HttpExchange(this, context, target, pools, proxy.listenerConfig().http().maxRequestBodyBytes());
         current.start(host);
     }
@@ -489,13 +493,15 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
      * Called by an exchange that answers with a gateway error before any of its response went
      * out: counted by {@code reason}; an HTTP/1 connection stays open for the next request when
      * {@code keepAlive} (the client wants it and its request was read whole), so that an upstream
-     * failure costs the client one answer, never its connection.
+     * failure costs the client one answer, never its connection. An RPC call answers so (no {@code reason}: no error).
      */
-    void answerFailure(HttpExchange exchange, FullHttpResponse response, String reason, HttpVersion version,
+    void answerFailure(DownstreamExchange exchange, FullHttpResponse response, String reason, HttpVersion version,
             boolean keepAlive) {
-        proxy.listenerMetrics().error(reason);
+        if (reason != null) {
+            proxy.listenerMetrics().error(reason);
+        }
         if (filters != null) {
-            filters.response(new HttpFilterResponse(response, true, true));
+            filters.response(new HttpFilterResponse(response, reason != null, reason != null));
         }
         if (http2Stream) {
             exchangeDone(exchange, writeAndFlush(response));
@@ -526,7 +532,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
      *
      * @param endAfter the exchange's last write, after which to end; null to carry on
      */
-    void exchangeDone(HttpExchange exchange, ChannelFuture endAfter) {
+    void exchangeDone(DownstreamExchange exchange, ChannelFuture endAfter) {
         if (exchange != current) {
             return;
         }

@@ -46,7 +46,7 @@ import java.util.ArrayDeque;
  * <p>Runs entirely on the downstream connection's event loop, which also owns the upstream
  * connections, so no state here is shared between threads.
  */
-final class HttpExchange extends Exchange<UpstreamPool> {
+final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExchange {
 
     private final HttpDownstream downstream;
     private final HttpRequest request;
@@ -111,7 +111,8 @@ final class HttpExchange extends Exchange<UpstreamPool> {
      * Sends the first attempt to {@code host}; MUST be called while the downstream reads (the end
      * of its read batch, or of its pipelined requests, calls {@link #flushUpstream}).
      */
-    void start(Host host) {
+    @Override
+    public void start(Host host) {
         startTimeout(timeoutNanos);
         startingInReadBatch = true;
         try {
@@ -200,7 +201,8 @@ final class HttpExchange extends Exchange<UpstreamPool> {
     }
 
     /** A part of the request body from downstream; ownership passes here. */
-    void requestContent(HttpContent content) {
+    @Override
+    public void requestContent(HttpContent content) {
         if (done()) {
             ReferenceCountUtil.release(content);
             return;
@@ -271,7 +273,8 @@ final class HttpExchange extends Exchange<UpstreamPool> {
     }
 
     /** Flushes what the current downstream read batch wrote upstream. */
-    void flushUpstream() {
+    @Override
+    public void flushUpstream() {
         UpstreamConnection connection = connection();
         if (upstreamNeedsFlush && connection != null) {
             upstreamNeedsFlush = false;
@@ -279,7 +282,8 @@ final class HttpExchange extends Exchange<UpstreamPool> {
         }
     }
 
-    void downstreamWritabilityChanged(boolean writable) {
+    @Override
+    public void downstreamWritabilityChanged(boolean writable) {
         UpstreamConnection connection = connection();
         if (connection != null && !done()) {
             connection.setReading(writable);
@@ -499,7 +503,8 @@ final class HttpExchange extends Exchange<UpstreamPool> {
     }
 
     /** The downstream connection went away: nothing more can be sent, the upstream is unusable. */
-    void downstreamClosed() {
+    @Override
+    public void downstreamClosed() {
         if (done()) {
             return;
         }

@@ -15,6 +15,7 @@ import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.exchange.LoopDeadlines;
 import io.tollgate.server.overload.OverloadGuard;
+import io.tollgate.server.rpccall.HttpRpcCalls;
 import io.tollgate.server.upstream.UpstreamPools;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +36,7 @@ public final class HttpProxy {
     private final ListenerRecords records;
     private final String scheme;
     private final Dispatcher dispatcher;
+    private final HttpRpcCalls rpcCalls;
 
     /**
      * @param accessLog the listener's access log, or null for none
@@ -45,6 +47,20 @@ public final class HttpProxy {
     public HttpProxy(ListenerConfig listener, Supplier<Snapshot> snapshot, Transport transport,
             Map<EventLoop, UpstreamPools> pools, LoopDeadlines deadlines, GatewayMetrics metrics, AccessLogSink accessLog,
             OverloadGuard overload) {
+        this(listener, snapshot, transport, pools, deadlines, metrics, accessLog, overload, HttpRpcCalls.NONE);
+    }
+
+    /**
+     * @param accessLog the listener's access log, or null for none
+     * @param pools shared between the listeners of a process, so one event loop keeps one set of
+     *     upstream connections whichever listener a request came in on
+     * @param overload while it says so, new requests are answered 503
+     * @param rpcCalls what the routes' {@code rpc_call} actions make of requests, and where the calls go
+     */
+    public HttpProxy(ListenerConfig listener, Supplier<Snapshot> snapshot, Transport transport,
+            Map<EventLoop, UpstreamPools> pools, LoopDeadlines deadlines, GatewayMetrics metrics, AccessLogSink accessLog,
+            OverloadGuard overload, HttpRpcCalls rpcCalls) {
+        this.rpcCalls = rpcCalls;
         this.listener = listener;
         this.transport = transport;
         this.pools = pools;
@@ -84,6 +100,11 @@ public final class HttpProxy {
     /** The path of this listener's requests from the overload check to their exchange. */
     Dispatcher dispatcher() {
         return dispatcher;
+    }
+
+    /** What the routes' {@code rpc_call} actions make of requests. */
+    HttpRpcCalls rpcCalls() {
+        return rpcCalls;
     }
 
     GatewayMetrics metrics() {

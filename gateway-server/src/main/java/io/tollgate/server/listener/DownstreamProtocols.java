@@ -20,6 +20,8 @@ import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.rpc.RpcProxy;
 import io.tollgate.server.rpc.ServiceClusters;
 import io.tollgate.server.rpc.RpcUpstreams;
+import io.tollgate.server.rpccall.HttpRpcCalls;
+import io.tollgate.server.rpccall.ServiceMethods;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upstream.ServedHosts;
 import io.tollgate.server.upstream.UpstreamPools;
@@ -46,6 +48,7 @@ public final class DownstreamProtocols {
     private final Map<String, RpcUpstreams> rpcUpstreams = new ConcurrentHashMap<>();
     private final OverloadGuard overload;
     private final ServiceClusters serviceClusters;
+    private final HttpRpcCalls rpcCalls;
 
     /** Protocols with no overload protection and no process-wide connection limit. */
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics) {
@@ -68,6 +71,19 @@ public final class DownstreamProtocols {
      */
     public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics,
             ExtensionRegistry extensions, OverloadGuard overload, ServiceClusters serviceClusters) {
+        this(snapshot, transport, metrics, extensions, overload, serviceClusters, ServiceMethods.NONE);
+    }
+
+    /**
+     * @param extensions where RPC protocols are found by name
+     * @param overload the process's overload state and connection count, read by every listener
+     * @param serviceClusters where RPC calls routed to a per-service template find their service's cluster
+     * @param serviceMethods the methods registries published, which type the calls of {@code rpc_call} routes
+     */
+    public DownstreamProtocols(Supplier<Snapshot> snapshot, Transport transport, GatewayMetrics metrics,
+            ExtensionRegistry extensions, OverloadGuard overload, ServiceClusters serviceClusters,
+            ServiceMethods serviceMethods) {
+        this.rpcCalls = new HttpRpcCalls(serviceMethods, this::rpcUpstreams);
         this.serviceClusters = serviceClusters;
         this.snapshot = snapshot;
         this.transport = transport;
@@ -112,7 +128,8 @@ public final class DownstreamProtocols {
      */
     List<DownstreamProtocol> forListener(ListenerConfig listener, AccessLogSink accessLog) {
         List<DownstreamProtocol> protocols = new ArrayList<>();
-        HttpProxy http = new HttpProxy(listener, snapshot, transport, pools, deadlines, metrics, accessLog, overload);
+        HttpProxy http = new HttpProxy(listener, snapshot, transport, pools, deadlines, metrics, accessLog, overload,
+                rpcCalls);
         Http2DownstreamProtocol h2c = listener.protocols().contains("h2c") ? new Http2DownstreamProtocol(http) : null;
         // the Upgrade to h2c is for cleartext only; over TLS a client asks for h2 by ALPN
         boolean upgradeToH2c = h2c != null && listener.tls().isEmpty();
@@ -136,10 +153,25 @@ public final class DownstreamProtocols {
                         + " (expected one of " + extensions.names(ProtocolOptions.class) + ")"));
         ProtocolOptions configured = listener.options(name);
         RpcListenerOptions options = configured == null ? protocol.defaults() : (RpcListenerOptions) configured;
-        RpcUpstreams upstreams = rpcUpstreams.computeIfAbsent(name,
-                n -> new RpcUpstreams(protocol.upstreamCodec(), deadlines, transport, metrics));
+        RpcUpstreams upstreams = rpcUpstreams(name);
         return new RpcProxy(listener, protocol.codec(options), options.maxFrameBytes(), options.idleTimeout(),
                 options.firstFrameTimeout(), snapshot, upstreams, ListenerRecords.of(listener.name(), metrics, accessLog), overload,
                 serviceClusters);
+    }
+
+    /**
+     * The process's upstream connections of the RPC protocol {@code name}, made on first use and
+     * shared by its listeners and the HTTP listeners' {@code rpc_call} routes; null when no such
+     * protocol is registered.
+     */
+    private RpcUpstreams rpcUpstreams(String name) {
+        RpcUpstreams upstreams = rpcUpstreams.get(name);
+        if (upstreams != null) {
+            return upstreams;
+        }
+        return extensions.find(ProtocolOptions.class, name, RpcProtocol.class)
+                .map(protocol -> rpcUpstreams.computeIfAbsent(name,
+                        n -> new RpcUpstreams(protocol.upstreamCodec(), deadlines, transport, metrics)))
+                .orElse(null);
     }
 }

@@ -34,7 +34,7 @@ final class RpcCall extends Exchange<RpcHostPool> implements AttemptOwner {
     RpcCall previous;
     RpcCall next;
 
-    private final RpcDownstreamHandler downstream;
+    private final CallSide downstream;
     private final RpcLoop loop;
     private final int replyForm;
     private final long callerId;
@@ -45,7 +45,7 @@ final class RpcCall extends Exchange<RpcHostPool> implements AttemptOwner {
     private RpcAttempt attempt;
 
     /** @param frame the two-way request, whose ownership passes here */
-    RpcCall(RpcDownstreamHandler downstream, RpcLoop loop, ExchangeRecord record, ExchangeTarget target,
+    RpcCall(CallSide downstream, RpcLoop loop, ExchangeRecord record, ExchangeTarget target,
             RpcFrame frame, FilterRun filters) {
         super(target, record, true, loop.deadlines(), loop.eventLoop(), loop);
         this.downstream = downstream;
@@ -112,18 +112,7 @@ final class RpcCall extends Exchange<RpcHostPool> implements AttemptOwner {
             target.metrics().retrySuccess();
         }
         end();
-        if (filters != null) {
-            filters.response(new RpcFilterResponse(status, false));
-        }
-        int length = response.frameLength();
-        record.responseHeaders(response);
-        response.requestId(callerId);
-        if (downstream.write(response)) {
-            record.sent(length);
-        } else {
-            record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
-        }
-        record.finish(status);
+        downstream.answer(record, filters, response, callerId, status);
     }
 
     /**

@@ -74,7 +74,7 @@ import org.slf4j.LoggerFactory;
  * whichever process accepts it now).
  */
 final class RpcDownstreamHandler extends RpcFrameHandler
-        implements MovableConnection, DrainableConnection, DownstreamSide<RpcRouteView> {
+        implements MovableConnection, DrainableConnection, DownstreamSide<RpcRouteView>, CallSide {
 
     private static final Logger log = LoggerFactory.getLogger(RpcDownstreamHandler.class);
     private static final WarnLimiter MALFORMED_WARNINGS = new WarnLimiter(TimeUnit.SECONDS.toNanos(10));
@@ -215,11 +215,29 @@ final class RpcDownstreamHandler extends RpcFrameHandler
         return loop.write(channel, msg);
     }
 
+    /** Writes the provider's response with the caller's id back, for the batch's flush; filters see it first. */
+    @Override
+    public void answer(ExchangeRecord record, FilterRun filters, RpcFrame response, long callerId, int status) {
+        if (filters != null) {
+            filters.response(new RpcFilterResponse(status, false));
+        }
+        int length = response.frameLength();
+        record.responseHeaders(response);
+        response.requestId(callerId);
+        if (write(response)) {
+            record.sent(length);
+        } else {
+            record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
+        }
+        record.finish(status);
+    }
+
     /**
      * Answers a request with a gateway-made {@code error} and records it; flushed with the batch.
      * The request's filters ({@code filters}, null for none) see the answer first.
      */
-    void reply(ExchangeRecord record, FilterRun filters, int replyForm, long requestId, RpcError error) {
+    @Override
+    public void reply(ExchangeRecord record, FilterRun filters, int replyForm, long requestId, RpcError error) {
         if (filters != null) {
             filters.response(new RpcFilterResponse(codec.httpStatus(error), true));
         }
@@ -234,12 +252,14 @@ final class RpcDownstreamHandler extends RpcFrameHandler
     }
 
     /** Counts a call the gateway answers with an error, by {@code reason}. */
-    void failed(String reason) {
+    @Override
+    public void failed(String reason) {
         proxy.records().listenerMetrics().error(reason);
     }
 
     /** A call of this connection ended, whichever way. */
-    void ended(RpcCall call) {
+    @Override
+    public void ended(RpcCall call) {
         calls.remove(call);
         if (draining) {
             closeLaterIfNoCall();
@@ -493,7 +513,8 @@ final class RpcDownstreamHandler extends RpcFrameHandler
     }
 
     /** Stops reading while {@code connection}, which this connection just sent to, cannot take more. */
-    void pauseWhileFull(RpcUpstreamConnection connection) {
+    @Override
+    public void pauseWhileFull(RpcUpstreamConnection connection) {
         if (!connection.writable()) {
             connection.pause(this);
         }

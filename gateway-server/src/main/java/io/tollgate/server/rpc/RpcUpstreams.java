@@ -1,10 +1,16 @@
 package io.tollgate.server.rpc;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.protocols.rpc.RpcCodec;
+import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.router.cluster.ClusterManager;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.server.exchange.ExchangeRecord;
+import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.exchange.LoopDeadlines;
+import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upstream.ServedHosts;
 import java.util.Map;
@@ -37,6 +43,34 @@ public final class RpcUpstreams {
      */
     public void retire(ClusterManager clusters) {
         loops.forEach((loop, state) -> loop.execute(() -> state.retire(new ServedHosts(clusters))));
+    }
+
+    /**
+     * Sends a two-way call the gateway wrote itself ({@code request}, one whole frame of this
+     * protocol, ownership passes here) to {@code host} of {@code target}'s cluster, as a call that
+     * came in on an RPC listener goes: the loop's multiplexed connections, the route's retries and
+     * timeout, the breakers, outlier detection and the cluster's meters. Its answer goes to
+     * {@code answer}; MUST be called on {@code eventLoop}, which flushes the frame at once.
+     *
+     * @param filters the request's stream filters, or null
+     * @param timeoutNanos the whole call's timeout
+     */
+    public GatewayCall call(EventLoop eventLoop, CallAnswer answer, ExchangeRecord record, ExchangeTarget target,
+            Host host, ByteBuf request, FilterRun filters, long timeoutNanos) {
+        RpcFrame frame;
+        try {
+            frame = codec.decode(request);
+        } finally {
+            request.release();
+        }
+        if (frame == null) {
+            throw new IllegalArgumentException("the gateway's " + codec.protocol() + " call is no whole frame");
+        }
+        RpcLoop state = loop(eventLoop);
+        RpcCall call = new RpcCall(new GatewayCallSide(answer), state, record, target, frame, filters);
+        call.start(host, timeoutNanos);
+        state.flush();
+        return new GatewayCall(call);
     }
 
     /** The state of one event loop, created on first use; MUST be used on that loop only. */

@@ -1,0 +1,245 @@
+package io.tollgate.server.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import io.tollgate.core.accesslog.ResponseFlag;
+import io.tollgate.core.config.RpcCallConfig;
+import io.tollgate.protocols.generic.CallError;
+import io.tollgate.protocols.generic.CallErrorException;
+import io.tollgate.protocols.generic.GenericCall;
+import io.tollgate.protocols.generic.GenericReply;
+import io.tollgate.protocols.rpc.RpcCodecException;
+import io.tollgate.protocols.rpc.RpcError;
+import io.tollgate.protocols.rpc.RpcFrame;
+import io.tollgate.router.cluster.Host;
+import io.tollgate.router.route.Route;
+import io.tollgate.server.dispatch.GatewayError;
+import io.tollgate.server.exchange.ExchangeRecord;
+import io.tollgate.server.exchange.ExchangeTarget;
+import io.tollgate.server.rpc.CallAnswer;
+import io.tollgate.server.rpc.GatewayCall;
+import io.tollgate.server.rpc.RpcUpstreams;
+import io.tollgate.server.rpccall.HttpRpcCalls;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The exchange of a request to a route whose action is {@code rpc_call}: it reads the request's JSON
+ * body whole (up to the listener's body limit), makes it a generic call ({@link HttpRpcCalls}) and
+ * sends it on the RPC engine ({@link RpcUpstreams#call}) to the host the dispatcher chose, under the
+ * route's timeout and retries, as a call that came in on an RPC listener goes. The provider's answer,
+ * or the gateway's own failure, is answered as JSON in the one error contract; no answer ever names
+ * a provider's address. Confined to the downstream's event loop.
+ */
+final class RpcCallExchange implements DownstreamExchange, CallAnswer {
+
+    private final HttpDownstream downstream;
+    private final HttpRouteRequest context;
+    private final ExchangeTarget target;
+    private final HttpRpcCalls calls;
+    private final RpcCallConfig config;
+    private final HttpRequest head;
+    private final long maxBody;
+    private final ExchangeRecord record;
+    /** The body read so far; null once the call is made or the exchange ended. */
+    private CompositeByteBuf body;
+    private Host host;
+    private GatewayCall call;
+    private boolean requestComplete;
+    private boolean done;
+
+    /** Takes over {@code context}'s request, which goes to {@code target}'s cluster. */
+    RpcCallExchange(HttpDownstream downstream, HttpRouteRequest context, ExchangeTarget target, HttpProxy proxy) {
+        this.downstream = downstream;
+        this.context = context;
+        this.target = target;
+        this.calls = proxy.rpcCalls();
+        this.config = target.route().rpcCall();
+        this.head = context.request();
+        this.maxBody = proxy.listenerConfig().http().maxRequestBodyBytes();
+        this.record = context.record();
+        this.requestComplete = context.complete();
+        this.body = downstream.alloc().compositeBuffer();
+    }
+
+    /** Starts with the request's head (and its body when the head carries it whole); the call goes to {@code host}. */
+    @Override
+    public void start(Host host) {
+        this.host = host;
+        if (head instanceof HttpContent content) {
+            body.addComponent(true, content.content().retain());
+        }
+        ReferenceCountUtil.release(head);
+        if (requestComplete) {
+            call();
+        }
+    }
+
+    @Override
+    public void requestContent(HttpContent content) {
+        if (done) {
+            content.release();
+            return;
+        }
+        boolean last = content instanceof LastHttpContent;
+        try {
+            if (content.decoderResult().isFailure()) {
+                downstream.requestBodyRejected("bad_request_body", true);
+                respond(CallError.badRequest("the request's body is malformed"), "bad_request_body");
+                return;
+            }
+            if (body.readableBytes() + (long) content.content().readableBytes() > maxBody) {
+                record.flag(ResponseFlag.REQUEST_TOO_LARGE);
+                downstream.requestBodyRejected("body_too_large", true);
+                respond(new CallError(413, "payload_too_large", "the body is longer than " + maxBody + " bytes"),
+                        "body_too_large");
+                return;
+            }
+            body.addComponent(true, content.content().retain());
+        } finally {
+            content.release();
+        }
+        if (last) {
+            requestComplete = true;
+            call();
+        }
+    }
+
+    /** The body is whole: the call is made and sent, or answered at once when it cannot be. */
+    private void call() {
+        byte[] json = ByteBufUtil.getBytes(body);
+        body.release();
+        body = null;
+        RpcUpstreams upstreams = calls.upstreams(config.protocol());
+        if (upstreams == null) {
+            respond(CallError.unavailable("this listener makes no " + config.protocol().configName() + " calls"),
+                    "rpc_call_unavailable");
+            return;
+        }
+        long timeoutNanos = context.timeoutNanos(false);
+        ByteBuf frame;
+        try {
+            GenericCall generic = calls.call(config, target.cluster().name(), head.method().name(), head.uri(),
+                    name -> head.headers().get(name), json,
+                    (int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
+            frame = HttpRpcCalls.frame(downstream.alloc(), config.protocol(), generic);
+        } catch (CallErrorException e) {
+            respond(e.error(), "rpc_call_" + e.error().type());
+            return;
+        }
+        try {
+            call = upstreams.call(downstream.eventLoop(), this, record, target, host, frame, context.filters(),
+                    timeoutNanos);
+        } catch (RpcCodecException e) {
+            respond(CallError.badRequest("the call is too large for " + config.protocol().configName()),
+                    "rpc_call_bad_request");
+        }
+    }
+
+    @Override
+    public void answered(RpcFrame response) {
+        GenericReply reply;
+        try {
+            reply = HttpRpcCalls.reply(config.protocol(), response);
+        } finally {
+            response.release();
+        }
+        respond(reply.status(), reply.body(), null);
+    }
+
+    @Override
+    public void failed(RpcError error, String reason) {
+        respond(HttpRpcCalls.error(error), reason);
+    }
+
+    private void respond(CallError error, String reason) {
+        respond(error.status(), error.toJson(), reason);
+    }
+
+    /**
+     * Answers {@code json} with {@code status}; {@code reason} names a gateway error (counted and
+     * sent as {@code x-tollgate-error}), null for the provider's own answer.
+     */
+    private void respond(int status, String json, String reason) {
+        if (done) {
+            return;
+        }
+        done = true;
+        releaseBody();
+        FullHttpResponse response = json(downstream, HttpResponseStatus.valueOf(status), json);
+        if (reason != null) {
+            response.headers().set(LocalResponses.REASON_HEADER, reason);
+        }
+        record.sent(response.content().readableBytes());
+        record.responseHeaders(response.headers());
+        record.finish(status);
+        downstream.answerFailure(this, response, reason, context.version(), context.keepAlive() && requestComplete);
+    }
+
+    private static FullHttpResponse json(HttpDownstream downstream, HttpResponseStatus status, String json) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                ByteBufUtil.writeUtf8(downstream.alloc(), json));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
+        return response;
+    }
+
+    /**
+     * The answer to a request the dispatcher refused: for a route whose action is {@code rpc_call},
+     * the contract's JSON (503, or 404 when no route matched); else the usual text error.
+     */
+    static FullHttpResponse refusal(HttpDownstream downstream, HttpRouteRequest request, GatewayError error) {
+        Route route = request.route();
+        if (route == null || route.rpcCall() == null) {
+            return downstream.error(HttpResponseStatus.SERVICE_UNAVAILABLE, error.reason());
+        }
+        String message = error == GatewayError.OVERLOAD ? "the gateway is overloaded" : "no healthy provider";
+        FullHttpResponse response = json(downstream, HttpResponseStatus.SERVICE_UNAVAILABLE,
+                CallError.unavailable(message).toJson());
+        response.headers().set(LocalResponses.REASON_HEADER, error.reason());
+        return response;
+    }
+
+    @Override
+    public void flushUpstream() {
+        // the call leaves at once when the body is whole
+    }
+
+    @Override
+    public void downstreamWritabilityChanged(boolean writable) {
+        // one response, written whole
+    }
+
+    @Override
+    public void downstreamClosed() {
+        if (done) {
+            return;
+        }
+        done = true;
+        releaseBody();
+        if (call != null) {
+            call.abandon();
+            return;
+        }
+        record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
+        record.finish(0);
+    }
+
+    private void releaseBody() {
+        if (body != null) {
+            body.release();
+            body = null;
+        }
+    }
+}
