@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
  * The console's Services tab in a real browser (headless Chromium): a real Dubbo 3.3 provider
  * registers in a real ZooKeeper, the gateway discovers it, and the page lists the service with
  * its registry, state, provider and the methods of its published service definition, and a
- * provider registered later appears on the open page. One ZooKeeper, gateway and browser for the
- * class.
+ * provider registered later appears on the open page; a method's "try it" form calls the provider
+ * through the gateway's HTTP-to-RPC route ({@code rpc_call}) and shows its answer and time, once
+ * the admin token is given. One ZooKeeper, gateway and browser for the class.
  */
 class ConsoleServicesBrowserTest {
 
@@ -43,6 +44,17 @@ class ConsoleServicesBrowserTest {
                       routes:
                         - match: { prefix: / }
                           route: { cluster: echo }
+              - name: http
+                port: 0
+                protocols: [http1]
+                route_config:
+                  virtual_hosts:
+                    - name: rpc
+                      domains: ["*"]
+                      routes:
+                        - name: rpc
+                          match: { prefix: /dubbo }
+                          rpc_call: { protocol: dubbo, cluster: echo, timeout: 10s }
             clusters:
               - name: echo
                 discovery: { registry: zk, dubbo: { interface: "${INTERFACE}" } }
@@ -102,5 +114,42 @@ class ConsoleServicesBrowserTest {
                 () -> browser.text(service + " tr[data-host='127.0.0.1:" + second.port() + "']") != null);
         browser.await("the service's state counting both", LIMIT,
                 () -> String.valueOf(browser.text(service + " h2")).contains("2 of 2 providers healthy"));
+    }
+
+    @Test
+    void theTryItFormCallsTheProviderThroughTheRpcCallRouteWithTheAdminToken() throws Exception {
+        browser.tab("services");
+        String method = "div.service[data-service='" + INTERFACE + "'] tr[data-method='echo'] button";
+        browser.await("the method's Try it button", LIMIT, () -> browser.text(method) != null);
+        browser.click(method);
+        assertThat(browser.attribute("#try-form", "class")).doesNotContain("hidden");
+        assertThat(browser.value("#try-prefix")).isEqualTo("/dubbo");
+        assertThat(browser.value("#try-listener")).isEqualTo("http");
+        assertThat(browser.value("#try-method")).isEqualTo("echo");
+        assertThat(browser.value("#try-args")).isEqualTo("[\"\"]");
+        browser.find("#try-args").clear();
+        browser.find("#try-args").sendKeys("[\"from the console\"]");
+        assertThat(browser.text("#try-path")).isEqualTo("POST /dubbo/" + INTERFACE + "/echo on listener http");
+
+        browser.find("#try-call").click();
+        browser.await("the admin API's refusal without the token", LIMIT,
+                () -> "admin-401".equals(browser.attribute("#try-result", "data-status")));
+        assertThat(calls()).as("nothing called without the token").isZero();
+
+        browser.tab("actions");
+        browser.find("#token").sendKeys(TOKEN);
+        browser.tab("services");
+        browser.find("#try-call").click();
+        browser.await("the provider's answer", LIMIT,
+                () -> "200".equals(browser.attribute("#try-result", "data-status")));
+        assertThat(browser.text("#try-result")).startsWith("200 in ").contains(" ms\n\"from the console\"");
+        assertThat(Double.parseDouble(browser.attribute("#try-result", "data-time-ms"))).isPositive();
+        assertThat(calls()).isEqualTo(1);
+        browser.screenshot("services-try-it");
+    }
+
+    /** The calls that reached the providers. */
+    private static int calls() {
+        return provider.service().calls() + (second == null ? 0 : second.service().calls());
     }
 }
