@@ -53,7 +53,7 @@ class ConsoleServicesBrowserTest {
                       domains: ["*"]
                       routes:
                         - name: rpc
-                          match: { prefix: /dubbo }
+                          match: { prefix: /json }
                           rpc_call: { protocol: dubbo, cluster: echo, timeout: 10s }
             clusters:
               - name: echo
@@ -121,15 +121,19 @@ class ConsoleServicesBrowserTest {
         browser.tab("services");
         String method = "div.service[data-service='" + INTERFACE + "'] tr[data-method='echo'] button";
         browser.await("the method's Try it button", LIMIT, () -> browser.text(method) != null);
+        browser.await("the listeners and the configuration read", LIMIT,
+                () -> browser.text("#listener-table tr[data-listener='http']") != null
+                        && String.valueOf(browser.text("#config-version")).startsWith("version "));
+        assertThat(browser.text("tr[data-route='rpc'] td:nth-child(3)")).isEqualTo("HTTP → dubbo call → echo");
         browser.click(method);
         assertThat(browser.attribute("#try-form", "class")).doesNotContain("hidden");
-        assertThat(browser.value("#try-prefix")).isEqualTo("/dubbo");
+        assertThat(browser.value("#try-prefix")).as("the rpc_call route's prefix").isEqualTo("/json");
         assertThat(browser.value("#try-listener")).isEqualTo("http");
         assertThat(browser.value("#try-method")).isEqualTo("echo");
         assertThat(browser.value("#try-args")).isEqualTo("[\"\"]");
         browser.find("#try-args").clear();
         browser.find("#try-args").sendKeys("[\"from the console\"]");
-        assertThat(browser.text("#try-path")).isEqualTo("POST /dubbo/" + INTERFACE + "/echo on listener http");
+        assertThat(browser.text("#try-path")).isEqualTo("POST /json/" + INTERFACE + "/echo on listener http");
 
         browser.find("#try-call").click();
         browser.await("the admin API's refusal without the token", LIMIT,
@@ -146,6 +150,18 @@ class ConsoleServicesBrowserTest {
         assertThat(Double.parseDouble(browser.attribute("#try-result", "data-time-ms"))).isPositive();
         assertThat(calls()).isEqualTo(1);
         browser.screenshot("services-try-it");
+
+        // the provider's exception, as the route's JSON error, shown as the call's answer
+        browser.click("div.service[data-service='" + INTERFACE + "'] tr[data-method='fail'] button");
+        assertThat(browser.value("#try-method")).isEqualTo("fail");
+        browser.find("#try-args").clear();
+        browser.find("#try-args").sendKeys("[\"out of stock\"]");
+        browser.find("#try-call").click();
+        browser.await("the provider's exception", LIMIT,
+                () -> "500".equals(browser.attribute("#try-result", "data-status")));
+        assertThat(browser.text("#try-result")).contains("\"type\": \"java.lang.IllegalStateException\"",
+                "out of stock");
+        assertThat(browser.attribute("#try-result", "class")).contains("refused");
     }
 
     /** The calls that reached the providers. */
