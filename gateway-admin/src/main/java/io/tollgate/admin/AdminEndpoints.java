@@ -75,6 +75,10 @@ final class AdminEndpoints {
                 + " with labels, weight and health; and each registry's state, as JSON",
                 params -> AdminResponse.json(ServicesJson.of(context.registries(), context.discoveredServices(),
                         context.clusters()))));
+        ListenerCall call = new ListenerCall(context);
+        add(new AdminEndpoint(POST, ListenerCall.PATH, "?listener=NAME&path=/prefix/service/method[&types=]"
+                + " sends the body (JSON arguments) as a POST through that HTTP listener and answers its status,"
+                + " body and time, as JSON", call::call, false));
         add(new AdminEndpoint(GET, "/listeners", "bound listeners, as JSON",
                 params -> AdminResponse.json(TopologyJson.listeners(context.listeners()))));
         add(new AdminEndpoint(POST, "/logging", "?level=debug[&logger=name] sets a log level (root by default)",

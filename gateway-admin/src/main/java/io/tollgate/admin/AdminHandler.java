@@ -18,6 +18,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,7 +87,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     + " is answered on the loopback interface only"), null, keepAlive);
             return;
         }
-        write(ctx, run(endpoint, uri), null, keepAlive);
+        run(endpoint, uri, request.content().toString(StandardCharsets.UTF_8))
+                .whenComplete((response, failure) -> write(ctx, failure == null ? response : failed(endpoint, failure),
+                        null, keepAlive));
     }
 
     /** Compares in constant time, so that the answer's timing says nothing of the token. */
@@ -109,13 +113,18 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         ctx.close();
     }
 
-    private static AdminResponse run(AdminEndpoint endpoint, QueryStringDecoder uri) {
+    /** The endpoint's answer, now or later; one that throws answers 500. */
+    private static CompletionStage<AdminResponse> run(AdminEndpoint endpoint, QueryStringDecoder uri, String body) {
         try {
-            return endpoint.handler().apply(uri.parameters());
+            return endpoint.handler().apply(uri.parameters(), body);
         } catch (RuntimeException e) {
-            log.warn("admin endpoint {} failed", endpoint.path(), e);
-            return AdminResponse.text(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e);
+            return CompletableFuture.completedFuture(failed(endpoint, e));
         }
+    }
+
+    private static AdminResponse failed(AdminEndpoint endpoint, Throwable failure) {
+        log.warn("admin endpoint {} failed", endpoint.path(), failure);
+        return AdminResponse.text(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + failure);
     }
 
     private static void write(ChannelHandlerContext ctx, AdminResponse response, String allow, boolean keepAlive) {

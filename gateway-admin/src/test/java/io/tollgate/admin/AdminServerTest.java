@@ -209,7 +209,7 @@ class AdminServerTest {
     void prometheusScrapeShowsTheGatewayMetricsAfterTraffic() throws Exception {
         ListenerMetrics listener = metrics.listener("http");
         listener.connectionOpened();
-        listener.request(listener.route("demo"), 200);
+        listener.request(listener.route("demo"), 200, 2_000_000);
         listener.error("no_route");
         ClusterMetrics cluster = metrics.cluster("demo");
         cluster.requestCompleted(200, 3_000_000);
@@ -227,14 +227,15 @@ class AdminServerTest {
                 "tollgate_downstream_rq_error_total{listener=\"http\",reason=\"no_route\"} 1.0",
                 "tollgate_upstream_rq_total{cluster=\"demo\",status_class=\"2xx\"} 1.0",
                 "tollgate_upstream_rq_time_seconds_bucket{cluster=\"demo\",le=",
-                "tollgate_upstream_rq_time_seconds_count{cluster=\"demo\"} 1");
+                "tollgate_upstream_rq_time_seconds_count{cluster=\"demo\"} 1",
+                "tollgate_route_rq_time_seconds_count{listener=\"http\",route=\"demo\"} 1");
     }
 
     @Test
     void statsListEveryMeterWithItsTagsAndValues() throws Exception {
         ListenerMetrics listener = metrics.listener("http");
-        listener.request(null, 404);
-        listener.request(null, 404);
+        listener.request(null, 404, 0);
+        listener.request(null, 404, 0);
 
         JsonNode stats = json(get("/stats")).get("stats");
 

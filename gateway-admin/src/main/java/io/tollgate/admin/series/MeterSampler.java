@@ -4,6 +4,7 @@ import static io.tollgate.core.metrics.MetricNames.DOWNSTREAM_CX_ACTIVE;
 import static io.tollgate.core.metrics.MetricNames.DOWNSTREAM_RQ;
 import static io.tollgate.core.metrics.MetricNames.DOWNSTREAM_RQ_ERROR;
 import static io.tollgate.core.metrics.MetricNames.ROUTE_RQ;
+import static io.tollgate.core.metrics.MetricNames.ROUTE_RQ_TIME;
 import static io.tollgate.core.metrics.MetricNames.TAG_CLUSTER;
 import static io.tollgate.core.metrics.MetricNames.TAG_LISTENER;
 import static io.tollgate.core.metrics.MetricNames.TAG_ROUTE;
@@ -25,7 +26,7 @@ import java.util.TreeMap;
 /**
  * Reads the gateway's meters once a second and turns their totals into the rates and quantiles
  * of that second. It only reads what the event loops count (Micrometer counters, gauges and the
- * upstream timers' histograms), on the admin thread; the event loops do nothing more for it.
+ * upstream and route timers' histograms), on the admin thread; the event loops do nothing more for it.
  */
 public final class MeterSampler {
 
@@ -38,6 +39,7 @@ public final class MeterSampler {
     private final Deltas routes = new Deltas();
     private final Deltas upstream = new Deltas();
     private final HistogramDeltas times = new HistogramDeltas();
+    private final HistogramDeltas routeTimes = new HistogramDeltas();
 
     public MeterSampler(MeterRegistry registry) {
         this.registry = registry;
@@ -59,6 +61,9 @@ public final class MeterSampler {
             String key = c.getId().getTag(TAG_LISTENER) + SEP + c.getId().getTag(TAG_ROUTE);
             routes.add(key, c.count());
             routes.add(key + SEP + c.getId().getTag(TAG_STATUS_CLASS), c.count());
+        }
+        for (Timer t : registry.find(ROUTE_RQ_TIME).timers()) {
+            routeTimes.add(t.getId().getTag(TAG_LISTENER) + SEP + t.getId().getTag(TAG_ROUTE), t.takeSnapshot());
         }
         for (Counter c : registry.find(UPSTREAM_RQ).counters()) {
             String cluster = c.getId().getTag(TAG_CLUSTER);
@@ -85,7 +90,7 @@ public final class MeterSampler {
         };
         ObjectNode breakdown = JsonNodeFactory.instance.objectNode();
         listeners(breakdown.putObject("listeners"), rq);
-        routes(breakdown.putObject("routes"), routes.endRound());
+        routes(breakdown.putObject("routes"), routes.endRound(), routeTimes.endRound());
         clusters(breakdown.putObject("clusters"), upstream.endRound(), time);
         return new Sample(epochMillis, values, breakdown);
     }
@@ -101,13 +106,27 @@ public final class MeterSampler {
         }
     }
 
-    private static void routes(ObjectNode json, Map<String, Double> rq) {
+    /**
+     * Each route's requests and those by status class per second, and the median and 99th
+     * percentile of its requests' time in milliseconds (null in a second without requests).
+     */
+    private static void routes(ObjectNode json, Map<String, Double> rq, Map<String, HistogramDeltas.Buckets> time) {
         for (Map.Entry<String, Double> e : new TreeMap<>(rq).entrySet()) {
             String[] parts = e.getKey().split(SEP, -1);
-            ObjectNode listener = json.has(parts[0]) ? (ObjectNode) json.get(parts[0]) : json.putObject(parts[0]);
-            ObjectNode route = listener.has(parts[1]) ? (ObjectNode) listener.get(parts[1]) : listener.putObject(parts[1]);
+            ObjectNode route = route(json, parts[0], parts[1]);
             Sample.put(route, parts.length == 2 ? "rq" : "rq_" + parts[2], e.getValue());
         }
+        for (Map.Entry<String, HistogramDeltas.Buckets> e : new TreeMap<>(time).entrySet()) {
+            String[] parts = e.getKey().split(SEP, -1);
+            ObjectNode route = route(json, parts[0], parts[1]);
+            Sample.put(route, "p50_ms", e.getValue().quantileMillis(0.5));
+            Sample.put(route, "p99_ms", e.getValue().quantileMillis(0.99));
+        }
+    }
+
+    private static ObjectNode route(ObjectNode json, String listenerName, String routeName) {
+        ObjectNode listener = json.has(listenerName) ? (ObjectNode) json.get(listenerName) : json.putObject(listenerName);
+        return listener.has(routeName) ? (ObjectNode) listener.get(routeName) : listener.putObject(routeName);
     }
 
     private void clusters(ObjectNode json, Map<String, Double> rq, Map<String, HistogramDeltas.Buckets> time) {

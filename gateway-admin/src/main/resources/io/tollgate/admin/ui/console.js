@@ -164,13 +164,16 @@
       for (const vhost of hosts) {
         parts.push(node("h3", vhost.name + " — " + (vhost.domains || []).join(", ")));
         const table = node("table");
-        table.appendChild(row(["route", "match", "action", "rq/s", "4xx/s", "5xx/s"].map((h) => node("th", h))));
+        table.appendChild(row(["route", "match", "action", "rq/s", "4xx/s", "5xx/s", "p50 ms", "p99 ms"]
+          .map((h) => node("th", h))));
         for (const route of vhost.routes || []) {
           const m = meters[route.name] || {};
-          const action = route.forward ? "→ " + (route.forward.cluster || (route.forward.weighted_clusters || [])
+          const action = route.rpc_call ? "HTTP → " + String(route.rpc_call.protocol).toLowerCase() + " call → "
+            + ((route.forward || {}).cluster || "weighted clusters") : route.forward ? "→ " + (route.forward.cluster || (route.forward.weighted_clusters || [])
             .map((w) => w.name + "×" + w.weight).join(", ")) : route.direct_response ? "direct " + route.direct_response.status
             : route.redirect ? "redirect" : "-";
-          const tr = row([route.name, describeMatch(route.match), action, num(m.rq), num(m.rq_4xx), num(m.rq_5xx)],
+          const tr = row([route.name, describeMatch(route.match), action, num(m.rq), num(m.rq_4xx), num(m.rq_5xx),
+            num(m.p50_ms, 2), num(m.p99_ms, 2)],
             m.rq_5xx > 0 ? "status-5" : "");
           tr.dataset.route = route.name;
           table.appendChild(tr);
@@ -236,6 +239,191 @@
     }
     $("cluster-list").replaceChildren(...parts);
   }
+
+  // ---- services ----
+  let servicesShown = null;
+  let trying = null;  // the service the form calls
+  async function pollServices() {
+    try {
+      const data = await getJson("/services");
+      const text = JSON.stringify(data);
+      if (text !== servicesShown) {  // redrawn only when something changed: buttons stay put
+        servicesShown = text;
+        renderServices(data);
+      }
+    } catch (e) { /* shown by the state badge */ }
+  }
+  // Dubbo's [group/]interface[:version], SOFARPC's interface:version[:uniqueId]
+  function serviceParts(service) {
+    let rest = service.service;
+    let group = "";
+    if (service.kind === "dubbo" && rest.includes("/")) {
+      group = rest.substring(0, rest.indexOf("/"));
+      rest = rest.substring(rest.indexOf("/") + 1);
+    }
+    const parts = rest.split(":");
+    return { group, iface: parts[0], version: parts[1] || "", uniqueId: service.kind === "sofa" ? parts[2] || "" : "" };
+  }
+  function hostHealth(h) { return h.ejected ? "ejected" : h.healthy ? "healthy" : "failing health checks"; }
+  function renderServices(data) {
+    fill($("registry-table").tBodies[0], data.registries.map((r) => {
+      const tr = row([r.name, r.type, r.address, node("td", r.connected ? r.state : r.state + " (disconnected)", "health"),
+        num(r.subscriptions, 0), num(r.events, 0), num(r.errors, 0), r.last_event], r.connected ? "host-ok" : "host-bad");
+      tr.dataset.registry = r.name;
+      return tr;
+    }));
+    $("registries").textContent = data.registries.length === 0 ? "none" : data.registries.map((r) => r.name + " ("
+      + r.type + ", " + (r.connected ? r.state : "disconnected: " + r.state) + ")").join(", ");
+    $("services-empty").classList.toggle("hidden", data.services.length > 0);
+    const registries = new Map(data.registries.map((r) => [r.name, r]));
+    const parts = [];
+    for (const s of data.services) {
+      const healthy = s.providers.filter((h) => h.healthy && !h.ejected).length;
+      const registry = registries.get(s.registry);
+      const state = s.providers.length === 0 ? "no provider" : healthy + " of " + s.providers.length + " providers healthy";
+      const div = node("div", null, "service " + (healthy > 0 ? "service-ok" : "service-bad"));
+      div.dataset.service = s.service;
+      const title = node("h2", s.service);
+      title.appendChild(node("span", "  " + s.kind + " · registry " + s.registry
+        + (registry && !registry.connected ? " (disconnected)" : "") + " · cluster " + s.cluster + " · ", "muted"));
+      title.appendChild(node("span", state, "service-state"));
+      div.appendChild(title);
+      const providers = node("table", null, "providers");
+      providers.appendChild(row(["provider", "labels", "weight", "health", "active requests"].map((h) => node("th", h))));
+      for (const h of s.providers) {
+        const labels = Object.entries(h.labels).map(([k, v]) => k + "=" + v).join(", ");
+        const tr = row([h.address, labels || "-", num(h.weight, 0), node("td", hostHealth(h), "health"),
+          num(h.active_requests, 0)], h.healthy && !h.ejected ? "host-ok" : "host-bad");
+        tr.dataset.host = h.address;
+        providers.appendChild(tr);
+      }
+      div.appendChild(providers);
+      const methods = node("table", null, "methods");
+      methods.appendChild(row(["method", "parameters", "returns", ""].map((h) => node("th", h))));
+      for (const m of s.methods) {
+        const button = node("button", "Try it", "try-button");
+        button.type = "button";
+        button.addEventListener("click", () => openTry(s, m));
+        const cell = node("td");
+        cell.appendChild(button);
+        const tr = row([m.name, m.parameter_types.join(", ") || "(none)", m.return_type, cell]);
+        tr.dataset.method = m.name;
+        methods.appendChild(tr);
+      }
+      if (s.methods.length === 0) {
+        const button = node("button", "Try a method", "try-button");
+        button.type = "button";
+        button.addEventListener("click", () => openTry(s, null));
+        const cell = node("td", "the registry publishes no signatures: name the method and its types");
+        cell.colSpan = 3;
+        const buttonCell = node("td");
+        buttonCell.appendChild(button);
+        methods.appendChild(row([cell, buttonCell]));
+      }
+      div.appendChild(methods);
+      parts.push(div);
+    }
+    $("service-list").replaceChildren(...parts);
+  }
+
+  // ---- try it ----
+  // The routes with the HTTP-to-RPC action (rpc_call), from the configuration: [{ listener, prefix, protocol }].
+  function rpcRoutes() {
+    const found = [];
+    for (const listener of (configDump && configDump.listeners) || []) {
+      for (const vhost of (listener.route_config && listener.route_config.virtual_hosts) || []) {
+        for (const route of vhost.routes || []) {
+          if (route.rpc_call) {
+            const prefix = route.rpc_call.prefix !== undefined ? route.rpc_call.prefix : (route.match || {}).prefix || "";
+            found.push({ listener: listener.name, prefix: prefix.replace(/\/$/, ""),
+              protocol: String(route.rpc_call.protocol || "").toLowerCase() });
+          }
+        }
+      }
+    }
+    return found;
+  }
+  function openTry(service, method) {
+    trying = service;
+    const p = serviceParts(service);
+    $("try-title").textContent = service.service + (method ? " · " + method.name + "(" + method.parameter_types.join(", ")
+      + ")" : "");
+    const http = boundListeners.filter((l) => l.protocols.includes("http1"));
+    const routes = rpcRoutes();
+    const route = routes.find((r) => r.protocol === service.kind) || routes[0];
+    $("try-listener").replaceChildren(...http.map((l) => node("option", l.name)));
+    $("try-listener").value = route ? route.listener : http.length ? http[0].name : "";
+    $("try-prefix").value = route ? route.prefix : "/" + service.kind;
+    $("try-method").value = method ? method.name : "";
+    $("try-group").value = p.group;
+    $("try-version").value = p.version;
+    $("try-unique-id").value = p.uniqueId;
+    $("try-types").value = "";
+    $("try-args").value = method ? JSON.stringify(method.parameter_types.map(example)) : "[]";
+    $("try-result").textContent = "";
+    delete $("try-result").dataset.status;
+    $("try-form").classList.remove("hidden");
+    showPath();
+    $("try-args").focus();
+  }
+  // A placeholder argument of a Java type, for the user to edit.
+  function example(type) {
+    if (/^(int|long|short|byte|java\.lang\.(Integer|Long|Short|Byte)|float|double|java\.lang\.(Float|Double)|java\.math\.)/.test(type)) return 0;
+    if (/^(boolean|java\.lang\.Boolean)$/.test(type)) return false;
+    if (/^(java\.lang\.String|char|java\.lang\.Character)$/.test(type)) return "";
+    if (/\[\]$|^java\.util\.(List|Set|Collection)/.test(type)) return [];
+    if (/^java\.util\.Map/.test(type)) return {};
+    return null;
+  }
+  // The path the call takes: {prefix}/{interface}/{method}, with group, version and uniqueId as query parameters.
+  function tryPath() {
+    const p = serviceParts(trying);
+    const method = $("try-method").value.trim();
+    const query = new URLSearchParams();
+    if ($("try-group").value.trim()) query.set("x-rpc-group", $("try-group").value.trim());
+    if ($("try-version").value.trim()) query.set("x-rpc-version", $("try-version").value.trim());
+    if ($("try-unique-id").value.trim()) query.set("x-rpc-unique-id", $("try-unique-id").value.trim());
+    const q = query.toString();
+    return $("try-prefix").value.trim().replace(/\/$/, "") + "/" + encodeURIComponent(p.iface) + "/"
+      + encodeURIComponent(method) + (q ? "?" + q : "");
+  }
+  function showPath() {
+    if (trying) $("try-path").textContent = "POST " + tryPath() + " on listener " + $("try-listener").value;
+  }
+  $("try-form").addEventListener("input", showPath);
+  $("try-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (!trying) return;
+    const result = $("try-result");
+    const query = new URLSearchParams({ listener: $("try-listener").value, path: tryPath() });
+    if ($("try-types").value.trim()) query.set("types", $("try-types").value.trim());
+    const headers = { "Content-Type": "application/json" };
+    const token = $("token").value.trim();
+    if (token) headers.Authorization = "Bearer " + token;
+    result.textContent = "calling…";
+    result.className = "result";
+    try {
+      const response = await fetch("/services/call?" + query, { method: "POST", headers, body: $("try-args").value,
+        cache: "no-store" });
+      if (!response.ok) {  // refused by the admin API itself: no token, no such listener, unreachable
+        result.textContent = "POST /services/call → " + response.status + " " + await response.text();
+        result.className = "result refused";
+        result.dataset.status = "admin-" + response.status;
+        return;
+      }
+      const call = await response.json();
+      let body = call.body;
+      try { body = JSON.stringify(JSON.parse(call.body), null, 2); } catch (x) { /* not JSON: shown as it came */ }
+      result.textContent = call.status + " in " + call.time_ms.toFixed(1) + " ms\n" + body;
+      result.className = call.status === 200 ? "result" : "result refused";
+      result.dataset.status = String(call.status);
+      result.dataset.timeMs = String(call.time_ms);
+    } catch (x) {
+      result.textContent = "POST /services/call failed: " + x;
+      result.className = "result refused";
+      result.dataset.status = "failed";
+    }
+  });
 
   // ---- access log ----
   function matches(r) {
@@ -317,8 +505,10 @@
   pollServer();
   pollListeners();
   pollClusters();
+  pollServices();
   loadLog();
   setInterval(pollServer, 1000);
   setInterval(pollClusters, 1000);
   setInterval(pollListeners, 5000);
+  setInterval(pollServices, 2000);
 })();

@@ -24,16 +24,16 @@ class MeterSamplerTest {
     void eachSampleHoldsWhatWasCountedSinceThePreviousOne() {
         ListenerMetrics listener = metrics.listener("http");
         ClusterMetrics cluster = metrics.cluster("web");
-        listener.request(listener.route("api"), 200);
+        listener.request(listener.route("api"), 200, TimeUnit.MILLISECONDS.toNanos(1));
         cluster.requestCompleted(200, TimeUnit.MILLISECONDS.toNanos(1));
         Sample first = sampler.sample(1000);
         assertThat(value(first, "rq")).as("nothing is known before the first sample").isZero();
 
         for (int i = 0; i < 10; i++) {
-            listener.request(listener.route("api"), 200);
+            listener.request(listener.route("api"), 200, TimeUnit.MILLISECONDS.toNanos(20));
         }
-        listener.request(listener.route("api"), 503);
-        listener.request(null, 404);
+        listener.request(listener.route("api"), 503, TimeUnit.MILLISECONDS.toNanos(700));
+        listener.request(null, 404, 0);
         listener.error("no_route");
         for (int i = 0; i < 98; i++) {
             cluster.requestCompleted(200, TimeUnit.MILLISECONDS.toNanos(5));
@@ -51,6 +51,9 @@ class MeterSamplerTest {
         assertThat(value(second, "p99_ms")).isBetween(250.0, 360.0);
         assertThat(second.breakdown().at("/routes/http/api/rq").asDouble()).isEqualTo(11);
         assertThat(second.breakdown().at("/routes/http/api/rq_5xx").asDouble()).isEqualTo(1);
+        // the route's own time, not its cluster's: ten of 20 ms and one of 700 ms
+        assertThat(second.breakdown().at("/routes/http/api/p50_ms").asDouble()).isBetween(15.0, 25.0);
+        assertThat(second.breakdown().at("/routes/http/api/p99_ms").asDouble()).isBetween(600.0, 800.0);
         assertThat(second.breakdown().at("/clusters/web/rq").asDouble()).isEqualTo(100);
         assertThat(second.breakdown().at("/listeners/http/rq").asDouble()).isEqualTo(12);
 
@@ -58,13 +61,14 @@ class MeterSamplerTest {
         assertThat(value(idle, "rq")).isZero();
         assertThat(value(idle, "p99_ms")).as("no request, no quantile").isNaN();
         assertThat(idle.toJson().get("p99_ms").isNull()).isTrue();
+        assertThat(idle.breakdown().at("/routes/http/api/p99_ms").isNull()).as("no request of the route").isTrue();
     }
 
     @Test
     void theRingKeepsTheNewestSamplesOldestFirst() {
         SeriesRing ring = new SeriesRing(3);
         for (int i = 1; i <= 5; i++) {
-            metrics.listener("http").request(null, 200);
+            metrics.listener("http").request(null, 200, 0);
             ring.add(sampler.sample(i * 1000L));
         }
         var json = ring.toJson();

@@ -120,14 +120,15 @@ public final class ListenerMetrics {
 
     /**
      * Counts an answered request by its status class, on the listener and, when the request
-     * matched one, on its route.
+     * matched one, on its route with the time it took.
      *
      * @param routeOrNull the matched route's handle, or null when no route matched
+     * @param elapsedNanos how long the request took, from its first byte to its end
      */
-    public void request(RouteMetrics routeOrNull, int status) {
+    public void request(RouteMetrics routeOrNull, int status, long elapsedNanos) {
         requests.count(status);
         if (routeOrNull != null) {
-            routeOrNull.request(status);
+            routeOrNull.request(status, elapsedNanos);
         }
     }
 

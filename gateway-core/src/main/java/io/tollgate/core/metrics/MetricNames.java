@@ -110,6 +110,8 @@ public final class MetricNames {
     public static final String DOWNSTREAM_RQ_ERROR = "tollgate.downstream.rq.error";
     /** Counter: requests answered per route, by listener, route and status class. */
     public static final String ROUTE_RQ = "tollgate.route.rq";
+    /** Timer: how long requests of a route took, from the request's start to its end, by listener and route. */
+    public static final String ROUTE_RQ_TIME = "tollgate.route.rq.time";
     /** Counter: routed RPC requests answered, by listener, service, method and status class. */
     public static final String RPC_RQ = "tollgate.rpc.rq";
 

@@ -2,6 +2,7 @@ package io.tollgate.core.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,10 +32,10 @@ class GatewayMetricsTest {
         ListenerMetrics listener = metrics.listener("http");
         RouteMetrics route = listener.route("api");
 
-        listener.request(route, 200);
-        listener.request(route, 204);
-        listener.request(route, 503);
-        listener.request(null, 404);
+        listener.request(route, 200, 1_000_000);
+        listener.request(route, 204, 3_000_000);
+        listener.request(route, 503, 2_000_000);
+        listener.request(null, 404, 5_000_000);
 
         assertThat(downstream("2xx")).isEqualTo(2);
         assertThat(downstream("5xx")).isEqualTo(1);
@@ -43,6 +44,9 @@ class GatewayMetricsTest {
                 .counter().count()).isEqualTo(2);
         assertThat(registry.get(MetricNames.ROUTE_RQ).tags("route", "api", "status_class", "4xx")
                 .counter().count()).isZero();
+        Timer time = registry.get(MetricNames.ROUTE_RQ_TIME).tags("listener", "http", "route", "api").timer();
+        assertThat(time.count()).as("the routed requests timed, the unrouted one not").isEqualTo(3);
+        assertThat(time.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(6);
     }
 
     @Test
@@ -67,8 +71,8 @@ class GatewayMetricsTest {
     void countsAStatusOutsideTheKnownClassesAsServerError() {
         ListenerMetrics listener = metrics.listener("http");
 
-        listener.request(null, 0);
-        listener.request(null, 999);
+        listener.request(null, 0, 0);
+        listener.request(null, 999, 0);
 
         assertThat(downstream("5xx")).isEqualTo(2);
     }
@@ -136,7 +140,7 @@ class GatewayMetricsTest {
                     ListenerMetrics listener = metrics.listener("http");
                     for (int i = 0; i < perThread; i++) {
                         listener.connectionOpened();
-                        listener.request(listener.route("r"), 200);
+                        listener.request(listener.route("r"), 200, 1000);
                         listener.connectionClosed();
                     }
                 }));

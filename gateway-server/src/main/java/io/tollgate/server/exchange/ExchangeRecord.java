@@ -245,7 +245,8 @@ public final class ExchangeRecord {
         }
         ListenerMetrics listener = sink.listenerMetrics();
         RouteMetrics routeMetrics = route == null ? null : listener.route(route.name());
-        listener.request(routeMetrics, status);
+        long elapsedNanos = elapsedNanos();
+        listener.request(routeMetrics, status, elapsedNanos);
         if (rpc && route != null && route.kind() == Route.Kind.FORWARD) {
             listener.rpcMethod(authority, method).request(status);
         }
@@ -253,7 +254,6 @@ public final class ExchangeRecord {
         AccessLogTap tap = sink.metrics().accessLogTap();
         boolean tapped = tap.open();
         if (accessLog != null || tapped) {
-            long elapsedNanos = elapsedNanos();
             long startMillis = System.currentTimeMillis() - elapsedNanos / 1_000_000;
             AccessLogEntry entry = new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path,
                     authority, status, bytesReceived, bytesSent, elapsedNanos / 1000, upstreamHost,

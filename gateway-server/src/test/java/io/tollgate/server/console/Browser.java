@@ -76,6 +76,20 @@ final class Browser implements AutoCloseable {
                 "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;", css);
     }
 
+    /** The value of the form field matching {@code css}, or null, read in one script. */
+    String value(String css) {
+        return (String) driver.executeScript(
+                "const e = document.querySelector(arguments[0]); return e ? e.value : null;", css);
+    }
+
+    /**
+     * Clicks the first element matching {@code css} in one script: a button of a table the page
+     * redraws may be replaced between finding it and clicking it.
+     */
+    void click(String css) {
+        driver.executeScript("document.querySelector(arguments[0]).click();", css);
+    }
+
     /** The computed style property of the first element matching {@code css}, or null. */
     String style(String css, String property) {
         return (String) driver.executeScript("const e = document.querySelector(arguments[0]);"

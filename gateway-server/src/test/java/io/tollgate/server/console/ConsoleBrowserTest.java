@@ -100,10 +100,10 @@ class ConsoleBrowserTest {
         browser.tab("listeners");
         browser.await("the listener with its protocols", LIMIT,
                 () -> String.valueOf(browser.text("#listener-table tr[data-listener='http']")).contains("http1"));
-        browser.await("the route's rate", LIMIT, () -> {
-            String rate = browser.text("tr[data-route='api'] td:nth-child(4)");
-            return rate != null && !rate.equals("-") && Double.parseDouble(rate) > 0;
-        });
+        browser.await("the route's rate", LIMIT, () -> routeFigure("api", 4) > 0);
+        browser.await("the route's own p50 and p99 time", LIMIT,
+                () -> routeFigure("api", 7) > 0 && routeFigure("api", 8) >= routeFigure("api", 7));
+        assertThat(browser.text("#route-tables tr:first-child")).contains("rq/s", "5xx/s", "p50 ms", "p99 ms");
         assertThat(browser.text("#route-tables")).contains("all", "api", "web");
         browser.screenshot("listeners");
 
@@ -160,6 +160,12 @@ class ConsoleBrowserTest {
         browser.await("the level set", LIMIT, () -> String.valueOf(browser.text("#action-result"))
                 .contains("io.tollgate.console.test INFO"));
         browser.screenshot("actions");
+    }
+
+    /** The number in column {@code column} of the route's row, 0 while none is shown ("-"). */
+    private double routeFigure(String route, int column) {
+        String text = browser.text("tr[data-route='" + route + "'] td:nth-child(" + column + ")");
+        return text == null || text.equals("-") ? 0 : Double.parseDouble(text);
     }
 
     private double plotted(String attribute) {

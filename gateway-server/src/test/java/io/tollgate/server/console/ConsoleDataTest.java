@@ -2,6 +2,8 @@ package io.tollgate.server.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
@@ -12,6 +14,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -32,6 +35,7 @@ import org.junit.jupiter.api.Test;
 class ConsoleDataTest {
 
     private static final Duration LIMIT = Duration.ofSeconds(10);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private HttpUpstream upstream;
@@ -72,7 +76,7 @@ class ConsoleDataTest {
         }
         assertThat(admin("/ui/console.js").headers().firstValue("content-type")).hasValue("text/javascript; charset=utf-8");
         assertThat(admin("/ui/missing.js").statusCode()).isEqualTo(404);
-        assertThat(admin("/").body()).contains("/ui", "/stats/series", "/stats/stream", "/access_log");
+        assertThat(admin("/").body()).contains("/ui", "/stats/series", "/stats/stream", "/access_log", "/services/call");
     }
 
     @Test
@@ -141,6 +145,39 @@ class ConsoleDataTest {
         assertThat(series).contains("\"interval_ms\" : 1000", "\"capacity\" : 900", "\"rq\" : [", "\"p99_ms\" : [");
     }
 
+    @Test
+    void aTryItCallGoesThroughTheNamedListenerAndAnswersItsStatusBodyAndTime() throws Exception {
+        start();
+        String path = URLEncoder.encode("/probe/com.example.Svc/find?x-rpc-group=blue", StandardCharsets.UTF_8);
+        HttpResponse<String> call = adminPost("/services/call?listener=http&types=int,java.lang.String&path=" + path,
+                "[1, \"a\"]");
+        assertThat(call.statusCode()).as(call.body()).isEqualTo(200);
+        assertThat(call.headers().firstValue("content-type")).hasValue("application/json");
+        JsonNode answer = JSON.readTree(call.body());
+        assertThat(answer.get("status").asInt()).isEqualTo(200);
+        assertThat(answer.get("time_ms").asDouble()).isPositive();
+        assertThat(answer.get("content_type").asText()).isEqualTo("text/plain");
+        // the upstream's echo of what it received through the listener's route
+        assertThat(answer.get("body").asText()).contains("upstream: web\n", "method: POST\n",
+                "target: /probe/com.example.Svc/find?x-rpc-group=blue\n", "body-bytes: 8\n",
+                "h-content-type: application/json\n", "h-x-rpc-types: int,java.lang.String\n");
+        // counted when the exchange ends, which may follow the answer's last byte
+        Await.until("the call counted on its route", LIMIT,
+                () -> gateway.count("tollgate.route.rq", "route", "api", "status_class", "2xx") >= 1);
+        assertThat(gateway.count("tollgate.route.rq", "route", "api", "status_class", "2xx")).isEqualTo(1);
+
+        HttpResponse<String> missing = adminPost("/services/call?listener=http&path=/missing", "[]");
+        assertThat(missing.statusCode()).as("the route's answer, whatever it is, is the call's").isEqualTo(200);
+        assertThat(JSON.readTree(missing.body()).get("status").asInt()).isEqualTo(503);
+
+        assertThat(adminPost("/services/call?listener=nope&path=/probe/a/b", "[]").body())
+                .contains("listener: 'nope' (expected an HTTP/1.1 listener of this gateway)");
+        assertThat(adminPost("/services/call?listener=nope&path=/probe/a/b", "[]").statusCode()).isEqualTo(400);
+        assertThat(adminPost("/services/call?listener=http", "[]").statusCode()).isEqualTo(400);
+        assertThat(adminPost("/services/call?listener=http&path=no-slash", "[]").statusCode()).isEqualTo(400);
+        assertThat(admin("/services/call?listener=http&path=/probe/a/b").statusCode()).isEqualTo(405);
+    }
+
     private void start() throws Exception {
         upstream = new HttpUpstream("web");
         gateway = TestGateway.start(GatewayYaml.http("""
@@ -155,6 +192,12 @@ class ConsoleDataTest {
 
     private HttpResponse<String> proxied(String path) throws IOException, InterruptedException {
         return client.send(HttpRequest.newBuilder(gateway.uri("http", path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> adminPost(String path, String body) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.gateway().adminPort() + path))
+                .timeout(LIMIT).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> admin(String path) throws IOException, InterruptedException {
