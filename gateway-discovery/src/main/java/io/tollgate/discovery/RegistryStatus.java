@@ -15,7 +15,14 @@ import java.util.Optional;
  * @param events the registry events received
  * @param errors registrations that could not be read (a node that is no provider URL)
  * @param lastEvent when the last event arrived, if any did
+ * @param lastError the last error the client met (a request refused, a registration not read), if any
  */
 public record RegistryStatus(String name, String type, String address, boolean connected, String state,
-        int subscriptions, long events, long errors, Optional<Instant> lastEvent) {
+        int subscriptions, long events, long errors, Optional<Instant> lastEvent, Optional<String> lastError) {
+
+    /** The state of a client that keeps no last error. */
+    public RegistryStatus(String name, String type, String address, boolean connected, String state,
+            int subscriptions, long events, long errors, Optional<Instant> lastEvent) {
+        this(name, type, address, connected, state, subscriptions, events, errors, lastEvent, Optional.empty());
+    }
 }

@@ -51,7 +51,11 @@ public final class DubboLayout implements ProviderLayout {
 
     @Override
     public EndpointConfig provider(ProviderQueryConfig query, String nodeName, byte[] data) {
-        ProviderUrl url = ProviderUrl.parseEncoded(nodeName);
+        return provider(query, ProviderUrl.parseEncoded(nodeName));
+    }
+
+    @Override
+    public EndpointConfig provider(ProviderQueryConfig query, ProviderUrl url) {
         if (!query.protocols().contains(url.protocol())
                 || !query.interfaceName().equals(url.parameter("interface", url.path()))
                 || !ProviderQueryConfig.matches(query.group(), url.parameters().get("group"))
