@@ -19,8 +19,13 @@ public final class NacosTestServer {
     private NacosTestServer() {
     }
 
-    /** The server's {@code host:port}; skips the calling test when none is given. */
+    /**
+     * The server's {@code host:port}; skips the calling test when none is given. Points every
+     * nacos-client of the JVM (the gateway's, Dubbo's, SOFARPC's) at {@code target/nacos} for the
+     * disk copy of what it reads, which it keeps under the user's home unless told.
+     */
     public static String address() {
+        System.setProperty("JM.SNAPSHOT.PATH", "target/nacos");
         String address = System.getProperty(PROPERTY);
         if (address == null || address.isBlank()) {
             address = System.getenv(ENVIRONMENT);

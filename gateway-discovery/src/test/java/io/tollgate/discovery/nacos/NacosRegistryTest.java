@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,11 +50,6 @@ class NacosRegistryTest {
     private volatile Thread listenerThread;
     private volatile boolean synced;
 
-    @BeforeAll
-    static void keepNacosFilesInTarget() {
-        // nacos-client keeps a disk copy of what it read, under the user's home unless told
-        System.setProperty("JM.SNAPSHOT.PATH", "target/nacos");
-    }
 
     @BeforeEach
     void startControl() {

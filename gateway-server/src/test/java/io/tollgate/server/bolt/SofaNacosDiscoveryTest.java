@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,11 +55,6 @@ class SofaNacosDiscoveryTest {
     private final String uniqueId = "tollgate-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
     private String server;
 
-    @BeforeAll
-    static void keepNacosFilesInTarget() {
-        // nacos-client (the gateway's and SOFARPC's) keeps a disk copy of what it read, under the user's home unless told
-        System.setProperty("JM.SNAPSHOT.PATH", "target/nacos");
-    }
 
     @BeforeEach
     void findNacos() {
@@ -83,7 +77,7 @@ class SofaNacosDiscoveryTest {
         TestGateway gateway = started.add(TestGateway.start(CONFIG, Map.of("NACOS", server, "INTERFACE", INTERFACE,
                 "UNIQUE_ID", uniqueId)));
         Await.until("the provider found in Nacos", LIMIT, () -> gateway.inRotation("named").size() == 1);
-        assertThat(gateway.gateway().snapshot().clusters().cluster("named").hosts().get(0).port())
+        assertThat(gateway.gateway().snapshot().clusters().cluster("named").hosts().get(0).address().getPort())
                 .isEqualTo(provider.port());
         SofaRpc client = started.add(new SofaRpc(new EchoServiceImpl()));
 

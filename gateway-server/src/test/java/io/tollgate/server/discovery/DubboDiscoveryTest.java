@@ -92,7 +92,7 @@ class DubboDiscoveryTest {
         return started.add(TestGateway.start(CONFIG, Map.of("ZK", zookeeper.ensemble(), "INTERFACE", INTERFACE)));
     }
 
-    private static Set<String> answering(DubboConsumer consumer, int calls) {
+    static Set<String> answering(DubboConsumer consumer, int calls) {
         Set<String> names = new HashSet<>();
         for (int i = 0; i < calls; i++) {
             String answer = consumer.service().tagged("x" + i);
@@ -163,7 +163,7 @@ class DubboDiscoveryTest {
         }
     }
 
-    private static String admin(TestGateway gateway, String path) throws Exception {
+    static String admin(TestGateway gateway, String path) throws Exception {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + gateway.gateway().adminPort() + path)).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -11,17 +11,10 @@ import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
 import io.tollgate.testing.NacosTestServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -62,17 +55,11 @@ class NacosDubboDiscoveryTest {
             """;
     private static final Duration LIMIT = Duration.ofSeconds(20);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final StartedResources started = new StartedResources();
     private final String group = "tollgate-dubbo-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
     private String server;
 
-    @BeforeAll
-    static void keepNacosFilesInTarget() {
-        // nacos-client (the gateway's and Dubbo's) keeps a disk copy of what it read, under the user's home unless told
-        System.setProperty("JM.SNAPSHOT.PATH", "target/nacos");
-    }
 
     @BeforeEach
     void findNacos() {
@@ -93,23 +80,6 @@ class NacosDubboDiscoveryTest {
         return started.add(TestGateway.start(CONFIG, Map.of("NACOS", server, "GROUP", group, "INTERFACE", INTERFACE)));
     }
 
-    private static Set<String> answering(DubboConsumer consumer, int calls) {
-        Set<String> names = new HashSet<>();
-        for (int i = 0; i < calls; i++) {
-            String answer = consumer.service().tagged("x" + i);
-            names.add(answer.substring(0, answer.indexOf(':')));
-        }
-        return names;
-    }
-
-    private static String admin(TestGateway gateway, String path) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + gateway.gateway().adminPort() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(path).isEqualTo(200);
-        return response.body();
-    }
-
     @Test
     void callsReachTheProvidersOfTheirGroupAndVersionFoundInNacos() throws Exception {
         provider("a", null, null);
@@ -123,21 +93,22 @@ class NacosDubboDiscoveryTest {
         DubboConsumer plain = started.add(DubboConsumer.to(gateway.port("dubbo")).connect());
         DubboConsumer blue = started.add(DubboConsumer.to(gateway.port("dubbo")).group("blue").version("1.0")
                 .connect());
-        assertThat(answering(plain, 20)).containsExactlyInAnyOrder("a", "b");
-        assertThat(answering(blue, 10)).containsExactly("blue");
+        assertThat(DubboDiscoveryTest.answering(plain, 20)).containsExactlyInAnyOrder("a", "b");
+        assertThat(DubboDiscoveryTest.answering(blue, 10)).containsExactly("blue");
         assertThat(gateway.gateway().snapshot().clusters().cluster("blue").hosts().get(0).labels())
                 .containsEntry("group", "blue").containsEntry("version", "1.0")
                 .containsEntry("application", "provider-blue");
 
-        JsonNode services = JSON.readTree(admin(gateway, "/services"));
+        JsonNode services = JSON.readTree(DubboDiscoveryTest.admin(gateway, "/services"));
         assertThat(services.at("/registries/0/name").asText()).isEqualTo("nacos");
         assertThat(services.at("/registries/0/type").asText()).isEqualTo("nacos");
         assertThat(services.at("/registries/0/connected").asBoolean()).isTrue();
         assertThat(services.at("/registries/0/subscriptions").asInt()).isEqualTo(2);
         assertThat(services.at("/registries/0/events").asLong()).isPositive();
-        assertThat(JSON.readTree(admin(gateway, "/config_dump")).at("/registry_states/0/connected").asBoolean())
-                .isTrue();
-        assertThat(admin(gateway, "/stats/prometheus")).contains("tollgate_registry_connected{registry=\"nacos\"} 1.0");
+        JsonNode dump = JSON.readTree(DubboDiscoveryTest.admin(gateway, "/config_dump"));
+        assertThat(dump.at("/registry_states/0/connected").asBoolean()).isTrue();
+        assertThat(DubboDiscoveryTest.admin(gateway, "/stats/prometheus"))
+                .contains("tollgate_registry_connected{registry=\"nacos\"} 1.0");
     }
 
     @Test
