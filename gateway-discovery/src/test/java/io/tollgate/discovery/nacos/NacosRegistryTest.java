@@ -14,6 +14,7 @@ import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.testing.NacosTestServer;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,12 @@ class NacosRegistryTest {
     private final String group = "tollgate-test-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
     private ExecutorService control;
     private NacosRegistry registry;
-    private NamingService writer;
+    private String server;
+    /**
+     * One client per provider, as each provider process has its own: Nacos keeps one instance
+     * of a service per client.
+     */
+    private final List<NamingService> providers = new ArrayList<>();
     private final AtomicReference<List<EndpointConfig>> last = new AtomicReference<>();
     private final AtomicInteger publications = new AtomicInteger();
     private volatile Thread listenerThread;
@@ -61,8 +67,8 @@ class NacosRegistryTest {
         if (registry != null) {
             registry.close();
         }
-        if (writer != null) {
-            writer.shutDown();
+        for (NamingService provider : providers) {
+            provider.shutDown();
         }
         control.shutdownNow();
     }
@@ -73,13 +79,20 @@ class NacosRegistryTest {
                 Optional.of(new NacosSettings("", group, NacosSettings.DEFAULT_REQUEST_TIMEOUT)));
     }
 
-    /** A registry on the given server, and a second client that registers as the providers would. */
-    private void connect() throws Exception {
-        String server = NacosTestServer.address();
+    /** A registry on the given server. */
+    private void connect() {
+        server = NacosTestServer.address();
         registry = NacosRegistry.start(config(server, group, Duration.ofSeconds(3)), control);
+    }
+
+    /** Registers {@code instance} as {@code service} from a client of its own, which it returns. */
+    private NamingService register(String service, Instance instance) throws Exception {
         Properties properties = new Properties();
         properties.setProperty(PropertyKeyConst.SERVER_ADDR, server);
-        writer = NamingFactory.createNamingService(properties);
+        NamingService provider = NamingFactory.createNamingService(properties);
+        providers.add(provider);
+        provider.registerInstance(service, group, instance);
+        return provider;
     }
 
     private void subscribe(ProviderQueryConfig query) {
@@ -147,15 +160,15 @@ class NacosRegistryTest {
     void dubboProvidersOfTheGroupAndVersionReachTheListenerOnTheControlThread() throws Exception {
         connect();
         String blue = "providers:" + ECHO + ":1.0:blue";
-        writer.registerInstance(blue, group, dubboInstance(20001, "dubbo", "blue", "1.0"));
-        writer.registerInstance(blue, group, dubboInstance(20002, "tri", "blue", "1.0"));
+        NamingService leaving = register(blue, dubboInstance(20001, "dubbo", "blue", "1.0"));
+        register(blue, dubboInstance(20002, "tri", "blue", "1.0"));
         Instance disabled = dubboInstance(20003, "dubbo", "blue", "1.0");
         disabled.setEnabled(false);
-        writer.registerInstance(blue, group, disabled);
+        register(blue, disabled);
         Map<String, String> weighted = new HashMap<>(dubboInstance(20004, "dubbo", "blue", "1.0").getMetadata());
         weighted.put("weight", "40");
-        writer.registerInstance(blue, group, instance(20004, weighted));
-        writer.registerInstance("providers:" + ECHO + ":2.0:blue", group, dubboInstance(20005, "dubbo", "blue", "2.0"));
+        register(blue, instance(20004, weighted));
+        register("providers:" + ECHO + ":2.0:blue", dubboInstance(20005, "dubbo", "blue", "2.0"));
 
         subscribe(dubbo("blue", "1.0"));
 
@@ -170,7 +183,7 @@ class NacosRegistryTest {
         assertThat(last.get().stream().filter(p -> p.port() == 20004).findFirst().orElseThrow().weight())
                 .isEqualTo(40);
 
-        writer.deregisterInstance(blue, group, "127.0.0.1", 20001);
+        leaving.deregisterInstance(blue, group, "127.0.0.1", 20001);
         await("the provider that left gone", () -> List.of(20004).equals(ports()));
 
         RegistryStatus status = registry.status();
@@ -192,17 +205,17 @@ class NacosRegistryTest {
         assertThat(synced).isTrue();
 
         // Dubbo 2.7.3 and older: no empty parts in the name
-        writer.registerInstance("providers:" + ECHO, group, dubboInstance(20011, "dubbo", "", ""));
-        writer.registerInstance("providers:" + ECHO + "::", group, dubboInstance(20012, "dubbo", "", ""));
+        register("providers:" + ECHO, dubboInstance(20011, "dubbo", "", ""));
+        register("providers:" + ECHO + "::", dubboInstance(20012, "dubbo", "", ""));
         await("providers under both names", () -> List.of(20011, 20012).equals(ports()));
     }
 
     @Test
     void aQueryOfAnyVersionListsTheGroupsServices() throws Exception {
         connect();
-        writer.registerInstance("providers:" + ECHO + ":1.0:blue", group, dubboInstance(20021, "dubbo", "blue", "1.0"));
-        writer.registerInstance("providers:" + ECHO + ":2.0:blue", group, dubboInstance(20022, "dubbo", "blue", "2.0"));
-        writer.registerInstance("providers:" + ECHO + ":2.0:green", group, dubboInstance(20023, "dubbo", "green", "2.0"));
+        register("providers:" + ECHO + ":1.0:blue", dubboInstance(20021, "dubbo", "blue", "1.0"));
+        register("providers:" + ECHO + ":2.0:blue", dubboInstance(20022, "dubbo", "blue", "2.0"));
+        register("providers:" + ECHO + ":2.0:green", dubboInstance(20023, "dubbo", "green", "2.0"));
 
         subscribe(dubbo("blue", ProviderQueryConfig.ANY));
 
@@ -221,10 +234,10 @@ class NacosRegistryTest {
         metadata.put("startTime", "1700000000000");
         Instance provider = instance(12201, metadata);
         provider.setClusterName("default-cluster");
-        writer.registerInstance(ECHO + ":u1:DEFAULT", group, provider);
+        register(ECHO + ":u1:DEFAULT", provider);
         Map<String, String> other = new HashMap<>(metadata);
         other.put("uniqueId", "u2");
-        writer.registerInstance(ECHO + ":u2:DEFAULT", group, instance(12202, other));
+        register(ECHO + ":u2:DEFAULT", instance(12202, other));
 
         subscribe(new ProviderQueryConfig("nacos", ProviderQueryConfig.Kind.SOFA, ECHO, "", "1.0", "u1",
                 List.of("bolt")));
