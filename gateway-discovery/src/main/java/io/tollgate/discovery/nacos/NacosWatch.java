@@ -38,6 +38,9 @@ final class NacosWatch implements Subscription {
     /** How often a query that takes any group, version or unique id lists the services again. */
     static final Duration LIST_INTERVAL = Duration.ofSeconds(30);
     private static final int PAGE_SIZE = 500;
+    private static final String VERSION = "version";
+    /** The one version SOFARPC gives every service. */
+    private static final String SOFA_VERSION = "1.0";
 
     private final NacosRegistry registry;
     private final ProviderQueryConfig query;
@@ -139,7 +142,8 @@ final class NacosWatch implements Subscription {
     /**
      * The host of a Nacos instance, or null when Nacos marks it disabled or unhealthy or it is not
      * one of {@code query}'s: both frameworks write their provider URL's parameters as the
-     * instance's metadata (Dubbo adds the URL's {@code protocol} and {@code path}).
+     * instance's metadata (Dubbo adds the URL's {@code protocol} and {@code path}; SOFARPC leaves
+     * out the version).
      *
      * @throws IllegalArgumentException when the instance's port is out of range
      */
@@ -151,6 +155,11 @@ final class NacosWatch implements Subscription {
             throw new IllegalArgumentException("port " + instance.getPort() + " out of range");
         }
         Map<String, String> metadata = instance.getMetadata() == null ? Map.of() : instance.getMetadata();
+        if (query.kind() == ProviderQueryConfig.Kind.SOFA && !metadata.containsKey(VERSION)) {
+            // SOFARPC leaves the version out of its Nacos metadata (its ZooKeeper URL says 1.0)
+            metadata = new HashMap<>(metadata);
+            metadata.put(VERSION, SOFA_VERSION);
+        }
         String protocol = metadata.getOrDefault("protocol", query.protocols().get(0));
         ProviderUrl url = new ProviderUrl(protocol, instance.getIp(), instance.getPort(),
                 metadata.getOrDefault("path", ""), metadata);
