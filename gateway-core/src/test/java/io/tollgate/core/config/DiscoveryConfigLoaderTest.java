@@ -85,7 +85,8 @@ class DiscoveryConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.parse("""
                 registries:
                   - { name: zk, type: eureka, ensemble: "x:1" }
-                """)).hasMessage("registries[0].type: unknown registry type 'eureka' (expected zookeeper or nacos)");
+                """)).hasMessage(
+                        "registries[0].type: unknown registry type 'eureka' (expected zookeeper or nacos)");
         assertThatThrownBy(() -> ConfigLoader.parse("""
                 registries:
                   - { name: zk, type: zookeeper, ensemble: "x:1" }

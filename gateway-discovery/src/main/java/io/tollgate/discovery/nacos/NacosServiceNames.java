@@ -31,7 +31,8 @@ final class NacosServiceNames {
     /** Whether {@code query} takes any value of a part of the service name, so that names must be listed. */
     static boolean listed(ProviderQueryConfig query) {
         return switch (query.kind()) {
-            case DUBBO -> ProviderQueryConfig.ANY.equals(query.group()) || ProviderQueryConfig.ANY.equals(query.version());
+            case DUBBO -> ProviderQueryConfig.ANY.equals(query.group())
+                    || ProviderQueryConfig.ANY.equals(query.version());
             case SOFA -> ProviderQueryConfig.ANY.equals(query.uniqueId());
         };
     }
@@ -41,7 +42,8 @@ final class NacosServiceNames {
         Set<String> names = new LinkedHashSet<>();
         if (query.kind() == ProviderQueryConfig.Kind.DUBBO) {
             names.add(DUBBO_CATEGORY + ":" + query.interfaceName() + ":" + query.version() + ":" + query.group());
-            names.add(DUBBO_CATEGORY + ":" + query.interfaceName() + (query.version().isEmpty() ? "" : ":" + query.version())
+            names.add(DUBBO_CATEGORY + ":" + query.interfaceName()
+                    + (query.version().isEmpty() ? "" : ":" + query.version())
                     + (query.group().isEmpty() ? "" : ":" + query.group()));
         } else {
             String service = query.interfaceName() + (query.uniqueId().isEmpty() ? "" : ":" + query.uniqueId());
@@ -68,7 +70,8 @@ final class NacosServiceNames {
             if (name.endsWith(suffix) && name.length() >= query.interfaceName().length() + suffix.length()) {
                 String uniqueId = name.substring(query.interfaceName().length(), name.length() - suffix.length());
                 if (uniqueId.isEmpty() || uniqueId.startsWith(":")) {
-                    return ProviderQueryConfig.matches(query.uniqueId(), uniqueId.isEmpty() ? "" : uniqueId.substring(1));
+                    String id = uniqueId.isEmpty() ? "" : uniqueId.substring(1);
+                    return ProviderQueryConfig.matches(query.uniqueId(), id);
                 }
             }
         }

@@ -98,7 +98,7 @@ class SofaNacosDiscoveryTest {
         SofaRpc client = started.add(new SofaRpc(new EchoServiceImpl()));
 
         assertThat(client.refer(gateway.port("bolt"), other).echo("per service")).isEqualTo("per service");
-        assertThat(gateway.gateway().snapshot().clusters().cluster("sofa-services[" + INTERFACE + ":1.0:" + other + "]"))
-                .isNotNull();
+        String cluster = "sofa-services[" + INTERFACE + ":1.0:" + other + "]";
+        assertThat(gateway.gateway().snapshot().clusters().cluster(cluster)).isNotNull();
     }
 }
