@@ -25,6 +25,13 @@ public interface ProviderLayout {
     EndpointConfig provider(ProviderQueryConfig query, String nodeName, byte[] data);
 
     /**
+     * The host of the provider registered with {@code url} (read from a node's name, or made of a
+     * Nacos instance's address and metadata), or null when it is not one of {@code query}'s or
+     * takes no traffic.
+     */
+    EndpointConfig provider(ProviderQueryConfig query, ProviderUrl url);
+
+    /**
      * Where {@code provider} published the definition (methods) of {@code query}'s service, or
      * null when this framework publishes none.
      */

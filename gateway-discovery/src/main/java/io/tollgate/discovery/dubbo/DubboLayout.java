@@ -118,7 +118,8 @@ public final class DubboLayout implements ProviderLayout {
      * The host of a provider {@code url} (from an interface-level node, or made of an application-level
      * instance), or null when it is not one of {@code query}'s or takes no traffic.
      */
-    EndpointConfig provider(ProviderQueryConfig query, ProviderUrl url) {
+    @Override
+    public EndpointConfig provider(ProviderQueryConfig query, ProviderUrl url) {
         if (!query.protocols().contains(url.protocol())
                 || !query.interfaceName().equals(url.parameter("interface", url.path()))
                 || !ProviderQueryConfig.matches(query.group(), url.parameters().get("group"))

@@ -31,7 +31,11 @@ public final class SofaLayout implements ProviderLayout {
         if (data != null && data.length > 0 && data[0] == OFFLINE) {
             return null;
         }
-        ProviderUrl url = ProviderUrl.parseEncoded(nodeName);
+        return provider(query, ProviderUrl.parseEncoded(nodeName));
+    }
+
+    @Override
+    public EndpointConfig provider(ProviderQueryConfig query, ProviderUrl url) {
         if (!query.protocols().contains(url.protocol())
                 || !ProviderQueryConfig.matches(query.version(), url.parameters().get("version"))
                 || !ProviderQueryConfig.matches(query.uniqueId(), url.parameters().get("uniqueId"))) {

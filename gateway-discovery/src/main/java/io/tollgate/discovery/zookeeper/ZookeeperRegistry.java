@@ -119,7 +119,7 @@ public final class ZookeeperRegistry implements RegistryClient {
         return new RegistryStatus(config.name(), config.type(), config.ensemble(), state.isConnected(),
                 state.name().toLowerCase(), counters.subscriptions.get(), counters.events.get(), counters.errors.get(),
                 last == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(last)), metadata.calls(),
-                metadata.failures());
+                metadata.failures(), Optional.empty());
     }
 
     @Override

@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * A real SOFARPC 5.x provider of {@link EchoService} on a free loopback port (registered in a
- * ZooKeeper registry when one is given, else in none), and the consumers a test refers to it or
+ * ZooKeeper or Nacos registry when one is given, else in none), and the consumers a test refers to it or
  * to the gateway in front of it (bolt, direct URL, no registry), all let go of by {@link #close()}.
  */
 public final class SofaRpc implements AutoCloseable {
@@ -25,7 +25,7 @@ public final class SofaRpc implements AutoCloseable {
 
     /** Exports {@code service} on a free port. */
     public SofaRpc(EchoService service) {
-        this(service, null, "");
+        this(service, (RegistryConfig) null, "");
     }
 
     /**
@@ -33,6 +33,15 @@ public final class SofaRpc implements AutoCloseable {
      * for none), registered in the ZooKeeper at {@code zookeeper} ({@code host:port}) unless null.
      */
     SofaRpc(EchoService service, String zookeeper, String uniqueId) {
+        this(service, zookeeper == null ? null : new RegistryConfig().setProtocol("zookeeper").setAddress(zookeeper),
+                uniqueId);
+    }
+
+    /**
+     * Exports {@code service} on a free port with SOFARPC's {@code uniqueId} {@code uniqueId} (empty
+     * for none), registered in {@code registry} (SOFARPC's own registry settings) unless null.
+     */
+    SofaRpc(EchoService service, RegistryConfig registry, String uniqueId) {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         } catch (IOException e) {
@@ -41,12 +50,12 @@ public final class SofaRpc implements AutoCloseable {
         ServerConfig server = new ServerConfig().setProtocol("bolt").setHost("127.0.0.1").setBoundHost("127.0.0.1")
                 .setVirtualHost("127.0.0.1").setPort(port).setDaemon(true);
         provider = new ProviderConfig<EchoService>().setInterfaceId(EchoService.class.getName()).setRef(service)
-                .setServer(server).setRegister(zookeeper != null).setRepeatedExportLimit(8);
+                .setServer(server).setRegister(registry != null).setRepeatedExportLimit(8);
         if (!uniqueId.isEmpty()) {
             provider.setUniqueId(uniqueId);
         }
-        if (zookeeper != null) {
-            provider.setRegistry(new RegistryConfig().setProtocol("zookeeper").setAddress(zookeeper));
+        if (registry != null) {
+            provider.setRegistry(registry);
         }
         provider.export();
     }
