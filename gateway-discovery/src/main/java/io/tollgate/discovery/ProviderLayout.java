@@ -40,6 +40,18 @@ public interface ProviderLayout {
     }
 
     /**
+     * How long until a host made since {@link #forgetRamps} is to have its weight computed again
+     * (its warmup goes on), or -1 when none is warming up; a framework without warmup: always -1.
+     */
+    default long nextRampMillis() {
+        return -1;
+    }
+
+    /** Forgets the warmups noted so far, before the hosts are all made again. */
+    default void forgetRamps() {
+    }
+
+    /**
      * A weight from a registration as a host's: at most {@link EndpointConfig#MAX_WEIGHT}; 0 (or
      * less) when the provider takes no traffic.
      */

@@ -151,11 +151,13 @@ public final class DubboLayout implements ProviderLayout {
      * How long until a host made since {@link #forgetRamps} is to have its weight computed again
      * (its warmup goes on), or -1 when none is warming up.
      */
+    @Override
     public long nextRampMillis() {
         return rampingUntil > clock.getAsLong() ? rampStepMillis : -1;
     }
 
     /** Forgets the warmups noted so far, before the hosts are all made again. */
+    @Override
     public void forgetRamps() {
         rampingUntil = 0;
         rampStepMillis = Long.MAX_VALUE;

@@ -25,6 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,8 @@ public final class NacosRegistry implements RegistryClient {
     private final RegistryConfig config;
     private final NacosSettings settings;
     private final Executor control;
+    /** Dubbo's and SOFARPC's warmups are computed with it (ms since the epoch). */
+    private final LongSupplier clock;
     private final ScheduledExecutorService worker;
     private final AtomicInteger subscriptions = new AtomicInteger();
     private final AtomicLong events = new AtomicLong();
@@ -60,8 +63,9 @@ public final class NacosRegistry implements RegistryClient {
     /** Whether the client was connected at the last state check; worker thread only. */
     private boolean wasUp;
 
-    private NacosRegistry(RegistryConfig config, Executor control) {
+    private NacosRegistry(RegistryConfig config, Executor control, LongSupplier clock) {
         this.config = config;
+        this.clock = clock;
         this.settings = config.nacos().orElseThrow(() -> new IllegalArgumentException(
                 "registry " + config.name() + " has no Nacos settings"));
         this.control = control;
@@ -77,7 +81,12 @@ public final class NacosRegistry implements RegistryClient {
      * its subscriptions run on {@code control}.
      */
     public static NacosRegistry start(RegistryConfig config, Executor control) {
-        NacosRegistry registry = new NacosRegistry(config, control);
+        return start(config, control, System::currentTimeMillis);
+    }
+
+    /** As {@link #start(RegistryConfig, Executor)}, Dubbo's warmups computed with {@code clock} (ms since the epoch). */
+    static NacosRegistry start(RegistryConfig config, Executor control, LongSupplier clock) {
+        NacosRegistry registry = new NacosRegistry(config, control, clock);
         registry.worker.execute(registry::connect);
         long period = STATE_CHECK.toMillis();
         registry.worker.scheduleWithFixedDelay(registry::checkState, period, period, TimeUnit.MILLISECONDS);
@@ -142,10 +151,10 @@ public final class NacosRegistry implements RegistryClient {
         return new NacosWatch(this, query, layout(query.kind()), control, listener).start();
     }
 
-    private static ProviderLayout layout(ProviderQueryConfig.Kind kind) {
+    private ProviderLayout layout(ProviderQueryConfig.Kind kind) {
         return switch (kind) {
-            case DUBBO -> new DubboLayout(() -> Long.MAX_VALUE);
-            case SOFA -> new SofaLayout();
+            case DUBBO -> new DubboLayout(clock);
+            case SOFA -> new SofaLayout(clock);
         };
     }
 

@@ -13,10 +13,10 @@ import io.tollgate.discovery.ProviderLayout;
 import io.tollgate.discovery.ProviderListener;
 import io.tollgate.discovery.ProviderUrl;
 import io.tollgate.discovery.Subscription;
+import io.tollgate.discovery.WarmupRamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,9 +29,10 @@ import java.util.concurrent.Executor;
  * to the service's Nacos names ({@link NacosServiceNames}; a query taking any group, version or
  * unique id lists the group's services again every {@link #LIST_INTERVAL}), and on each change
  * Nacos notifies reads the name's instances from the client's cache, which is never older than
- * the notification; the hosts go to the control executor in the order read. A failed request is
- * tried again with a growing wait. On the control executor each name's hosts are kept, and one
- * list, each address once, is published when they change.
+ * the notification; their provider URLs go to the control executor in the order read. A failed
+ * request is tried again with a growing wait. On the control executor each name's URLs are kept,
+ * and the hosts the layout makes of them, each address once, are published when they change, and
+ * again at each step of a provider's warmup while one warms up.
  */
 final class NacosWatch implements Subscription {
 
@@ -51,9 +52,14 @@ final class NacosWatch implements Subscription {
     private final Map<String, NameListener> subscribed = new HashMap<>();
     /** Failed tries in a row; worker thread only. */
     private int failures;
-    /** Each name's hosts, by address, in the order first seen; control thread only. */
-    private final Map<String, Map<String, EndpointConfig>> byName = new LinkedHashMap<>();
+    /** Each name's provider URLs, in the order read; control thread only. */
+    private final Map<String, List<ProviderUrl>> byName = new LinkedHashMap<>();
+    /** The hosts published last, by address; control thread only. */
+    private Map<String, EndpointConfig> published = Map.of();
     private boolean synced;
+    /** Whether the listener was told of any hosts yet; control thread only. */
+    private boolean announced;
+    private final WarmupRamp ramp;
     private volatile boolean closed;
 
     NacosWatch(NacosRegistry registry, ProviderQueryConfig query, ProviderLayout layout, Executor control,
@@ -63,6 +69,12 @@ final class NacosWatch implements Subscription {
         this.layout = layout;
         this.control = control;
         this.listener = listener;
+        this.ramp = new WarmupRamp(layout, (task, delayMillis) -> registry.later(task, Duration.ofMillis(delayMillis)),
+                control, () -> {
+                    if (!closed) {
+                        publish();
+                    }
+                });
     }
 
     /** Starts watching in the background; returns at once. */
@@ -124,30 +136,29 @@ final class NacosWatch implements Subscription {
     /** Reads the instances of {@code name} from the client's cache (kept by the subscription) and hands them on. */
     private void read(NamingService naming, String name) throws NacosException {
         List<Instance> instances = naming.getAllInstances(name, registry.group(), List.of(), true);
-        List<EndpointConfig> providers = new ArrayList<>(instances.size());
+        List<ProviderUrl> urls = new ArrayList<>(instances.size());
         for (Instance instance : instances) {
             try {
-                EndpointConfig provider = provider(query, layout, instance);
-                if (provider != null) {
-                    providers.add(provider);
+                ProviderUrl url = url(query, instance);
+                if (url != null) {
+                    urls.add(url);
                 }
             } catch (IllegalArgumentException e) {
                 registry.failed("instance " + instance.getIp() + ":" + instance.getPort() + " of " + name
                         + " ignored", e);
             }
         }
-        control.execute(() -> read(name, providers));
+        control.execute(() -> read(name, List.copyOf(urls)));
     }
 
     /**
-     * The host of a Nacos instance, or null when Nacos marks it disabled or unhealthy or it is not
-     * one of {@code query}'s: both frameworks write their provider URL's parameters as the
-     * instance's metadata (Dubbo adds the URL's {@code protocol} and {@code path}; SOFARPC leaves
-     * out the version).
+     * The provider URL of a Nacos instance, or null when Nacos marks it disabled or unhealthy:
+     * both frameworks write their provider URL's parameters as the instance's metadata (Dubbo adds
+     * the URL's {@code protocol} and {@code path}; SOFARPC leaves out the version).
      *
      * @throws IllegalArgumentException when the instance's port is out of range
      */
-    static EndpointConfig provider(ProviderQueryConfig query, ProviderLayout layout, Instance instance) {
+    static ProviderUrl url(ProviderQueryConfig query, Instance instance) {
         if (!instance.isEnabled() || !instance.isHealthy()) {
             return null;
         }
@@ -161,32 +172,18 @@ final class NacosWatch implements Subscription {
             metadata.put(VERSION, SOFA_VERSION);
         }
         String protocol = metadata.getOrDefault("protocol", query.protocols().get(0));
-        ProviderUrl url = new ProviderUrl(protocol, instance.getIp(), instance.getPort(),
-                metadata.getOrDefault("path", ""), metadata);
-        return layout.provider(query, url);
+        return new ProviderUrl(protocol, instance.getIp(), instance.getPort(), metadata.getOrDefault("path", ""),
+                metadata);
     }
 
-    /** {@code name}'s hosts now; control thread. Unchanged hosts stay the objects they were, where they were. */
-    private void read(String name, List<EndpointConfig> providers) {
+    /** {@code name}'s provider URLs now; control thread. */
+    private void read(String name, List<ProviderUrl> urls) {
         if (closed) {
             return;
         }
-        Map<String, EndpointConfig> fresh = new LinkedHashMap<>();
-        providers.forEach(provider -> fresh.putIfAbsent(provider.address() + ":" + provider.port(), provider));
-        Map<String, EndpointConfig> before = byName.getOrDefault(name, Map.of());
-        Map<String, EndpointConfig> next = new LinkedHashMap<>();
-        before.forEach((address, old) -> {
-            EndpointConfig now = fresh.get(address);
-            if (now != null) {
-                next.put(address, now.equals(old) ? old : now);
-            }
-        });
-        fresh.forEach(next::putIfAbsent);
-        if (!next.equals(before) || !byName.containsKey(name)) {
-            byName.put(name, next);
-            if (synced) {
-                publish();
-            }
+        List<ProviderUrl> before = byName.put(name, urls);
+        if (synced && !urls.equals(before)) {
+            publish();
         }
     }
 
@@ -202,18 +199,34 @@ final class NacosWatch implements Subscription {
         }
     }
 
+    /**
+     * Makes the hosts of every name's URLs, one per address (Dubbo's current and legacy names may
+     * both hold a provider; the first read wins), and publishes them when they differ from the
+     * last; unchanged hosts stay the objects they were. Control thread.
+     */
     private void publish() {
-        List<EndpointConfig> providers = new ArrayList<>();
-        Set<String> addresses = new HashSet<>();
-        for (Map<String, EndpointConfig> hosts : byName.values()) {
-            hosts.forEach((address, provider) -> {
-                // one host per address: Dubbo's current and legacy names may both hold a provider
-                if (addresses.add(address)) {
-                    providers.add(provider);
+        // every host is made again: the warmups noted are those of this publication
+        layout.forgetRamps();
+        Map<String, EndpointConfig> next = new LinkedHashMap<>();
+        for (List<ProviderUrl> urls : byName.values()) {
+            for (ProviderUrl url : urls) {
+                String address = url.host() + ":" + url.port();
+                if (next.containsKey(address)) {
+                    continue;
                 }
-            });
+                EndpointConfig provider = layout.provider(query, url);
+                if (provider != null) {
+                    EndpointConfig before = published.get(address);
+                    next.put(address, provider.equals(before) ? before : provider);
+                }
+            }
         }
-        listener.providers(List.copyOf(providers), synced);
+        if (!announced || !next.equals(published)) {
+            published = next;
+            announced = true;
+            listener.providers(List.copyOf(next.values()), synced);
+        }
+        ramp.published();
     }
 
     @Override

@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -194,6 +195,31 @@ class NacosRegistryTest {
         assertThat(status.events()).isPositive();
         assertThat(status.lastEvent()).isPresent();
         assertThat(status.lastError()).isEmpty();
+    }
+
+    @Test
+    void aDubboProviderWarmingUpGainsWeightAsItsWarmupGoesOn() throws Exception {
+        server = NacosTestServer.address();
+        long start = 1_700_000_000_000L;
+        AtomicLong now = new AtomicLong(start + 5_000);
+        registry = NacosRegistry.start(config(server, group, Duration.ofSeconds(3)), control, now::get);
+        Map<String, String> metadata = new HashMap<>(dubboInstance(20031, "dubbo", "", "").getMetadata());
+        metadata.put("timestamp", Long.toString(start));
+        metadata.put("warmup", "20000");
+        register("providers:" + ECHO + "::", instance(20031, metadata));
+
+        subscribe(dubbo("", ""));
+
+        // Dubbo's ramp: 5 s into a 20 s warmup, a quarter of the weight
+        await("the provider at a quarter of its weight", () -> List.of(25).equals(weights()));
+        now.set(start + 20_000);
+        // the weight is computed again each twentieth of the warmup (at least 1 s)
+        await("the provider at its full weight", () -> List.of(100).equals(weights()));
+    }
+
+    private List<Integer> weights() {
+        List<EndpointConfig> providers = last.get();
+        return providers == null ? null : providers.stream().map(EndpointConfig::weight).toList();
     }
 
     @Test

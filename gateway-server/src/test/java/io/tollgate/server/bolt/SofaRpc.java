@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A real SOFARPC 5.x provider of {@link EchoService} on a free loopback port (registered in a
@@ -42,6 +44,14 @@ public final class SofaRpc implements AutoCloseable {
      * for none), registered in {@code registry} (SOFARPC's own registry settings) unless null.
      */
     SofaRpc(EchoService service, RegistryConfig registry, String uniqueId) {
+        this(service, registry, uniqueId, Map.of());
+    }
+
+    /**
+     * As {@link #SofaRpc(EchoService, RegistryConfig, String)}, with {@code parameters} added to the
+     * provider's registration (SOFARPC's {@code warmupTime} and {@code warmupWeight}, for one).
+     */
+    SofaRpc(EchoService service, RegistryConfig registry, String uniqueId, Map<String, String> parameters) {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         } catch (IOException e) {
@@ -56,6 +66,9 @@ public final class SofaRpc implements AutoCloseable {
         }
         if (registry != null) {
             provider.setRegistry(registry);
+        }
+        if (!parameters.isEmpty()) {
+            provider.setParameters(new HashMap<>(parameters));
         }
         provider.export();
     }
