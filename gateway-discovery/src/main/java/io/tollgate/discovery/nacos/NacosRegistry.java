@@ -84,7 +84,7 @@ public final class NacosRegistry implements RegistryClient {
         return start(config, control, System::currentTimeMillis);
     }
 
-    /** As {@link #start(RegistryConfig, Executor)}, Dubbo's warmups computed with {@code clock} (ms since the epoch). */
+    /** As {@link #start(RegistryConfig, Executor)}, warmups computed with {@code clock} (ms since the epoch). */
     static NacosRegistry start(RegistryConfig config, Executor control, LongSupplier clock) {
         NacosRegistry registry = new NacosRegistry(config, control, clock);
         registry.worker.execute(registry::connect);
