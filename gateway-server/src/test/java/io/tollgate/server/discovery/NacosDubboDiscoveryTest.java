@@ -14,9 +14,11 @@ import io.tollgate.testing.NacosTestServer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Real Dubbo 3.3 providers register themselves in a real Nacos server (a {@code nacos://}
@@ -81,10 +83,15 @@ class NacosDubboDiscoveryTest {
     }
 
     @Test
+    // its own hang guard: four Dubbo runtimes start in it, each with its Nacos naming and config
+    // clients (10-15 s each on a loaded machine: 66 s seen); every step keeps its own bound
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void callsReachTheProvidersOfTheirGroupAndVersionFoundInNacos() throws Exception {
         provider("a", null, null);
         provider("b", null, null);
-        provider("blue", "blue", "1.0");
+        // no warmup: its full weight from the start; the others ramp up over Dubbo's default 10 minutes
+        started.add(DubboProvider.named("blue").group("blue").version("1.0")
+                .registry("nacos://" + server + "?group=" + group).registerMode("interface").warmup(0).start());
         provider("blue2", "blue", "2.0");
         TestGateway gateway = gateway();
         Await.until("the providers found in Nacos", LIMIT,
@@ -98,6 +105,9 @@ class NacosDubboDiscoveryTest {
         assertThat(gateway.gateway().snapshot().clusters().cluster("blue").hosts().get(0).labels())
                 .containsEntry("group", "blue").containsEntry("version", "1.0")
                 .containsEntry("application", "provider-blue");
+        assertThat(gateway.gateway().snapshot().clusters().cluster("blue").hosts().get(0).weight()).isEqualTo(100);
+        assertThat(gateway.gateway().snapshot().clusters().cluster("plain").hosts())
+                .allSatisfy(host -> assertThat(host.weight()).as("warming up").isBetween(1, 99));
 
         JsonNode services = JSON.readTree(DubboDiscoveryCalls.admin(gateway, "/services"));
         assertThat(services.at("/registries/0/name").asText()).isEqualTo("nacos");
