@@ -10,6 +10,7 @@ import io.tollgate.server.dubbo.DubboProvider;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.StartedResources;
+import io.tollgate.server.testing.ZooKeeperServer;
 import io.tollgate.testing.NacosTestServer;
 import java.io.IOException;
 import java.net.URI;
@@ -26,13 +27,15 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The runnable jar's Nacos client as it ships: nacos-client's pure jar, whose gRPC client the
- * shade relocation points from grpc-netty-shaded at grpc-netty and the jar's own Netty. The jar,
- * started as {@code java -jar}, subscribes over gRPC to a real Nacos server (given from outside,
- * see {@link NacosTestServer}; skipped without one) where a real Dubbo 3.3 provider registered
- * itself, and a real Dubbo consumer's call reaches that provider through it.
+ * The runnable jar's registry clients as they ship, their dependencies relocated onto what the
+ * jar already has: nacos-client's pure jar, whose gRPC client the shade relocation points from
+ * grpc-netty-shaded at grpc-netty and the jar's own Netty, and Curator, whose shaded Guava the
+ * relocation points at the jar's Guava. The jar, started as {@code java -jar}, finds a real Dubbo
+ * 3.3 provider that registered itself in a real registry (ZooKeeper: Curator's server in this
+ * JVM; Nacos: given from outside, see {@link NacosTestServer}, skipped without one), and a real
+ * Dubbo consumer's call reaches that provider through it.
  */
-class NacosPackagedIT {
+class RegistryPackagedIT {
 
     private static final Duration LIMIT = Duration.ofSeconds(60);
     private static final String INTERFACE = DubboEchoService.class.getName();
@@ -46,12 +49,37 @@ class NacosPackagedIT {
         Path jar = PackagedGateway.jar();
         String server = NacosTestServer.address();
         String group = "tollgate-jar-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+        try (StartedResources started = new StartedResources()) {
+            started.add(DubboProvider.named("in-registry").registry("nacos://" + server + "?group=" + group)
+                    .registerMode("interface").start());
+            callThroughTheJar(jar, "nacos", "type: nacos, servers: \"" + server + "\", group: " + group);
+        }
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void theJarFindsADubboProviderInZooKeeperThroughCuratorAndCallsReachIt() throws Exception {
+        Path jar = PackagedGateway.jar();
+        try (StartedResources started = new StartedResources()) {
+            ZooKeeperServer zookeeper = started.add(ZooKeeperServer.start());
+            started.add(DubboProvider.named("in-registry").registry("zookeeper://" + zookeeper.ensemble())
+                    .registerMode("interface").start());
+            callThroughTheJar(jar, "zk", "type: zookeeper, ensemble: \"" + zookeeper.ensemble() + "\"");
+        }
+    }
+
+    /**
+     * Starts the jar with registry {@code name} ({@code settings}) and a Dubbo listener whose cluster
+     * is the providers found there; asserts it connected, found the one provider and routes a call
+     * to it, and that it stopped without a leak or a missing class.
+     */
+    private void callThroughTheJar(Path jar, String name, String settings) throws Exception {
         int admin = FreePort.pick();
         int dubbo = FreePort.pick();
         Path config = Files.writeString(dir.resolve("gateway.yaml"), """
                 admin: { address: 127.0.0.1, port: %d }
                 registries:
-                  - { name: nacos, type: nacos, servers: "%s", group: %s, connection_timeout: 5s }
+                  - { name: %s, %s, connection_timeout: 5s }
                 listeners:
                   - name: dubbo
                     address: 127.0.0.1
@@ -66,29 +94,27 @@ class NacosPackagedIT {
                               route: { cluster: echo }
                 clusters:
                   - name: echo
-                    discovery: { registry: nacos, dubbo: { interface: "%s" } }
-                """.formatted(admin, server, group, dubbo, INTERFACE));
+                    discovery: { registry: %s, dubbo: { interface: "%s" } }
+                """.formatted(admin, name, settings, dubbo, name, INTERFACE));
         Path log = dir.resolve("gateway.log");
-        try (StartedResources started = new StartedResources()) {
-            started.add(DubboProvider.named("in-nacos").registry("nacos://" + server + "?group=" + group)
-                    .registerMode("interface").start());
-            Process gateway = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid", "-DJM.SNAPSHOT.PATH=" + dir.resolve("nacos"),
-                    "-jar", jar.toString(), "run", "-c", config.toString())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            started.add(() -> stop(gateway));
+        Process gateway = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-Dio.netty.leakDetection.level=paranoid", "-DJM.SNAPSHOT.PATH=" + dir.resolve("nacos"),
+                "-jar", jar.toString(), "run", "-c", config.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try (StartedResources consumers = new StartedResources()) {
             Await.until("the jar's gateway ready, output in " + log, LIMIT, () -> {
                 assertThat(gateway.isAlive()).as("gateway alive, output:\n%s", output(log)).isTrue();
                 return output(log).contains("gateway ready");
             });
-            Await.until("the provider found in Nacos, output in " + log, LIMIT,
+            Await.until("the provider found in " + name + ", output in " + log, LIMIT,
                     () -> services(admin).at("/services/0/providers").size() == 1);
 
-            JsonNode registry = services(admin).at("/registries/0");
-            assertThat(registry.at("/connected").asBoolean()).as("connected over gRPC").isTrue();
-            assertThat(registry.at("/state").asText()).isEqualTo("up");
-            DubboConsumer consumer = started.add(DubboConsumer.to(dubbo).connect());
-            assertThat(consumer.service().tagged("through-the-jar")).startsWith("in-nacos:");
+            JsonNode state = services(admin).at("/registries/0");
+            assertThat(state.at("/connected").asBoolean()).as("connected").isTrue();
+            DubboConsumer consumer = consumers.add(DubboConsumer.to(dubbo).connect());
+            assertThat(consumer.service().tagged("through-the-jar")).startsWith("in-registry:");
+        } finally {
+            stop(gateway);
         }
         assertThat(output(log)).doesNotContain("LEAK:", "NoClassDefFoundError", "NoSuchMethodError");
     }
