@@ -29,32 +29,8 @@ import org.junit.jupiter.api.Timeout;
 class NacosDubboDiscoveryTest {
 
     private static final String INTERFACE = DubboEchoService.class.getName();
-    private static final String CONFIG = """
-            registries:
-              - name: nacos
-                type: nacos
-                servers: ${NACOS}
-                group: ${GROUP}
-                connection_timeout: 5s
-            listeners:
-              - name: dubbo
-                port: 0
-                protocols: [dubbo]
-                route_config:
-                  virtual_hosts:
-                    - name: echo
-                      domains: ["${INTERFACE}"]
-                      routes:
-                        - match: { prefix: /, headers: [{ name: group, exact: blue }] }
-                          route: { cluster: blue }
-                        - match: { prefix: / }
-                          route: { cluster: plain }
-            clusters:
-              - name: plain
-                discovery: { registry: nacos, dubbo: { interface: "${INTERFACE}" } }
-              - name: blue
-                discovery: { registry: nacos, dubbo: { interface: "${INTERFACE}", group: blue, version: "1.0" } }
-            """;
+    private static final String CONFIG = DubboDiscoveryCalls.config("nacos",
+            "type: nacos, servers: \"${NACOS}\", group: \"${GROUP}\"");
     private static final Duration LIMIT = Duration.ofSeconds(20);
     private static final ObjectMapper JSON = new ObjectMapper();
 
