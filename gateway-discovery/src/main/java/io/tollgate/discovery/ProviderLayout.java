@@ -25,11 +25,30 @@ public interface ProviderLayout {
     EndpointConfig provider(ProviderQueryConfig query, String nodeName, byte[] data);
 
     /**
+     * The host of the provider registered with {@code url} (read from a node's name, or made of a
+     * Nacos instance's address and metadata), or null when it is not one of {@code query}'s or
+     * takes no traffic.
+     */
+    EndpointConfig provider(ProviderQueryConfig query, ProviderUrl url);
+
+    /**
      * Where {@code provider} published the definition (methods) of {@code query}'s service, or
      * null when this framework publishes none.
      */
     default String definitionPath(ProviderQueryConfig query, EndpointConfig provider) {
         return null;
+    }
+
+    /**
+     * How long until a host made since {@link #forgetRamps} is to have its weight computed again
+     * (its warmup goes on), or -1 when none is warming up; a framework without warmup: always -1.
+     */
+    default long nextRampMillis() {
+        return -1;
+    }
+
+    /** Forgets the warmups noted so far, before the hosts are all made again. */
+    default void forgetRamps() {
     }
 
     /**

@@ -18,14 +18,15 @@ import java.util.Optional;
  * @param lastEvent when the last event arrived, if any did
  * @param metadataCalls calls of Dubbo providers' MetadataService (application-level discovery), each attempt one
  * @param metadataFailures those calls that failed (unreachable, timed out, or no MetadataInfo of the revision)
+ * @param lastError the last error the client met (a request refused, a registration not read), if it keeps one
  */
 public record RegistryStatus(String name, String type, String address, boolean connected, String state,
         int subscriptions, long events, long errors, Optional<Instant> lastEvent, long metadataCalls,
-        long metadataFailures) {
+        long metadataFailures, Optional<String> lastError) {
 
-    /** The status of a registry client that calls no MetadataService. */
+    /** The status of a registry client that calls no MetadataService and keeps no last error. */
     public RegistryStatus(String name, String type, String address, boolean connected, String state,
             int subscriptions, long events, long errors, Optional<Instant> lastEvent) {
-        this(name, type, address, connected, state, subscriptions, events, errors, lastEvent, 0, 0);
+        this(name, type, address, connected, state, subscriptions, events, errors, lastEvent, 0, 0, Optional.empty());
     }
 }

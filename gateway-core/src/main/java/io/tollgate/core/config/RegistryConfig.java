@@ -8,22 +8,31 @@ import java.util.Optional;
 
 /**
  * A service registry the gateway reads providers from (top-level {@code registries:}), named so
- * that clusters and routes refer to it. Only ZooKeeper is read today.
+ * that clusters and routes refer to it: a ZooKeeper ensemble or a Nacos cluster.
  *
  * @param name unique among the registries
- * @param type the registry's kind: {@value #ZOOKEEPER}
- * @param ensemble the servers, {@code host:port[,host:port...]}, as ZooKeeper clients take them
- * @param root a chroot under which every path is read ({@code /} for none)
+ * @param type the registry's kind: {@value #ZOOKEEPER} or {@value #NACOS}
+ * @param ensemble the servers, {@code host:port[,host:port...]}, as ZooKeeper's and Nacos's clients take them
+ * @param root a chroot under which every path is read ({@code /} for none; ZooKeeper only)
  * @param sessionTimeout the ZooKeeper session's timeout: how long the servers keep the session
- *     (and so the gateway's watches) while the gateway is disconnected
+ *     (and so the gateway's watches) while the gateway is disconnected (unused by Nacos)
  * @param connectionTimeout how long one connection attempt may take
- * @param auth digest credentials (ZooKeeper's {@code digest} scheme), when the nodes are protected
+ * @param auth credentials: ZooKeeper's {@code digest} scheme, or a Nacos user, when the registry is protected
+ * @param nacos a Nacos registry's namespace, group and request timeout; empty for ZooKeeper
  */
 public record RegistryConfig(String name, String type, String ensemble, String root, Duration sessionTimeout,
-        Duration connectionTimeout, Optional<DigestAuth> auth) {
+        Duration connectionTimeout, Optional<DigestAuth> auth, Optional<NacosSettings> nacos) {
 
     /** A ZooKeeper ensemble, read through Apache Curator. */
     public static final String ZOOKEEPER = "zookeeper";
+    /** A Nacos cluster, read through nacos-client. */
+    public static final String NACOS = "nacos";
+
+    /** A ZooKeeper registry. */
+    public RegistryConfig(String name, String type, String ensemble, String root, Duration sessionTimeout,
+            Duration connectionTimeout, Optional<DigestAuth> auth) {
+        this(name, type, ensemble, root, sessionTimeout, connectionTimeout, auth, Optional.empty());
+    }
 
     public RegistryConfig {
         requireNonNull(name, "name");
@@ -33,11 +42,13 @@ public record RegistryConfig(String name, String type, String ensemble, String r
         requireNonNull(sessionTimeout, "sessionTimeout");
         requireNonNull(connectionTimeout, "connectionTimeout");
         requireNonNull(auth, "auth");
+        requireNonNull(nacos, "nacos");
     }
 
     /**
-     * ZooKeeper digest credentials. Not a record: the password never shows, neither in
-     * {@link #toString()} (logs) nor in {@code /config_dump}, which writes records field by field.
+     * ZooKeeper digest credentials, or a Nacos user's name and password. Not a record: the
+     * password never shows, neither in {@link #toString()} (logs) nor in {@code /config_dump},
+     * which writes records field by field.
      */
     public static final class DigestAuth {
 

@@ -118,7 +118,8 @@ public final class DubboLayout implements ProviderLayout {
      * The host of a provider {@code url} (from an interface-level node, or made of an application-level
      * instance), or null when it is not one of {@code query}'s or takes no traffic.
      */
-    EndpointConfig provider(ProviderQueryConfig query, ProviderUrl url) {
+    @Override
+    public EndpointConfig provider(ProviderQueryConfig query, ProviderUrl url) {
         if (!query.protocols().contains(url.protocol())
                 || !query.interfaceName().equals(url.parameter("interface", url.path()))
                 || !ProviderQueryConfig.matches(query.group(), url.parameters().get("group"))
@@ -150,11 +151,13 @@ public final class DubboLayout implements ProviderLayout {
      * How long until a host made since {@link #forgetRamps} is to have its weight computed again
      * (its warmup goes on), or -1 when none is warming up.
      */
+    @Override
     public long nextRampMillis() {
         return rampingUntil > clock.getAsLong() ? rampStepMillis : -1;
     }
 
     /** Forgets the warmups noted so far, before the hosts are all made again. */
+    @Override
     public void forgetRamps() {
         rampingUntil = 0;
         rampStepMillis = Long.MAX_VALUE;

@@ -2,6 +2,7 @@ package io.tollgate.discovery.registry;
 
 import io.tollgate.core.config.RegistryConfig;
 import io.tollgate.discovery.RegistryClient;
+import io.tollgate.discovery.nacos.NacosRegistry;
 import io.tollgate.discovery.zookeeper.ZookeeperRegistry;
 import java.util.concurrent.Executor;
 
@@ -19,7 +20,10 @@ public final class RegistryClients {
         if (RegistryConfig.ZOOKEEPER.equals(config.type())) {
             return ZookeeperRegistry.start(config, control);
         }
+        if (RegistryConfig.NACOS.equals(config.type())) {
+            return NacosRegistry.start(config, control);
+        }
         throw new IllegalArgumentException("registry type " + config.type() + " (expected " + RegistryConfig.ZOOKEEPER
-                + ")");
+                + " or " + RegistryConfig.NACOS + ")");
     }
 }

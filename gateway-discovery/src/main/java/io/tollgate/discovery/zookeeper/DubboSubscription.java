@@ -6,6 +6,7 @@ import io.tollgate.core.config.ProviderQueryConfig;
 import io.tollgate.discovery.MethodSignature;
 import io.tollgate.discovery.ProviderListener;
 import io.tollgate.discovery.Subscription;
+import io.tollgate.discovery.WarmupRamp;
 import io.tollgate.discovery.dubbo.DubboLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
@@ -38,7 +38,7 @@ final class DubboSubscription implements Subscription {
     private final ProviderQueryConfig query;
     private final DubboLayout layout;
     private final Executor control;
-    private final ScheduledExecutorService timers;
+    private final WarmupRamp ramp;
     private final ProviderListener listener;
     private final ApplicationWatches applications;
     private final ProvidersWatch interfaceLevel;
@@ -52,7 +52,6 @@ final class DubboSubscription implements Subscription {
     /** What was published last, by address. */
     private Map<String, EndpointConfig> published = Map.of();
     private final Coalesced publication;
-    private boolean rampQueued;
     private volatile boolean closed;
 
     DubboSubscription(CuratorFramework client, ProviderQueryConfig query, DubboLayout layout, Executor control,
@@ -61,7 +60,7 @@ final class DubboSubscription implements Subscription {
         this.query = query;
         this.layout = layout;
         this.control = control;
-        this.timers = timers;
+        this.ramp = new WarmupRamp(layout, ZookeeperRegistry.timer(timers), control, this::ramp);
         this.listener = listener;
         this.applications = applications;
         this.interfaceLevel = new ProvidersWatch(client, query, layout, control, this::interfaceChanged, counters);
@@ -168,29 +167,14 @@ final class DubboSubscription implements Subscription {
         published = next;
         interfaceLevel.readDefinitions(applicationLevel);
         listener.providers(List.copyOf(next.values()), synced);
-        queueRamp();
+        ramp.published();
     }
 
-    /** While a host warms up, makes every host again after the warmup's step, so that its weight grows. */
-    private void queueRamp() {
-        long delay = layout.nextRampMillis();
-        if (delay < 0 || rampQueued) {
-            return;
-        }
-        rampQueued = true;
-        try {
-            timers.schedule(() -> control.execute(this::ramp), delay, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            // the registry client is closing
-        }
-    }
-
+    /** A step of a warmup: every host made again, so that its weight grows. */
     private void ramp() {
-        rampQueued = false;
         if (closed) {
             return;
         }
-        layout.forgetRamps();
         interfaceLevel.refresh();
         publication.request();
     }

@@ -7,6 +7,7 @@ import io.tollgate.discovery.ProviderLayout;
 import io.tollgate.discovery.MethodSignature;
 import io.tollgate.discovery.ProviderListener;
 import io.tollgate.discovery.Subscription;
+import io.tollgate.discovery.WarmupRamp;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -48,6 +49,8 @@ final class ProvidersWatch implements Subscription {
     private volatile JsonNode definition;
     private boolean synced;
     private final Coalesced publication;
+    /** Set by {@link #ramping}: the watch makes its hosts again itself while one warms up; else its user does. */
+    private WarmupRamp ramp;
     private volatile boolean closed;
 
     ProvidersWatch(CuratorFramework client, ProviderQueryConfig query, ProviderLayout layout, Executor control,
@@ -61,6 +64,16 @@ final class ProvidersWatch implements Subscription {
         this.client = client;
         this.cache = CuratorCache.build(client, path);
         this.publication = new Coalesced(control, this::publish);
+    }
+
+    /** Makes this watch make its hosts again while a provider warms up, each step after a wait on {@code timer}. */
+    ProvidersWatch ramping(WarmupRamp.Timer timer) {
+        ramp = new WarmupRamp(layout, timer, control, () -> {
+            if (!closed) {
+                refresh();
+            }
+        });
+        return this;
     }
 
     /** Starts reading; returns at once. */
@@ -132,6 +145,9 @@ final class ProvidersWatch implements Subscription {
             }
         }
         listener.providers(List.copyOf(providers), synced);
+        if (ramp != null) {
+            ramp.published();
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import io.tollgate.discovery.ProviderListener;
 import io.tollgate.discovery.RegistryClient;
 import io.tollgate.discovery.RegistryStatus;
 import io.tollgate.discovery.Subscription;
+import io.tollgate.discovery.WarmupRamp;
 import io.tollgate.discovery.dubbo.DubboLayout;
 import io.tollgate.discovery.dubbo.MetadataFetcher;
 import io.tollgate.discovery.sofa.SofaLayout;
@@ -14,7 +15,9 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -109,7 +112,19 @@ public final class ZookeeperRegistry implements RegistryClient {
         return switch (query.kind()) {
             case DUBBO -> new DubboSubscription(client, query, new DubboLayout(clock), control, timers, listener,
                     counters, applications).start();
-            case SOFA -> new ProvidersWatch(client, query, new SofaLayout(), control, listener, counters).start();
+            case SOFA -> new ProvidersWatch(client, query, new SofaLayout(clock), control, listener, counters)
+                    .ramping(timer(timers)).start();
+        };
+    }
+
+    /** {@code timers} as a warmup's timer; a step asked for once the registry is closed is dropped. */
+    static WarmupRamp.Timer timer(ScheduledExecutorService timers) {
+        return (task, delayMillis) -> {
+            try {
+                timers.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // the registry client is closing
+            }
         };
     }
 
@@ -119,7 +134,7 @@ public final class ZookeeperRegistry implements RegistryClient {
         return new RegistryStatus(config.name(), config.type(), config.ensemble(), state.isConnected(),
                 state.name().toLowerCase(), counters.subscriptions.get(), counters.events.get(), counters.errors.get(),
                 last == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(last)), metadata.calls(),
-                metadata.failures());
+                metadata.failures(), Optional.empty());
     }
 
     @Override

@@ -3,12 +3,15 @@ package io.tollgate.server.bolt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.alipay.sofa.rpc.config.RegistryConfig;
+import io.tollgate.router.cluster.Host;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
 import io.tollgate.server.testing.ZooKeeperServer;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -89,6 +92,25 @@ class SofaDiscoveryTest {
         assertThat(answering(client.refer(gateway.port("bolt"), ""), 5)).containsExactly("other");
         assertThat(gateway.gateway().snapshot().clusters().cluster("sofa-services[" + INTERFACE + ":1.0]"))
                 .isNotNull();
+    }
+
+    @Test
+    void aProviderWarmingUpTakesItsWarmupWeightUntilItsWarmupEnds() throws Exception {
+        TestGateway gateway = started.add(TestGateway.start(CONFIG, Map.of("ZK", zookeeper.ensemble(),
+                "INTERFACE", INTERFACE)));
+        // SOFARPC registers its startTime with these: weight 10 for 8 s from its start, then its weight (100)
+        started.add(new SofaRpc(new Tagging("warming"), new RegistryConfig().setProtocol("zookeeper")
+                .setAddress(zookeeper.ensemble()), "named", Map.of("warmupTime", "8000", "warmupWeight", "10")));
+
+        Await.until("the provider at its warmup weight", LIMIT, () -> List.of(10).equals(weights(gateway, "named")));
+        Await.until("the provider at its own weight once warm", LIMIT,
+                () -> List.of(100).equals(weights(gateway, "named")));
+        SofaRpc client = started.add(new SofaRpc(new Tagging("unused")));
+        assertThat(answering(client.refer(gateway.port("bolt"), "named"), 3)).containsExactly("warming");
+    }
+
+    private static List<Integer> weights(TestGateway gateway, String cluster) {
+        return gateway.gateway().snapshot().clusters().cluster(cluster).hosts().stream().map(Host::weight).toList();
     }
 
     @Test

@@ -10,11 +10,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A real SOFARPC 5.x provider of {@link EchoService} on a free loopback port (registered in a
- * ZooKeeper registry when one is given, else in none), and the consumers a test refers to it or
+ * ZooKeeper or Nacos registry when one is given, else in none), and the consumers a test refers to it or
  * to the gateway in front of it (bolt, direct URL, no registry), all let go of by {@link #close()}.
  */
 public final class SofaRpc implements AutoCloseable {
@@ -25,7 +27,7 @@ public final class SofaRpc implements AutoCloseable {
 
     /** Exports {@code service} on a free port. */
     public SofaRpc(EchoService service) {
-        this(service, null, "");
+        this(service, (RegistryConfig) null, "");
     }
 
     /**
@@ -33,6 +35,23 @@ public final class SofaRpc implements AutoCloseable {
      * for none), registered in the ZooKeeper at {@code zookeeper} ({@code host:port}) unless null.
      */
     SofaRpc(EchoService service, String zookeeper, String uniqueId) {
+        this(service, zookeeper == null ? null : new RegistryConfig().setProtocol("zookeeper").setAddress(zookeeper),
+                uniqueId);
+    }
+
+    /**
+     * Exports {@code service} on a free port with SOFARPC's {@code uniqueId} {@code uniqueId} (empty
+     * for none), registered in {@code registry} (SOFARPC's own registry settings) unless null.
+     */
+    SofaRpc(EchoService service, RegistryConfig registry, String uniqueId) {
+        this(service, registry, uniqueId, Map.of());
+    }
+
+    /**
+     * As {@link #SofaRpc(EchoService, RegistryConfig, String)}, with {@code parameters} added to the
+     * provider's registration (SOFARPC's {@code warmupTime} and {@code warmupWeight}, for one).
+     */
+    SofaRpc(EchoService service, RegistryConfig registry, String uniqueId, Map<String, String> parameters) {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         } catch (IOException e) {
@@ -41,12 +60,15 @@ public final class SofaRpc implements AutoCloseable {
         ServerConfig server = new ServerConfig().setProtocol("bolt").setHost("127.0.0.1").setBoundHost("127.0.0.1")
                 .setVirtualHost("127.0.0.1").setPort(port).setDaemon(true);
         provider = new ProviderConfig<EchoService>().setInterfaceId(EchoService.class.getName()).setRef(service)
-                .setServer(server).setRegister(zookeeper != null).setRepeatedExportLimit(8);
+                .setServer(server).setRegister(registry != null).setRepeatedExportLimit(8);
         if (!uniqueId.isEmpty()) {
             provider.setUniqueId(uniqueId);
         }
-        if (zookeeper != null) {
-            provider.setRegistry(new RegistryConfig().setProtocol("zookeeper").setAddress(zookeeper));
+        if (registry != null) {
+            provider.setRegistry(registry);
+        }
+        if (!parameters.isEmpty()) {
+            provider.setParameters(new HashMap<>(parameters));
         }
         provider.export();
     }

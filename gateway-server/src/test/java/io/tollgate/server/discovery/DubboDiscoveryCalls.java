@@ -19,6 +19,39 @@ final class DubboDiscoveryCalls {
     private DubboDiscoveryCalls() {
     }
 
+    /**
+     * A gateway's configuration: registry {@code name} ({@code settings}, its other fields in flow
+     * style), and a Dubbo listener that sends calls of group blue to cluster {@code blue} (the
+     * providers of {@code ${INTERFACE}}, group blue, version 1.0) and every other call to
+     * {@code plain} (those of no group or version), both found in that registry.
+     */
+    static String config(String name, String settings) {
+        return """
+                registries:
+                  - { name: %s, %s, connection_timeout: 5s }
+                listeners:
+                  - name: dubbo
+                    port: 0
+                    protocols: [dubbo]
+                    route_config:
+                      virtual_hosts:
+                        - name: echo
+                          domains: ["${INTERFACE}"]
+                          routes:
+                            - match: { prefix: /, headers: [{ name: group, exact: blue }] }
+                              route: { cluster: blue }
+                            - match: { prefix: / }
+                              route: { cluster: plain }
+                clusters:
+                  - name: plain
+                    discovery: { registry: %s, dubbo: { interface: "${INTERFACE}" } }
+                  - name: blue
+                    discovery:
+                      registry: %s
+                      dubbo: { interface: "${INTERFACE}", group: blue, version: "1.0" }
+                """.formatted(name, settings, name, name);
+    }
+
     /** The providers that answered {@code calls} calls of {@code tagged} (each answer names its provider before a ':'). */
     static Set<String> answering(DubboConsumer consumer, int calls) {
         Set<String> names = new HashSet<>();

@@ -35,31 +35,7 @@ import org.junit.jupiter.api.Test;
 class DubboDiscoveryTest {
 
     private static final String INTERFACE = DubboEchoService.class.getName();
-    private static final String CONFIG = """
-            registries:
-              - name: zk
-                type: zookeeper
-                ensemble: ${ZK}
-                connection_timeout: 5s
-            listeners:
-              - name: dubbo
-                port: 0
-                protocols: [dubbo]
-                route_config:
-                  virtual_hosts:
-                    - name: echo
-                      domains: ["${INTERFACE}"]
-                      routes:
-                        - match: { prefix: /, headers: [{ name: group, exact: blue }] }
-                          route: { cluster: blue }
-                        - match: { prefix: / }
-                          route: { cluster: plain }
-            clusters:
-              - name: plain
-                discovery: { registry: zk, dubbo: { interface: "${INTERFACE}" } }
-              - name: blue
-                discovery: { registry: zk, dubbo: { interface: "${INTERFACE}", group: blue, version: "1.0" } }
-            """;
+    private static final String CONFIG = DubboDiscoveryCalls.config("zk", "type: zookeeper, ensemble: \"${ZK}\"");
     private static final Duration LIMIT = Duration.ofSeconds(20);
     private static final ObjectMapper JSON = new ObjectMapper();
 

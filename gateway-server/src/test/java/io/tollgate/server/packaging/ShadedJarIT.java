@@ -120,6 +120,42 @@ class ShadedJarIT {
         }
     }
 
+    @Test
+    void runsTheRegistryClientsOnTheJarsOwnGrpcNettyProtobufAndGuava() throws IOException {
+        try (ZipFile zip = new ZipFile(PackagedGateway.jar().toFile())) {
+            Map<String, ZipEntry> classes = classes(zip);
+            assertThat(classes).as("nacos-client's pure jar, nacos-api and nacos-common, no shaded copies")
+                    .containsKeys("com/alibaba/nacos/client/naming/NacosNamingService",
+                            "com/alibaba/nacos/common/remote/client/grpc/GrpcClient")
+                    .doesNotContainKeys("com/alibaba/nacos/shaded/io/grpc/ManagedChannel",
+                            "com/alibaba/nacos/shaded/com/google/protobuf/Any",
+                            "org/apache/curator/shaded/com/google/common/collect/ImmutableList");
+            Map<String, String> missing = new TreeMap<>();
+            Set<String> named = new TreeSet<>();
+            for (String from : classes.keySet()) {
+                if (!from.startsWith("com/alibaba/nacos/") && !from.startsWith("org/apache/curator/")) {
+                    continue;
+                }
+                for (String to : references(zip, classes.get(from))) {
+                    if (to.startsWith("io/grpc/") || to.startsWith("io/netty/") || to.startsWith("com/google/")
+                            || to.startsWith("org/apache/curator/shaded/")) {
+                        named.add(to);
+                        if (!classes.containsKey(to)) {
+                            missing.putIfAbsent(to, from);
+                        }
+                    }
+                }
+            }
+            // nacos-common's gRPC client, written against grpc-netty-shaded, relocated onto grpc-netty;
+            // Curator's shaded Guava onto Guava
+            assertThat(named).contains("io/grpc/netty/NettyChannelBuilder", "io/netty/handler/ssl/SslContextBuilder",
+                    "com/google/common/collect/ImmutableList").noneMatch(n -> n.startsWith("io/grpc/netty/shaded/")
+                    || n.startsWith("org/apache/curator/shaded/"));
+            assertThat(missing).as("classes the registry clients name that are not in the jar (class -> named by)")
+                    .isEmpty();
+        }
+    }
+
     private static boolean trimmed(String className) {
         return TRIMMED.stream().anyMatch(className::startsWith);
     }

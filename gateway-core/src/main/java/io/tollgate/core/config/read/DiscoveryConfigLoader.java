@@ -75,11 +75,14 @@ final class DiscoveryConfigLoader {
     }
 
     private static RegistryConfig registry(ConfigNode n) {
-        n.allowOnly(Set.of("name", "type", "ensemble", "root", "session_timeout", "connection_timeout", "auth"));
         String type = n.string("type");
+        if (RegistryConfig.NACOS.equals(type)) {
+            return NacosRegistryReader.registry(n);
+        }
+        n.allowOnly(Set.of("name", "type", "ensemble", "root", "session_timeout", "connection_timeout", "auth"));
         if (!RegistryConfig.ZOOKEEPER.equals(type)) {
             throw n.child("type").error("unknown registry type '" + type + "' (expected " + RegistryConfig.ZOOKEEPER
-                    + ")");
+                    + " or " + RegistryConfig.NACOS + ")");
         }
         String root = n.string("root", "/");
         if (!root.startsWith("/")) {

@@ -88,8 +88,9 @@ class DiscoveryConfigLoaderTest {
                 """)).hasMessage("clusters[0].discovery.unused_timeout: only a per_service cluster is dropped when unused");
         assertThatThrownBy(() -> ConfigLoader.parse("""
                 registries:
-                  - { name: zk, type: nacos, ensemble: "x:1" }
-                """)).hasMessage("registries[0].type: unknown registry type 'nacos' (expected zookeeper)");
+                  - { name: zk, type: eureka, ensemble: "x:1" }
+                """)).hasMessage(
+                        "registries[0].type: unknown registry type 'eureka' (expected zookeeper or nacos)");
         assertThatThrownBy(() -> ConfigLoader.parse("""
                 registries:
                   - { name: zk, type: zookeeper, ensemble: "x:1" }
