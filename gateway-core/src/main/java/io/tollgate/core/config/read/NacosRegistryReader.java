@@ -1,5 +1,8 @@
-package io.tollgate.core.config;
+package io.tollgate.core.config.read;
 
+import io.tollgate.core.config.ConfigNode;
+import io.tollgate.core.config.NacosSettings;
+import io.tollgate.core.config.RegistryConfig;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;

@@ -1,8 +1,12 @@
-package io.tollgate.core.config;
+package io.tollgate.core.config.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tollgate.core.config.GatewayConfig;
+import io.tollgate.core.config.NacosSettings;
+import io.tollgate.core.config.ProviderQueryConfig;
+import io.tollgate.core.config.RegistryConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
