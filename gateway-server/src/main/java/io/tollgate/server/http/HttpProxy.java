@@ -3,6 +3,7 @@ package io.tollgate.server.http;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.tollgate.protocols.http1.PathNormalizer;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.server.Snapshot;
@@ -35,6 +36,8 @@ public final class HttpProxy {
     private final ListenerRecords records;
     private final String scheme;
     private final Dispatcher dispatcher;
+    /** Null when the listener routes paths as received: a request then pays one field test. */
+    private final PathNormalizer paths;
 
     /**
      * @param accessLog the listener's access log, or null for none
@@ -53,6 +56,7 @@ public final class HttpProxy {
         this.records = ListenerRecords.of(listener.name(), metrics, accessLog);
         this.scheme = listener.tls().isPresent() ? "https" : "http";
         this.dispatcher = new Dispatcher(snapshot, overload, records);
+        this.paths = PathNormalizer.of(listener.http().paths());
     }
 
     /** Creates the map to share between listeners. */
@@ -84,6 +88,11 @@ public final class HttpProxy {
     /** The path of this listener's requests from the overload check to their exchange. */
     Dispatcher dispatcher() {
         return dispatcher;
+    }
+
+    /** How this listener normalizes request paths before routing, or null when it does not. */
+    PathNormalizer paths() {
+        return paths;
     }
 
     GatewayMetrics metrics() {
