@@ -127,7 +127,7 @@ public final class XdsClient implements AutoCloseable {
         this.node = node(settings.node());
         this.sink = sink;
         this.certificatesChanged = certificatesChanged;
-        this.clusters = new ClusterTranslator(extensions);
+        this.clusters = new ClusterTranslator(extensions, settings.sdsFiles());
         this.listeners = new ListenerTranslator(extensions);
         ScheduledThreadPoolExecutor controlThread = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "tollgate-xds");

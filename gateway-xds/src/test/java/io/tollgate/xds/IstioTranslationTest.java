@@ -49,7 +49,7 @@ class IstioTranslationTest {
     private static final ExtensionRegistry EXTENSIONS = ExtensionRegistry.defaults();
     private static final UInt32Value MAX_UINT32 = UInt32Value.of(-1);
 
-    private final ClusterTranslator clusters = new ClusterTranslator(EXTENSIONS);
+    private final ClusterTranslator clusters = new ClusterTranslator(EXTENSIONS, java.util.Map.of());
     private final ListenerTranslator listeners = new ListenerTranslator(EXTENSIONS);
 
     @Test
