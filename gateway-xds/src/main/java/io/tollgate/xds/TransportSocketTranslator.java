@@ -9,6 +9,7 @@ import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext.CombinedCertificateValidationContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SdsSecretConfig;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.TlsParameters;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.tollgate.core.config.TlsConfig;
@@ -141,7 +142,10 @@ final class TransportSocketTranslator {
         CommonTlsContext common = context.getCommonTlsContext();
         where += ".common_tls_context";
         Fields.allowOnly(common, where, Set.of("tls_certificate_sds_secret_configs",
-                "validation_context_sds_secret_config", "combined_validation_context", "alpn_protocols"));
+                "validation_context_sds_secret_config", "combined_validation_context", "alpn_protocols", "tls_params"));
+        if (common.hasTlsParams()) {
+            tlsVersions(common.getTlsParams(), where + ".tls_params");
+        }
         Map<String, XdsConfig.FileSecret> used = new HashMap<>();
         Optional<String> certificate = certificates(common, where, 0, "at most one", files, used).stream().findFirst();
         SdsSecretConfig validationConfig = common.getValidationContextSdsSecretConfig();
@@ -168,6 +172,24 @@ final class TransportSocketTranslator {
                 : Optional.of(context.getSni().toLowerCase(Locale.ROOT));
         return new ClusterSecrets(sni, validation, certificate, IstioExtensions.alpnOverride(alpn, h2), fetchTimeout(
                 common.getTlsCertificateSdsSecretConfigsList(), validationConfig), used, subjectAltNames, Map.of());
+    }
+
+    /**
+     * Checks {@code tls_params} (Istio sends TLS 1.2 to 1.3) against the versions the gateway
+     * speaks, TLS 1.2 and 1.3: a range that includes them is accepted, another refused.
+     */
+    private static void tlsVersions(TlsParameters params, String at) {
+        Fields.allowOnly(params, at, Set.of("tls_minimum_protocol_version", "tls_maximum_protocol_version"));
+        TlsParameters.TlsProtocol min = params.getTlsMinimumProtocolVersion();
+        TlsParameters.TlsProtocol max = params.getTlsMaximumProtocolVersion();
+        if (min == TlsParameters.TlsProtocol.TLSv1_3 || min == TlsParameters.TlsProtocol.UNRECOGNIZED) {
+            throw new XdsRejection(at + ".tls_minimum_protocol_version: " + min + " not supported (supported: up to"
+                    + " TLSv1_2; the gateway speaks TLS 1.2 and 1.3)");
+        }
+        if (max != TlsParameters.TlsProtocol.TLS_AUTO && max != TlsParameters.TlsProtocol.TLSv1_3) {
+            throw new XdsRejection(at + ".tls_maximum_protocol_version: " + max + " not supported (supported: TLSv1_3,"
+                    + " TLS_AUTO; the gateway speaks TLS 1.2 and 1.3)");
+        }
     }
 
     /** The exact names of {@code match_subject_alt_names}; other matchers are refused. */
