@@ -57,9 +57,10 @@ class IstiodRecordedTest {
                 TestPki.key("client"), TestPki.cert("ca")));
         Await.until("the first xDS configuration applied (/ready)", LIMIT, () -> bed.readiness() == 200);
 
+        // the ACKs go to the control plane after the configuration is applied (/ready)
+        Await.until("the clusters acknowledged", LIMIT, () -> bed.controlPlane.acked(Cluster.class));
+        Await.until("the endpoints acknowledged", LIMIT, () -> bed.controlPlane.acked(ClusterLoadAssignment.class));
         assertThat(bed.controlPlane.nacks()).as("NACKs of istiod's resources").isEmpty();
-        assertThat(bed.controlPlane.acked(Cluster.class)).isTrue();
-        assertThat(bed.controlPlane.acked(ClusterLoadAssignment.class)).isTrue();
     }
 
     /** The resources of the recorded response {@code file}. */
