@@ -109,7 +109,7 @@ final class TransportSocketTranslator {
         where += ".common_tls_context";
         Fields.allowOnly(common, where, Set.of("tls_certificate_sds_secret_configs",
                 "validation_context_sds_secret_config", "alpn_protocols"));
-        List<String> certificates = certificates(common, where, 1, "exactly one", Map.of(), new HashMap<>());
+        List<String> certificates = certificates(common, where, 1, "exactly one", null, null);
         String certificate = certificates.get(0);
         Optional<String> validation = validation(common, where);
         boolean required = context.getRequireClientCertificate().getValue();
@@ -246,7 +246,7 @@ final class TransportSocketTranslator {
     private static Optional<String> validation(CommonTlsContext common, String at) {
         return common.hasValidationContextSdsSecretConfig()
                 ? Optional.of(secretName(common.getValidationContextSdsSecretConfig(),
-                        at + ".validation_context_sds_secret_config", Map.of(), new HashMap<>()))
+                        at + ".validation_context_sds_secret_config", null, null))
                 : Optional.empty();
     }
 
@@ -263,7 +263,7 @@ final class TransportSocketTranslator {
     /**
      * The name of the secret {@code config} names: over the ADS stream, or from another SDS source
      * (Istio's {@code sds-grpc}, served by istio-agent) whose secret is then one of {@code files},
-     * put in {@code used}.
+     * put in {@code used}; with {@code files} null (a listener's), over ADS only.
      */
     private static String secretName(SdsSecretConfig config, String at, Map<String, XdsConfig.FileSecret> files,
             Map<String, XdsConfig.FileSecret> used) {
@@ -274,7 +274,7 @@ final class TransportSocketTranslator {
         if (config.getName().isEmpty()) {
             throw new XdsRejection(at + ".name: must not be empty");
         }
-        if (config.getSdsConfig().hasApiConfigSource()) {
+        if (config.getSdsConfig().hasApiConfigSource() && files != null) {
             XdsConfig.FileSecret file = files.get(config.getName());
             if (file == null) {
                 throw new XdsRejection(at + ": secret '" + config.getName() + "' comes from an SDS server the gateway"
