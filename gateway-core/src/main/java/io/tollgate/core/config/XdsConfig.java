@@ -24,9 +24,11 @@ import java.util.Optional;
  *     a client certificate presented as these settings say; else it is plaintext
  * @param maxMessageBytes the largest response accepted; a larger one breaks the stream
  * @param apiType the ADS protocol spoken on the stream: state of the world or incremental
+ * @param sdsFiles the secrets the control plane names with an SDS source other than the ADS
+ *     stream (Istio's {@code sds-grpc}, istio-agent's socket), by name, read from files instead
  */
 public record XdsConfig(Node node, String address, int port, Duration initialBackoff, Duration maxBackoff,
-        Optional<UpstreamTlsConfig> tls, int maxMessageBytes, ApiType apiType) {
+        Optional<UpstreamTlsConfig> tls, int maxMessageBytes, ApiType apiType, Map<String, FileSecret> sdsFiles) {
 
     /** Envoy's and grpc-java's first reconnection delay. */
     public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(500);
@@ -43,9 +45,33 @@ public record XdsConfig(Node node, String address, int port, Duration initialBac
         requireNonNull(address, "address");
         requireNonNull(tls, "tls");
         requireNonNull(apiType, "apiType");
+        sdsFiles = Map.copyOf(sdsFiles);
         if (maxBackoff.compareTo(initialBackoff) < 0) {
             throw new IllegalArgumentException("maxBackoff: " + maxBackoff + " (expected: >= initialBackoff "
                     + initialBackoff + ")");
+        }
+    }
+
+    /** Settings without secrets from files. */
+    public XdsConfig(Node node, String address, int port, Duration initialBackoff, Duration maxBackoff,
+            Optional<UpstreamTlsConfig> tls, int maxMessageBytes, ApiType apiType) {
+        this(node, address, port, initialBackoff, maxBackoff, tls, maxMessageBytes, apiType, Map.of());
+    }
+
+    /**
+     * An SDS secret kept in files, read again when they change (a certificate rotated in place):
+     * a certificate with its key ({@code tls_certificate}) or CA certificates ({@code validation_context}).
+     *
+     * @param certificate the certificate chain and key, for a certificate secret
+     * @param trustedCa the CA file, for a validation secret
+     */
+    public record FileSecret(Optional<CertificateFiles> certificate, Optional<java.nio.file.Path> trustedCa) {
+
+        public FileSecret {
+            if (certificate.isPresent() == trustedCa.isPresent()) {
+                throw new InvalidFieldException("", "needs cert_chain_file and private_key_file, or ca_file"
+                        + " (expected one of them)");
+            }
         }
     }
 

@@ -254,6 +254,9 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             return;
         }
         state = complete ? State.IDLE : State.DISCARDING_BODY;
+        if (proxy.paths() != null && !PathAnswers.forward(proxy, proxy.paths(), this, request, protocol)) {
+            return;
+        }
         HttpRouteRequest context = new HttpRouteRequest(this, request, peer.ip(), HttpUtil.isKeepAlive(request),
                 complete);
         context.record(newRecord(request, protocol, context.authority()));
@@ -299,7 +302,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
         return true;
     }
 
-    private ExchangeRecord newRecord(HttpRequest request, String protocol, String authority) {
+    ExchangeRecord newRecord(HttpRequest request, String protocol, String authority) {
         ExchangeRecord record = new ExchangeRecord(proxy.records(), protocol, request.method().name(), request.uri(),
                 authority, peer.text(), peer.identity(), false);
         record.requestHeaders(request.headers());
@@ -454,7 +457,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
      * Writes a response the gateway made itself, an error or the route's own answer, and closes
      * afterwards when asked to.
      */
-    private void writeLocal(ExchangeRecord record, HttpVersion version, boolean keepAlive, FullHttpResponse response,
+    void writeLocal(ExchangeRecord record, HttpVersion version, boolean keepAlive, FullHttpResponse response,
             boolean error) {
         if (filters != null) {
             filters.response(new HttpFilterResponse(response, true, error));

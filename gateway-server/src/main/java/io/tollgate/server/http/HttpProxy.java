@@ -7,6 +7,7 @@ import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.protocols.http1.PathNormalizer;
 import io.tollgate.protocols.http2.Http2Codecs;
 import io.tollgate.server.dispatch.Dispatcher;
 import io.tollgate.server.exchange.Deadlines;
@@ -37,6 +38,8 @@ public final class HttpProxy {
     private final String scheme;
     private final Dispatcher dispatcher;
     private final HttpRpcCalls rpcCalls;
+    /** Null when the listener routes paths as received: a request then pays one field test. */
+    private final PathNormalizer paths;
 
     /**
      * @param accessLog the listener's access log, or null for none
@@ -69,6 +72,7 @@ public final class HttpProxy {
         this.records = ListenerRecords.of(listener.name(), metrics, accessLog);
         this.scheme = listener.tls().isPresent() ? "https" : "http";
         this.dispatcher = new Dispatcher(snapshot, overload, records);
+        this.paths = PathNormalizer.of(listener.http().paths());
     }
 
     /** Creates the map to share between listeners. */
@@ -105,6 +109,11 @@ public final class HttpProxy {
     /** What the routes' {@code rpc_call} actions make of requests. */
     HttpRpcCalls rpcCalls() {
         return rpcCalls;
+    }
+
+    /** How this listener normalizes request paths before routing, or null when it does not. */
+    PathNormalizer paths() {
+        return paths;
     }
 
     GatewayMetrics metrics() {

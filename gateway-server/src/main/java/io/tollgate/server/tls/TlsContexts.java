@@ -68,8 +68,8 @@ public final class TlsContexts {
 
     /**
      * A new client context for a cluster's connections: it verifies the server's certificate
-     * against the cluster's CA file and the expected name (the SNI, else the host's address)
-     * unless the cluster opted out, and presents the client certificate when one is configured.
+     * against the cluster's CA file and the expected name (the subject alternative names the
+     * cluster lists, else the SNI, else the host's address) unless the cluster opted out, and presents the client certificate when one is configured.
      *
      * @throws IllegalArgumentException when a file cannot be used
      */
@@ -78,7 +78,10 @@ public final class TlsContexts {
                 .sslProvider(provider("cluster " + clusterName))
                 .protocols(PROTOCOLS)
                 .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE);
-        if (tls.caFile().isPresent()) {
+        if (tls.caFile().isPresent() && !tls.subjectAltNames().isEmpty()) {
+            builder.trustManager(SubjectAltNameTrust.of(tls.caFile().get(), tls.subjectAltNames()))
+                    .endpointIdentificationAlgorithm(null);
+        } else if (tls.caFile().isPresent()) {
             builder.trustManager(tls.caFile().get().toFile()).endpointIdentificationAlgorithm("HTTPS");
         } else {
             builder.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);

@@ -19,7 +19,7 @@ import java.time.Duration;
 
 /**
  * Opens the connections of one event loop to one host of a cluster: plain TCP, or TLS when the
- * cluster has a {@code tls} block. Over TLS a connection counts as connected only once its
+ * cluster has a {@code tls} block that applies to the host (its {@code match_labels}). Over TLS a connection counts as connected only once its
  * handshake succeeded: the returned future fails on a refused certificate as on a refused connect,
  * and the caller's handlers see {@code channelActive} only after the handshake, which must end
  * within the connect timeout too. Each connect goes to the host's {@link Host#connectAddress()} of
@@ -52,7 +52,8 @@ public final class UpstreamConnector {
     public static UpstreamConnector of(Bootstrap bootstrap, Host host, Duration connectTimeout,
             ClusterConfig cluster) {
         return new UpstreamConnector(bootstrap, host,
-                cluster.tls().map(t -> UpstreamTls.of(cluster.name(), t)).orElse(null), connectTimeout);
+                cluster.tls().filter(t -> t.appliesTo(host.labels())).map(t -> UpstreamTls.of(cluster.name(), t))
+                        .orElse(null), connectTimeout);
     }
 
     /**

@@ -1,8 +1,10 @@
 package io.tollgate.server.tls;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.internal.tcnative.SSL;
 import io.tollgate.core.config.UpstreamTlsConfig;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -11,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SNIHostName;
 
 /**
  * The client TLS context of the clusters sharing one {@link UpstreamTlsConfig}, rebuilt on the
@@ -25,10 +28,16 @@ public final class UpstreamTls {
     private static final Map<UpstreamTlsConfig, UpstreamTls> BY_CONFIG = new ConcurrentHashMap<>();
 
     private final UpstreamTlsConfig config;
+    /**
+     * Whether the SNI is a name the JDK will not send (Istio's {@code outbound_.80_._.host}: an
+     * underscore is no letter, digit or hyphen), which BoringSSL is then told directly.
+     */
+    private final boolean sniSetDirectly;
     private volatile SslContext context;
 
     private UpstreamTls(String clusterName, UpstreamTlsConfig config) {
         this.config = config;
+        this.sniSetDirectly = config.sni().filter(name -> !sendableByTheJdk(name)).isPresent();
         this.context = TlsContexts.forUpstream(clusterName, config);
         List<Path> files = new ArrayList<>();
         config.caFile().ifPresent(files::add);
@@ -59,6 +68,19 @@ public final class UpstreamTls {
     SslHandler newHandler(ByteBufAllocator alloc, InetSocketAddress address) {
         String peer = config.sni().orElseGet(() -> address.isUnresolved() ? address.getHostString() // logical_dns
                 : address.getAddress().getHostAddress());
-        return context.newHandler(alloc, peer, address.getPort());
+        SslHandler handler = context.newHandler(alloc, peer, address.getPort());
+        if (sniSetDirectly && handler.engine() instanceof ReferenceCountedOpenSslEngine openSsl) {
+            SSL.setTlsExtHostName(openSsl.sslPointer(), peer);
+        }
+        return handler;
+    }
+
+    private static boolean sendableByTheJdk(String name) {
+        try {
+            new SNIHostName(name);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 }

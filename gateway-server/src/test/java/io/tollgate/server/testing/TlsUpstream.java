@@ -54,6 +54,15 @@ public final class TlsUpstream implements AutoCloseable {
 
     /** Presents {@code certificate} (a {@link TestPki} name); with {@code askClientCertificate}, requests one. */
     public TlsUpstream(String certificate, boolean askClientCertificate) throws Exception {
+        this(certificate, askClientCertificate, false);
+    }
+
+    /**
+     * As {@link #TlsUpstream(String, boolean)}; with {@code closeEachConnection}, every response
+     * says {@code Connection: close} and its connection closes, so each request makes a handshake.
+     */
+    public TlsUpstream(String certificate, boolean askClientCertificate, boolean closeEachConnection)
+            throws Exception {
         SslContextBuilder builder = SslContextBuilder.forServer(TestPki.cert(certificate).toFile(),
                         TestPki.key(certificate).toFile())
                 .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
@@ -80,12 +89,12 @@ public final class TlsUpstream implements AutoCloseable {
                                                 @Override
                                                 protected void initChannel(Http2StreamChannel stream) {
                                                     stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true));
-                                                    http(stream.pipeline(), ch, protocol);
+                                                    http(stream.pipeline(), ch, protocol, false);
                                                 }
                                             }));
                                 } else {
                                     ctx.pipeline().addLast(new HttpServerCodec());
-                                    http(ctx.pipeline(), ch, protocol);
+                                    http(ctx.pipeline(), ch, protocol, closeEachConnection);
                                 }
                             }
                         });
@@ -102,7 +111,7 @@ public final class TlsUpstream implements AutoCloseable {
         return serverNames;
     }
 
-    private static void http(ChannelPipeline pipeline, Channel connection, String protocol) {
+    private static void http(ChannelPipeline pipeline, Channel connection, String protocol, boolean close) {
         pipeline.addLast(new HttpObjectAggregator(65536), new SimpleChannelInboundHandler<FullHttpRequest>() {
             @Override
             protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
@@ -119,7 +128,11 @@ public final class TlsUpstream implements AutoCloseable {
                 FullHttpResponse response = new DefaultFullHttpResponse(request.protocolVersion(), HttpResponseStatus.OK,
                         ByteBufUtil.writeUtf8(ctx.alloc(), body));
                 response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
-                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+                if (close) {
+                    response.headers().set(HttpHeaderNames.CONNECTION, "close");
+                }
+                ctx.writeAndFlush(response).addListener(close ? ChannelFutureListener.CLOSE
+                        : ChannelFutureListener.CLOSE_ON_FAILURE);
             }
         });
     }

@@ -13,7 +13,10 @@ import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
+import io.envoyproxy.envoy.config.core.v3.ApiConfigSource;
 import io.envoyproxy.envoy.config.core.v3.ApiVersion;
+import io.envoyproxy.envoy.config.core.v3.GrpcService;
+import io.envoyproxy.envoy.config.core.v3.TransportSocket;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Http1ProtocolOptions;
@@ -46,6 +49,12 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.RequestIDExtension;
 import io.envoyproxy.envoy.extensions.request_id.uuid.v3.UuidRequestIdConfig;
 import io.envoyproxy.envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate;
+import io.envoyproxy.envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SdsSecretConfig;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 import io.envoyproxy.envoy.type.v3.Percent;
 import java.util.List;
 import java.util.Map;
@@ -95,6 +104,53 @@ final class IstioResources {
                                 Map.of("protocol", string("istio-peer-exchange"),
                                         "enable_discovery", Value.newBuilder().setBoolValue(true).build()))))
                 .build();
+    }
+
+    /**
+     * {@code host}'s cluster with Istio's automatic mutual TLS, as istiod builds it: TLS to the
+     * endpoints labelled {@code tlsMode: istio}, with the SDS secrets {@code default} and
+     * {@code ROOTCA} of istio-agent's {@code sds-grpc} server, the workloads' identities
+     * {@code subjectAltNames}, Istio's ALPN and SNI; cleartext to the other endpoints.
+     */
+    static Cluster meshCluster(String host, List<String> subjectAltNames) {
+        ConfigSource agent = ConfigSource.newBuilder().setApiConfigSource(ApiConfigSource.newBuilder()
+                .setApiType(ApiConfigSource.ApiType.GRPC).setSetNodeOnFirstMessageOnly(true)
+                .setTransportApiVersion(ApiVersion.V3).addGrpcServices(GrpcService.newBuilder()
+                        .setEnvoyGrpc(GrpcService.EnvoyGrpc.newBuilder().setClusterName("sds-grpc"))))
+                .setResourceApiVersion(ApiVersion.V3).build();
+        CertificateValidationContext identities = CertificateValidationContext.newBuilder()
+                .addAllMatchSubjectAltNames(subjectAltNames.stream()
+                        .map(n -> StringMatcher.newBuilder().setExact(n).build()).toList()).build();
+        UpstreamTlsContext tls = UpstreamTlsContext.newBuilder()
+                .setSni("outbound_.80_._." + host)
+                .setCommonTlsContext(CommonTlsContext.newBuilder()
+                        .addTlsCertificateSdsSecretConfigs(SdsSecretConfig.newBuilder().setName("default")
+                                .setSdsConfig(agent))
+                        .setCombinedValidationContext(CommonTlsContext.CombinedCertificateValidationContext.newBuilder()
+                                .setDefaultValidationContext(identities)
+                                .setValidationContextSdsSecretConfig(SdsSecretConfig.newBuilder().setName("ROOTCA")
+                                        .setSdsConfig(agent)))
+                        .addAlpnProtocols("istio-peer-exchange").addAlpnProtocols("istio"))
+                .build();
+        return cluster(host).toBuilder()
+                .addTransportSocketMatches(Cluster.TransportSocketMatch.newBuilder().setName("tlsMode-istio")
+                        .setMatch(struct(Map.of("tlsMode", string("istio"))))
+                        .setTransportSocket(TransportSocket.newBuilder().setName("envoy.transport_sockets.tls")
+                                .setTypedConfig(Any.pack(tls))))
+                .addTransportSocketMatches(Cluster.TransportSocketMatch.newBuilder().setName("tlsMode-disabled")
+                        .setMatch(Struct.getDefaultInstance())
+                        .setTransportSocket(TransportSocket.newBuilder().setName("envoy.transport_sockets.raw_buffer")
+                                .setTypedConfig(Any.pack(RawBuffer.getDefaultInstance()))))
+                .build();
+    }
+
+    /** {@link #endpoints}, the workload labelled as having a sidecar: {@code tlsMode: istio}. */
+    static ClusterLoadAssignment meshEndpoints(String host, int port) {
+        ClusterLoadAssignment plain = endpoints(host, port);
+        LbEndpoint endpoint = plain.getEndpoints(0).getLbEndpoints(0);
+        return plain.toBuilder().setEndpoints(0, plain.getEndpoints(0).toBuilder().setLbEndpoints(0, endpoint.toBuilder()
+                .setMetadata(endpoint.getMetadata().toBuilder().putFilterMetadata("envoy.transport_socket_match",
+                        struct(Map.of("tlsMode", string("istio"))))))).build();
     }
 
     /** Istio's {@code BlackHoleCluster}: STATIC without endpoints. */

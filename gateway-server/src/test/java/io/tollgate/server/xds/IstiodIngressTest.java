@@ -8,6 +8,7 @@ import io.tollgate.server.Gateway;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.RawHttp;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -32,8 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The gateway fed by a real istiod: Istio's {@code pilot-discovery}, run without Kubernetes on a
  * directory of configuration files (a Gateway on a free port bound to 127.0.0.1, a VirtualService
  * splitting {@code /} 70/30 between two ServiceEntry hosts and sending {@code /b} to a third), and
- * the gateway connected to it as an ingress gateway node. Checks that the routing works end to end
- * and that istiod's {@code /debug/syncz} shows every type acknowledged for the node.
+ * the gateway connected to it as an ingress gateway node, with istiod's default mesh configuration
+ * (paths normalized). Checks that the routing works end to end and that istiod's
+ * {@code /debug/syncz} shows every type acknowledged for the node.
  *
  * <p>Needs the {@code pilot-discovery} binary, found through the system property
  * {@code tollgate.pilotDiscovery}, the environment variable {@code PILOT_DISCOVERY}, or on the
@@ -85,8 +87,6 @@ class IstiodIngressTest {
                 + serviceEntry("b.example.com", b) + "---\n" + serviceEntry("c.example.com", c));
         Path mesh = dir.resolve("mesh.yaml");
         Files.writeString(mesh, """
-                pathNormalization:
-                  normalization: NONE
                 enableTracing: false
                 """);
         int xds = FreePort.pick();
@@ -99,8 +99,10 @@ class IstiodIngressTest {
                 "--namespace=istio-system")
                 .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("istiod.log").toFile())
                 .start();
-        Await.until("istiod's /ready (log: " + dir.resolve("istiod.log") + ")", LIMIT,
-                () -> status("http://127.0.0.1:" + http + "/ready") == 200);
+        // /debug/syncz answers once the discovery server serves (/ready also waits for the sidecar
+        // injector, which needs Kubernetes in Istio's development tree)
+        Await.until("istiod's discovery server (log: " + dir.resolve("istiod.log") + ")", LIMIT,
+                () -> status("http://127.0.0.1:" + http + "/debug/syncz") == 200);
 
         gateway = Gateway.start(ConfigLoader.parse("""
                 admin: { address: 127.0.0.1, port: 0 }
@@ -118,6 +120,10 @@ class IstiodIngressTest {
         Await.until("the gateway serving /b from istiod's configuration (istiod log: " + dir.resolve("istiod.log")
                 + ")", LIMIT, () -> "c".equals(upstreamAt(base + "/b/item")));
 
+        try (RawHttp raw = new RawHttp(listenerPort)) {
+            assertThat(raw.send("GET /split/%2e%2e/b/item HTTP/1.1\r\nHost: gw\r\n\r\n").read().header("x-upstream"))
+                    .as("the path normalized as istiod's default mesh configuration asks").isEqualTo("c");
+        }
         int requests = 200;
         for (int i = 0; i < requests; i++) {
             assertThat(get(base + "/split/" + i).statusCode()).as("GET /split/%d", i).isEqualTo(200);

@@ -11,11 +11,13 @@ import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
 import io.envoyproxy.envoy.config.core.v3.ApiVersion;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.HealthCheck;
+import io.envoyproxy.envoy.config.core.v3.TransportSocket;
 import io.envoyproxy.envoy.extensions.upstreams.http.v3.HttpProtocolOptions;
 import io.envoyproxy.envoy.type.v3.Int64Range;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.ConfigException;
 import io.tollgate.core.config.read.ConfigLoader;
+import io.tollgate.core.config.XdsConfig;
 import io.tollgate.core.extension.ExtensionRegistry;
 import java.time.Duration;
 import java.util.HashSet;
@@ -39,10 +41,17 @@ final class ClusterTranslator {
             Cluster.LbPolicy.LEAST_REQUEST, "least_request", Cluster.LbPolicy.RING_HASH, "ring_hash",
             Cluster.LbPolicy.MAGLEV, "maglev");
 
-    private final ExtensionRegistry extensions;
+    private static final String RAW_BUFFER = "envoy.transport_sockets.raw_buffer";
+    private static final String RAW_BUFFER_TYPE =
+            "type.googleapis.com/envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer";
 
-    ClusterTranslator(ExtensionRegistry extensions) {
+    private final ExtensionRegistry extensions;
+    private final Map<String, XdsConfig.FileSecret> sdsFiles;
+
+    /** @param sdsFiles the secrets of SDS sources other than ADS, from the bootstrap's {@code sds_files} */
+    ClusterTranslator(ExtensionRegistry extensions, Map<String, XdsConfig.FileSecret> sdsFiles) {
         this.extensions = extensions;
+        this.sdsFiles = Map.copyOf(sdsFiles);
     }
 
     /** A cluster as received: its settings validated, and where its endpoints come from. */
@@ -66,7 +75,7 @@ final class ClusterTranslator {
         Set<String> fields = new HashSet<>(Set.of("name", "type", "eds_cluster_config", "connect_timeout", "lb_policy",
                 "load_assignment", "health_checks", "outlier_detection", "circuit_breakers", "lb_subset_config",
                 "ring_hash_lb_config", "maglev_lb_config", "typed_extension_protocol_options", "http2_protocol_options",
-                "common_lb_config", "transport_socket", "alt_stat_name", "metadata", "filters"));
+                "common_lb_config", "transport_socket", "transport_socket_matches", "alt_stat_name", "metadata", "filters"));
         if (DnsClusterTranslator.isDns(cluster)) {
             fields.addAll(DnsClusterTranslator.FIELDS);
         }
@@ -123,7 +132,8 @@ final class ClusterTranslator {
                         Math.round(cluster.getCommonLbConfig().getHealthyPanicThreshold().getValue()));
             }
         }
-        if (http2(cluster, at)) {
+        boolean h2 = http2(cluster, at);
+        if (h2) {
             tree.put("protocol", ClusterConfig.H2);
         }
         ClusterConfig config;
@@ -135,11 +145,55 @@ final class ClusterTranslator {
         if (eds.isEmpty() && !DnsClusterTranslator.isDns(cluster)) {
             config = config.withEndpoints(EndpointTranslator.endpoints(cluster.getLoadAssignment(), at + ".load_assignment"));
         }
-        Optional<TransportSocketTranslator.ClusterSecrets> tls = cluster.hasTransportSocket()
-                ? Optional.of(TransportSocketTranslator.upstream(cluster.getTransportSocket(), at + ".transport_socket"))
-                : Optional.empty();
+        Optional<TransportSocketTranslator.ClusterSecrets> tls = tls(cluster, at, h2);
         return new Translated(config, eds, tls, eds.isEmpty() ? Duration.ZERO
                 : initialFetchTimeout(cluster.getEdsClusterConfig().getEdsConfig()));
+    }
+
+    /**
+     * The cluster's TLS: its {@code transport_socket}, or its {@code transport_socket_matches} in
+     * the shape Istio gives them: TLS to the hosts whose {@code envoy.transport_socket_match}
+     * metadata has the labels of one match ({@code tlsMode: istio}), then cleartext for the rest
+     * (an empty match with a raw buffer).
+     */
+    private Optional<TransportSocketTranslator.ClusterSecrets> tls(Cluster cluster, String at, boolean h2) {
+        if (cluster.getTransportSocketMatchesCount() == 0) {
+            return cluster.hasTransportSocket() && !isRawBuffer(cluster.getTransportSocket(), at + ".transport_socket")
+                    ? Optional.of(TransportSocketTranslator.upstream(cluster.getTransportSocket(),
+                            at + ".transport_socket", sdsFiles, h2))
+                    : Optional.empty();
+        }
+        if (cluster.hasTransportSocket() && !isRawBuffer(cluster.getTransportSocket(), at + ".transport_socket")) {
+            throw new XdsRejection(at + ".transport_socket: TLS beside transport_socket_matches not supported"
+                    + " (supported: TLS in one match, cleartext for the other hosts)");
+        }
+        TransportSocketTranslator.ClusterSecrets tls = null;
+        int count = cluster.getTransportSocketMatchesCount();
+        for (int i = 0; i < count; i++) {
+            Cluster.TransportSocketMatch match = cluster.getTransportSocketMatches(i);
+            String where = at + ".transport_socket_matches[" + i + "]";
+            Fields.allowOnly(match, where, Set.of("name", "match", "transport_socket"));
+            if (isRawBuffer(match.getTransportSocket(), where + ".transport_socket")) {
+                if (match.getMatch().getFieldsCount() > 0 || i != count - 1) {
+                    throw new XdsRejection(where + ": a cleartext match with labels, or not last, not supported"
+                            + " (supported: the last match, empty, in cleartext)");
+                }
+                continue;
+            }
+            if (tls != null) {
+                throw new XdsRejection(where + ": a second TLS match not supported (supported: one)");
+            }
+            tls = TransportSocketTranslator.upstream(match.getTransportSocket(), where + ".transport_socket", sdsFiles,
+                    h2).matching(SubsetTranslator.labels(match.getMatch(), where + ".match"));
+        }
+        return Optional.ofNullable(tls);
+    }
+
+    /** Whether {@code socket} is Envoy's cleartext transport socket. */
+    private static boolean isRawBuffer(TransportSocket socket, String at) {
+        Fields.allowOnly(socket, at, Set.of("name", "typed_config"));
+        return socket.getName().equals(RAW_BUFFER)
+                && (!socket.hasTypedConfig() || socket.getTypedConfig().getTypeUrl().equals(RAW_BUFFER_TYPE));
     }
 
     private static String edsServiceName(Cluster cluster, String at) {

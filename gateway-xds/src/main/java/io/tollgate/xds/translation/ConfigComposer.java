@@ -232,8 +232,18 @@ public final class ConfigComposer {
         if (!secrets.keySet().containsAll(tls.names())) {
             return Optional.empty();
         }
-        return Optional.of(new UpstreamTlsConfig(tls.sni(), tls.validation().map(v -> trustedCa(v, secrets, at)),
-                tls.certificate().map(c -> certificate(c, secrets, at)), tls.alpn()));
+        return Optional.of(new UpstreamTlsConfig(tls.sni(), tls.validation().map(v -> tls.files().containsKey(v)
+                ? fileSecret(tls.files().get(v).trustedCa(), v, "validation_context", at) : trustedCa(v, secrets, at)),
+                tls.certificate().map(c -> tls.files().containsKey(c)
+                        ? fileSecret(tls.files().get(c).certificate(), c, "tls_certificate", at) : certificate(c, secrets, at)),
+                tls.alpn(), tls.subjectAltNames(), tls.matchLabels()));
+    }
+
+    /** The files of file secret {@code name} where a secret of {@code kind} is needed. */
+    private static <T> T fileSecret(Optional<T> files, String name, String kind, String at) {
+        return files.orElseThrow(() -> new XdsRejection(at + ": sds_files secret '" + name + "' is not a " + kind
+                + " (expected " + ("tls_certificate".equals(kind) ? "cert_chain_file and private_key_file" : "ca_file")
+                + ")"));
     }
 
     private CertificateFiles certificate(String name, Map<String, TlsSecret> secrets, String at) {

@@ -10,20 +10,21 @@ import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.UpgradeConfig;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.request_id.uuid.v3.UuidRequestIdConfig;
+import java.util.Locale;
 import java.util.Set;
 
 /**
  * The settings of an HTTP connection manager beside its routes and filters, as istiod sends them
  * to an ingress gateway: each either matches what the gateway does (kept as a check), is applied
  * (the {@code server} header, the client certificate header's sanitizing, as a {@code headers}
- * filter first on the chain), is accepted as a documented no-op, or is refused naming the field
+ * filter first on the chain; path normalization, as the listener's {@code http} settings), is accepted as a documented no-op, or is refused naming the field
  * and value the gateway cannot honour. See docs/istio.md for the table.
  */
 final class ConnectionManagerOptions {
 
     /** The fields of the connection manager this class reads, beside those {@link ListenerTranslator} reads. */
     static final Set<String> FIELDS = Set.of("forward_client_cert_details", "set_current_client_cert_details",
-            "http_protocol_options", "normalize_path", "path_with_escaped_slashes_action", "proxy_100_continue",
+            "http_protocol_options", "normalize_path", "merge_slashes", "path_with_escaped_slashes_action", "proxy_100_continue",
             "request_id_extension", "generate_request_id", "server_name", "server_header_transformation",
             "stream_idle_timeout", "tracing", "upgrade_configs", "use_remote_address");
 
@@ -38,7 +39,6 @@ final class ConnectionManagerOptions {
      * {@code headers} filter that applies those it applies, or null when none needs one.
      */
     static ObjectNode apply(HttpConnectionManager hcm, String at) {
-        checkPaths(hcm, at);
         checkRequests(hcm, at);
         if (hcm.hasStreamIdleTimeout() && (hcm.getStreamIdleTimeout().getSeconds() != 0
                 || hcm.getStreamIdleTimeout().getNanos() != 0)) {
@@ -77,17 +77,23 @@ final class ConnectionManagerOptions {
         return filter;
     }
 
-    /** Path handling: the gateway routes and forwards the path as received. */
-    private static void checkPaths(HttpConnectionManager hcm, String at) {
-        if (hcm.hasNormalizePath() && hcm.getNormalizePath().getValue()) {
-            throw new XdsRejection(at + ".normalize_path: true not supported (the gateway routes on the path as"
-                    + " received; with Istio, set meshConfig.pathNormalization.normalization: NONE)");
-        }
+    /**
+     * Path handling before routing ({@code normalize_path}, {@code merge_slashes},
+     * {@code path_with_escaped_slashes_action}) into the listener's {@code http} block
+     * ({@code listener}): the gateway normalizes as Envoy documents it.
+     */
+    static void paths(HttpConnectionManager hcm, ObjectNode listener) {
         PathWithEscapedSlashesAction slashes = hcm.getPathWithEscapedSlashesAction();
-        if (slashes != PathWithEscapedSlashesAction.IMPLEMENTATION_SPECIFIC_DEFAULT
-                && slashes != PathWithEscapedSlashesAction.KEEP_UNCHANGED) {
-            throw new XdsRejection(at + ".path_with_escaped_slashes_action: " + slashes
-                    + " not supported (supported: KEEP_UNCHANGED)");
+        boolean normalize = hcm.hasNormalizePath() && hcm.getNormalizePath().getValue();
+        boolean keep = slashes == PathWithEscapedSlashesAction.IMPLEMENTATION_SPECIFIC_DEFAULT
+                || slashes == PathWithEscapedSlashesAction.KEEP_UNCHANGED;
+        if (!normalize && !hcm.getMergeSlashes() && keep) {
+            return;
+        }
+        ObjectNode http = listener.putObject("http").put("normalize_path", normalize)
+                .put("merge_slashes", hcm.getMergeSlashes());
+        if (!keep) {
+            http.put("path_with_escaped_slashes_action", slashes.name().toLowerCase(Locale.ROOT));
         }
     }
 

@@ -26,6 +26,10 @@ final class IstioExtensions {
 
     /** The filter metadata namespace of Istio's telemetry labels. */
     static final String ISTIO_METADATA = "istio";
+    /** The ALPN name of Istio's mesh mTLS: the peer is a mesh workload. */
+    static final String ALPN_ISTIO = "istio";
+    /** The ALPN name asking a mesh workload for Istio's TCP metadata exchange. */
+    static final String ALPN_PEER_EXCHANGE = "istio-peer-exchange";
 
     private static final Logger LOG = LoggerFactory.getLogger(IstioExtensions.class);
     private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
@@ -42,8 +46,8 @@ final class IstioExtensions {
 
     /**
      * Whether {@code filter} is one of Istio's telemetry-only HTTP filters, accepted and left off
-     * the chain: {@code istio.metadata_exchange} (peer metadata), {@code istio.alpn} (the ALPN of
-     * Istio's mesh mTLS, which the gateway does not originate) or Envoy's {@code grpc_stats}.
+     * the chain: {@code istio.metadata_exchange} (peer metadata), {@code istio.alpn} (done by
+     * {@link #alpnOverride} on the clusters instead) or Envoy's {@code grpc_stats}.
      * They are known by their configuration's type, as Envoy knows them.
      */
     static boolean telemetryHttpFilter(HttpFilter filter, String at) {
@@ -53,8 +57,7 @@ final class IstioExtensions {
             return true;
         }
         if (ALPN.equals(config.getTypeUrl())) {
-            accepted("HTTP filter istio.alpn", "overrides the ALPN of Istio's mesh mTLS upstream, which the gateway"
-                    + " does not originate");
+            // What it does, the gateway does for every mesh mTLS cluster: alpnOverride.
             return true;
         }
         if (config.is(FilterConfig.class)) {
@@ -70,6 +73,20 @@ final class IstioExtensions {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The ALPN names a cluster offers its hosts, as Istio's {@code istio.alpn} filter makes them
+     * for HTTP: a mesh mTLS cluster ({@code istio} among {@code alpn}) offers
+     * {@code istio-h2, istio, h2} or {@code istio-http/1.1, istio, http/1.1} by its protocol
+     * ({@code h2}), which tells the workload's sidecar that HTTP comes (and not the TCP metadata
+     * exchange {@code istio-peer-exchange} asks for, which the gateway does not speak).
+     */
+    static List<String> alpnOverride(List<String> alpn, boolean h2) {
+        if (!alpn.contains(ALPN_ISTIO)) {
+            return alpn;
+        }
+        return h2 ? List.of("istio-h2", ALPN_ISTIO, "h2") : List.of("istio-http/1.1", ALPN_ISTIO, "http/1.1");
     }
 
     /** Accepts a cluster's {@code filters} when each is Istio's TCP metadata exchange, else refuses the cluster. */

@@ -221,6 +221,7 @@ final class ListenerTranslator {
         fields.addAll(Set.of("stat_prefix", "codec_type", "route_config", "rds", "http_filters"));
         Fields.allowOnly(hcm, where, fields);
         ObjectNode settings = ConnectionManagerOptions.apply(hcm, where);
+        ConnectionManagerOptions.paths(hcm, tree);
         HttpFilterTranslator.Chain httpFilters = HttpFilterTranslator.translate(hcm.getHttpFiltersList(),
                 where + ".http_filters");
         ArrayNode filters = httpFilters.filters().deepCopy();

@@ -7,6 +7,7 @@ import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.Secret;
 import io.tollgate.core.config.GatewayConfig;
+import io.tollgate.core.config.XdsConfig;
 import io.tollgate.core.extension.ExtensionRegistry;
 import java.util.HashMap;
 import java.util.List;
@@ -27,9 +28,13 @@ public final class ResourceTranslation {
     private final EndpointTranslator endpoints = new EndpointTranslator();
     private final SecretFiles secretFiles;
 
-    /** Translates with the extensions of {@code extensions}; SDS secrets are checked against and written to {@code secretFiles}. */
-    public ResourceTranslation(ExtensionRegistry extensions, SecretFiles secretFiles) {
-        this.clusters = new ClusterTranslator(extensions);
+    /**
+     * Translates with the extensions of {@code extensions}; SDS secrets are checked against and
+     * written to {@code secretFiles}; {@code sdsFiles} are the secrets read from files, by name.
+     */
+    public ResourceTranslation(ExtensionRegistry extensions, SecretFiles secretFiles,
+            Map<String, XdsConfig.FileSecret> sdsFiles) {
+        this.clusters = new ClusterTranslator(extensions, sdsFiles);
         this.listeners = new ListenerTranslator(extensions);
         this.secretFiles = secretFiles;
     }

@@ -19,6 +19,8 @@ final class SubsetTranslator {
 
     /** The filter metadata key Envoy's subset load balancer reads labels from. */
     static final String LB_METADATA = "envoy.lb";
+    /** The endpoint metadata a cluster's {@code transport_socket_matches} are matched against. */
+    static final String TRANSPORT_SOCKET_MATCH = "envoy.transport_socket_match";
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Set<String> METADATA_FIELDS = Set.of("filter_metadata");
@@ -52,24 +54,39 @@ final class SubsetTranslator {
         return tree;
     }
 
-    /** The labels of {@code metadata}: its {@code envoy.lb} entry; any other filter's metadata is refused. */
+    /**
+     * The labels of {@code metadata}: its {@code envoy.lb} entry, with its
+     * {@code envoy.transport_socket_match} entry (which a cluster's {@code transport_socket_matches}
+     * choose TLS by, as the TLS block's {@code match_labels}); any other filter's metadata is refused.
+     */
     static Map<String, String> labels(Metadata metadata, String at) {
         Fields.allowOnly(metadata, at, METADATA_FIELDS);
         for (String filter : metadata.getFilterMetadataMap().keySet()) {
             if (filter.equals(IstioExtensions.ISTIO_METADATA)) {
                 IstioExtensions.accepted("endpoint filter_metadata 'istio'", "carries the workload's name for Istio's"
                         + " telemetry");
-            } else if (!filter.equals(LB_METADATA)) {
+            } else if (!filter.equals(LB_METADATA) && !filter.equals(TRANSPORT_SOCKET_MATCH)) {
                 throw new XdsRejection(at + ".filter_metadata['" + filter + "']: not supported (supported: "
-                        + LB_METADATA + ", and " + IstioExtensions.ISTIO_METADATA + " accepted as a no-op)");
+                        + LB_METADATA + ", " + TRANSPORT_SOCKET_MATCH + ", and " + IstioExtensions.ISTIO_METADATA
+                        + " accepted as a no-op)");
             }
         }
-        return labels(metadata.getFilterMetadataOrDefault(LB_METADATA, Struct.getDefaultInstance()),
+        Map<String, String> labels = labels(metadata.getFilterMetadataOrDefault(LB_METADATA, Struct.getDefaultInstance()),
                 at + ".filter_metadata['" + LB_METADATA + "']");
+        String where = at + ".filter_metadata['" + TRANSPORT_SOCKET_MATCH + "']";
+        labels(metadata.getFilterMetadataOrDefault(TRANSPORT_SOCKET_MATCH, Struct.getDefaultInstance()), where)
+                .forEach((key, value) -> {
+                    String lb = labels.putIfAbsent(key, value);
+                    if (lb != null && !lb.equals(value)) {
+                        throw new XdsRejection(where + "." + key + ": '" + value + "' where " + LB_METADATA + " says '"
+                                + lb + "' (supported: the same value, both are the endpoint's labels)");
+                    }
+                });
+        return labels;
     }
 
     /** A struct of labels as text: strings as they are, booleans and whole numbers written out. */
-    private static Map<String, String> labels(Struct struct, String at) {
+    static Map<String, String> labels(Struct struct, String at) {
         Map<String, String> labels = new HashMap<>();
         for (Map.Entry<String, Value> entry : struct.getFieldsMap().entrySet()) {
             Value value = entry.getValue();

@@ -118,7 +118,7 @@ public final class XdsClient implements AutoCloseable {
         this.node = node(settings.node());
         this.sink = sink;
         this.certificatesChanged = certificatesChanged;
-        this.translation = new ResourceTranslation(extensions, secretFiles);
+        this.translation = new ResourceTranslation(extensions, secretFiles, settings.sdsFiles());
         ScheduledThreadPoolExecutor controlThread = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "tollgate-xds");
             thread.setDaemon(true);

@@ -27,7 +27,9 @@ import io.envoyproxy.envoy.extensions.network.dns_resolver.cares.v3.CaresDnsReso
 import io.envoyproxy.envoy.extensions.retry.host.omit_canary_hosts.v3.OmitCanaryHostsPredicate;
 import io.tollgate.core.config.CircuitBreakerThresholdsConfig;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.HttpOptions;
 import io.tollgate.core.config.ListenerConfig;
+import io.tollgate.core.config.PathNormalization;
 import io.tollgate.core.config.RetryPolicyConfig;
 import io.tollgate.core.config.StreamFilterConfig;
 import io.tollgate.core.extension.ExtensionRegistry;
@@ -44,7 +46,7 @@ class IstioTranslationTest {
     private static final ExtensionRegistry EXTENSIONS = ExtensionRegistry.defaults();
     private static final UInt32Value MAX_UINT32 = UInt32Value.of(-1);
 
-    private final ClusterTranslator clusters = new ClusterTranslator(EXTENSIONS);
+    private final ClusterTranslator clusters = new ClusterTranslator(EXTENSIONS, java.util.Map.of());
     private final ListenerTranslator listeners = new ListenerTranslator(EXTENSIONS);
 
     @Test
@@ -96,11 +98,29 @@ class IstioTranslationTest {
     }
 
     @Test
+    void pathNormalizationBecomesTheListenersHttpSettings() {
+        ListenerConfig asIstioDefaults = listeners.translate(TranslationTest.listener(HttpConnectionManager.newBuilder()
+                .setRouteConfig(RouteConfiguration.getDefaultInstance()).setNormalizePath(BoolValue.of(true))
+                .setPathWithEscapedSlashesAction(HttpConnectionManager.PathWithEscapedSlashesAction.KEEP_UNCHANGED),
+                true)).config();
+        ListenerConfig decodeAndMerge = listeners.translate(TranslationTest.listener(HttpConnectionManager.newBuilder()
+                .setRouteConfig(RouteConfiguration.getDefaultInstance()).setNormalizePath(BoolValue.of(true))
+                .setMergeSlashes(true)
+                .setPathWithEscapedSlashesAction(HttpConnectionManager.PathWithEscapedSlashesAction.UNESCAPE_AND_FORWARD),
+                true)).config();
+        ListenerConfig none = listeners.translate(TranslationTest.listener(HttpConnectionManager.newBuilder()
+                .setRouteConfig(RouteConfiguration.getDefaultInstance()), true)).config();
+
+        // what it does to requests: PathNormalizationTest and XdsIstioTest, through the gateway
+        assertThat(asIstioDefaults.http().paths())
+                .isEqualTo(new PathNormalization(true, false, PathNormalization.EscapedSlashes.KEEP_UNCHANGED));
+        assertThat(decodeAndMerge.http().paths())
+                .isEqualTo(new PathNormalization(true, true, PathNormalization.EscapedSlashes.UNESCAPE_AND_FORWARD));
+        assertThat(none.http()).isEqualTo(HttpOptions.DEFAULTS);
+    }
+
+    @Test
     void connectionManagerSettingsTheGatewayCannotHonourAreRefusedNamingThem() {
-        assertThatThrownBy(() -> listeners.translate(TranslationTest.listener(HttpConnectionManager.newBuilder()
-                .setRouteConfig(RouteConfiguration.getDefaultInstance()).setNormalizePath(BoolValue.of(true)), true)))
-                .hasMessageStartingWith("Listener 'web'.filter_chains[0].filters[0].typed_config.normalize_path: true"
-                        + " not supported");
         assertThatThrownBy(() -> listeners.translate(TranslationTest.listener(HttpConnectionManager.newBuilder()
                 .setRouteConfig(RouteConfiguration.getDefaultInstance()).setUseRemoteAddress(BoolValue.of(false)), true)))
                 .hasMessageContaining("typed_config.use_remote_address: false not supported");
@@ -108,11 +128,6 @@ class IstioTranslationTest {
                 .setRouteConfig(RouteConfiguration.getDefaultInstance())
                 .setStreamIdleTimeout(Duration.newBuilder().setSeconds(300)), true)))
                 .hasMessageContaining("typed_config.stream_idle_timeout: 300000ms not supported");
-        assertThatThrownBy(() -> listeners.translate(TranslationTest.listener(HttpConnectionManager.newBuilder()
-                .setRouteConfig(RouteConfiguration.getDefaultInstance())
-                .setPathWithEscapedSlashesAction(HttpConnectionManager.PathWithEscapedSlashesAction.UNESCAPE_AND_FORWARD),
-                true)))
-                .hasMessageContaining("path_with_escaped_slashes_action: UNESCAPE_AND_FORWARD not supported");
         assertThatThrownBy(() -> listeners.translate(TranslationTest.listener(HttpConnectionManager.newBuilder()
                 .setRouteConfig(RouteConfiguration.getDefaultInstance())
                 .addUpgradeConfigs(HttpConnectionManager.UpgradeConfig.newBuilder().setUpgradeType("CONNECT")), true)))

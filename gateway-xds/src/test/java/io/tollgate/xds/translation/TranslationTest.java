@@ -82,7 +82,7 @@ class TranslationTest {
     private static final ConfigSource ADS = ConfigSource.newBuilder()
             .setAds(AggregatedConfigSource.getDefaultInstance()).build();
 
-    private final ClusterTranslator clusters = new ClusterTranslator(EXTENSIONS);
+    private final ClusterTranslator clusters = new ClusterTranslator(EXTENSIONS, java.util.Map.of());
     private final ListenerTranslator listeners = new ListenerTranslator(EXTENSIONS);
 
     @Test

@@ -8,6 +8,7 @@ import io.tollgate.core.config.HttpOptions;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.config.NetworkFilterEntry;
 import io.tollgate.core.config.ProtocolOptions;
+import io.tollgate.core.config.PathNormalization;
 import io.tollgate.core.config.ProxyProtocolConfig;
 import io.tollgate.core.config.RouteConfig;
 import io.tollgate.core.config.StreamFilterConfig;
@@ -16,6 +17,7 @@ import io.tollgate.core.extension.ProtocolFactory;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -113,13 +115,28 @@ final class ListenerReader {
 
     private static HttpOptions httpOptions(ConfigNode n) {
         n.allowOnly(Set.of("max_initial_line_bytes", "max_header_bytes", "max_request_body_bytes",
-                "idle_timeout", "request_headers_timeout"));
+                "idle_timeout", "request_headers_timeout", "normalize_path", "merge_slashes",
+                "path_with_escaped_slashes_action"));
         HttpOptions d = HttpOptions.DEFAULTS;
         return new HttpOptions(
                 n.integer("max_initial_line_bytes", d.maxInitialLineBytes(), 256, 1 << 20),
                 n.integer("max_header_bytes", d.maxHeaderBytes(), 1024, 1 << 24),
                 n.longValue("max_request_body_bytes", d.maxRequestBodyBytes(), 0, Long.MAX_VALUE),
                 n.positiveDuration("idle_timeout", d.idleTimeout()),
-                n.positiveDuration("request_headers_timeout", d.requestHeadersTimeout()));
+                n.positiveDuration("request_headers_timeout", d.requestHeadersTimeout()),
+                new PathNormalization(n.bool("normalize_path", false), n.bool("merge_slashes", false),
+                        escapedSlashes(n)));
+    }
+
+    /** {@code path_with_escaped_slashes_action}: an action's name in lower case, {@code keep_unchanged} by default. */
+    private static PathNormalization.EscapedSlashes escapedSlashes(ConfigNode n) {
+        String action = n.string("path_with_escaped_slashes_action", "keep_unchanged");
+        for (PathNormalization.EscapedSlashes value : PathNormalization.EscapedSlashes.values()) {
+            if (value.name().toLowerCase(Locale.ROOT).equals(action)) {
+                return value;
+            }
+        }
+        throw n.child("path_with_escaped_slashes_action").error("'" + action + "' (expected: keep_unchanged,"
+                + " reject_request, unescape_and_redirect or unescape_and_forward)");
     }
 }

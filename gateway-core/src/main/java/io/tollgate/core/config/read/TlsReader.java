@@ -91,7 +91,7 @@ final class TlsReader {
             return Optional.empty();
         }
         ConfigNode n = tls.get().allowOnly(Set.of("sni", "ca_file", "insecure_skip_verify", "cert_chain_file",
-                "private_key_file", "alpn"));
+                "private_key_file", "alpn", "subject_alt_names", "match_labels"));
         Optional<Path> ca = n.optionalString("ca_file").map(Path::of);
         ca.ifPresent(file -> certificateChain(n.child("ca_file"), file));
         boolean insecure = n.bool("insecure_skip_verify", false);
@@ -113,8 +113,8 @@ final class TlsReader {
             return name;
         }) : List.of(defaultAlpn);
         ConfigChecks.unique(n.child("alpn"), alpn, "protocol");
-        return Optional.of(new UpstreamTlsConfig(n.optionalString("sni").map(s -> serverName(n.child("sni"))), ca,
-                client, alpn));
+        return Optional.of(n.build(() -> new UpstreamTlsConfig(n.optionalString("sni").map(s -> serverName(n.child("sni"))),
+                ca, client, alpn, n.list("subject_alt_names", ConfigNode::asString), n.stringMap("match_labels"))));
     }
 
     /** Checks a certificate and its key, or CA certificates: see {@link ConfigLoader#pemFiles}. */

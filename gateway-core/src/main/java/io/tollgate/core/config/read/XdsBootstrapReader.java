@@ -1,13 +1,17 @@
 package io.tollgate.core.config.read;
 
+import io.tollgate.core.config.CertificateFiles;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.config.ConfigNode;
 import io.tollgate.core.config.TlsConfig;
 import io.tollgate.core.config.UpstreamTlsConfig;
 import io.tollgate.core.config.XdsConfig;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -29,7 +33,7 @@ final class XdsBootstrapReader {
             return Optional.empty();
         }
         ConfigNode dynamic = root.child("dynamic_resources");
-        dynamic.allowOnly(Set.of("ads_config"));
+        dynamic.allowOnly(Set.of("ads_config", "sds_files"));
         ConfigNode ads = dynamic.required("ads_config");
         ads.allowOnly(Set.of("address", "port", "initial_backoff", "max_backoff", "tls", "max_message_bytes",
                 "api_type"));
@@ -47,7 +51,21 @@ final class XdsBootstrapReader {
         return Optional.of(new XdsConfig(node(root.required("node")), ads.string("address"),
                 (int) ads.required("port").asLong(1, 65535), initial, max, tls,
                 ads.integer("max_message_bytes", XdsConfig.DEFAULT_MAX_MESSAGE_BYTES, 4 * 1024 * 1024, Integer.MAX_VALUE),
-                apiType(ads)));
+                apiType(ads), sdsFiles(dynamic)));
+    }
+
+    /** {@code sds_files}: secrets by name, each a certificate and key or a CA file, checked as TLS files are. */
+    private static Map<String, XdsConfig.FileSecret> sdsFiles(ConfigNode dynamic) {
+        Map<String, XdsConfig.FileSecret> secrets = new LinkedHashMap<>();
+        dynamic.optional("sds_files").ifPresent(files -> files.keys().forEach(name -> {
+            ConfigNode n = files.child(name);
+            TlsReader.pemFiles(n);
+            secrets.put(name, n.build(() -> new XdsConfig.FileSecret(
+                    n.has("cert_chain_file") ? Optional.of(new CertificateFiles(Path.of(n.string("cert_chain_file")),
+                            Path.of(n.string("private_key_file")))) : Optional.empty(),
+                    n.optionalString("ca_file").map(Path::of))));
+        }));
+        return secrets;
     }
 
     /** The ADS protocol of {@code api_type}: Envoy's names, {@code GRPC} (state of the world) by default. */

@@ -131,4 +131,47 @@ class ConfigLoaderXdsTest {
                 node: { id: a, cluster: b }
                 """)).hasMessageStartingWith("node: is only used with dynamic_resources");
     }
+
+    @Test
+    void secretsFromFilesNameTheirFilesAndEachIsACertificateOrCas() {
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                node: { id: a, cluster: b }
+                dynamic_resources:
+                  ads_config: { address: 127.0.0.1, port: 18000 }
+                  sds_files:
+                    default: { cert_chain_file: /nonexistent/cert-chain.pem, private_key_file: /nonexistent/key.pem }
+                """)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("dynamic_resources.sds_files.default.cert_chain_file: ");
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                node: { id: a, cluster: b }
+                dynamic_resources:
+                  ads_config: { address: 127.0.0.1, port: 18000 }
+                  sds_files: { ROOTCA: {} }
+                """)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("dynamic_resources.sds_files.ROOTCA: needs cert_chain_file and private_key_file,"
+                        + " or ca_file");
+        assertThat(ConfigLoader.parse("""
+                node: { id: a, cluster: b }
+                dynamic_resources: { ads_config: { address: 127.0.0.1, port: 18000 } }
+                """).xds().orElseThrow().sdsFiles()).isEmpty();
+    }
+
+    @Test
+    void aClustersSubjectAltNamesNeedItsCasAndItsMatchLabelsChooseTheHostsInTls() {
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                clusters:
+                  - name: app
+                    tls: { insecure_skip_verify: true, subject_alt_names: [spiffe://cluster.local/ns/a/sa/b] }
+                    endpoints: [ { address: 127.0.0.1, port: 8080 } ]
+                """)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("clusters[0].tls.subject_alt_names: needs ca_file");
+        UpstreamTlsConfig tls = ConfigLoader.parse("""
+                clusters:
+                  - name: app
+                    tls: { insecure_skip_verify: true, match_labels: { tlsMode: istio } }
+                    endpoints: [ { address: 127.0.0.1, port: 8080 } ]
+                """).clusters().get(0).tls().orElseThrow();
+        assertThat(tls.appliesTo(Map.of("tlsMode", "istio", "app", "x"))).isTrue();
+        assertThat(tls.appliesTo(Map.of("app", "x"))).isFalse();
+    }
 }
