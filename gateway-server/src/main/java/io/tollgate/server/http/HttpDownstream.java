@@ -34,7 +34,6 @@ import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
 import io.tollgate.server.snapshot.Snapshot;
 import io.tollgate.server.upstream.UpstreamPools;
-import java.util.ArrayDeque;
 
 /**
  * The proxy end of one downstream HTTP/1.x connection, or of one HTTP/2 stream (whose frames are
@@ -80,7 +79,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     private final Deadlines deadlines;
     private final PeerAddress peer;
     /** Made on the first pipelined request: an HTTP/2 stream never needs one. */
-    private ArrayDeque<Object> pipelined;
+    private PipelinedRequests pipelined;
     private State state = State.IDLE;
     private DownstreamExchange current;
     /** The filter run of the request in progress, null when its listener has no filters. */
@@ -104,7 +103,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     void read(Object msg) {
         if (state == State.AWAITING_RESPONSE || state == State.FILTERING || hasPipelined()) {
             if (pipelined == null) {
-                pipelined = new ArrayDeque<>(4);
+                pipelined = new PipelinedRequests();
             }
             pipelined.addLast(msg);
             pause(PAUSE_PIPELINED);
@@ -574,12 +573,8 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     }
 
     private void releasePipelined() {
-        if (pipelined == null) {
-            return;
-        }
-        Object msg;
-        while ((msg = pipelined.pollFirst()) != null) {
-            ReferenceCountUtil.release(msg);
+        if (pipelined != null) {
+            pipelined.releaseAll();
         }
     }
 
