@@ -225,9 +225,9 @@ class ConfigLoaderValidationTest {
     void rejectsRoutesWithBothOrNeitherActions() {
         assertRejected(routes("""
                 [{ match: { prefix: / }, route: { cluster: backend }, direct_response: { status: 204 } }]"""),
-                ROUTE + "[0]: needs exactly one of route, direct_response, redirect (found 2)");
+                ROUTE + "[0]: needs exactly one of route, direct_response, redirect, rpc_call (found 2)");
         assertRejected(routes("[{ match: { prefix: / } }]"),
-                ROUTE + "[0]: needs exactly one of route, direct_response, redirect (found 0)");
+                ROUTE + "[0]: needs exactly one of route, direct_response, redirect, rpc_call (found 0)");
     }
 
     @Test
