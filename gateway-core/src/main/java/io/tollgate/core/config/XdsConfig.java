@@ -26,9 +26,13 @@ import java.util.Optional;
  * @param apiType the ADS protocol spoken on the stream: state of the world or incremental
  * @param sdsFiles the secrets the control plane names with an SDS source other than the ADS
  *     stream (Istio's {@code sds-grpc}, istio-agent's socket), by name, read from files instead
+ * @param initialFetchTimeout how long readiness waits for the first listeners and the first
+ *     clusters (Envoy's {@code initial_fetch_timeout} of {@code lds_config} and {@code cds_config}):
+ *     a control plane with none to send may send nothing at all
  */
 public record XdsConfig(Node node, String address, int port, Duration initialBackoff, Duration maxBackoff,
-        Optional<UpstreamTlsConfig> tls, int maxMessageBytes, ApiType apiType, Map<String, FileSecret> sdsFiles) {
+        Optional<UpstreamTlsConfig> tls, int maxMessageBytes, ApiType apiType, Map<String, FileSecret> sdsFiles,
+        Duration initialFetchTimeout) {
 
     /** Envoy's and grpc-java's first reconnection delay. */
     public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(500);
@@ -39,12 +43,15 @@ public record XdsConfig(Node node, String address, int port, Duration initialBac
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
     /** The longest reconnection delay by default. */
     public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(30);
+    /** Envoy's default {@code initial_fetch_timeout}. */
+    public static final Duration DEFAULT_INITIAL_FETCH_TIMEOUT = Duration.ofSeconds(15);
 
     public XdsConfig {
         requireNonNull(node, "node");
         requireNonNull(address, "address");
         requireNonNull(tls, "tls");
         requireNonNull(apiType, "apiType");
+        requireNonNull(initialFetchTimeout, "initialFetchTimeout");
         sdsFiles = Map.copyOf(sdsFiles);
         if (maxBackoff.compareTo(initialBackoff) < 0) {
             throw new IllegalArgumentException("maxBackoff: " + maxBackoff + " (expected: >= initialBackoff "
@@ -52,10 +59,11 @@ public record XdsConfig(Node node, String address, int port, Duration initialBac
         }
     }
 
-    /** Settings without secrets from files. */
+    /** Settings without secrets from files, with the default initial fetch timeout. */
     public XdsConfig(Node node, String address, int port, Duration initialBackoff, Duration maxBackoff,
             Optional<UpstreamTlsConfig> tls, int maxMessageBytes, ApiType apiType) {
-        this(node, address, port, initialBackoff, maxBackoff, tls, maxMessageBytes, apiType, Map.of());
+        this(node, address, port, initialBackoff, maxBackoff, tls, maxMessageBytes, apiType, Map.of(),
+                DEFAULT_INITIAL_FETCH_TIMEOUT);
     }
 
     /**

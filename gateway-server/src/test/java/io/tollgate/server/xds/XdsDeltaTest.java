@@ -158,7 +158,9 @@ class XdsDeltaTest {
         int a = bed.upstream("a");
         bed.startControlPlane();
         bed.controlPlane.push("1", List.of(edsCluster("app")), List.of(assignment("app", a)), List.of(), List.of());
+        // Envoy's default initial_fetch_timeout is 15 s; 5 s still leaves the cluster time to arrive first
         bed.gateway = bed.resources.add(Gateway.start(ConfigLoader.parse(bed.controlPlane.bootstrap("DELTA_GRPC") + """
+                  initial_fetch_timeout: 5s
                 listeners:
                   - name: web
                     route_config:

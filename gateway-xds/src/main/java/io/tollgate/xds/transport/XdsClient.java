@@ -69,13 +69,6 @@ public final class XdsClient implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(XdsClient.class);
 
-    /**
-     * How long readiness waits for the first response of a wildcard type (clusters, listeners):
-     * Envoy's default {@code initial_fetch_timeout}. A control plane with none to send may send
-     * nothing at all (java-control-plane's incremental server does).
-     */
-    private static final Duration WILDCARD_FETCH_TIMEOUT = Duration.ofSeconds(15);
-
     private final XdsConfig settings;
     private final Node node;
     private final ConfigSink sink;
@@ -151,8 +144,8 @@ public final class XdsClient implements AutoCloseable {
         client.control.execute(client::connect);
         for (ResourceType type : ResourceType.values()) {
             if (type.wildcard()) {
-                client.control.schedule(() -> client.wildcardFetchTimedOut(type), WILDCARD_FETCH_TIMEOUT.toNanos(),
-                        TimeUnit.NANOSECONDS);
+                client.control.schedule(() -> client.wildcardFetchTimedOut(type),
+                        client.settings.initialFetchTimeout().toNanos(), TimeUnit.NANOSECONDS);
             }
         }
         return client;
@@ -406,8 +399,8 @@ public final class XdsClient implements AutoCloseable {
         if (closed || state.received) {
             return;
         }
-        log.warn("xDS: no {} arrived within {} s (the initial_fetch_timeout): readiness no longer waits for them",
-                type.kind(), WILDCARD_FETCH_TIMEOUT.toSeconds());
+        log.warn("xDS: no {} arrived within {} ms (the initial_fetch_timeout): readiness no longer waits for them",
+                type.kind(), settings.initialFetchTimeout().toMillis());
         state.received = true;
         recompose();
     }

@@ -33,7 +33,7 @@ final class XdsBootstrapReader {
             return Optional.empty();
         }
         ConfigNode dynamic = root.child("dynamic_resources");
-        dynamic.allowOnly(Set.of("ads_config", "sds_files"));
+        dynamic.allowOnly(Set.of("ads_config", "sds_files", "initial_fetch_timeout"));
         ConfigNode ads = dynamic.required("ads_config");
         ads.allowOnly(Set.of("address", "port", "initial_backoff", "max_backoff", "tls", "max_message_bytes",
                 "api_type"));
@@ -51,7 +51,8 @@ final class XdsBootstrapReader {
         return Optional.of(new XdsConfig(node(root.required("node")), ads.string("address"),
                 (int) ads.required("port").asLong(1, 65535), initial, max, tls,
                 ads.integer("max_message_bytes", XdsConfig.DEFAULT_MAX_MESSAGE_BYTES, 4 * 1024 * 1024, Integer.MAX_VALUE),
-                apiType(ads), sdsFiles(dynamic)));
+                apiType(ads), sdsFiles(dynamic),
+                dynamic.positiveDuration("initial_fetch_timeout", XdsConfig.DEFAULT_INITIAL_FETCH_TIMEOUT)));
     }
 
     /** {@code sds_files}: secrets by name, each a certificate and key or a CA file, checked as TLS files are. */

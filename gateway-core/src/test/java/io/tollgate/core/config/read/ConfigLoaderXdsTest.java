@@ -48,6 +48,21 @@ class ConfigLoaderXdsTest {
         assertThat(xds.maxMessageBytes()).isEqualTo(64 * 1024 * 1024);
         assertThat(xds.node().locality()).isEqualTo(XdsConfig.Locality.NONE);
         assertThat(xds.apiType()).isEqualTo(XdsConfig.ApiType.GRPC);
+        assertThat(xds.initialFetchTimeout()).isEqualTo(Duration.ofSeconds(15));
+    }
+
+    @Test
+    void theInitialFetchTimeoutIsReadAndMustBePositive() {
+        XdsConfig xds = ConfigLoader.parse("""
+                node: { id: a, cluster: b }
+                dynamic_resources: { ads_config: { address: cp.example, port: 18000 }, initial_fetch_timeout: 2500ms }
+                """).xds().orElseThrow();
+        assertThat(xds.initialFetchTimeout()).isEqualTo(Duration.ofMillis(2500));
+
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                node: { id: a, cluster: b }
+                dynamic_resources: { ads_config: { address: cp.example, port: 18000 }, initial_fetch_timeout: 0s }
+                """)).isInstanceOf(ConfigException.class).hasMessageContaining("dynamic_resources.initial_fetch_timeout");
     }
 
     @Test
