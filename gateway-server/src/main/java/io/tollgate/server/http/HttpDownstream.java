@@ -266,7 +266,9 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     public void refuse(HttpRouteRequest request, GatewayError error) {
         state = request.complete() ? State.IDLE : State.DISCARDING_BODY;
         boolean keepAlive = error == GatewayError.OVERLOAD ? request.keepAlive() && http2Stream : request.keepAlive();
-        respondLocally(request.record(), request.version(), keepAlive, RpcCallExchange.refusal(this, request, error));
+        FullHttpResponse call = LocalResponses.callRefusal(carrier.alloc(), request.route(), error);
+        respondLocally(request.record(), request.version(), keepAlive,
+                call != null ? call : error(HttpResponseStatus.SERVICE_UNAVAILABLE, error.reason()));
         ReferenceCountUtil.release(request.request());
     }
 
