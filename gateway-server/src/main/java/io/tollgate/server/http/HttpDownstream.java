@@ -33,7 +33,7 @@ import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
 import io.tollgate.server.snapshot.Snapshot;
-import io.tollgate.server.upstream.UpstreamPools;
+import io.tollgate.server.upstream.http.UpstreamPools;
 
 /**
  * The proxy end of one downstream HTTP/1.x connection, or of one HTTP/2 stream (whose frames are

@@ -27,9 +27,9 @@ import io.tollgate.router.route.Route;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.shadow.ShadowTarget;
 import io.tollgate.server.snapshot.Snapshot;
-import io.tollgate.server.upstream.UpstreamConnection;
-import io.tollgate.server.upstream.UpstreamPool;
-import io.tollgate.server.upstream.UpstreamPools;
+import io.tollgate.server.upstream.http.UpstreamConnection;
+import io.tollgate.server.upstream.http.UpstreamPool;
+import io.tollgate.server.upstream.http.UpstreamPools;
 
 /**
  * A shadow copy of one forwarded HTTP request on its way to a host of another cluster, fire and

@@ -2,9 +2,9 @@ package io.tollgate.server.http;
 
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.server.exchange.Attempt;
-import io.tollgate.server.upstream.UpstreamConnection;
-import io.tollgate.server.upstream.UpstreamListener;
-import io.tollgate.server.upstream.UpstreamPool;
+import io.tollgate.server.upstream.http.UpstreamConnection;
+import io.tollgate.server.upstream.http.UpstreamListener;
+import io.tollgate.server.upstream.http.UpstreamPool;
 
 /**
  * An {@link Attempt} on an HTTP pool: it gets a connection (or HTTP/2 stream) of its host from the

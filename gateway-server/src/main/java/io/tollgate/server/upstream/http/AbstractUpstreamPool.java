@@ -1,4 +1,4 @@
-package io.tollgate.server.upstream;
+package io.tollgate.server.upstream.http;
 
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ClusterConfig;
@@ -6,6 +6,7 @@ import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.host.Host;
 import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.HostDownMark;
 import java.util.List;
 
 /**
