@@ -63,7 +63,7 @@ public final class HttpRpcCalls {
      */
     public ServiceClusters.Lookup serviceCluster(String template, RpcCallConfig.Protocol protocol,
             HttpCallRequest request) {
-        return serviceClusters.lookup(template, new CallRoute(protocol, request));
+        return serviceClusters.lookup(template, CallRoute.of(protocol, request));
     }
 
     /** The upstream connections calls in {@code protocol} go on, or null when there are none. */
