@@ -367,10 +367,10 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
         current.start(host);
     }
 
-    /** Starts a shadow copy of a request being forwarded on this loop's pools and timers ({@link HttpShadow#start}). */
-    HttpShadow shadow(String cluster, long maxBodyBytes, MirrorListener listener, Snapshot snapshot, Route route,
+    /** A shadow copy of a request being forwarded, on this loop's pools and timers ({@link HttpShadowCopy#start}). */
+    HttpShadowCopy shadow(String cluster, long maxBodyBytes, MirrorListener listener, Snapshot snapshot, Route route,
             HttpRequest prepared, HttpRouteRequest view, String originForm) {
-        return HttpShadow.start(cluster, maxBodyBytes, listener, snapshot, proxy.metrics(), pools, deadlines,
+        return HttpShadowCopy.start(cluster, maxBodyBytes, listener, snapshot, proxy.metrics(), pools, deadlines,
                 carrier.eventLoop(), route, prepared, view, originForm);
     }
 
