@@ -12,8 +12,10 @@ public interface RouteRequest {
     /** The path without the query, starting with '/'; for RPC protocols {@code /service/method}. */
     String path();
 
-    /** The raw query string after '?', or {@code null} when there is none. */
-    String query();
+    /** The raw query string after '?', or {@code null} when there is none (always, for RPC protocols). */
+    default String query() {
+        return null;
+    }
 
     /** The first value of a header, or {@code null}; {@code name} is lower case. */
     String header(String name);

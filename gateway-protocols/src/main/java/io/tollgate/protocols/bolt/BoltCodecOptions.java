@@ -1,7 +1,7 @@
 package io.tollgate.protocols.bolt;
 
 /**
- * The limits {@link BoltDecoder} enforces on the fixed header, before it waits for the rest of a
+ * The limits {@link BoltCodec} enforces on the fixed header, before it waits for the rest of a
  * frame, so that a peer cannot make the gateway buffer more than it allows.
  *
  * @param maxFrameSize the largest whole frame in bytes, fixed header and CRC included

@@ -13,7 +13,8 @@ import java.util.Map;
  * read where they lie, nothing is copied, and forwarding it sends the very bytes that arrived.
  * Its {@link #frameLength()} counts the CRC of a v2 frame that has one.
  *
- * <p>Ownership: {@link BoltDecoder} emits each frame with a reference count of one, owned by the
+ * <p>Ownership: an {@link io.tollgate.protocols.rpc.RpcFrameDecoder} of a {@link BoltCodec} emits each
+ * frame with a reference count of one, owned by the
  * handler that receives it. That handler MUST either {@link #release()} it or pass it on (writing it
  * through {@link io.tollgate.protocols.rpc.RpcFrameEncoder} passes ownership to the write). The slices returned by
  * {@link #bytes()}, {@link #className()}, {@link #header()} and {@link #content()} are not retained:

@@ -72,7 +72,7 @@ package io.tollgate.protocols.bolt;
  *
  * <h2>Limits and defaults</h2>
  * <table>
- *   <caption>checked by {@link BoltDecoder} on the fixed header, before the body is awaited</caption>
+ *   <caption>checked by {@link BoltCodec} on the fixed header, before the body is awaited</caption>
  *   <tr><th>limit</th><th>default</th><th>where</th></tr>
  *   <tr><td>whole frame, fixed header and CRC included</td><td>16 MiB</td>
  *       <td>{@link BoltCodecOptions#maxFrameSize()}</td></tr>

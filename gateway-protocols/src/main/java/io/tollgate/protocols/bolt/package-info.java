@@ -1,7 +1,8 @@
 /**
  * SOFA Bolt (v1 and v2), codec layer only: the wire format ({@link io.tollgate.protocols.bolt.BoltProtocol}),
  * detection ({@link io.tollgate.protocols.bolt.BoltDetector}), frames as retained slices
- * ({@link io.tollgate.protocols.bolt.BoltDecoder} emits {@link io.tollgate.protocols.bolt.BoltFrame}),
+ * ({@link io.tollgate.protocols.rpc.RpcFrameDecoder} with a {@link io.tollgate.protocols.bolt.BoltCodec}
+ * emits {@link io.tollgate.protocols.bolt.BoltFrame}),
  * forwarding of those same bytes ({@link io.tollgate.protocols.rpc.RpcFrameEncoder}), gateway-made frames
  * ({@link io.tollgate.protocols.bolt.BoltResponses}, {@link io.tollgate.protocols.bolt.BoltHeartbeats}) and
  * the status mapping ({@link io.tollgate.protocols.bolt.BoltStatus}).

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
@@ -43,8 +44,8 @@ class BoltDecoderMalformedTest {
     @MethodSource("malformedFrames")
     void raisesACodecErrorThenDiscardsTheConnectionWithoutHurtingAnother(String what, byte[] bad, Integer requestId,
             String message) {
-        EmbeddedChannel broken = new EmbeddedChannel(new BoltDecoder());
-        EmbeddedChannel healthy = new EmbeddedChannel(new BoltDecoder());
+        EmbeddedChannel broken = new EmbeddedChannel(new RpcFrameDecoder(BoltCodec.DEFAULTS));
+        EmbeddedChannel healthy = new EmbeddedChannel(new RpcFrameDecoder(BoltCodec.DEFAULTS));
         try {
             BoltCodecException error = catchThrowableOfType(BoltCodecException.class,
                     () -> broken.writeInbound(pooled(bad)));
@@ -64,7 +65,7 @@ class BoltDecoderMalformedTest {
 
     @Test
     void reportsTheDialectAndWhetherTheSenderWaitsForAnAnswer() {
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
+        EmbeddedChannel channel = new EmbeddedChannel(new RpcFrameDecoder(BoltCodec.DEFAULTS));
         try {
             byte[] heartbeat = drain(BoltHeartbeats.request(ByteBufAllocator.DEFAULT,
                     BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true), V2_ID));
@@ -85,7 +86,7 @@ class BoltDecoderMalformedTest {
         byte[] twoFrames = new byte[echo.length * 2];
         System.arraycopy(echo, 0, twoFrames, 0, echo.length);
         System.arraycopy(echoWith(0, 0x09), 0, twoFrames, echo.length, echo.length);
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
+        EmbeddedChannel channel = new EmbeddedChannel(new RpcFrameDecoder(BoltCodec.DEFAULTS));
         try {
             catchThrowableOfType(BoltCodecException.class, () -> channel.writeInbound(pooled(twoFrames)));
             assertThat(BoltVectors.reduce(channel)).hasSize(1);

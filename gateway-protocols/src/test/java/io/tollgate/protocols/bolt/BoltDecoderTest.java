@@ -18,6 +18,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tollgate.protocols.bolt.BoltVectors.Decoded;
 import io.tollgate.protocols.rpc.SplitFeeding;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -102,7 +103,7 @@ class BoltDecoderTest {
 
     @Test
     void decodesThirtyPipelinedRequestsInOrder() {
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
+        EmbeddedChannel channel = new EmbeddedChannel(new RpcFrameDecoder(BoltCodec.DEFAULTS));
         try {
             channel.writeInbound(pooled(read(PIPELINED_REQUESTS)));
             List<Integer> ids = new ArrayList<>();
@@ -163,7 +164,7 @@ class BoltDecoderTest {
     @Test
     void decodesV1AndV2FramesMixedOnOneConnection() {
         ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
+        EmbeddedChannel channel = new EmbeddedChannel(new RpcFrameDecoder(BoltCodec.DEFAULTS));
         try {
             channel.writeInbound(BoltHeartbeats.request(alloc, BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true), 70));
             channel.writeInbound(pooled(read(ECHO_REQUEST)));
@@ -180,7 +181,8 @@ class BoltDecoderTest {
 
     @Test
     void acceptsAFrameOfExactlyTheMaximumSize() {
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder(new BoltCodecOptions(758, 1024, 1024)));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new RpcFrameDecoder(new BoltCodec(new BoltCodecOptions(758, 1024, 1024))));
         try {
             channel.writeInbound(pooled(read(ECHO_REQUEST)));
             assertThat(BoltVectors.reduce(channel)).hasSize(1);
@@ -192,7 +194,8 @@ class BoltDecoderTest {
     @Test
     void rejectsAnOversizedFrameAsSoonAsItsFixedHeaderArrives() {
         byte[] fixedHeaderOnly = Arrays.copyOf(read(ECHO_REQUEST), BoltProtocol.V1_REQUEST_HEADER_LENGTH);
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder(new BoltCodecOptions(757, 1024, 1024)));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new RpcFrameDecoder(new BoltCodec(new BoltCodecOptions(757, 1024, 1024))));
         try {
             assertThatThrownBy(() -> channel.writeInbound(pooled(fixedHeaderOnly)))
                     .isInstanceOf(BoltCodecException.class).hasMessageContaining("frame of 758 bytes");
@@ -224,14 +227,14 @@ class BoltDecoderTest {
     void waitsForTheCrcOfATruncatedV2FrameAndEmitsNothing() {
         byte[] frame = drain(BoltHeartbeats.request(ByteBufAllocator.DEFAULT,
                 BoltDialect.v2(BoltProtocol.CODEC_HESSIAN2, true), 5));
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder());
+        EmbeddedChannel channel = new EmbeddedChannel(new RpcFrameDecoder(BoltCodec.DEFAULTS));
         channel.writeInbound(pooled(Arrays.copyOf(frame, frame.length - BoltProtocol.CRC_LENGTH)));
         assertThat(channel.inboundMessages()).isEmpty();
         assertThat(channel.finishAndReleaseAll()).isFalse();
     }
 
     private static void decodeWith(BoltCodecOptions options, byte[] bytes) {
-        EmbeddedChannel channel = new EmbeddedChannel(new BoltDecoder(options));
+        EmbeddedChannel channel = new EmbeddedChannel(new RpcFrameDecoder(new BoltCodec(options)));
         try {
             channel.writeInbound(pooled(bytes));
         } finally {

@@ -3,13 +3,14 @@ package io.tollgate.protocols.bolt;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.tollgate.protocols.rpc.RpcCodecFixtures;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
  * The captured SOFARPC frames under {@code vectors/bolt}, and the {@link RpcCodecFixtures} that
- * decode them with a default {@link BoltDecoder}.
+ * decode them with a {@link RpcFrameDecoder} of {@link BoltCodec#DEFAULTS}.
  */
 final class BoltVectors {
 
@@ -18,8 +19,9 @@ final class BoltVectors {
     static final String PIPELINED_REQUESTS = "sofarpc-pipelined-30.requests.bin";
     static final String PIPELINED_RESPONSES = "sofarpc-pipelined.responses.bin";
 
-    /** Reads the captures and decodes with a new default {@link BoltDecoder} each time. */
-    static final RpcCodecFixtures<BoltFrame> FIXTURES = new RpcCodecFixtures<>(BoltProtocol.NAME, BoltDecoder::new);
+    /** Reads the captures and decodes with a new {@link RpcFrameDecoder} of {@link BoltCodec#DEFAULTS} each time. */
+    static final RpcCodecFixtures<BoltFrame> FIXTURES = new RpcCodecFixtures<>(BoltProtocol.NAME,
+            () -> new RpcFrameDecoder(BoltCodec.DEFAULTS));
 
     /** A frame reduced to what must not depend on how the bytes arrived, its id the int32 Bolt carries. */
     record Decoded(BoltFrame.Kind kind, int requestId, byte[] bytes) {

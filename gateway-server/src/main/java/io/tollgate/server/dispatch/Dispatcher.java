@@ -91,17 +91,29 @@ public final class Dispatcher {
      */
     public <C extends RequestContext> void toCluster(C request, DownstreamSide<C> side, Snapshot current,
             String clusterName, Cluster cluster, Host host) {
-        if (cluster == null) {
-            refuse(request, side, GatewayError.NO_CLUSTER);
-            return;
-        }
-        if (host == null) {
-            request.record().flag(GatewayError.NO_HEALTHY_UPSTREAM.flag());
-            records.metrics().cluster(clusterName).noHealthyHost();
-            side.refuse(request, GatewayError.NO_HEALTHY_UPSTREAM);
+        if (cluster == null || host == null) {
+            side.refuse(request, unreachable(request, clusterName, cluster));
             return;
         }
         side.forward(request, target(request, current, clusterName, cluster), host);
+    }
+
+    /**
+     * Flags and counts a request that cannot go to its cluster, named {@code clusterName}, as every
+     * protocol does: {@link GatewayError#NO_CLUSTER} (counted on the listener) when {@code cluster}
+     * is null, else {@link GatewayError#NO_HEALTHY_UPSTREAM} (counted on the cluster).
+     *
+     * @return the error to answer the request with
+     */
+    public GatewayError unreachable(RequestContext request, String clusterName, Cluster cluster) {
+        if (cluster == null) {
+            request.record().flag(GatewayError.NO_CLUSTER.flag());
+            listenerMetrics().error(GatewayError.NO_CLUSTER.reason());
+            return GatewayError.NO_CLUSTER;
+        }
+        request.record().flag(GatewayError.NO_HEALTHY_UPSTREAM.flag());
+        records.metrics().cluster(clusterName).noHealthyHost();
+        return GatewayError.NO_HEALTHY_UPSTREAM;
     }
 
     /** Where {@code request}'s exchange goes: {@code cluster}, named {@code clusterName} in {@code current}. */

@@ -35,20 +35,10 @@ import java.util.List;
  * (its refresh rate, or the answer's TTL), so every lookup goes to a name server. The records are
  * read for their TTLs, which Netty's address lookups do not report.
  */
-final class DnsLookup implements AutoCloseable {
+record DnsLookup(DnsNameResolver resolver, LookupFamily family, EventLoop loop) implements AutoCloseable {
 
     /** The TTL of an address given literally: it never changes. */
     private static final Duration FOREVER = Duration.ofSeconds(Integer.MAX_VALUE);
-
-    private final DnsNameResolver resolver;
-    private final LookupFamily family;
-    private final EventLoop loop;
-
-    private DnsLookup(DnsNameResolver resolver, LookupFamily family, EventLoop loop) {
-        this.resolver = resolver;
-        this.family = family;
-        this.loop = loop;
-    }
 
     /** A lookup on {@code loop} (a NIO loop) for a cluster of {@code config}. */
     static DnsLookup create(EventLoop loop, DnsConfig config) {

@@ -2,7 +2,7 @@ package io.tollgate.server.http;
 
 import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.core.metrics.ConnectionErrorMeters;
-import io.tollgate.server.upstream.PoolEvents;
+import io.tollgate.server.upstream.http.PoolEvents;
 
 /** Counts a cluster's connection pool events in its metrics. */
 final class ClusterPoolEvents implements PoolEvents {

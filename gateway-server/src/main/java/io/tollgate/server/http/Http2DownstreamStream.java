@@ -29,7 +29,7 @@ import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.protocols.http2.Http2ResponseHeads;
-import io.tollgate.server.http2.Http2Multiplexer;
+import io.tollgate.server.transport.Http2Multiplexer;
 import java.util.concurrent.TimeUnit;
 
 /**

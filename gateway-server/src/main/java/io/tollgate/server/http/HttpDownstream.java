@@ -33,7 +33,7 @@ import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.filter.StreamFilterChain;
 import io.tollgate.server.snapshot.Snapshot;
-import io.tollgate.server.upstream.UpstreamPools;
+import io.tollgate.server.upstream.http.UpstreamPools;
 
 /**
  * The proxy end of one downstream HTTP/1.x connection, or of one HTTP/2 stream (whose frames are
@@ -266,7 +266,9 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     public void refuse(HttpRouteRequest request, GatewayError error) {
         state = request.complete() ? State.IDLE : State.DISCARDING_BODY;
         boolean keepAlive = error == GatewayError.OVERLOAD ? request.keepAlive() && http2Stream : request.keepAlive();
-        respondLocally(request.record(), request.version(), keepAlive, RpcCallExchange.refusal(this, request, error));
+        FullHttpResponse call = LocalResponses.callRefusal(carrier.alloc(), request.route(), error);
+        respondLocally(request.record(), request.version(), keepAlive,
+                call != null ? call : error(HttpResponseStatus.SERVICE_UNAVAILABLE, error.reason()));
         ReferenceCountUtil.release(request.request());
     }
 
@@ -365,10 +367,10 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
         current.start(host);
     }
 
-    /** Starts a shadow copy of a request being forwarded on this loop's pools and timers ({@link HttpShadow#start}). */
-    HttpShadow shadow(String cluster, long maxBodyBytes, MirrorListener listener, Snapshot snapshot, Route route,
+    /** A shadow copy of a request being forwarded, on this loop's pools and timers ({@link HttpShadowCopy#start}). */
+    HttpShadowCopy shadow(String cluster, long maxBodyBytes, MirrorListener listener, Snapshot snapshot, Route route,
             HttpRequest prepared, HttpRouteRequest view, String originForm) {
-        return HttpShadow.start(cluster, maxBodyBytes, listener, snapshot, proxy.metrics(), pools, deadlines,
+        return HttpShadowCopy.start(cluster, maxBodyBytes, listener, snapshot, proxy.metrics(), pools, deadlines,
                 carrier.eventLoop(), route, prepared, view, originForm);
     }
 

@@ -26,9 +26,9 @@ import io.tollgate.router.route.Route;
 import io.tollgate.server.exchange.Exchange;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.filter.FilterRun;
-import io.tollgate.server.upstream.UpstreamConnection;
-import io.tollgate.server.upstream.UpstreamPool;
-import io.tollgate.server.upstream.UpstreamPools;
+import io.tollgate.server.upstream.http.UpstreamConnection;
+import io.tollgate.server.upstream.http.UpstreamPool;
+import io.tollgate.server.upstream.http.UpstreamPools;
 import java.util.ArrayDeque;
 
 /**

@@ -4,32 +4,17 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterResponse;
 
-/** An HTTP response head on its way to the client, as filters see it. */
-final class HttpFilterResponse implements FilterResponse {
-
-    private final HttpResponse response;
-    private final boolean local;
-    private final boolean error;
-
-    HttpFilterResponse(HttpResponse response, boolean local, boolean error) {
-        this.response = response;
-        this.local = local;
-        this.error = error;
-    }
+/**
+ * An HTTP response head on its way to the client, as filters see it.
+ *
+ * @param local whether the gateway made it itself
+ * @param error whether it reports a failure of the gateway's
+ */
+record HttpFilterResponse(HttpResponse response, boolean local, boolean error) implements FilterResponse {
 
     @Override
     public int status() {
         return response.status().code();
-    }
-
-    @Override
-    public boolean local() {
-        return local;
-    }
-
-    @Override
-    public boolean error() {
-        return error;
     }
 
     @Override

@@ -17,7 +17,7 @@ import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.rpccall.HttpRpcCalls;
 import io.tollgate.server.snapshot.Snapshot;
 import io.tollgate.server.transport.Transport;
-import io.tollgate.server.upstream.UpstreamPools;
+import io.tollgate.server.upstream.http.UpstreamPools;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;

@@ -33,7 +33,7 @@ final class HttpRouteRequest extends RequestContext {
     private final String path;
     private final String query;
     /** The copies started that still wait for the rest of the body; null when none. */
-    private List<HttpShadow> shadows;
+    private List<HttpShadowCopy> shadows;
 
     /**
      * @param downstream where the request came in, which its filters go on with or answer through
@@ -150,7 +150,7 @@ final class HttpRouteRequest extends RequestContext {
             return;
         }
         for (FilterRun.MirrorRequest mirror : mirrors) {
-            HttpShadow shadow = downstream.shadow(mirror.cluster(), mirror.maxBodyBytes(), mirror.listener(),
+            HttpShadowCopy shadow = downstream.shadow(mirror.cluster(), mirror.maxBodyBytes(), mirror.listener(),
                     snapshot(), route(), prepared, this, originForm);
             if (shadow != null) {
                 if (shadows == null) {
@@ -178,7 +178,7 @@ final class HttpRouteRequest extends RequestContext {
     @Override
     public void filtersEnded() {
         if (shadows != null) {
-            for (HttpShadow shadow : shadows) {
+            for (HttpShadowCopy shadow : shadows) {
                 shadow.requestEnded();
             }
             shadows = null;

@@ -8,9 +8,12 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.tollgate.protocols.generic.CallError;
 import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.protocols.http2.GrpcStatus;
 import io.tollgate.router.route.Route;
+import io.tollgate.server.dispatch.GatewayError;
+import io.tollgate.server.rpccall.HttpRpcCalls;
 
 /**
  * Responses the gateway writes itself (errors, direct responses, redirects): a short text body
@@ -34,6 +37,35 @@ final class LocalResponses {
     static FullHttpResponse error(ByteBufAllocator alloc, HttpResponseStatus status, String reason, String body) {
         FullHttpResponse response = text(alloc, status, body);
         response.headers().set(REASON_HEADER, reason);
+        return response;
+    }
+
+    /**
+     * The answer to a request the dispatcher refused, when its route's action is {@code rpc_call}:
+     * the contract's JSON saying why ({@link HttpRpcCalls#refusal}); null for any other route, whose
+     * refusal is the usual error.
+     */
+    static FullHttpResponse callRefusal(ByteBufAllocator alloc, Route route, GatewayError error) {
+        if (route == null || route.rpcCall() == null) {
+            return null;
+        }
+        CallError call = HttpRpcCalls.refusal(error);
+        return json(alloc, call.status(), call.toJson(), error.reason());
+    }
+
+    /**
+     * An answer in the {@code rpc_call} contract's JSON with {@code status}; {@code reason}, when
+     * not null, names the gateway's error in the {@value #REASON_HEADER} header.
+     */
+    static FullHttpResponse json(ByteBufAllocator alloc, int status, String json, String reason) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                HttpResponseStatus.valueOf(status), ByteBufUtil.writeUtf8(alloc, json));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
+        if (reason != null) {
+            response.headers().set(REASON_HEADER, reason);
+        }
         return response;
     }
 

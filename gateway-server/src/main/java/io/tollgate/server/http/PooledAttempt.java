@@ -2,16 +2,16 @@ package io.tollgate.server.http;
 
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.server.exchange.Attempt;
-import io.tollgate.server.upstream.UpstreamConnection;
-import io.tollgate.server.upstream.UpstreamListener;
-import io.tollgate.server.upstream.UpstreamPool;
+import io.tollgate.server.upstream.http.UpstreamConnection;
+import io.tollgate.server.upstream.http.UpstreamListener;
+import io.tollgate.server.upstream.http.UpstreamPool;
 
 /**
  * An {@link Attempt} on an HTTP pool: it gets a connection (or HTTP/2 stream) of its host from the
  * pool, uses it, and gives it back, or stops waiting for it, when it ends. A connection that
  * arrives after the attempt ended goes straight back to the pool. What is sent and what is done
- * with the answer, an exchange's try ({@link UpstreamAttempt}) or a shadow copy ({@link HttpShadow})
- * says. Confined to the pool's event loop.
+ * with the answer, an exchange's try ({@link UpstreamAttempt}) or a shadow copy
+ * ({@link HttpShadowCopy}) says. Confined to the pool's event loop.
  */
 abstract class PooledAttempt extends Attempt implements UpstreamPool.Acquirer, UpstreamListener {
 

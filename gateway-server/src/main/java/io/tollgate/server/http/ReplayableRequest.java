@@ -5,7 +5,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.util.ReferenceCountUtil;
-import io.tollgate.server.upstream.UpstreamConnection;
+import io.tollgate.server.upstream.http.UpstreamConnection;
 import java.util.ArrayDeque;
 
 /**

@@ -4,14 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelFuture;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
@@ -181,7 +176,8 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
 
     /**
      * The call goes to {@code name}: its service's cluster, or the route's own when that is no
-     * template (its hosts are chosen again); answered 503 when there is none, or no host in it.
+     * template (its hosts are chosen again); refused as the dispatcher refuses when there is none,
+     * or no host in it.
      */
     private void toServiceCluster(RpcUpstreams upstreams, HttpCallRequest request, String name) {
         if (done) {
@@ -192,11 +188,9 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
         Cluster cluster = name == null ? null : snapshot.clusters().cluster(name);
         host = cluster == null ? null : cluster.choose(context, route.metadataMatch(), route.hashPolicy());
         if (host == null) {
-            if (cluster != null) {
-                proxy.metrics().cluster(name).noHealthyHost();
-            }
-            record.flag(GatewayError.NO_HEALTHY_UPSTREAM.flag());
-            respond(HttpRpcCalls.error(RpcError.NO_HEALTHY_UPSTREAM), GatewayError.NO_HEALTHY_UPSTREAM.reason());
+            GatewayError error = proxy.dispatcher().unreachable(context, name, cluster);
+            CallError answer = HttpRpcCalls.refusal(error);
+            respond(answer.status(), answer.toJson(), error.reason(), false);
             return;
         }
         target = proxy.dispatcher().target(context, snapshot, name, cluster);
@@ -232,7 +226,7 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
         } finally {
             response.release();
         }
-        respond(reply.status(), reply.body(), null);
+        respond(reply.status(), reply.body(), null, false);
     }
 
     @Override
@@ -241,24 +235,24 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
     }
 
     private void respond(CallError error, String reason) {
-        respond(error.status(), error.toJson(), reason);
+        respond(error.status(), error.toJson(), reason, true);
     }
 
     /**
      * Answers {@code json} with {@code status}; {@code reason} names a gateway error (counted and
-     * sent as {@code x-tollgate-error}), null for the provider's own answer. An HTTP/1 connection
-     * stays open when the client wants it and its request was read whole.
+     * sent as {@code x-tollgate-error}; counted on the listener when {@code count}),
+     * null for the provider's own answer. An HTTP/1 connection stays open when the client wants it
+     * and its request was read whole.
      */
-    private void respond(int status, String json, String reason) {
+    private void respond(int status, String json, String reason, boolean count) {
         if (done) {
             return;
         }
         done = true;
         releaseBody();
-        FullHttpResponse response = json(downstream, HttpResponseStatus.valueOf(status), json);
-        if (reason != null) {
+        FullHttpResponse response = LocalResponses.json(downstream.alloc(), status, json, reason);
+        if (reason != null && count) {
             proxy.listenerMetrics().error(reason);
-            response.headers().set(LocalResponses.REASON_HEADER, reason);
         }
         record.sent(response.content().readableBytes());
         record.responseHeaders(response.headers());
@@ -274,31 +268,6 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
         HopByHopHeaders.setKeepAlive(response, context.version(), keepAlive);
         ChannelFuture written = downstream.writeAndFlush(response);
         downstream.exchangeDone(this, keepAlive ? null : written);
-    }
-
-    private static FullHttpResponse json(HttpDownstream downstream, HttpResponseStatus status, String json) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                ByteBufUtil.writeUtf8(downstream.alloc(), json));
-        response.headers()
-                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-                .setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
-        return response;
-    }
-
-    /**
-     * The answer to a request the dispatcher refused: for a route whose action is {@code rpc_call},
-     * the contract's JSON (503, or 404 when no route matched); else the usual text error.
-     */
-    static FullHttpResponse refusal(HttpDownstream downstream, HttpRouteRequest request, GatewayError error) {
-        Route route = request.route();
-        if (route == null || route.rpcCall() == null) {
-            return downstream.error(HttpResponseStatus.SERVICE_UNAVAILABLE, error.reason());
-        }
-        String message = error == GatewayError.OVERLOAD ? "the gateway is overloaded" : "no healthy provider";
-        FullHttpResponse response = json(downstream, HttpResponseStatus.SERVICE_UNAVAILABLE,
-                CallError.unavailable(message).toJson());
-        response.headers().set(LocalResponses.REASON_HEADER, error.reason());
-        return response;
     }
 
     @Override

@@ -24,7 +24,7 @@ import io.tollgate.server.rpccall.ServiceMethods;
 import io.tollgate.server.snapshot.Snapshot;
 import io.tollgate.server.transport.Transport;
 import io.tollgate.server.upstream.ServedHosts;
-import io.tollgate.server.upstream.UpstreamPools;
+import io.tollgate.server.upstream.http.UpstreamPools;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

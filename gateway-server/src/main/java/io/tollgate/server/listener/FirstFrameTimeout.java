@@ -12,18 +12,15 @@ import io.tollgate.core.metrics.ListenerMetrics;
  */
 final class FirstFrameTimeout extends ChannelInboundHandlerAdapter {
 
-    private final long timeoutNanos;
-    private final ListenerMetrics metrics;
-    private HandlerTimeout timeout;
+    private final HandlerTimeout timeout;
 
     FirstFrameTimeout(long timeoutNanos, ListenerMetrics metrics) {
-        this.timeoutNanos = timeoutNanos;
-        this.metrics = metrics;
+        this.timeout = new HandlerTimeout(timeoutNanos, metrics, "first_frame_timeout");
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        timeout = HandlerTimeout.start(ctx, timeoutNanos, metrics, "first_frame_timeout");
+        timeout.start(ctx);
     }
 
     @Override

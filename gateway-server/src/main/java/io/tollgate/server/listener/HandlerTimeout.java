@@ -16,22 +16,38 @@ final class HandlerTimeout {
 
     private static final Logger log = LoggerFactory.getLogger(HandlerTimeout.class);
 
-    private final ScheduledFuture<?> timer;
+    private final long timeoutNanos;
+    private final ListenerMetrics metrics;
+    private final String reason;
+    private ScheduledFuture<?> timer;
 
-    private HandlerTimeout(ChannelHandlerContext ctx, long timeoutNanos, ListenerMetrics metrics, String reason) {
-        this.timer = ctx.executor().schedule(() -> expired(ctx, metrics, reason), timeoutNanos, TimeUnit.NANOSECONDS);
+    /** A timeout of {@code timeoutNanos}, counted under {@code reason}, to be started when its handler is added. */
+    HandlerTimeout(long timeoutNanos, ListenerMetrics metrics, String reason) {
+        this.timeoutNanos = timeoutNanos;
+        this.metrics = metrics;
+        this.reason = reason;
+    }
+
+    /** A timeout started at once for the handler of {@code ctx}; MUST run on its event loop. */
+    static HandlerTimeout start(ChannelHandlerContext ctx, long timeoutNanos, ListenerMetrics metrics, String reason) {
+        HandlerTimeout timeout = new HandlerTimeout(timeoutNanos, metrics, reason);
+        timeout.start(ctx);
+        return timeout;
     }
 
     /** Starts the timeout of the handler of {@code ctx}; MUST run on its event loop. */
-    static HandlerTimeout start(ChannelHandlerContext ctx, long timeoutNanos, ListenerMetrics metrics, String reason) {
-        return new HandlerTimeout(ctx, timeoutNanos, metrics, reason);
+    void start(ChannelHandlerContext ctx) {
+        timer = ctx.executor().schedule(() -> expired(ctx), timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
+    /** Stops the timeout, started or not. */
     void cancel() {
-        timer.cancel(false);
+        if (timer != null) {
+            timer.cancel(false);
+        }
     }
 
-    private static void expired(ChannelHandlerContext ctx, ListenerMetrics metrics, String reason) {
+    private void expired(ChannelHandlerContext ctx) {
         if (ctx.isRemoved() || !ctx.channel().isActive()) {
             return;
         }

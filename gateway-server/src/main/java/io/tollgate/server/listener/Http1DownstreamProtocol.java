@@ -17,22 +17,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * HTTP/1.x on a listener: Netty's server codec in front of the HTTP/1 proxy handler; and, when the
  * listener also serves h2c, the upgrade handler that turns the connection into HTTP/2 on request.
+ *
+ * @param upgrades the h2c upgrade, or null when the listener does not serve h2c
  */
-final class Http1DownstreamProtocol implements DownstreamProtocol {
+record Http1DownstreamProtocol(HttpProxy proxy, H2cUpgradeCodecs upgrades) implements DownstreamProtocol {
 
     private static final ProtocolDetector DETECTOR = new Http1Detector();
 
     /** The most body an upgrading request may carry: it is buffered whole before the switch. */
     private static final int MAX_UPGRADE_BODY_BYTES = 64 * 1024;
-
-    private final HttpProxy proxy;
-    private final H2cUpgradeCodecs upgrades;
-
-    /** @param upgrades the h2c upgrade, or null when the listener does not serve h2c */
-    Http1DownstreamProtocol(HttpProxy proxy, H2cUpgradeCodecs upgrades) {
-        this.proxy = proxy;
-        this.upgrades = upgrades;
-    }
 
     @Override
     public ProtocolDetector detector() {

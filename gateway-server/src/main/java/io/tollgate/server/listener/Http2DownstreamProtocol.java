@@ -13,15 +13,9 @@ import io.tollgate.server.transport.PipelineNames;
  * serve every stream itself (no child channel per stream) with the same proxy logic HTTP/1 uses,
  * and to watch idleness itself, so that no other handler sits in the path of each frame.
  */
-final class Http2DownstreamProtocol implements DownstreamProtocol {
+record Http2DownstreamProtocol(HttpProxy proxy) implements DownstreamProtocol {
 
     private static final ProtocolDetector DETECTOR = new Http2Detector();
-
-    private final HttpProxy proxy;
-
-    Http2DownstreamProtocol(HttpProxy proxy) {
-        this.proxy = proxy;
-    }
 
     @Override
     public ProtocolDetector detector() {
@@ -31,9 +25,5 @@ final class Http2DownstreamProtocol implements DownstreamProtocol {
     @Override
     public void configure(ChannelPipeline pipeline) {
         pipeline.addLast(PipelineNames.CODEC, proxy.newHttp2ConnectionHandler(false));
-    }
-
-    HttpProxy proxy() {
-        return proxy;
     }
 }

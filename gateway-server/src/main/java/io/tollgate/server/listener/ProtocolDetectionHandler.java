@@ -30,19 +30,18 @@ final class ProtocolDetectionHandler extends ByteToMessageDecoder implements Mov
     private static final Logger log = LoggerFactory.getLogger(ProtocolDetectionHandler.class);
 
     private final List<DownstreamProtocol> protocols;
-    private final long timeoutNanos;
     private final ListenerMetrics metrics;
-    private HandlerTimeout timeout;
+    private final HandlerTimeout timeout;
 
     ProtocolDetectionHandler(List<DownstreamProtocol> protocols, long timeoutNanos, ListenerMetrics metrics) {
         this.protocols = protocols;
-        this.timeoutNanos = timeoutNanos;
         this.metrics = metrics;
+        this.timeout = new HandlerTimeout(timeoutNanos, metrics, "detection_timeout");
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        timeout = HandlerTimeout.start(ctx, timeoutNanos, metrics, "detection_timeout");
+        timeout.start(ctx);
     }
 
     @Override

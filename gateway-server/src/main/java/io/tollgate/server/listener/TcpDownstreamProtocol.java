@@ -13,13 +13,7 @@ import io.tollgate.server.transport.PipelineNames;
  * proxy, which keeps its own idle timeout. A {@code tcp} listener serves nothing else, so its
  * detector accepts any bytes.
  */
-final class TcpDownstreamProtocol implements DownstreamProtocol, ProtocolDetector {
-
-    private final TcpProxy proxy;
-
-    TcpDownstreamProtocol(TcpProxy proxy) {
-        this.proxy = proxy;
-    }
+record TcpDownstreamProtocol(TcpProxy proxy) implements DownstreamProtocol, ProtocolDetector {
 
     @Override
     public ProtocolDetector detector() {

@@ -6,8 +6,8 @@ import io.tollgate.router.outlier.UpstreamFailure;
 
 /**
  * What an {@link RpcAttempt} reports to: the {@link RpcCall} it tries for, or a shadow copy of a
- * call ({@link RpcShadow}). Each method is called at most once per attempt, while it has not ended,
- * on the attempt's event loop.
+ * call ({@link RpcShadowCopy}). Each method is called at most once per attempt, while it has not
+ * ended, on the attempt's event loop.
  */
 interface AttemptOwner {
 

@@ -483,10 +483,10 @@ final class RpcDownstreamHandler extends RpcFrameHandler
         call.start(host, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
     }
 
-    /** Starts a shadow copy of a call about to be forwarded, on this connection's loop; see {@link RpcShadow#start}. */
+    /** Starts a shadow copy of a call about to be forwarded, on this loop; see {@link RpcShadowCopy#start}. */
     void shadow(String cluster, MirrorListener listener, Snapshot snapshot, Route route, RpcFrame frame,
             RpcRouteView view) {
-        RpcShadow.start(cluster, listener, snapshot, proxy.records().metrics(), loop, route, frame, view);
+        RpcShadowCopy.start(cluster, listener, snapshot, proxy.records().metrics(), loop, route, frame, view);
     }
 
     /** Sends a oneway request, counted as a request of the breakers for as long as the sending takes. */

@@ -5,10 +5,9 @@ import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.host.Host;
-import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.AbstractHostPool;
 import io.tollgate.server.upstream.HostDownMark;
-import io.tollgate.server.upstream.HostPool;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,54 +22,29 @@ import java.util.List;
  * calls go to other hosts meanwhile; calls on other connections are untouched. Confined to its
  * event loop.
  */
-final class RpcHostPool implements HostPool {
+final class RpcHostPool extends AbstractHostPool {
 
     private final RpcLoop loop;
-    private final Host host;
-    private final ClusterConfig cluster;
     private final ClusterMetrics metrics;
-    private final CircuitBreakers breakers;
-    private final UpstreamConnector connector;
     private final List<RpcUpstreamConnection> connections = new ArrayList<>();
-    private final HostDownMark down;
     private int next;
 
     /** @param breakers the cluster's breakers that connections and waiting requests count in */
     RpcHostPool(RpcLoop loop, Transport transport, Host host, ClusterConfig cluster, ClusterMetrics metrics,
             CircuitBreakers breakers) {
+        super(loop.eventLoop(), transport, host, cluster, breakers);
         this.loop = loop;
-        this.host = host;
-        this.cluster = cluster;
         this.metrics = metrics;
-        this.breakers = breakers;
-        this.connector = UpstreamConnector.of(transport, loop.eventLoop(), host, cluster.connectTimeout(),
-                cluster);
-        this.down = new HostDownMark(cluster);
-    }
-
-    @Override
-    public boolean hostDown() {
-        return down.isDown();
-    }
-
-    /** A connection to the host opened: the host is back. */
-    void hostAlive() {
-        down.alive();
     }
 
     /** Learns that the host died: counted once, its connections without calls closed. */
     void hostDied() {
-        if (down.died()) {
+        if (markDied()) {
             metrics.hostDown();
         }
         for (RpcUpstreamConnection connection : List.copyOf(connections)) {
             connection.closeIfIdle();
         }
-    }
-
-    @Override
-    public Host host() {
-        return host;
     }
 
     ClusterConfig cluster() {

@@ -61,12 +61,6 @@ final class RpcRouteView extends RequestContext {
         return path;
     }
 
-    /** Always {@code null}: RPC requests have no query. */
-    @Override
-    public String query() {
-        return null;
-    }
-
     @Override
     public String header(String name) {
         return frame.header(name);

@@ -11,31 +11,17 @@ import io.tollgate.protocols.generic.SofaGenericCalls;
  * {@code /{service}/{method}} (SOFARPC's service by its unique name {@code interface:version[:uniqueId]}),
  * Dubbo's {@code group} and {@code version} as headers.
  */
-final class CallRoute implements RouteRequest {
+record CallRoute(HttpCallRequest call, String path) implements RouteRequest {
 
-    private final HttpCallRequest call;
-    private final String path;
-
-    CallRoute(RpcCallConfig.Protocol protocol, HttpCallRequest call) {
-        this.call = call;
+    static CallRoute of(RpcCallConfig.Protocol protocol, HttpCallRequest call) {
         String service = protocol == RpcCallConfig.Protocol.SOFA
                 ? SofaGenericCalls.uniqueName(call.service(), call.version(), call.uniqueId()) : call.service();
-        this.path = "/" + service + "/" + call.method();
+        return new CallRoute(call, "/" + service + "/" + call.method());
     }
 
     @Override
     public String authority() {
         return call.service();
-    }
-
-    @Override
-    public String path() {
-        return path;
-    }
-
-    @Override
-    public String query() {
-        return null;
     }
 
     @Override

@@ -19,6 +19,7 @@ import io.tollgate.protocols.json.JavaType;
 import io.tollgate.protocols.json.JsonMappingException;
 import io.tollgate.protocols.rpc.RpcError;
 import io.tollgate.protocols.rpc.RpcFrame;
+import io.tollgate.server.dispatch.GatewayError;
 import io.tollgate.server.rpc.RpcUpstreams;
 import io.tollgate.server.rpc.ServiceClusters;
 import java.util.List;
@@ -62,7 +63,7 @@ public final class HttpRpcCalls {
      */
     public ServiceClusters.Lookup serviceCluster(String template, RpcCallConfig.Protocol protocol,
             HttpCallRequest request) {
-        return serviceClusters.lookup(template, new CallRoute(protocol, request));
+        return serviceClusters.lookup(template, CallRoute.of(protocol, request));
     }
 
     /** The upstream connections calls in {@code protocol} go on, or null when there are none. */
@@ -133,6 +134,19 @@ public final class HttpRpcCalls {
         return switch (protocol) {
             case DUBBO -> DubboGenericCalls.reply((DubboFrame) response);
             case SOFA -> SofaGenericCalls.reply((BoltFrame) response, SOFA_DIALECT);
+        };
+    }
+
+    /**
+     * The contract's error for a request to an {@code rpc_call} route that the gateway refused
+     * before any call was made: 503, saying why.
+     */
+    public static CallError refusal(GatewayError error) {
+        return switch (error) {
+            case OVERLOAD -> CallError.unavailable("the gateway is overloaded");
+            case NO_ROUTE -> CallError.unavailable("no route takes the call");
+            case NO_CLUSTER -> CallError.unavailable("the route's cluster does not exist");
+            case NO_HEALTHY_UPSTREAM -> CallError.unavailable("no healthy provider");
         };
     }
 

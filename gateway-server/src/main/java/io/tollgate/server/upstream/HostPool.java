@@ -4,8 +4,8 @@ import io.tollgate.router.host.Host;
 
 /**
  * The upstream connections of one event loop to one host, whatever the protocol: the HTTP/1.1
- * and HTTP/2 pools ({@link UpstreamPool}, from which an exchange acquires a connection or a
- * stream) and the RPC pool of multiplexed connections. What an exchange and a reload ask of every
+ * and HTTP/2 pools ({@link io.tollgate.server.upstream.http.UpstreamPool}, from which an exchange
+ * acquires a connection or a stream) and the RPC pool of multiplexed connections. What an exchange and a reload ask of every
  * one of them. Confined to its event loop: every method MUST be called on it.
  */
 public interface HostPool {

@@ -9,10 +9,11 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.tollgate.protocols.bolt.BoltDecoder;
+import io.tollgate.protocols.bolt.BoltCodec;
 import io.tollgate.protocols.bolt.BoltFrame;
 import io.tollgate.protocols.bolt.BoltResponses;
 import io.tollgate.protocols.bolt.BoltStatus;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,7 +43,8 @@ public final class AnsweringBoltUpstream implements AutoCloseable {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new BoltDecoder()).addLast(new SimpleChannelInboundHandler<BoltFrame>() {
+                        ch.pipeline().addLast(new RpcFrameDecoder(BoltCodec.DEFAULTS))
+                                .addLast(new SimpleChannelInboundHandler<BoltFrame>() {
                             @Override
                             protected void channelRead0(ChannelHandlerContext ctx, BoltFrame frame) {
                                 if (frame.kind() != BoltFrame.Kind.REQUEST) {

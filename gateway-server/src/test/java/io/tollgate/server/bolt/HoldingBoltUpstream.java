@@ -10,12 +10,13 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.tollgate.protocols.bolt.BoltDecoder;
+import io.tollgate.protocols.bolt.BoltCodec;
 import io.tollgate.protocols.bolt.BoltDialect;
 import io.tollgate.protocols.bolt.BoltFrame;
 import io.tollgate.protocols.bolt.BoltHeartbeats;
 import io.tollgate.protocols.bolt.BoltResponses;
 import io.tollgate.protocols.bolt.BoltStatus;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import java.net.InetSocketAddress;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -44,7 +45,8 @@ final class HoldingBoltUpstream implements AutoCloseable {
                     @Override
                     protected void initChannel(Channel ch) {
                         connections.add(ch);
-                        ch.pipeline().addLast(new BoltDecoder()).addLast(new SimpleChannelInboundHandler<BoltFrame>() {
+                        ch.pipeline().addLast(new RpcFrameDecoder(BoltCodec.DEFAULTS))
+                                .addLast(new SimpleChannelInboundHandler<BoltFrame>() {
                             @Override
                             protected void channelRead0(ChannelHandlerContext ctx, BoltFrame frame) {
                                 if (frame.kind() != BoltFrame.Kind.HEARTBEAT) {

@@ -8,8 +8,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.tollgate.protocols.bolt.BoltDecoder;
+import io.tollgate.protocols.bolt.BoltCodec;
 import io.tollgate.protocols.bolt.BoltFrame;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +33,8 @@ public final class RawBoltClient implements AutoCloseable {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new BoltDecoder()).addLast(new SimpleChannelInboundHandler<BoltFrame>() {
+                        ch.pipeline().addLast(new RpcFrameDecoder(BoltCodec.DEFAULTS))
+                                .addLast(new SimpleChannelInboundHandler<BoltFrame>() {
                             @Override
                             protected void channelRead0(ChannelHandlerContext ctx, BoltFrame frame) {
                                 received.add(new Received(frame.kind(), (int) frame.requestId(),

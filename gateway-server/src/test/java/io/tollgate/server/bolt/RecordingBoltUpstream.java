@@ -9,8 +9,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.tollgate.protocols.bolt.BoltDecoder;
+import io.tollgate.protocols.bolt.BoltCodec;
 import io.tollgate.protocols.bolt.BoltFrame;
+import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,8 @@ final class RecordingBoltUpstream implements AutoCloseable {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new BoltDecoder()).addLast(new SimpleChannelInboundHandler<BoltFrame>() {
+                        ch.pipeline().addLast(new RpcFrameDecoder(BoltCodec.DEFAULTS))
+                                .addLast(new SimpleChannelInboundHandler<BoltFrame>() {
                             private final List<ByteBuf> answers = new ArrayList<>();
 
                             @Override

@@ -31,7 +31,8 @@ class HandlerFailuresTest {
 
     private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
     private final Logger handlerLog = (Logger) LoggerFactory.getLogger("io.tollgate.server.http.HttpDownstreamHandler");
-    private final Logger upstreamLog = (Logger) LoggerFactory.getLogger("io.tollgate.server.upstream.Http1UpstreamConnection");
+    private final Logger upstreamLog =
+            (Logger) LoggerFactory.getLogger("io.tollgate.server.upstream.http.Http1UpstreamConnection");
     private HttpUpstream upstream;
     private TestGateway gateway;
 

@@ -19,11 +19,6 @@ record TcpRouteRequest(String clientAddress) implements RouteRequest {
     }
 
     @Override
-    public String query() {
-        return null;
-    }
-
-    @Override
     public String header(String name) {
         return null;
     }

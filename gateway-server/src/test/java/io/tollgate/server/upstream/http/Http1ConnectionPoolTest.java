@@ -1,4 +1,4 @@
-package io.tollgate.server.upstream;
+package io.tollgate.server.upstream.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,11 +1,12 @@
-package io.tollgate.server.upstream;
+package io.tollgate.server.upstream.http;
 
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.host.Host;
-import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.AbstractHostPool;
+import io.tollgate.server.upstream.HostDownMark;
 import java.util.List;
 
 /**
@@ -19,37 +20,18 @@ import java.util.List;
  * {@link #hostDown()} as its {@link HostDownMark} says, so that the load balancer's choices avoid
  * the host meanwhile. Confined to its event loop.
  */
-abstract class AbstractUpstreamPool implements UpstreamPool {
+abstract class AbstractUpstreamPool extends AbstractHostPool implements UpstreamPool {
 
     protected final EventLoop loop;
-    protected final Host host;
-    protected final ClusterConfig cluster;
-    protected final CircuitBreakers breakers;
     protected final PoolEvents events;
-    protected final UpstreamConnector connector;
     protected final Waiters waiters;
-    private final HostDownMark down;
 
     AbstractUpstreamPool(EventLoop loop, Transport transport, Host host, ClusterConfig cluster, CircuitBreakers breakers,
             PoolEvents events) {
+        super(loop, transport, host, cluster, breakers);
         this.loop = loop;
-        this.host = host;
-        this.cluster = cluster;
-        this.breakers = breakers;
         this.events = events;
         this.waiters = new Waiters(cluster.maxPendingRequests(), breakers, events);
-        this.connector = UpstreamConnector.of(transport, loop, host, cluster.connectTimeout(), cluster);
-        this.down = new HostDownMark(cluster);
-    }
-
-    @Override
-    public final Host host() {
-        return host;
-    }
-
-    @Override
-    public final boolean hostDown() {
-        return down.isDown();
     }
 
     /**
@@ -116,11 +98,6 @@ abstract class AbstractUpstreamPool implements UpstreamPool {
     protected void connectStarted() {
     }
 
-    /** A connection to the host opened: whatever killed it before, the host is back. */
-    protected final void hostAlive() {
-        down.alive();
-    }
-
     /**
      * A connect failed: counted and its breaker's connection given back. With {@code othersServe}
      * (established connections that will serve the waiters) the host is alive and its waiter keeps
@@ -142,7 +119,7 @@ abstract class AbstractUpstreamPool implements UpstreamPool {
      * its host down only extends that.
      */
     protected final void hostDied() {
-        if (down.died()) {
+        if (markDied()) {
             events.hostDown();
         } else if (waiters.isEmpty()) {
             return;

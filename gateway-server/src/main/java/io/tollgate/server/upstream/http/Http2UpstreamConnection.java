@@ -1,4 +1,4 @@
-package io.tollgate.server.upstream;
+package io.tollgate.server.upstream.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
@@ -13,7 +13,7 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.tollgate.core.config.Http2Options;
 import io.tollgate.protocols.http2.Http2Codecs;
-import io.tollgate.server.http2.Http2Multiplexer;
+import io.tollgate.server.transport.Http2Multiplexer;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package io.tollgate.server.upstream;
+package io.tollgate.server.upstream.http;
 
 import io.tollgate.router.breaker.CircuitBreakers;
 import java.util.ArrayDeque;

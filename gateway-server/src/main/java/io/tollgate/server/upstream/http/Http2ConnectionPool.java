@@ -1,4 +1,4 @@
-package io.tollgate.server.upstream;
+package io.tollgate.server.upstream.http;
 
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;

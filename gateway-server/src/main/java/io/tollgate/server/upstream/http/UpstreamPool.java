@@ -1,4 +1,6 @@
-package io.tollgate.server.upstream;
+package io.tollgate.server.upstream.http;
+
+import io.tollgate.server.upstream.HostPool;
 
 /**
  * The HTTP pool of one event loop to one host, a {@link HostPool}: an exchange acquires an

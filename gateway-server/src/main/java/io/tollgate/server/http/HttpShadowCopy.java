@@ -18,53 +18,42 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.filter.MirrorListener;
-import io.tollgate.core.filter.MirrorOutcome;
-import io.tollgate.core.metrics.ClusterMetrics;
 import io.tollgate.core.metrics.GatewayMetrics;
 import io.tollgate.protocols.http2.Grpc;
-import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.exchange.Deadlines;
+import io.tollgate.server.shadow.Shadow;
 import io.tollgate.server.shadow.ShadowTarget;
 import io.tollgate.server.snapshot.Snapshot;
-import io.tollgate.server.upstream.UpstreamConnection;
-import io.tollgate.server.upstream.UpstreamPool;
-import io.tollgate.server.upstream.UpstreamPools;
+import io.tollgate.server.upstream.http.UpstreamConnection;
+import io.tollgate.server.upstream.http.UpstreamPool;
+import io.tollgate.server.upstream.http.UpstreamPools;
 
 /**
- * A shadow copy of one forwarded HTTP request on its way to a host of another cluster, fire and
- * forget (Envoy's request mirroring): its own head (the forwarded one, host suffixed
- * {@code -shadow}), the request's body kept as retained slices up to a limit, and a connection of
- * the host's pool of the event loop once the body is whole. Its answer is read and dropped, counted
- * in the shadow cluster's meters. It never touches the request it copies: past the limit it
- * gives up, counted as {@link MirrorOutcome#SKIPPED}; it is sent on a later turn of the loop, after
- * the request itself went out; the route's timeout bounds it, and it holds a request of the shadow
- * cluster's circuit breakers meanwhile. Confined to the request's event loop.
+ * HTTP's part of a {@link Shadow}: the copy of one forwarded HTTP request on its way to a host of
+ * another cluster, an attempt of its own on the host's pool of the event loop. Its own head (the
+ * forwarded one, host suffixed {@code -shadow}), the request's body kept as retained slices up to a
+ * limit, and a connection once the body is whole; its answer is read and dropped. It never touches
+ * the request it copies: past the limit it gives up ({@link Shadow#skipped}); it is sent on a later
+ * turn of the loop, after the request itself went out; the route's timeout bounds it, and it holds
+ * a request of the shadow cluster's circuit breakers meanwhile. Confined to the request's event loop.
  */
-final class HttpShadow extends PooledAttempt {
+final class HttpShadowCopy extends PooledAttempt {
 
     private static final String SHADOW_SUFFIX = "-shadow";
 
+    private final Shadow shadow;
     private final EventLoop loop;
-    private final ClusterMetrics metrics;
-    private final MirrorListener listener;
     private final HttpRequest head;
     private final long maxBodyBytes;
-    private final long startNanos = System.nanoTime();
     private CompositeByteBuf body;
     private int status;
     private boolean bodyWhole;
 
-    /**
-     * @param breakers the shadow cluster's breakers, from which the caller took a request that
-     *     this shadow gives back when it ends
-     */
-    private HttpShadow(UpstreamPool pool, EventLoop loop, CircuitBreakers breakers, ClusterMetrics metrics,
-            MirrorListener listener, HttpRequest head, long maxBodyBytes) {
-        super(pool, breakers, false);
+    private HttpShadowCopy(Shadow shadow, UpstreamPool pool, EventLoop loop, HttpRequest head, long maxBodyBytes) {
+        super(pool, shadow.target().breakers(), false);
+        this.shadow = shadow;
         this.loop = loop;
-        this.metrics = metrics;
-        this.listener = listener;
         this.head = head;
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -79,21 +68,22 @@ final class HttpShadow extends PooledAttempt {
      * @param originForm the request's target as sent upstream, in origin form
      * @return the shadow while it waits for the rest of the body, else null (sent or ended)
      */
-    static HttpShadow start(String clusterName, long maxBodyBytes, MirrorListener listener, Snapshot snapshot,
+    static HttpShadowCopy start(String clusterName, long maxBodyBytes, MirrorListener listener, Snapshot snapshot,
             GatewayMetrics gatewayMetrics, UpstreamPools pools, Deadlines deadlines, EventLoop loop, Route route,
             HttpRequest prepared, HttpRouteRequest view, String originForm) {
-        ShadowTarget target = ShadowTarget.choose(clusterName, snapshot, gatewayMetrics, route, view, listener);
-        if (target == null) {
+        Shadow shadow = Shadow.start(clusterName, snapshot, gatewayMetrics, route, view, listener);
+        if (shadow == null) {
             return null;
         }
+        ShadowTarget target = shadow.target();
         boolean http2 = ClusterConfig.H2.equals(target.cluster().config().protocol());
-        HttpShadow shadow = new HttpShadow(pools.pool(target.cluster(), target.host()), loop, target.breakers(),
-                target.metrics(), listener, head(prepared, originForm, http2), maxBodyBytes);
-        shadow.startPerTryTimeout(deadlines, target.timeoutNanos());
+        HttpShadowCopy copy = new HttpShadowCopy(shadow, pools.pool(target.cluster(), target.host()), loop,
+                head(prepared, originForm, http2), maxBodyBytes);
+        copy.startPerTryTimeout(deadlines, target.timeoutNanos());
         if (prepared instanceof LastHttpContent) {
-            shadow.body(((LastHttpContent) prepared).content(), true);
+            copy.body(((LastHttpContent) prepared).content(), true);
         }
-        return shadow.ended() || shadow.bodyWhole ? null : shadow;
+        return copy.ended() || copy.bodyWhole ? null : copy;
     }
 
     /** The shadow's own head: the forwarded one, without framing headers, its host suffixed. */
@@ -136,7 +126,9 @@ final class HttpShadow extends PooledAttempt {
         if (bytes > 0) {
             long held = body == null ? 0 : body.readableBytes();
             if (held + bytes > maxBodyBytes) {
-                end(MirrorOutcome.SKIPPED, false);
+                if (finish(false)) {
+                    shadow.skipped();
+                }
                 return;
             }
             if (body == null) {
@@ -152,8 +144,8 @@ final class HttpShadow extends PooledAttempt {
 
     /** The request ended: a copy whose body is not whole yet will never be. */
     void requestEnded() {
-        if (!bodyWhole) {
-            end(MirrorOutcome.SKIPPED, false);
+        if (!bodyWhole && finish(false)) {
+            shadow.skipped();
         }
     }
 
@@ -176,7 +168,9 @@ final class HttpShadow extends PooledAttempt {
 
     @Override
     public void failed(UpstreamPool.Failure failure, Throwable cause) {
-        end(MirrorOutcome.FAILED, false);
+        if (finish(false)) {
+            shadow.failed();
+        }
     }
 
     @Override
@@ -188,9 +182,8 @@ final class HttpShadow extends PooledAttempt {
             if (msg instanceof HttpResponse) {
                 status = ((HttpResponse) msg).status().code();
             }
-            if (msg instanceof LastHttpContent && status >= 200) {
-                metrics.requestCompleted(status, System.nanoTime() - startNanos);
-                end(MirrorOutcome.SENT, true);
+            if (msg instanceof LastHttpContent && status >= 200 && finish(true)) {
+                shadow.answered(status);
             }
         } finally {
             ReferenceCountUtil.release(msg);
@@ -217,9 +210,8 @@ final class HttpShadow extends PooledAttempt {
     }
 
     private void upstreamGone() {
-        if (letGo()) {
-            metrics.reset();
-            end(MirrorOutcome.FAILED, false);
+        if (letGo() && finish(false)) {
+            shadow.reset();
         }
     }
 
@@ -230,20 +222,25 @@ final class HttpShadow extends PooledAttempt {
     /** The route's timeout passed before the shadow's answer. */
     @Override
     protected void expired() {
-        if (!ended()) {
-            metrics.timeout();
-            end(MirrorOutcome.FAILED, false);
+        if (finish(false)) {
+            shadow.timedOut();
         }
     }
 
-    private void end(MirrorOutcome outcome, boolean reusable) {
+    /**
+     * Ends the copy's attempt ({@code reusable}: its connection carried a whole request and
+     * response) and lets go of the body held.
+     *
+     * @return false when it had ended already
+     */
+    private boolean finish(boolean reusable) {
         if (!endUse(reusable)) {
-            return;
+            return false;
         }
         if (body != null) {
             body.release();
             body = null;
         }
-        listener.mirrored(outcome);
+        return true;
     }
 }

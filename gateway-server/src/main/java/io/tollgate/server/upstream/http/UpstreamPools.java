@@ -1,10 +1,12 @@
-package io.tollgate.server.upstream;
+package io.tollgate.server.upstream.http;
 
 import io.netty.channel.EventLoop;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.host.Host;
 import io.tollgate.server.transport.Transport;
+import io.tollgate.server.upstream.HostPools;
+import io.tollgate.server.upstream.ServedHosts;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Iterator;

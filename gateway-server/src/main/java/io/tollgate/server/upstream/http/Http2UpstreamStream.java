@@ -1,4 +1,4 @@
-package io.tollgate.server.upstream;
+package io.tollgate.server.upstream.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -27,7 +27,7 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
-import io.tollgate.server.http2.Http2Multiplexer;
+import io.tollgate.server.transport.Http2Multiplexer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package io.tollgate.server.http2;
+package io.tollgate.server.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;

@@ -1,9 +1,9 @@
-package io.tollgate.server.upstream;
+package io.tollgate.server.upstream.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2Settings;
-import io.tollgate.server.http2.Http2StreamFrameListener;
+import io.tollgate.server.transport.Http2StreamFrameListener;
 
 /**
  * Hands an upstream connection, besides its streams' HEADERS and DATA, the RST_STREAM frames of its

@@ -1,4 +1,4 @@
-package io.tollgate.server.http2;
+package io.tollgate.server.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
@@ -16,7 +16,6 @@ import io.netty.handler.codec.http2.Http2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.tollgate.core.metrics.ConnectionErrorMeters;
-import io.tollgate.server.transport.HandlerFailures;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
