@@ -2,8 +2,8 @@ package io.tollgate.server.filter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.server.dubbo.DubboConsumer;
-import io.tollgate.server.dubbo.DubboProvider;
+import io.tollgate.server.rpc.DubboConsumer;
+import io.tollgate.server.rpc.DubboProvider;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.RawUpstream;
