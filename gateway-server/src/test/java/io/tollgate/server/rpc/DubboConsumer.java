@@ -79,23 +79,15 @@ public final class DubboConsumer implements AutoCloseable {
     }
 
     /** What {@link #connect} sets up: the port, and optionally protocol, timeout, group, version, async. */
-    public static final class Builder {
+    public static final class Builder extends DubboServiceBuilder<Builder> {
         private final int port;
-        private String protocol = "dubbo";
         private Duration timeout = Duration.ofSeconds(5);
-        private String group;
-        private String version;
         private boolean async;
 
         private Builder(int port) {
             this.port = port;
         }
 
-        /** Calls over {@code protocol}, {@code "dubbo"} unless set; {@code "tri"} is Triple (HTTP/2). */
-        public Builder protocol(String protocol) {
-            this.protocol = protocol;
-            return this;
-        }
 
         /** How long a call may take before the consumer gives up on it; 5 s unless set. */
         public Builder timeout(Duration timeout) {
@@ -103,17 +95,7 @@ public final class DubboConsumer implements AutoCloseable {
             return this;
         }
 
-        /** Calls the service of Dubbo group {@code group}. */
-        public Builder group(String group) {
-            this.group = group;
-            return this;
-        }
 
-        /** Calls the service of version {@code version}. */
-        public Builder version(String version) {
-            this.version = version;
-            return this;
-        }
 
         /** Makes every call asynchronous: see {@link DubboConsumer#async}. */
         public Builder async() {

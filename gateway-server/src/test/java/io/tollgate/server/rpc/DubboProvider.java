@@ -119,12 +119,9 @@ public final class DubboProvider implements AutoCloseable {
 
 
     /** What {@link #start} sets up: a name, and optionally a protocol, a port, a group and a version. */
-    public static final class Builder {
+    public static final class Builder extends DubboServiceBuilder<Builder> {
         private final String name;
-        private String protocol = "dubbo";
         private int port;
-        private String group;
-        private String version;
         private String registry;
         private String registerMode;
         private String application;
@@ -135,11 +132,6 @@ public final class DubboProvider implements AutoCloseable {
             this.name = name;
         }
 
-        /** Exports over {@code protocol}, {@code "dubbo"} unless set; {@code "tri"} is Triple (HTTP/2). */
-        public Builder protocol(String protocol) {
-            this.protocol = protocol;
-            return this;
-        }
 
         /** Listens on {@code port}; without it, on a free port. */
         public Builder port(int port) {
@@ -147,17 +139,7 @@ public final class DubboProvider implements AutoCloseable {
             return this;
         }
 
-        /** Exports the service in Dubbo group {@code group}. */
-        public Builder group(String group) {
-            this.group = group;
-            return this;
-        }
 
-        /** Exports the service with version {@code version}. */
-        public Builder version(String version) {
-            this.version = version;
-            return this;
-        }
 
         /**
          * Registers the provider in the registry at {@code address} (e.g. {@code zookeeper://127.0.0.1:2181}),
