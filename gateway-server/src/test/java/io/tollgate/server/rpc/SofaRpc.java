@@ -34,7 +34,7 @@ public final class SofaRpc implements AutoCloseable {
      * Exports {@code service} on a free port with SOFARPC's {@code uniqueId} {@code uniqueId} (empty
      * for none), registered in the ZooKeeper at {@code zookeeper} ({@code host:port}) unless null.
      */
-    SofaRpc(EchoService service, String zookeeper, String uniqueId) {
+    public SofaRpc(EchoService service, String zookeeper, String uniqueId) {
         this(service, zookeeper == null ? null : new RegistryConfig().setProtocol("zookeeper").setAddress(zookeeper),
                 uniqueId);
     }
@@ -43,7 +43,7 @@ public final class SofaRpc implements AutoCloseable {
      * Exports {@code service} on a free port with SOFARPC's {@code uniqueId} {@code uniqueId} (empty
      * for none), registered in {@code registry} (SOFARPC's own registry settings) unless null.
      */
-    SofaRpc(EchoService service, RegistryConfig registry, String uniqueId) {
+    public SofaRpc(EchoService service, RegistryConfig registry, String uniqueId) {
         this(service, registry, uniqueId, Map.of());
     }
 
@@ -51,7 +51,7 @@ public final class SofaRpc implements AutoCloseable {
      * As {@link #SofaRpc(EchoService, RegistryConfig, String)}, with {@code parameters} added to the
      * provider's registration (SOFARPC's {@code warmupTime} and {@code warmupWeight}, for one).
      */
-    SofaRpc(EchoService service, RegistryConfig registry, String uniqueId, Map<String, String> parameters) {
+    public SofaRpc(EchoService service, RegistryConfig registry, String uniqueId, Map<String, String> parameters) {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         } catch (IOException e) {
@@ -84,7 +84,7 @@ public final class SofaRpc implements AutoCloseable {
     }
 
     /** A synchronous consumer of {@code bolt://127.0.0.1:port} with a 5 s timeout and SOFARPC's {@code uniqueId}. */
-    EchoService refer(int port, String uniqueId) {
+    public EchoService refer(int port, String uniqueId) {
         ConsumerConfig<EchoService> config = new ConsumerConfig<EchoService>()
                 .setInterfaceId(EchoService.class.getName())
                 .setProtocol("bolt")

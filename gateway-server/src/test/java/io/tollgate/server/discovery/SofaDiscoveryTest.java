@@ -1,10 +1,12 @@
-package io.tollgate.server.rpc;
+package io.tollgate.server.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.alipay.sofa.rpc.config.RegistryConfig;
 import io.tollgate.router.host.Host;
+import io.tollgate.server.rpc.EchoService;
+import io.tollgate.server.rpc.SofaRpc;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;
