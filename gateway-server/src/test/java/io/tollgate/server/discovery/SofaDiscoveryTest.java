@@ -28,30 +28,10 @@ import org.junit.jupiter.api.Test;
 class SofaDiscoveryTest {
 
     private static final String INTERFACE = EchoService.class.getName();
-    private static final String CONFIG = """
-            registries:
-              - name: zk
+    private static final String CONFIG = SofaDiscoveryConfig.of("zk", """
                 type: zookeeper
                 ensemble: ${ZK}
-                connection_timeout: 5s
-            listeners:
-              - name: bolt
-                port: 0
-                protocols: [bolt]
-                route_config:
-                  virtual_hosts:
-                    - name: named
-                      domains: ["${INTERFACE}:1.0:named"]
-                      routes: [{ match: { prefix: / }, route: { cluster: named } }]
-                    - name: every-service
-                      domains: ["*"]
-                      routes: [{ match: { prefix: / }, route: { cluster: sofa-services } }]
-            clusters:
-              - name: named
-                discovery: { registry: zk, sofa: { interface: "${INTERFACE}", unique_id: named } }
-              - name: sofa-services
-                discovery: { registry: zk, per_service: sofa }
-            """;
+            """, "named");
     private static final Duration LIMIT = Duration.ofSeconds(20);
 
     private final StartedResources started = new StartedResources();

@@ -27,31 +27,11 @@ import org.junit.jupiter.api.Test;
 class SofaNacosDiscoveryTest {
 
     private static final String INTERFACE = EchoService.class.getName();
-    private static final String CONFIG = """
-            registries:
-              - name: nacos
+    private static final String CONFIG = SofaDiscoveryConfig.of("nacos", """
                 type: nacos
                 servers: ${NACOS}
                 namespace: sofa-rpc
-                connection_timeout: 5s
-            listeners:
-              - name: bolt
-                port: 0
-                protocols: [bolt]
-                route_config:
-                  virtual_hosts:
-                    - name: named
-                      domains: ["${INTERFACE}:1.0:${UNIQUE_ID}"]
-                      routes: [{ match: { prefix: / }, route: { cluster: named } }]
-                    - name: every-service
-                      domains: ["*"]
-                      routes: [{ match: { prefix: / }, route: { cluster: sofa-services } }]
-            clusters:
-              - name: named
-                discovery: { registry: nacos, sofa: { interface: "${INTERFACE}", unique_id: "${UNIQUE_ID}" } }
-              - name: sofa-services
-                discovery: { registry: nacos, per_service: sofa }
-            """;
+            """, "\"${UNIQUE_ID}\"");
     private static final Duration LIMIT = Duration.ofSeconds(20);
 
     private final StartedResources started = new StartedResources();
