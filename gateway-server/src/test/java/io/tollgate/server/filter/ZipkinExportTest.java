@@ -97,15 +97,19 @@ class ZipkinExportTest {
     private static DubboConsumer dubbo;
     private static String nowhere;
 
-    /** Zipkin's server starts in a JVM of its own: past the suite's 60 s default on a loaded host. */
+    /**
+     * Zipkin's server starts in a JVM of its own, past the suite's 60 s default on a loaded host;
+     * the upstreams start meanwhile.
+     */
     @BeforeAll
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     static void start() throws Exception {
-        zipkin = started.add(ZipkinServer.start(dir));
+        zipkin = started.add(ZipkinServer.launch(dir));
         web = started.add(new HttpUpstream("web"));
         web.answer("/fail", () -> 503);
         sofa = started.add(new SofaRpc(recording));
         DubboProvider provider = started.add(DubboProvider.named("dubbo").start());
+        zipkin.awaitReady();
         nowhere = "http://127.0.0.1:" + FreePort.pick() + "/api/v2/spans";
         gateway = started.add(TestGateway.start(CONFIG.replace("EXPORT", EXPORT), Map.of("ZIPKIN", zipkin.spansEndpoint(),
                 "NOWHERE", nowhere, "WEB", web.port(), "SOFA", sofa.port(), "DUBBO", provider.port())));
