@@ -141,5 +141,5 @@ cd "$root"
 ./mvnw -B -q -o test-compile dependency:build-classpath -pl gateway-server -am -Dmdep.includeScope=test \
   -Dmdep.outputFile="$work/classpath" >/dev/null
 java -cp "gateway-server/target/test-classes:gateway-server/target/classes:$(cat "$work/classpath")" \
-  io.tollgate.server.xds.IstiodRecorder "$xds" "$out"
+  io.tollgate.server.IstiodRecorder "$xds" "$out"
 echo "recorded into $out:" && ls -l "$out"

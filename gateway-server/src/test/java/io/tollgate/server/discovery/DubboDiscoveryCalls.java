@@ -2,7 +2,7 @@ package io.tollgate.server.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.server.dubbo.DubboConsumer;
+import io.tollgate.server.rpc.DubboConsumer;
 import io.tollgate.server.testing.TestGateway;
 import java.net.URI;
 import java.net.http.HttpClient;

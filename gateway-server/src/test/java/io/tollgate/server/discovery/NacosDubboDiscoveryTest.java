@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tollgate.server.dubbo.DubboConsumer;
-import io.tollgate.server.dubbo.DubboEchoService;
-import io.tollgate.server.dubbo.DubboProvider;
+import io.tollgate.server.rpc.DubboConsumer;
+import io.tollgate.server.rpc.DubboEchoService;
+import io.tollgate.server.rpc.DubboProvider;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;

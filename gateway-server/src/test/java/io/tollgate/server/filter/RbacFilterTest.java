@@ -15,8 +15,8 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.tollgate.core.metrics.MetricNames;
-import io.tollgate.server.bolt.EchoService;
-import io.tollgate.server.dubbo.DubboConsumer;
+import io.tollgate.server.rpc.EchoService;
+import io.tollgate.server.rpc.DubboConsumer;
 import io.tollgate.server.http2.EchoGrpc;
 import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
@@ -153,7 +153,7 @@ class RbacFilterTest {
                     action: DENY
                     policies:
                       - name: no-fail
-                        permissions: [{ service: { prefix: io.tollgate.server.bolt.EchoService }, method: { exact: fail } }]
+                        permissions: [{ service: { prefix: io.tollgate.server.rpc.EchoService }, method: { exact: fail } }]
                         principals: [{ source_ip: [127.0.0.1] }]
                 route_config: { virtual_hosts: [{ name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: bolt } }] }] }
               - name: dubbo
@@ -163,7 +163,7 @@ class RbacFilterTest {
                     action: DENY
                     policies:
                       - name: no-fail
-                        permissions: [{ service: { exact: io.tollgate.server.dubbo.DubboEchoService }, method: { exact: fail } }]
+                        permissions: [{ service: { exact: io.tollgate.server.rpc.DubboEchoService }, method: { exact: fail } }]
                         principals: [{ any: true }]
                       - { name: mallory, permissions: [{ any: true }], principals: [{ header: { name: x-user, exact: mallory } }] }
                 route_config: { virtual_hosts: [{ name: all, domains: ["*"], routes: [{ match: { prefix: / }, route: { cluster: dubbo } }] }] }

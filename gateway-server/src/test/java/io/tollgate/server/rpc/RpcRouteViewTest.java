@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.tollgate.protocols.bolt.BoltCodec;
 import io.tollgate.protocols.rpc.RpcFrame;
-import io.tollgate.server.bolt.BoltFrames;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;

@@ -30,8 +30,11 @@ public final class ZipkinServer implements AutoCloseable {
         this.port = port;
     }
 
-    /** Starts the server and returns once its {@code /health} answers 200. */
-    public static ZipkinServer start(Path logDir) throws IOException, InterruptedException {
+    /**
+     * Starts the server's JVM and returns at once, so that a test starts its other parts while
+     * Zipkin boots; {@link #awaitReady} waits for it.
+     */
+    public static ZipkinServer launch(Path logDir) throws IOException {
         Path jar = Path.of("target", "zipkin", "zipkin-server-exec.jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar.toAbsolutePath() + " missing: the build copies it in process-test-resources");
@@ -42,14 +45,13 @@ public final class ZipkinServer implements AutoCloseable {
                 jar.toAbsolutePath().toString(), "--armeria.ports[0].ip=127.0.0.1", "--armeria.ports[0].port=" + port,
                 "--armeria.ports[0].protocols=http")
                 .redirectErrorStream(true).redirectOutput(logDir.resolve("zipkin.log").toFile()).start();
-        ZipkinServer server = new ZipkinServer(process, port);
-        try {
-            Await.until("zipkin /health", Duration.ofSeconds(180), () -> process.isAlive() && server.healthy());
-        } catch (AssertionError | InterruptedException e) {
-            server.close();
-            throw e;
-        }
-        return server;
+        return new ZipkinServer(process, port);
+    }
+
+    /** Returns once the server's {@code /health} answers 200; fails if its JVM ended or it took over 180 s. */
+    public ZipkinServer awaitReady() throws InterruptedException {
+        Await.until("zipkin /health", Duration.ofSeconds(180), () -> process.isAlive() && healthy());
+        return this;
     }
 
     public int port() {

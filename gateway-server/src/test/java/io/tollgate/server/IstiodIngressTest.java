@@ -1,0 +1,227 @@
+package io.tollgate.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.tollgate.core.config.read.ConfigLoader;
+import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
+import io.tollgate.server.testing.HttpUpstream;
+import io.tollgate.server.testing.RawHttp;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gateway fed by a real istiod: Istio's {@code pilot-discovery}, run without Kubernetes on a
+ * directory of configuration files (a Gateway on a free port bound to 127.0.0.1, a VirtualService
+ * splitting {@code /} 70/30 between two ServiceEntry hosts and sending {@code /b} to a third), and
+ * the gateway connected to it as an ingress gateway node, with istiod's default mesh configuration
+ * (paths normalized). Checks that the routing works end to end and that istiod's
+ * {@code /debug/syncz} shows every type acknowledged for the node.
+ *
+ * <p>Needs the {@code pilot-discovery} binary, found through the system property
+ * {@code tollgate.pilotDiscovery}, the environment variable {@code PILOT_DISCOVERY}, or on the
+ * {@code PATH}; skipped, saying so, without it. It is built from Istio's source with Go
+ * ({@code go build ./pilot/cmd/pilot-discovery} in a checkout of istio/istio).
+ */
+class IstiodIngressTest {
+
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+    private static final String NODE_ID = "router~127.0.0.1~tollgate-1.istio-system~istio-system.svc.cluster.local";
+
+    @TempDir
+    Path dir;
+
+    private final Map<String, AtomicInteger> served = new ConcurrentHashMap<>();
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private Process istiod;
+    private Gateway gateway;
+    private final List<HttpUpstream> upstreams = new java.util.ArrayList<>();
+
+    @AfterEach
+    void stop() throws Exception {
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (istiod != null) {
+            istiod.destroy();
+            if (!istiod.waitFor(15, TimeUnit.SECONDS)) {
+                istiod.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+        upstreams.forEach(HttpUpstream::close);
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES) // istiod starts in seconds, up to a minute on a loaded machine
+    void servesTheVirtualServiceIstiodSendsAndIstiodSeesEveryTypeAcknowledged() throws Exception {
+        String binary = pilotDiscovery();
+        assumeTrue(binary != null, "pilot-discovery not found (set -Dtollgate.pilotDiscovery=PATH or PILOT_DISCOVERY,"
+                + " or put it on the PATH; it is built from Istio's source: go build ./pilot/cmd/pilot-discovery);"
+                + " skipping");
+        int a = upstream("a");
+        int b = upstream("b");
+        int c = upstream("c");
+        int listenerPort = FreePort.pick();
+        Path config = Files.createDirectories(dir.resolve("config"));
+        Files.writeString(config.resolve("gateway.yaml"), gatewayResources(listenerPort));
+        Files.writeString(config.resolve("services.yaml"), serviceEntry("a.example.com", a) + "---\n"
+                + serviceEntry("b.example.com", b) + "---\n" + serviceEntry("c.example.com", c));
+        Path mesh = dir.resolve("mesh.yaml");
+        Files.writeString(mesh, """
+                enableTracing: false
+                """);
+        int xds = FreePort.pick();
+        int http = FreePort.pick();
+        istiod = new ProcessBuilder(binary, "discovery", "--configDir=" + config, "--registries=",
+                "--meshConfig=" + mesh, "--networksConfig=" + dir.resolve("none.yaml"),
+                "--grpcAddr=127.0.0.1:" + xds, "--httpAddr=127.0.0.1:" + http,
+                "--httpsAddr=127.0.0.1:" + FreePort.pick(), "--secureGRPCAddr=127.0.0.1:" + FreePort.pick(),
+                "--monitoringAddr=127.0.0.1:" + FreePort.pick(), "--domain=cluster.local", "--clusterID=Kubernetes",
+                "--namespace=istio-system")
+                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("istiod.log").toFile())
+                .start();
+        // /debug/syncz answers once the discovery server serves (/ready also waits for the sidecar
+        // injector, which needs Kubernetes in Istio's development tree)
+        Await.until("istiod's discovery server (log: " + dir.resolve("istiod.log") + ")", LIMIT,
+                () -> status("http://127.0.0.1:" + http + "/debug/syncz") == 200);
+
+        gateway = Gateway.start(ConfigLoader.parse("""
+                admin: { address: 127.0.0.1, port: 0 }
+                node:
+                  id: %s
+                  cluster: istio-ingressgateway.istio-system
+                  metadata:
+                    LABELS: { istio: ingressgateway }
+                    NAMESPACE: istio-system
+                    CLUSTER_ID: Kubernetes
+                dynamic_resources:
+                  ads_config: { address: 127.0.0.1, port: %d, initial_backoff: 100ms, max_backoff: 1s }
+                """.formatted(NODE_ID, xds)));
+        String base = "http://127.0.0.1:" + listenerPort;
+        Await.until("the gateway serving /b from istiod's configuration (istiod log: " + dir.resolve("istiod.log")
+                + ")", LIMIT, () -> "c".equals(upstreamAt(base + "/b/item")));
+
+        try (RawHttp raw = new RawHttp(listenerPort)) {
+            assertThat(raw.send("GET /split/%2e%2e/b/item HTTP/1.1\r\nHost: gw\r\n\r\n").read().header("x-upstream"))
+                    .as("the path normalized as istiod's default mesh configuration asks").isEqualTo("c");
+        }
+        int requests = 200;
+        for (int i = 0; i < requests; i++) {
+            assertThat(get(base + "/split/" + i).statusCode()).as("GET /split/%d", i).isEqualTo(200);
+        }
+        int first = served.get("a").get();
+        assertThat(first + served.get("b").get()).isEqualTo(requests);
+        assertThat(first).as("requests to a.example.com (weight 70 of 100)").isBetween(110, 170);
+
+        String syncz = get("http://127.0.0.1:" + http + "/debug/syncz").body();
+        assertThat(syncz).as("istiod's /debug/syncz").contains(NODE_ID);
+        assertThat(syncz).doesNotContain("NACK").doesNotContain("\"error\"");
+    }
+
+    private static String gatewayResources(int port) {
+        return """
+                apiVersion: networking.istio.io/v1
+                kind: Gateway
+                metadata: { name: ingress, namespace: istio-system }
+                spec:
+                  selector: { istio: ingressgateway }
+                  servers:
+                  - port: { number: %d, name: http, protocol: HTTP }
+                    bind: 127.0.0.1
+                    hosts: ["*"]
+                ---
+                apiVersion: networking.istio.io/v1
+                kind: VirtualService
+                metadata: { name: split, namespace: istio-system }
+                spec:
+                  hosts: ["*"]
+                  gateways: [istio-system/ingress]
+                  http:
+                  - match: [ { uri: { prefix: /b } } ]
+                    route: [ { destination: { host: c.example.com, port: { number: 80 } } } ]
+                  - route:
+                    - { destination: { host: a.example.com, port: { number: 80 } }, weight: 70 }
+                    - { destination: { host: b.example.com, port: { number: 80 } }, weight: 30 }
+                """.formatted(port);
+    }
+
+    private static String serviceEntry(String host, int port) {
+        return """
+                apiVersion: networking.istio.io/v1
+                kind: ServiceEntry
+                metadata: { name: %s, namespace: istio-system }
+                spec:
+                  hosts: [%s]
+                  location: MESH_EXTERNAL
+                  resolution: STATIC
+                  ports: [ { number: 80, name: http, protocol: HTTP } ]
+                  endpoints: [ { address: 127.0.0.1, ports: { http: %d } } ]
+                """.formatted(host.replace('.', '-'), host, port);
+    }
+
+    private int upstream(String name) throws IOException {
+        AtomicInteger count = served.computeIfAbsent(name, n -> new AtomicInteger());
+        HttpUpstream upstream = new HttpUpstream(name);
+        upstreams.add(upstream);
+        upstream.handle("/", exchange -> {
+            count.incrementAndGet();
+            exchange.getResponseHeaders().set("X-Upstream", name);
+            HttpUpstream.respond(exchange, 200, name.getBytes(StandardCharsets.UTF_8));
+        });
+        return upstream.port();
+    }
+
+    private String upstreamAt(String url) {
+        try {
+            return get(url).headers().firstValue("x-upstream").orElse("");
+        } catch (IOException | InterruptedException e) {
+            return "";
+        }
+    }
+
+    private int status(String url) {
+        try {
+            return get(url).statusCode();
+        } catch (IOException | InterruptedException e) {
+            return -1;
+        }
+    }
+
+    private HttpResponse<String> get(String url) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The pilot-discovery binary: the system property, the environment variable, the PATH; null when none. */
+    private static String pilotDiscovery() {
+        String configured = System.getProperty("tollgate.pilotDiscovery", System.getenv("PILOT_DISCOVERY"));
+        if (configured != null && !configured.isBlank()) {
+            return new File(configured).canExecute() ? configured : null;
+        }
+        for (String directory : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            File candidate = new File(directory, "pilot-discovery");
+            if (candidate.canExecute()) {
+                return candidate.getPath();
+            }
+        }
+        return null;
+    }
+}

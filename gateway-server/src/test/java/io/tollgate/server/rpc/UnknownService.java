@@ -1,0 +1,7 @@
+package io.tollgate.server.rpc;
+
+/** A service no route serves. */
+public interface UnknownService {
+
+    String anything(String message);
+}
