@@ -42,20 +42,7 @@ ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 HZ=$(getconf CLK_TCK)
 ADMIN=http://127.0.0.1:18299
 
-cat > "$OUT/nginx/nginx.conf" <<CFG
-worker_processes 1;
-daemon off;
-pid $OUT/nginx/nginx.pid;
-error_log $OUT/nginx/error.log warn;
-events { worker_connections 20000; multi_accept on; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  keepalive_timeout 300s;
-  client_body_temp_path $OUT/nginx/body;
-  server { listen 127.0.0.1:18280 reuseport backlog=4096; location / { return 200 "$(head -c 1024 /dev/zero | tr '\0' x)"; } }
-}
-CFG
+nginx_1k_conf "$OUT/nginx" 18280
 start nginx 0 18280 "nginx -p $OUT/nginx -c $OUT/nginx/nginx.conf"
 start tollgate 1 18290 "env PROXY_PORT=18290 UPSTREAM_URL=http://127.0.0.1:18280 ADMIN_PORT=18299 CONF_DIR=$OUT $ROOT/bench/gateway.sh"
 GATEWAY=$PID
