@@ -55,6 +55,25 @@ start() {
     || die "GET $url through $name did not return 200"
 }
 
+# nginx_1k_conf DIR PORT: DIR/nginx.conf for a one-worker nginx in the foreground, its state in DIR,
+# answering every request on 127.0.0.1:PORT with 1 KB over keep-alive connections that last
+nginx_1k_conf() {
+  cat > "$1/nginx.conf" <<CFG
+worker_processes 1;
+daemon off;
+pid $1/nginx.pid;
+error_log $1/error.log warn;
+events { worker_connections 20000; multi_accept on; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  keepalive_timeout 300s;
+  client_body_temp_path $1/body;
+  server { listen 127.0.0.1:$2 reuseport backlog=4096; location / { return 200 "$(head -c 1024 /dev/zero | tr '\0' x)"; } }
+}
+CFG
+}
+
 # --- measuring -------------------------------------------------------------------------------
 
 cpu_ticks() { # utime+stime summed over the tree (fields 14 and 15 of /proc/PID/stat)

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.tollgate.admin.series.HostSampler;
 import io.tollgate.admin.series.MeterSampler;
 import io.tollgate.admin.series.Sample;
 import io.tollgate.admin.series.SeriesRing;
@@ -18,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The data behind the browser console: once a second, on the admin thread, it samples the
- * meters into the 15-minute ring, takes the finished requests the event loops handed over, and
+ * meters into the 15-minute ring (and each host's figures into that second's breakdown), takes the finished requests the event loops handed over, and
  * pushes both to the stream's subscribers. Every method runs on the admin thread, which is
  * neither an I/O event loop nor shared with traffic.
  */
@@ -34,12 +36,15 @@ final class Console {
     private static final ObjectWriter COMPACT = AdminResponse.mapper().writer()
             .without(SerializationFeature.INDENT_OUTPUT);
 
+    private final AdminContext context;
     private final MeterSampler sampler;
+    private final HostSampler hosts = new HostSampler();
     private final SeriesRing ring = new SeriesRing(SAMPLES);
     private final AccessLogTail tail;
     private final EventStream stream = new EventStream();
 
     Console(AdminContext context) {
+        this.context = context;
         this.sampler = new MeterSampler(context.prometheus());
         this.tail = new AccessLogTail(context.accessLogTap());
     }
@@ -59,6 +64,7 @@ final class Console {
     private void sampleAndPublish() {
         long now = System.currentTimeMillis();
         Sample sample = sampler.sample(now);
+        hosts.sample(context.clusters(), (ObjectNode) sample.breakdown().get("clusters"));
         ring.add(sample);
         stream.publish("sample", compact(sample.toJson()));
         List<AccessLogEntry> records = tail.drain(now, stream.size() > 0);

@@ -37,7 +37,10 @@ final class TopologyJson {
         return root;
     }
 
-    /** A host's address, weight, labels, health and load into {@code h}. */
+    /**
+     * A host's address, weight, labels, health and load into {@code h}: requests in flight, open
+     * connections, and the requests it finished and the errors among them since it was added.
+     */
     static void host(ObjectNode h, Host host) {
         h.put("address", host.id());
         h.put("weight", host.weight());
@@ -48,6 +51,9 @@ final class TopologyJson {
         h.put("healthy", host.healthy());
         h.put("ejected", host.ejected());
         h.put("active_requests", host.activeRequests());
+        h.put("cx_active", host.meters().connections());
+        h.put("rq_total", host.meters().requests());
+        h.put("rq_error_total", host.meters().errors());
     }
 
     private static void subsets(ObjectNode subsets, SubsetLbConfig config, SubsetStats stats) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.GatewayYaml;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
@@ -12,6 +13,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -39,6 +41,7 @@ class ConsoleDataTest {
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private HttpUpstream upstream;
+    private HttpUpstream failing;
     private TestGateway gateway;
 
     @AfterEach
@@ -48,6 +51,9 @@ class ConsoleDataTest {
         }
         if (upstream != null) {
             upstream.close();
+        }
+        if (failing != null) {
+            failing.close();
         }
     }
 
@@ -84,17 +90,7 @@ class ConsoleDataTest {
         start();
         assertThat(gateway.gateway().metrics().accessLogTap().open()).as("nobody watches yet").isFalse();
         try (Socket socket = new Socket("127.0.0.1", gateway.gateway().adminPort())) {
-            socket.setSoTimeout((int) LIMIT.toMillis());
-            OutputStream out = socket.getOutputStream();
-            out.write("GET /stats/stream HTTP/1.1\r\nHost: admin\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-            assertThat(in.readLine()).isEqualTo("HTTP/1.1 200 OK");
-            StringBuilder head = new StringBuilder();
-            for (String line = in.readLine(); !line.isEmpty(); line = in.readLine()) {
-                head.append(line.toLowerCase()).append('\n');
-            }
-            assertThat(head.toString()).contains("content-type: text/event-stream", "transfer-encoding: chunked");
+            BufferedReader in = subscribe(socket);
             Await.until("the tap open for the subscriber", LIMIT, () -> gateway.gateway().metrics().accessLogTap().open());
 
             long deadline = System.nanoTime() + LIMIT.toNanos();
@@ -176,6 +172,108 @@ class ConsoleDataTest {
         assertThat(adminPost("/services/call?listener=http", "[]").statusCode()).isEqualTo(400);
         assertThat(adminPost("/services/call?listener=http&path=no-slash", "[]").statusCode()).isEqualTo(400);
         assertThat(admin("/services/call?listener=http&path=/probe/a/b").statusCode()).isEqualTo(405);
+    }
+
+    @Test
+    void eachHostsRequestsErrorsAndConnectionsShowInClustersAndInTheStream() throws Exception {
+        upstream = new HttpUpstream("web");
+        failing = new HttpUpstream("bad").answer("/", () -> 503);
+        int closedPort = FreePort.pick();
+        gateway = TestGateway.start(GatewayYaml.http("""
+                - { name: bad, match: { prefix: /bad }, route: { cluster: bad } }
+                - { name: dead, match: { prefix: /dead }, route: { cluster: dead } }
+                - { name: api, match: { prefix: /probe }, route: { cluster: web } }
+                """, """
+                clusters:
+                  - name: web
+                    endpoints: [ { address: 127.0.0.1, port: ${PORT} } ]
+                  - name: bad
+                    endpoints: [ { address: 127.0.0.1, port: ${BAD} } ]
+                  - name: dead
+                    endpoints: [ { address: 127.0.0.1, port: ${DEAD} } ]
+                """), Map.of("PORT", upstream.port(), "BAD", failing.port(), "DEAD", closedPort));
+        String web = "127.0.0.1:" + upstream.port();
+        String bad = "127.0.0.1:" + failing.port();
+        for (int i = 0; i < 4; i++) {
+            assertThat(proxied("/probe/" + i).statusCode()).isEqualTo(200);
+        }
+        assertThat(proxied("/bad/1").statusCode()).isEqualTo(503);
+        assertThat(proxied("/bad/2").statusCode()).isEqualTo(503);
+        assertThat(proxied("/dead/1").statusCode()).isEqualTo(503);
+        // counted when each attempt ends, which may follow the answer's last byte
+        Await.until("every attempt counted on its host", LIMIT, () -> {
+            JsonNode clusters = clusters();
+            return host(clusters, "web").get("rq_total").asLong() == 4 && host(clusters, "bad").get("rq_total").asLong() == 2
+                    && host(clusters, "dead").get("rq_total").asLong() == 1;
+        });
+        JsonNode clusters = clusters();
+        assertThat(host(clusters, "web").get("rq_error_total").asLong()).isZero();
+        assertThat(host(clusters, "web").get("cx_active").asLong()).as("one kept-alive connection").isEqualTo(1);
+        assertThat(host(clusters, "bad").get("rq_error_total").asLong()).as("its 503s").isEqualTo(2);
+        assertThat(host(clusters, "dead").get("rq_error_total").asLong()).as("its connect failure").isEqualTo(1);
+        assertThat(host(clusters, "dead").get("cx_active").asLong()).isZero();
+
+        try (Socket socket = new Socket("127.0.0.1", gateway.gateway().adminPort())) {
+            BufferedReader in = subscribe(socket);
+            long deadline = System.nanoTime() + LIMIT.toNanos();
+            JsonNode hosts = null;
+            while (hosts == null) {
+                assertThat(System.nanoTime()).as("a sample with both hosts' rates within " + LIMIT).isLessThan(deadline);
+                assertThat(proxied("/probe/x").statusCode()).isEqualTo(200);
+                assertThat(proxied("/bad/x").statusCode()).isEqualTo(503);
+                String line = in.readLine();
+                if (line.startsWith("data: {\"time\":")) {
+                    JsonNode sample = JSON.readTree(line.substring("data: ".length())).get("clusters");
+                    JsonNode webHost = sample.path("web").path("hosts").path(web);
+                    JsonNode badHost = sample.path("bad").path("hosts").path(bad);
+                    if (webHost.path("rq").asDouble() > 0 && badHost.path("rq_error").asDouble() > 0) {
+                        hosts = sample;
+                    }
+                }
+            }
+            assertThat(hosts.at("/web/hosts").get(web).get("rq_error").asDouble()).isZero();
+            assertThat(hosts.at("/web/hosts").get(web).get("cx_active").asLong()).isEqualTo(1);
+            assertThat(hosts.at("/bad/hosts").get(bad).get("rq_error").asDouble())
+                    .isEqualTo(hosts.at("/bad/hosts").get(bad).get("rq").asDouble());
+            assertThat(hosts.path("dead").has("hosts")).as("an idle host without connections is left out").isFalse();
+        }
+    }
+
+    private JsonNode clusters() {
+        try {
+            return JSON.readTree(admin("/clusters").body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The only host of {@code cluster} in {@code /clusters}. */
+    private static JsonNode host(JsonNode clusters, String cluster) {
+        for (JsonNode c : clusters.get("clusters")) {
+            if (c.get("name").asText().equals(cluster)) {
+                return c.get("hosts").get(0);
+            }
+        }
+        throw new AssertionError("no cluster " + cluster + " in " + clusters);
+    }
+
+    /** Sends {@code GET /stats/stream} on {@code socket} and reads the answer's head; the events follow. */
+    private static BufferedReader subscribe(Socket socket) throws IOException {
+        socket.setSoTimeout((int) LIMIT.toMillis());
+        OutputStream out = socket.getOutputStream();
+        out.write("GET /stats/stream HTTP/1.1\r\nHost: admin\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        assertThat(in.readLine()).isEqualTo("HTTP/1.1 200 OK");
+        StringBuilder head = new StringBuilder();
+        for (String line = in.readLine(); !line.isEmpty(); line = in.readLine()) {
+            head.append(line.toLowerCase()).append('\n');
+        }
+        assertThat(head.toString()).contains("content-type: text/event-stream", "transfer-encoding: chunked");
+        return in;
     }
 
     private void start() throws Exception {

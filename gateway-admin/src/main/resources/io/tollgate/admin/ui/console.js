@@ -215,12 +215,16 @@
       parts.push(h2);
       const table = node("table");
       table.dataset.cluster = c.name;
-      table.appendChild(row(["host", "labels", "weight", "health", "active requests"].map((h) => node("th", h))));
+      table.appendChild(row(["host", "labels", "weight", "health", "active requests", "connections", "rq/s", "errors/s",
+        "errors"].map((h) => node("th", h))));
+      const hostMeters = m.hosts || {};  // this second's figures; a host absent from them did nothing
       for (const h of c.hosts) {
         const bad = !h.healthy || h.ejected;
         const health = h.ejected ? "ejected" : h.healthy ? "healthy" : "failing health checks";
         const labels = Object.entries(h.labels).map(([k, v]) => k + "=" + v).join(", ");
-        const tr = row([h.address, labels || "-", num(h.weight, 0), node("td", health, "health"), num(h.active_requests, 0)],
+        const now = hostMeters[h.address] || {};
+        const tr = row([h.address, labels || "-", num(h.weight, 0), node("td", health, "health"), num(h.active_requests, 0),
+          num(h.cx_active, 0), num(now.rq || 0), num(now.rq_error || 0), num(h.rq_error_total, 0)],
           bad ? "host-bad" : "host-ok");
         tr.dataset.host = h.address;
         tr.dataset.health = h.ejected ? "ejected" : h.healthy ? "healthy" : "unhealthy";

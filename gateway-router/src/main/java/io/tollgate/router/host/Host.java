@@ -210,6 +210,11 @@ public final class Host {
         ActiveRequests.add(live.loadPage, live.loadOffset, -1);
     }
 
+    /** What the host served: requests, errors and open connections, shared by its versions. */
+    public HostMeters meters() {
+        return live.meters;
+    }
+
     @Override
     public String toString() {
         return id;
@@ -221,6 +226,7 @@ public final class Host {
         private final Consumer<Host> healthListener;
         private final int[] loadPage;
         private final int loadOffset;
+        private final HostMeters meters = new HostMeters();
         private volatile boolean healthy;
         private volatile boolean ejected;
         private volatile boolean pending;

@@ -6,6 +6,7 @@ import io.tollgate.core.config.OutlierDetectionConfig;
 import io.tollgate.router.cluster.Cluster;
 import io.tollgate.router.cluster.ClusterManager;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -20,9 +21,12 @@ import java.util.function.LongSupplier;
 public final class OutlierDetectors {
 
     private final Map<String, OutlierDetector> detectors;
+    /** Where each cluster with a detector reports outcomes: counted on the host, then detected. */
+    private final Map<String, UpstreamOutcomes> outcomes = new HashMap<>();
 
     private OutlierDetectors(Map<String, OutlierDetector> detectors) {
         this.detectors = detectors;
+        detectors.forEach((cluster, detector) -> outcomes.put(cluster, new MeteredOutcomes(detector)));
     }
 
     /**
@@ -65,10 +69,12 @@ public final class OutlierDetectors {
         return new OutlierDetectors(next);
     }
 
-    /** Where to report the outcomes of requests to a cluster; ignores them without outlier detection. */
+    /**
+     * Where to report the outcomes of requests to a cluster: each is counted on its host's meters
+     * and, when the cluster has outlier detection, detected.
+     */
     public UpstreamOutcomes outcomes(String cluster) {
-        OutlierDetector detector = detectors.get(cluster);
-        return detector == null ? UpstreamOutcomes.IGNORED : detector;
+        return outcomes.getOrDefault(cluster, MeteredOutcomes.COUNT_ONLY);
     }
 
     /** The detector of a cluster, or null when it has none. */

@@ -225,6 +225,29 @@ class OutlierDetectorTest {
         assertThat(events).containsExactly("ejected 127.0.0.1:9000 for 30s");
     }
 
+    @Test
+    void everyOutcomeIsCountedOnItsHostAndPassedOnToTheDetector() {
+        List<Host> hosts = hosts(2);
+        UpstreamOutcomes outcomes = new MeteredOutcomes(detector(config(3, 0, 0, 100), hosts));
+        Host host = hosts.get(0);
+
+        outcomes.responded(host, 200);
+        outcomes.responded(host, 404);
+        outcomes.responded(host, 500);
+        outcomes.failed(host, UpstreamFailure.RESET);
+        assertThat(host.ejected()).isFalse();
+        outcomes.failed(host, UpstreamFailure.CONNECT_FAILURE);
+
+        assertThat(host.meters().requests()).isEqualTo(5);
+        assertThat(host.meters().errors()).as("the 5xx, the reset and the connect failure").isEqualTo(3);
+        assertThat(host.ejected()).as("the detector heard all three").isTrue();
+        assertThat(hosts.get(1).meters().requests()).isZero();
+
+        MeteredOutcomes.COUNT_ONLY.responded(hosts.get(1), 503);
+        assertThat(hosts.get(1).meters().errors()).isEqualTo(1);
+        assertThat(hosts.get(1).ejected()).isFalse();
+    }
+
     private OutlierDetector detector(OutlierDetectionConfig config, List<Host> hosts) {
         return new OutlierDetector(config, hosts, listener, clock::get, Runnable::run);
     }

@@ -202,6 +202,7 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
     public void channelActive(ChannelHandlerContext ctx) {
         connected = true;
         pool.metrics().connectionOpened();
+        pool.host().meters().connectionOpened();
         pool.hostAlive();
         RpcFrame frame;
         while ((frame = waiting.pollFirst()) != null) {
@@ -273,6 +274,7 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
     public void channelInactive(ChannelHandlerContext ctx) {
         if (connected) {
             pool.metrics().connectionClosed();
+            pool.host().meters().connectionClosed();
         }
         if (reset) {
             pool.hostDied();

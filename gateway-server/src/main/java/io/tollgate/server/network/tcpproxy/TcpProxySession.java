@@ -177,6 +177,7 @@ final class TcpProxySession {
         connected = true;
         outcomes.responded(host, CONNECTED);
         clusterMetrics.connectionOpened();
+        host.meters().connectionOpened();
         proxy.meters().connected();
         upstreamPauses = ReadPauses.of(upstream);
         if (!downstream.isActive()) {
@@ -575,6 +576,7 @@ final class TcpProxySession {
         public void channelInactive(ChannelHandlerContext ctx) {
             breakers.connectionClosed();
             clusterMetrics.connectionClosed();
+            host.meters().connectionClosed();
             proxy.meters().disconnected();
             closeAfterWrites(downstream);
         }

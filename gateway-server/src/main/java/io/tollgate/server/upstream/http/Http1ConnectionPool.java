@@ -93,6 +93,7 @@ public final class Http1ConnectionPool extends AbstractUpstreamPool {
         open--;
         breakers.connectionClosed();
         events.connectionClosed();
+        host.meters().connectionClosed();
         idle.remove(connection);
         if (hostDied) {
             hostDied();
@@ -129,6 +130,7 @@ public final class Http1ConnectionPool extends AbstractUpstreamPool {
         future.addListener(f -> {
             if (f.isSuccess()) {
                 events.connectionOpened();
+                host.meters().connectionOpened();
                 hostAlive();
                 waiters.connectSucceeded();
                 serveOrKeep(connection);

@@ -100,6 +100,7 @@ public final class Http2ConnectionPool extends AbstractUpstreamPool {
         connections.remove(connection);
         breakers.connectionClosed();
         events.connectionClosed();
+        host.meters().connectionClosed();
         if (reset) {
             hostDied();
         }
@@ -152,6 +153,7 @@ public final class Http2ConnectionPool extends AbstractUpstreamPool {
         future.addListener(f -> {
             if (f.isSuccess()) {
                 events.connectionOpened();
+                host.meters().connectionOpened();
                 return;
             }
             connections.remove(connection);
