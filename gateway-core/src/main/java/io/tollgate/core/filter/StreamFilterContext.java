@@ -102,6 +102,19 @@ public interface StreamFilterContext {
     }
 
     /**
+     * Reads the body of the request this filter holds (or is about to hold by returning
+     * {@link FilterStatus#STOP}) while the request waits, up to {@code maxBytes}, and tells
+     * {@code listener} once: with the whole body when it ends within the limit, else with its first
+     * {@code maxBytes} bytes as soon as more arrive. The body still goes upstream whole when the
+     * request is let through. The route's timeout bounds the wait, as for any held request. A
+     * request without a separate body (Bolt, Dubbo) is told at once of an empty, whole body. Called
+     * on {@link #executor()}.
+     */
+    default void readRequestBody(int maxBytes, RequestBodyListener listener) {
+        listener.bodyRead(new byte[0], true);
+    }
+
+    /**
      * Goes on with the chain after {@link FilterStatus#STOP}: the next filter runs, then the
      * route's action. Does nothing when the request ended meanwhile (its client went away, its
      * timeout passed). Called on {@link #executor()}.

@@ -7,8 +7,19 @@ import java.util.function.Consumer;
 interface AuthzService {
 
     /**
-     * Starts the check of {@code context}'s request; {@code done} hears the decision once, on the
-     * request's event loop, unless the returned handle cancelled the check first.
+     * Starts the check of {@code context}'s request, with its body when {@code body} is not null;
+     * {@code done} hears the decision once, on the request's event loop, unless the returned
+     * handle cancelled the check first.
      */
-    Runnable check(StreamFilterContext context, Consumer<AuthzDecision> done);
+    Runnable check(StreamFilterContext context, CheckedBody body, Consumer<AuthzDecision> done);
+
+    /**
+     * The request body a check carries, and whether it is only the first bytes of a longer one
+     * (told to the service in {@code x-envoy-auth-partial-body}, as Envoy does).
+     */
+    record CheckedBody(byte[] bytes, boolean partial) {
+
+        /** The header that tells the service whether the body it got is partial. */
+        static final String PARTIAL_HEADER = "x-envoy-auth-partial-body";
+    }
 }

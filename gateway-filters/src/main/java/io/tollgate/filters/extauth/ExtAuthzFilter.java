@@ -1,5 +1,6 @@
 package io.tollgate.filters.extauth;
 
+import io.micrometer.core.instrument.Counter;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.filter.FilterHeaders;
 import io.tollgate.core.filter.FilterResponse;
@@ -7,6 +8,7 @@ import io.tollgate.core.filter.FilterScope;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
+import io.tollgate.filters.FilterCounters;
 import io.tollgate.filters.grpcservice.PolicyCounters;
 import java.util.List;
 
@@ -26,16 +28,20 @@ final class ExtAuthzFilter implements StreamFilter {
     static final String DENIED_REASON = "ext_authz_denied";
     /** The reason a refusal for a failed check is answered with. */
     static final String ERROR_REASON = "ext_authz_error";
+    /** The reason a body longer than {@code max_request_bytes} is refused with (413) when partial bodies are not allowed. */
+    static final String TOO_LARGE_REASON = "ext_authz_body_too_large";
     private static final int DEFAULT_DENIED_STATUS = 403;
 
     private final AuthzService service;
     private final ExtAuthzSettings settings;
     private final PolicyCounters counters;
+    private final Counter tooLarge;
 
     ExtAuthzFilter(ExtAuthzSettings settings, AuthzService service, FilterScope scope) {
         this.settings = settings;
         this.service = service;
         this.counters = new PolicyCounters(scope, "tollgate.filter.ext_authz", "denied");
+        this.tooLarge = FilterCounters.counter(scope, "tollgate.filter.ext_authz.body_too_large");
     }
 
     /** What one request is waiting for, then what its answer to the client gets. */
@@ -49,8 +55,32 @@ final class ExtAuthzFilter implements StreamFilter {
     public FilterStatus onRequest(StreamFilterContext context) {
         Pending pending = new Pending();
         context.state(this, pending);
-        pending.cancel = service.check(context, decision -> decided(context, pending, decision));
+        ExtAuthzSettings.BodySettings body = settings.withRequestBody();
+        if (body == null || context.rpc()) {
+            check(context, pending, null);
+        } else {
+            context.readRequestBody(body.maxRequestBytes(), (bytes, whole) -> bodyRead(context, pending, bytes, whole));
+        }
         return pending.decided ? FilterStatus.CONTINUE : FilterStatus.STOP;
+    }
+
+    /** The held request's body arrived (up to the limit): refused when too long and no partial body may be checked. */
+    private void bodyRead(StreamFilterContext context, Pending pending, byte[] bytes, boolean whole) {
+        if (pending.decided) {
+            return;
+        }
+        if (!whole && !settings.withRequestBody().allowPartialMessage()) {
+            pending.decided = true;
+            tooLarge.increment();
+            context.flag(ResponseFlag.UNAUTHORIZED_EXTERNAL_SERVICE);
+            context.respond(413, TOO_LARGE_REASON);
+            return;
+        }
+        check(context, pending, new AuthzService.CheckedBody(bytes, !whole));
+    }
+
+    private void check(StreamFilterContext context, Pending pending, AuthzService.CheckedBody body) {
+        pending.cancel = service.check(context, body, decision -> decided(context, pending, decision));
     }
 
     private void decided(StreamFilterContext context, Pending pending, AuthzDecision decision) {
@@ -112,7 +142,9 @@ final class ExtAuthzFilter implements StreamFilter {
     public void onComplete(StreamFilterContext context, int status) {
         if (context.state(this) instanceof Pending pending && !pending.decided) {
             pending.decided = true;
-            pending.cancel.run();
+            if (pending.cancel != null) {
+                pending.cancel.run();
+            }
         }
     }
 }

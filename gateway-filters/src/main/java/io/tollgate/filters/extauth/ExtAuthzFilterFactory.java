@@ -23,6 +23,9 @@ import java.util.Set;
  */
 public final class ExtAuthzFilterFactory implements StreamFilterFactory {
 
+    /** The most of a request's body a check may carry (the body is held in memory while the check runs). */
+    static final int MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
     @Override
     public String name() {
         return "ext_authz";
@@ -31,7 +34,7 @@ public final class ExtAuthzFilterFactory implements StreamFilterFactory {
     @Override
     public Set<String> keys() {
         return Set.of("grpc_service", "http_service", "failure_mode_allow", "status_on_error", "allowed_headers",
-                "context_extensions");
+                "context_extensions", "with_request_body");
     }
 
     @Override
@@ -46,7 +49,17 @@ public final class ExtAuthzFilterFactory implements StreamFilterFactory {
         Set<String> allowed = node.has("allowed_headers") ? names(node, "allowed_headers") : null;
         return base.withSettings(new ExtAuthzSettings(grpc, http, node.bool("failure_mode_allow", false),
                 node.integer("status_on_error", 403, 200, 599), allowed,
-                node.has("context_extensions") ? Map.copyOf(node.stringMap("context_extensions")) : Map.of()));
+                node.has("context_extensions") ? Map.copyOf(node.stringMap("context_extensions")) : Map.of(),
+                node.optional("with_request_body").map(ExtAuthzFilterFactory::withRequestBody).orElse(null)));
+    }
+
+    private static ExtAuthzSettings.BodySettings withRequestBody(ConfigNode node) {
+        node.allowOnly(Set.of("max_request_bytes", "allow_partial_message", "pack_as_bytes"));
+        if (!node.has("max_request_bytes")) {
+            throw node.error("needs max_request_bytes");
+        }
+        return new ExtAuthzSettings.BodySettings(node.integer("max_request_bytes", 0, 1, MAX_REQUEST_BYTES),
+                node.bool("allow_partial_message", false), node.bool("pack_as_bytes", false));
     }
 
     private static ExtAuthzSettings.HttpServiceSettings httpService(ConfigNode node) {

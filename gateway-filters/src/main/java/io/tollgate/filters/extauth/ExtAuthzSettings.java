@@ -16,12 +16,25 @@ import java.util.Set;
  * @param statusOnError the status a request is refused with when the service cannot be asked
  * @param allowedHeaders the request headers sent (lower case), null for every header the protocol lists
  * @param contextExtensions sent as the check's {@code context_extensions} (gRPC)
+ * @param withRequestBody the request's body goes with the check, or null for none
  */
 record ExtAuthzSettings(GrpcServiceSettings grpcService, HttpServiceSettings httpService, boolean failureModeAllow,
-        int statusOnError, Set<String> allowedHeaders, Map<String, String> contextExtensions) {
+        int statusOnError, Set<String> allowedHeaders, Map<String, String> contextExtensions,
+        BodySettings withRequestBody) {
 
     /** Envoy's default timeout of a check. */
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(200);
+
+    /**
+     * Envoy's {@code with_request_body}: the request waits until its body is read, up to a limit,
+     * and the check carries it.
+     *
+     * @param maxRequestBytes the most of the body read and sent
+     * @param allowPartialMessage a longer body is checked by its first bytes; else it is refused 413
+     * @param packAsBytes the gRPC check carries the bytes as {@code raw_body}, not as UTF-8 text in {@code body}
+     */
+    record BodySettings(int maxRequestBytes, boolean allowPartialMessage, boolean packAsBytes) {
+    }
 
     /**
      * The HTTP form of the check: the request's method and path (behind {@code pathPrefix}) and

@@ -1,5 +1,6 @@
 package io.tollgate.filters.extauth;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.HeaderValueOption;
@@ -16,6 +17,7 @@ import io.tollgate.filters.grpcservice.GrpcChannels;
 import io.tollgate.filters.grpcservice.GrpcServiceSettings;
 import io.tollgate.filters.grpcservice.PolicyCall;
 import io.tollgate.filters.trace.export.SharedExporters;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,14 +43,14 @@ final class GrpcAuthzService implements AuthzService {
     }
 
     @Override
-    public Runnable check(StreamFilterContext context, Consumer<AuthzDecision> done) {
+    public Runnable check(StreamFilterContext context, CheckedBody body, Consumer<AuthzDecision> done) {
         PolicyCall<CheckResponse> call = PolicyCall.start(channel.exporter().channel(),
-                AuthorizationGrpc.getCheckMethod(), request(context), settings.timeout(), context.executor(),
+                AuthorizationGrpc.getCheckMethod(), request(context, body), settings.timeout(), context.executor(),
                 (answer, status) -> done.accept(answer == null ? failure(status) : decision(answer)));
         return call::cancel;
     }
 
-    private CheckRequest request(StreamFilterContext context) {
+    private CheckRequest request(StreamFilterContext context, CheckedBody body) {
         Instant now = Instant.now();
         AttributeContext.HttpRequest.Builder http = AttributeContext.HttpRequest.newBuilder()
                 .setMethod(CheckHeaders.method(context))
@@ -66,6 +68,14 @@ final class GrpcAuthzService implements AuthzService {
         http.putHeaders(":path", http.getPath());
         http.putHeaders(":authority", http.getHost());
         http.putAllHeaders(CheckHeaders.of(context, filter.allowedHeaders()));
+        if (body != null) {
+            http.putHeaders(CheckedBody.PARTIAL_HEADER, Boolean.toString(body.partial()));
+            if (filter.withRequestBody().packAsBytes()) {
+                http.setRawBody(ByteString.copyFrom(body.bytes()));
+            } else {
+                http.setBody(new String(body.bytes(), StandardCharsets.UTF_8));
+            }
+        }
         AttributeContext.Peer.Builder source = AttributeContext.Peer.newBuilder();
         if (context.clientAddress() != null) {
             source.setAddress(Address.newBuilder().setSocketAddress(

@@ -51,11 +51,11 @@ final class HttpAuthzService implements AuthzService {
     }
 
     @Override
-    public Runnable check(StreamFilterContext context, Consumer<AuthzDecision> done) {
+    public Runnable check(StreamFilterContext context, CheckedBody body, Consumer<AuthzDecision> done) {
         boolean[] cancelled = new boolean[1];
         CompletableFuture<HttpResponse<String>> sent;
         try {
-            sent = CLIENT.sendAsync(request(context), DENIAL_BODY);
+            sent = CLIENT.sendAsync(request(context, body), DENIAL_BODY);
         } catch (IllegalArgumentException e) {
             // a path or header the JDK's client refuses: the check fails as a call that cannot be made
             sent = CompletableFuture.failedFuture(e);
@@ -73,9 +73,13 @@ final class HttpAuthzService implements AuthzService {
         return () -> cancelled[0] = true;
     }
 
-    private HttpRequest request(StreamFilterContext context) {
+    private HttpRequest request(StreamFilterContext context, CheckedBody body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(target(context)).timeout(settings.timeout())
-                .method(CheckHeaders.method(context), HttpRequest.BodyPublishers.noBody());
+                .method(CheckHeaders.method(context), body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(body.bytes()));
+        if (body != null) {
+            request.header(CheckedBody.PARTIAL_HEADER, Boolean.toString(body.partial()));
+        }
         for (Map.Entry<String, String> header : CheckHeaders.of(context, filter.allowedHeaders()).entrySet()) {
             if (!NOT_FORWARDED.contains(header.getKey()) && !header.getKey().startsWith(":")) {
                 request.header(header.getKey(), header.getValue());

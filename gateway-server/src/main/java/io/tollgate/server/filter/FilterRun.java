@@ -9,6 +9,7 @@ import io.tollgate.core.filter.FilterResponse;
 import io.tollgate.core.filter.FilterStatus;
 import io.tollgate.core.filter.MirrorListener;
 import io.tollgate.core.filter.MirrorOutcome;
+import io.tollgate.core.filter.RequestBodyListener;
 import io.tollgate.core.filter.StreamFilter;
 import io.tollgate.core.filter.StreamFilterContext;
 import io.tollgate.core.metrics.WarnLimiter;
@@ -118,6 +119,13 @@ public final class FilterRun extends Deadline implements StreamFilterContext, Fi
             request.filtersPassed();
         }
         request.afterFiltersAsync();
+    }
+
+    @Override
+    public void readRequestBody(int maxBytes, RequestBodyListener listener) {
+        if (!answered && !completed) {
+            request.readBody(maxBytes, listener);
+        }
     }
 
     @Override

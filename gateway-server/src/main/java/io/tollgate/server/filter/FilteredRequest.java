@@ -1,6 +1,7 @@
 package io.tollgate.server.filter;
 
 import io.tollgate.core.filter.FilterHeaders;
+import io.tollgate.core.filter.RequestBodyListener;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.exchange.ExchangeRecord;
@@ -45,6 +46,14 @@ public interface FilteredRequest extends RouteRequest {
 
     /** The request's headers as filters see them, made when a filter first asks. */
     FilterHeaders newFilterHeaders();
+
+    /**
+     * Reads the held request's body for a filter ({@link io.tollgate.core.filter.StreamFilterContext#readRequestBody});
+     * a protocol without a separate body tells {@code listener} of an empty, whole one at once.
+     */
+    default void readBody(int maxBytes, RequestBodyListener listener) {
+        listener.bodyRead(new byte[0], true);
+    }
 
     /** The chain let the request through: the protocol goes on with it (the route's action). */
     void filtersPassed();

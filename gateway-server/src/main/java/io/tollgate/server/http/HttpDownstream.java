@@ -18,6 +18,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.config.ClusterConfig;
 import io.tollgate.core.filter.MirrorListener;
+import io.tollgate.core.filter.RequestBodyListener;
 import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http1.Http1RequestValidator;
 import io.tollgate.protocols.http1.Rejection;
@@ -84,6 +85,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     private DownstreamExchange current;
     /** The filter run of the request in progress, null when its listener has no filters. */
     private FilterRun filters;
+    private HeldRequestBody heldBody; // the held request's body a filter reads, or null
     private int pauses;
     private boolean firstRequestSeen;
     private boolean draining;
@@ -106,7 +108,11 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
                 pipelined = new PipelinedRequests();
             }
             pipelined.addLast(msg);
-            pause(PAUSE_PIPELINED);
+            // a filter reading the held body wants more; one it told may have answered and drained the queue already
+            boolean bodyWanted = state == State.FILTERING && heldBody != null && heldBody.keepReading(msg);
+            if (!bodyWanted && hasPipelined()) {
+                pause(PAUSE_PIPELINED);
+            }
             return;
         }
         handle(msg);
@@ -236,6 +242,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     private void startRequest(HttpRequest request) {
         filters = null;
+        heldBody = null;
         boolean complete = request instanceof LastHttpContent;
         if (http2Stream) {
             grpc = Grpc.isGrpc(request.headers());
@@ -413,6 +420,12 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
         ReferenceCountUtil.release(request);
     }
 
+    /** A filter reads the body of the request it holds ({@link HeldRequestBody#start}). */
+    void readHeldBody(HttpRouteRequest context, int maxBytes, RequestBodyListener listener) {
+        heldBody = context.filters() != filters ? heldBody
+                : HeldRequestBody.start(this, context.request(), pipelined, maxBytes, listener);
+    }
+
     /** After a filter went on or answered later than the request's read: what waited is handled. */
     void afterFilters() {
         if (current != null) {
@@ -560,7 +573,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
         }
         draining = true;
         try {
-            while (state != State.AWAITING_RESPONSE && state != State.CLOSING && hasPipelined()) {
+            while (state != State.AWAITING_RESPONSE && state != State.FILTERING && state != State.CLOSING && hasPipelined()) {
                 handle(pipelined.pollFirst());
             }
             if (current != null) {

@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.tollgate.core.filter.FilterHeaders;
+import io.tollgate.core.filter.RequestBodyListener;
 import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.server.dispatch.RequestContext;
 import io.tollgate.server.filter.FilterRun;
@@ -188,6 +189,11 @@ final class HttpRouteRequest extends RequestContext {
     @Override
     public void filtersPassed() {
         downstream.passed(this);
+    }
+
+    @Override
+    public void readBody(int maxBytes, RequestBodyListener listener) {
+        downstream.readHeldBody(this, maxBytes, listener);
     }
 
     @Override

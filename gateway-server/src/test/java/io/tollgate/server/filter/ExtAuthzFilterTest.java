@@ -20,6 +20,7 @@ import io.tollgate.server.rpc.EchoService;
 import io.tollgate.server.rpc.DubboConsumer;
 import io.tollgate.server.http2.EchoGrpc;
 import io.tollgate.server.testing.Await;
+import io.tollgate.server.testing.RawHttp;
 import io.tollgate.server.testing.TestGateway;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -96,6 +98,27 @@ class ExtAuthzFilterTest {
                                 timeout: 10s
                                 allowed_upstream_headers: [x-user]
                                 allowed_client_headers: [www-authenticate]
+                        - name: body
+                          match: { prefix: /body/ }
+                          route: { cluster: http }
+                          filters:
+                            ext_authz:
+                              grpc_service: { target: "127.0.0.1:${AUTHZ}", timeout: 10s }
+                              with_request_body: { max_request_bytes: 16 }
+                        - name: body-partial
+                          match: { prefix: /body-partial/ }
+                          route: { cluster: http }
+                          filters:
+                            ext_authz:
+                              grpc_service: { target: "127.0.0.1:${AUTHZ}", timeout: 10s }
+                              with_request_body: { max_request_bytes: 16, allow_partial_message: true, pack_as_bytes: true }
+                        - name: http-body
+                          match: { prefix: /http-body/ }
+                          route: { cluster: http }
+                          filters:
+                            ext_authz:
+                              http_service: { server_uri: "http://127.0.0.1:${HTTP_AUTHZ}", timeout: 10s }
+                              with_request_body: { max_request_bytes: 1024 }
                         - name: open
                           match: { prefix: /open }
                           route: { cluster: http }
@@ -130,7 +153,10 @@ class ExtAuthzFilterTest {
         authz = new AuthorizationServer();
         httpAuthz = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         httpAuthz.createContext("/", exchange -> {
-            httpChecks.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            byte[] checked = exchange.getRequestBody().readAllBytes();
+            httpChecks.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + (checked.length == 0 ? ""
+                    : " body=" + new String(checked, StandardCharsets.UTF_8) + " partial="
+                    + exchange.getRequestHeaders().getFirst("x-envoy-auth-partial-body")));
             boolean good = "Bearer good".equals(exchange.getRequestHeaders().getFirst("authorization"));
             if (good) {
                 exchange.getResponseHeaders().set("x-user", "bob");
@@ -287,6 +313,73 @@ class ExtAuthzFilterTest {
         assertThat(denied.headers().firstValue("x-internal")).isEmpty();
         assertThat(denied.body()).isEqualTo("denied by policy\n");
         assertThat(httpChecks.poll(10, TimeUnit.SECONDS)).isEqualTo("POST /check/http-mode/a");
+    }
+
+    @Test
+    void bodyUpToTheLimitGoesWithTheCheckAndThenUpstreamWhole() throws Exception {
+        String body = "exactly16bytes!!";
+        HttpResponse<String> response = send(HttpRequest.newBuilder(gateway.uri("http", "/body/x"))
+                .header("authorization", "Bearer good").POST(HttpRequest.BodyPublishers.ofString(body)));
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("body-bytes: 16", "h-x-user: alice");
+        AttributeContext.HttpRequest http = authz.nextCheck().getAttributes().getRequest().getHttp();
+        assertThat(http.getBody()).isEqualTo(body);
+        assertThat(http.getRawBody().isEmpty()).isTrue();
+        assertThat(http.getHeadersMap()).containsEntry("x-envoy-auth-partial-body", "false");
+    }
+
+    @Test
+    void bodyPastTheLimitIsRefused413WithoutACheckUnlessPartialBodiesAreAllowed() throws Exception {
+        double tooLarge = count("tollgate.filter.ext_authz.body_too_large", "http", "body");
+        HttpResponse<String> refused = send(HttpRequest.newBuilder(gateway.uri("http", "/body/x"))
+                .header("authorization", "Bearer good").POST(HttpRequest.BodyPublishers.ofString("seventeen bytes!!")));
+
+        assertThat(refused.statusCode()).isEqualTo(413);
+        assertThat(refused.headers().firstValue("x-tollgate-error")).hasValue("ext_authz_body_too_large");
+        assertThat(count("tollgate.filter.ext_authz.body_too_large", "http", "body")).isEqualTo(tooLarge + 1);
+        assertThat(authz.checks).isEmpty();
+
+        byte[] large = new byte[256 * 1024];
+        Arrays.fill(large, (byte) 'a');
+        System.arraycopy("first sixteen b!".getBytes(StandardCharsets.UTF_8), 0, large, 0, 16);
+        HttpResponse<String> partial = send(HttpRequest.newBuilder(gateway.uri("http", "/body-partial/x"))
+                .header("authorization", "Bearer good").POST(HttpRequest.BodyPublishers.ofByteArray(large)));
+
+        assertThat(partial.statusCode()).isEqualTo(200);
+        assertThat(partial.body()).as("the whole body goes upstream").contains("body-bytes: " + large.length);
+        AttributeContext.HttpRequest http = authz.nextCheck().getAttributes().getRequest().getHttp();
+        assertThat(http.getRawBody().toStringUtf8()).as("pack_as_bytes").isEqualTo("first sixteen b!");
+        assertThat(http.getBody()).isEmpty();
+        assertThat(http.getHeadersMap()).containsEntry("x-envoy-auth-partial-body", "true");
+    }
+
+    @Test
+    void pipelinedRequestsEachGetTheirOwnBodyChecked() throws Exception {
+        String post = "POST /body/%s HTTP/1.1\r\nhost: x\r\nauthorization: Bearer good\r\ncontent-length: %d\r\n\r\n%s";
+        try (RawHttp raw = new RawHttp(gateway.port("http"))) {
+            raw.send(post.formatted("one", 5, "first") + post.formatted("two", 6, "second"));
+            RawHttp.Response first = raw.read();
+            RawHttp.Response second = raw.read();
+
+            assertThat(first.status()).isEqualTo(200);
+            assertThat(first.body()).contains("target: /body/one", "body-bytes: 5");
+            assertThat(second.status()).isEqualTo(200);
+            assertThat(second.body()).as("the queued request's body is read for its check, then forwarded")
+                    .contains("target: /body/two", "body-bytes: 6");
+        }
+        assertThat(authz.nextCheck().getAttributes().getRequest().getHttp().getBody()).isEqualTo("first");
+        assertThat(authz.nextCheck().getAttributes().getRequest().getHttp().getBody()).isEqualTo("second");
+    }
+
+    @Test
+    void httpServiceGetsTheBodyAsItsOwn() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(gateway.uri("http", "/http-body/x"))
+                .header("authorization", "Bearer good").POST(HttpRequest.BodyPublishers.ofString("{\"amount\":10}")));
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("body-bytes: 13");
+        assertThat(httpChecks.poll(10, TimeUnit.SECONDS)).isEqualTo("POST /http-body/x body={\"amount\":10} partial=false");
     }
 
     @Test

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.envoyproxy.envoy.config.core.v3.HttpUri;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.AuthorizationResponse;
+import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.BufferSettings;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthzPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.HttpService;
@@ -15,7 +16,7 @@ import java.util.Set;
  * Turns Envoy's {@code envoy.filters.http.ext_authz} into the gateway's {@code ext_authz} filter:
  * the gRPC service ({@code google_grpc.target_uri}) or the HTTP service ({@code server_uri.uri},
  * its timeout, {@code path_prefix} and the allowed header lists), {@code failure_mode_allow},
- * {@code status_on_error} and {@code allowed_headers}. {@code ExtAuthzPerRoute} may disable the
+ * {@code status_on_error}, {@code allowed_headers} and {@code with_request_body}. {@code ExtAuthzPerRoute} may disable the
  * check for a route. A field the gateway's filter has no counterpart for refuses the resource.
  */
 final class ExtAuthzTranslator {
@@ -28,7 +29,7 @@ final class ExtAuthzTranslator {
     /** The {@code ext_authz} settings of {@code authz}. */
     static ObjectNode settings(ExtAuthz authz, String at) {
         Fields.allowOnly(authz, at, Set.of("grpc_service", "http_service", "failure_mode_allow", "status_on_error",
-                "allowed_headers", "stat_prefix", "transport_api_version"));
+                "allowed_headers", "stat_prefix", "transport_api_version", "with_request_body"));
         ObjectNode settings = JSON.objectNode();
         if (authz.hasGrpcService()) {
             settings.set("grpc_service", GrpcServiceTranslator.grpcService(authz.getGrpcService(), null,
@@ -43,6 +44,15 @@ final class ExtAuthzTranslator {
         }
         if (authz.hasStatusOnError() && authz.getStatusOnError().getCodeValue() != 0) {
             settings.put("status_on_error", authz.getStatusOnError().getCodeValue());
+        }
+        if (authz.hasWithRequestBody()) {
+            BufferSettings body = authz.getWithRequestBody();
+            if (body.getMaxRequestBytes() == 0) {
+                throw new XdsRejection(at + ".with_request_body.max_request_bytes: must be > 0");
+            }
+            settings.set("with_request_body", JSON.objectNode().put("max_request_bytes", body.getMaxRequestBytes())
+                    .put("allow_partial_message", body.getAllowPartialMessage())
+                    .put("pack_as_bytes", body.getPackAsBytes()));
         }
         if (authz.hasAllowedHeaders()) {
             settings.set("allowed_headers", names(authz.getAllowedHeaders(), at + ".allowed_headers"));

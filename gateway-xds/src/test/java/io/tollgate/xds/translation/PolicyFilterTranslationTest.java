@@ -14,6 +14,7 @@ import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.config.route.v3.RouteMatch;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.AuthorizationResponse;
+import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.BufferSettings;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthz;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.ExtAuthzPerRoute;
 import io.envoyproxy.envoy.extensions.filters.http.ext_authz.v3.HttpService;
@@ -52,6 +53,7 @@ class PolicyFilterTranslationTest {
             .setFailureModeAllow(true)
             .setStatusOnError(HttpStatus.newBuilder().setCode(StatusCode.ServiceUnavailable))
             .setAllowedHeaders(ListStringMatcher.newBuilder().addPatterns(StringMatcher.newBuilder().setExact("Authorization")))
+            .setWithRequestBody(BufferSettings.newBuilder().setMaxRequestBytes(8192).setAllowPartialMessage(true))
             .build();
     private static final io.envoyproxy.envoy.extensions.filters.http.ratelimit.v3.RateLimit LIMIT =
             io.envoyproxy.envoy.extensions.filters.http.ratelimit.v3.RateLimit.newBuilder()
@@ -85,7 +87,8 @@ class PolicyFilterTranslationTest {
 
         assertThat(config.filters()).extracting(StreamFilterConfig::name).containsExactly("ext_authz", "rate_limit");
         assertThat(config.filters().get(0).settings().toString()).contains("target=127.0.0.1:9001", "timeout=PT0.3S",
-                "failureModeAllow=true", "statusOnError=503", "allowedHeaders=[authorization]");
+                "failureModeAllow=true", "statusOnError=503", "allowedHeaders=[authorization]",
+                "BodySettings[maxRequestBytes=8192, allowPartialMessage=true, packAsBytes=false]");
         assertThat(config.filters().get(1).disabled()).as("it runs only on routes with rate_limits").isTrue();
         Map<String, RouteEntryConfig> byName = Map.of(
                 "limited", config.routeConfig().virtualHosts().get(0).routes().get(0),
