@@ -276,7 +276,8 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
         downstream.exchangeDone(this, keepAlive ? null : written);
     }
 
-    private static FullHttpResponse json(HttpDownstream downstream, HttpResponseStatus status, String json) {
+    /** A JSON answer with {@code status}, its length set. */
+    static FullHttpResponse json(HttpDownstream downstream, HttpResponseStatus status, String json) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
                 ByteBufUtil.writeUtf8(downstream.alloc(), json));
         response.headers()
