@@ -2,7 +2,6 @@ package io.tollgate.server.grpcjson;
 
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorSet;
-import io.grpc.StatusRuntimeException;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.tollgate.core.config.RpcCallConfig;
 import io.tollgate.protocols.generic.CallError;
@@ -86,10 +85,14 @@ public final class GrpcJsonCalls {
             return running;
         }
         control.execute(() -> {
-            GrpcSchema loaded = loadNow(config.descriptorSet(), cluster, host, schemas.get(source));
-            schemas.put(source, loaded);
-            loads.remove(source);
-            load.complete(loaded);
+            GrpcSchema loaded = GrpcSchema.failed(schemas.get(source), System.nanoTime(), "the load failed");
+            try {
+                loaded = loadNow(config.descriptorSet(), cluster, host, schemas.get(source));
+            } finally {
+                schemas.put(source, loaded);
+                loads.remove(source);
+                load.complete(loaded);
+            }
         });
         return load;
     }
@@ -102,7 +105,7 @@ public final class GrpcJsonCalls {
             log.debug("loaded the gRPC descriptors of {} ({} files)", descriptorSet != null ? descriptorSet : cluster,
                     files.size());
             return schema;
-        } catch (IOException | StatusRuntimeException | IllegalArgumentException e) {
+        } catch (IOException | RuntimeException e) {
             String from = descriptorSet != null ? "descriptor set " + descriptorSet
                     : "server reflection of cluster " + cluster;
             log.warn("cannot load the gRPC descriptors from {}: {}", from, e.getMessage());

@@ -52,7 +52,7 @@ public final class GrpcMessages {
             return null;
         }
         pending.skipBytes(PREFIX);
-        ByteBuf message = pending.readRetainedSlice((int) length);
+        ByteBuf message = pending.readBytes((int) length);
         pending.discardReadComponents();
         return message;
     }

@@ -47,9 +47,9 @@ class GrpcJsonTest {
                         - match: { prefix: /slow }
                           rpc_call: { protocol: grpc, cluster: orders, timeout: 300ms }
             clusters:
-              - { name: orders, protocol: h2, endpoints: [ { address: 127.0.0.1, port: "${ORDERS}" } ] }
-              - { name: bare, protocol: h2, endpoints: [ { address: 127.0.0.1, port: "${BARE}" } ] }
-              - { name: legacy, protocol: h2, endpoints: [ { address: 127.0.0.1, port: "${LEGACY}" } ] }
+              - { name: orders, protocol: h2, endpoints: [ { address: 127.0.0.1, port: ${ORDERS} } ] }
+              - { name: bare, protocol: h2, endpoints: [ { address: 127.0.0.1, port: ${BARE} } ] }
+              - { name: legacy, protocol: h2, endpoints: [ { address: 127.0.0.1, port: ${LEGACY} } ] }
             """;
     private static final String ORDERS = "/tollgate.test.Orders/";
 
