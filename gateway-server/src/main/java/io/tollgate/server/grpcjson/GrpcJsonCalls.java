@@ -37,7 +37,7 @@ public final class GrpcJsonCalls {
     /** How old a schema must be for a call of an unknown method to load it again. */
     static final long RELOAD_UNKNOWN_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** The bound of one reflection load. */
-    static final long LOAD_TIMEOUT_MILLIS = 5_000;
+    static final long LOAD_TIMEOUT_MILLIS = 10_000;
 
     private static final Logger log = LoggerFactory.getLogger(GrpcJsonCalls.class);
 
