@@ -93,8 +93,9 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
 
     GrpcJsonExchange(HttpDownstream downstream, HttpRouteRequest context, ExchangeTarget target, HttpProxy proxy,
             UpstreamPools pools) {
-        super(target, context.record(), retriable(target.route().retryPolicy()), downstream.deadlines(),
-                downstream.eventLoop(), pools);
+        super(target, context.record(), target.route().retryPolicy() != null
+                && target.route().retryPolicy().allowsMethod("POST", true), downstream.deadlines(), downstream.eventLoop(),
+                pools);
         this.downstream = downstream;
         this.context = context;
         this.proxy = proxy;
@@ -107,10 +108,6 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
         this.retryPolicy = retries == null ? null : retries.policy();
         this.requestComplete = context.complete();
         this.body = downstream.alloc().compositeBuffer();
-    }
-
-    private static boolean retriable(RetryPolicy policy) {
-        return policy != null && policy.allowsMethod("POST", true);
     }
 
     /** Starts the route timeout with the request's head; the call goes to {@code host} once the body is read. */
@@ -356,8 +353,7 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
             }
             target.outcomes().responded(answering.host(), code);
             record.attemptAnswered(code);
-            if (msg instanceof FullHttpResponse full) {
-                // trailers-only: the status is in the head
+            if (msg instanceof FullHttpResponse full) { // trailers-only: the status is in the head
                 Status.Code status = status(code, full.headers());
                 String grpcMessage = full.headers().get(Grpc.MESSAGE);
                 full.release();
@@ -554,9 +550,9 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
         downstream.exchangeDone(this, keepAlive ? null : written);
     }
 
+    /** The call leaves at once when the body is whole: nothing to flush. */
     @Override
     public void flushUpstream() {
-        // the call leaves at once when the body is whole
     }
 
     @Override
