@@ -13,22 +13,32 @@ import java.util.Optional;
  * A route's {@code rpc_call} action: an HTTP request {@code POST {prefix}/{service}/{method}} whose
  * body is a JSON array of arguments becomes a generic call the gateway writes in the upstream's RPC
  * protocol (Dubbo's {@code $invoke}, SOFARPC's generic request) and sends to the route's cluster; the
- * answer comes back as JSON. Where it is forwarded (cluster, timeout, retries, subsets) is the
- * route's {@link ForwardActionConfig}, as for any forwarded request.
+ * answer comes back as JSON. For gRPC and Triple the body is the JSON of the request message, and the
+ * call a gRPC request typed by the upstream's server reflection or a descriptor set file. Where it is
+ * forwarded (cluster, timeout, retries, subsets) is the route's {@link ForwardActionConfig}, as for any
+ * forwarded request.
  *
  * @param protocol the upstream's protocol
  * @param prefix the path prefix before {@code /{service}/{method}}, without a trailing slash
  * @param methods per service (interface name), the methods and their parameter types, for providers
  *     whose registry publishes no definitions; empty when none are configured
+ * @param descriptorSet for gRPC and Triple, the file of a {@code FileDescriptorSet} ({@code protoc
+ *     --descriptor_set_out --include_imports}) that types the calls instead of server reflection; null
+ *     when the types come from reflection
  */
-public record RpcCallConfig(Protocol protocol, String prefix, Map<String, List<Method>> methods) {
+public record RpcCallConfig(Protocol protocol, String prefix, Map<String, List<Method>> methods,
+        String descriptorSet) {
 
     /** The RPC protocols the gateway writes generic calls in, by their configuration names. */
     public enum Protocol {
         /** Dubbo's {@code $invoke}, on the {@code dubbo} RPC engine. */
         DUBBO("dubbo", "dubbo"),
         /** SOFARPC's generic request, on the {@code bolt} RPC engine. */
-        SOFA("sofa", "bolt");
+        SOFA("sofa", "bolt"),
+        /** A gRPC request (protobuf), sent as HTTP/2 on the cluster's HTTP upstream connections. */
+        GRPC("grpc", "h2"),
+        /** Dubbo's Triple, gRPC-compatible: the same as {@link #GRPC}. */
+        TRIPLE("triple", "h2");
 
         private final String configName;
         private final String engine;
@@ -36,6 +46,11 @@ public record RpcCallConfig(Protocol protocol, String prefix, Map<String, List<M
         Protocol(String configName, String engine) {
             this.configName = configName;
             this.engine = engine;
+        }
+
+        /** Whether calls are gRPC requests (protobuf over HTTP/2), not an RPC engine's generic calls. */
+        public boolean grpc() {
+            return this == GRPC || this == TRIPLE;
         }
 
         /** The name configuration uses. */
@@ -71,6 +86,11 @@ public record RpcCallConfig(Protocol protocol, String prefix, Map<String, List<M
             requireNonNull(name, "name");
             parameterTypes = List.copyOf(parameterTypes);
         }
+    }
+
+    /** A call with no descriptor set: Dubbo, SOFA, or gRPC typed by server reflection. */
+    public RpcCallConfig(Protocol protocol, String prefix, Map<String, List<Method>> methods) {
+        this(protocol, prefix, methods, null);
     }
 
     public RpcCallConfig {

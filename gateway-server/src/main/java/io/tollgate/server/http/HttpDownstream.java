@@ -17,6 +17,7 @@ import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.config.ClusterConfig;
+import io.tollgate.core.config.RpcCallConfig;
 import io.tollgate.core.filter.MirrorListener;
 import io.tollgate.core.filter.RequestBodyListener;
 import io.tollgate.protocols.http1.HopByHopHeaders;
@@ -323,7 +324,8 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     /** An {@code rpc_call} whose cluster has no host now (a per-service template) reads its body first. */
     @Override
     public boolean awaitCluster(HttpRouteRequest request, String clusterName) {
-        return request.route().rpcCall() != null && RpcCallExchange.forTemplate(this, request);
+        RpcCallConfig call = request.route().rpcCall();
+        return call != null && !call.protocol().grpc() && RpcCallExchange.forTemplate(this, request);
     }
 
     /** Refuses a body over the listener's limit and an expectation other than {@code 100-continue}. */
@@ -358,7 +360,13 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     @Override
     public void forward(HttpRouteRequest context, ExchangeTarget target, Host host) {
         state = context.complete() ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
-        if (context.route().rpcCall() != null) {
+        RpcCallConfig call = context.route().rpcCall();
+        if (call != null && call.protocol().grpc()) {
+            current = new GrpcJsonExchange(this, context, target, proxy, pools);
+            current.start(host);
+            return;
+        }
+        if (call != null) {
             current = new RpcCallExchange(this, context, target, proxy);
             current.start(host);
             return;

@@ -22,6 +22,7 @@ import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.server.dispatch.GatewayError;
 import io.tollgate.server.rpc.RpcUpstreams;
 import io.tollgate.server.rpc.ServiceClusters;
+import io.tollgate.server.grpcjson.GrpcJsonCalls;
 import java.util.List;
 import java.util.function.Function;
 
@@ -43,6 +44,7 @@ public final class HttpRpcCalls {
     private final ServiceMethods registry;
     private final Function<String, RpcUpstreams> upstreams;
     private final ServiceClusters serviceClusters;
+    private final GrpcJsonCalls grpc = new GrpcJsonCalls();
 
     /**
      * @param registry the methods published by registries, by cluster
@@ -64,6 +66,11 @@ public final class HttpRpcCalls {
     public ServiceClusters.Lookup serviceCluster(String template, RpcCallConfig.Protocol protocol,
             HttpCallRequest request) {
         return serviceClusters.lookup(template, CallRoute.of(protocol, request));
+    }
+
+    /** What {@code rpc_call} routes of protocol {@code grpc} or {@code triple} make of their requests. */
+    public GrpcJsonCalls grpc() {
+        return grpc;
     }
 
     /** The upstream connections calls in {@code protocol} go on, or null when there are none. */
@@ -123,6 +130,7 @@ public final class HttpRpcCalls {
             return switch (protocol) {
                 case DUBBO -> DubboGenericCalls.request(alloc, 0, call);
                 case SOFA -> SofaGenericCalls.request(alloc, 0, call, SOFA_DIALECT);
+                case GRPC, TRIPLE -> throw new IllegalArgumentException(protocol + " calls are gRPC requests");
             };
         } catch (JsonMappingException e) {
             throw new CallErrorException(CallError.badRequest(e.getMessage()));
@@ -134,6 +142,7 @@ public final class HttpRpcCalls {
         return switch (protocol) {
             case DUBBO -> DubboGenericCalls.reply((DubboFrame) response);
             case SOFA -> SofaGenericCalls.reply((BoltFrame) response, SOFA_DIALECT);
+            case GRPC, TRIPLE -> throw new IllegalArgumentException(protocol + " answers are gRPC responses");
         };
     }
 

@@ -54,6 +54,11 @@ class RpcCallConfigTest {
         assertThat(forward.retryPolicy().orElseThrow().numRetries()).isEqualTo(2);
         assertThat(route("{ match: { prefix: /dubbo }, rpc_call: { protocol: dubbo, cluster: orders } }")
                 .rpcCall().orElseThrow().prefix()).isEqualTo("/dubbo");
+        RpcCallConfig grpc = route("{ match: { prefix: /grpc/ }, rpc_call: { protocol: triple, cluster: orders, "
+                + "descriptor_set: /etc/orders.pb } }").rpcCall().orElseThrow();
+        assertThat(grpc.protocol().grpc()).isTrue();
+        assertThat(grpc.descriptorSet()).isEqualTo("/etc/orders.pb");
+        assertThat(grpc.prefix()).isEqualTo("/grpc");
     }
 
     @Test
@@ -62,9 +67,17 @@ class RpcCallConfigTest {
         assertThatThrownBy(() -> route("{ match: { path: /dubbo }, rpc_call: { protocol: dubbo, cluster: orders } }"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(routes + ".rpc_call: needs a prefix match");
-        assertThatThrownBy(() -> route("{ match: { prefix: /x/ }, rpc_call: { protocol: grpc, cluster: orders } }"))
+        assertThatThrownBy(() -> route("{ match: { prefix: /x/ }, rpc_call: { protocol: thrift, cluster: orders } }"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining(
+                        routes + ".rpc_call.protocol: unknown protocol 'thrift' (expected dubbo, sofa, grpc or triple)");
+        assertThatThrownBy(() -> route("{ match: { prefix: /x/ }, rpc_call: { protocol: dubbo, cluster: orders, "
+                + "descriptor_set: /a.pb } }"))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining(routes + ".rpc_call.protocol: unknown protocol 'grpc' (expected dubbo or sofa)");
+                .hasMessageContaining(routes + ".rpc_call.descriptor_set: is for grpc and triple");
+        assertThatThrownBy(() -> route("{ match: { prefix: /x/ }, rpc_call: { protocol: grpc, cluster: orders, "
+                + "methods: { a.B: [] } } }"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(routes + ".rpc_call.methods: is for dubbo and sofa");
         assertThatThrownBy(() -> route("{ match: { prefix: /x/ }, rpc_call: { protocol: dubbo, cluster: orders, "
                 + "prefix_rewrite: /y/ } }"))
                 .isInstanceOf(ConfigException.class)
