@@ -4,8 +4,8 @@ import io.netty.handler.codec.http.HttpObject;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.router.breaker.CircuitBreakers;
 import io.tollgate.server.exchange.Deadlines;
-import io.tollgate.server.upstream.UpstreamConnection;
-import io.tollgate.server.upstream.UpstreamPool;
+import io.tollgate.server.upstream.http.UpstreamConnection;
+import io.tollgate.server.upstream.http.UpstreamPool;
 
 /**
  * One try of a transcoded gRPC call against one host, a {@link PooledAttempt} on the host's HTTP/2
