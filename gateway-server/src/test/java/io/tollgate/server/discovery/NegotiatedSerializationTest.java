@@ -83,8 +83,10 @@ class NegotiatedSerializationTest {
         registry.create().creatingParentsIfNeeded().forPath("/edge/" + INTERFACE + "/providers/"
                 + URLEncoder.encode(atGateway, StandardCharsets.UTF_8));
 
+        // the first call waits while the gateway makes the service's cluster (at most the registry's 5 s
+        // connection timeout), beside a cold consumer's own first-call cost: its bound is not Dubbo's 5 s
         DubboConsumer consumer = STARTED.add(DubboConsumer.through("zookeeper://" + zookeeper.ensemble(), "edge")
-                .group(group).version("1.0").connect());
+                .group(group).version("1.0").timeout(Duration.ofSeconds(20)).connect());
         for (int i = 0; i < 3; i++) {
             assertThat(consumer.service().tagged("call" + i)).isEqualTo(group + ":call" + i);
         }
