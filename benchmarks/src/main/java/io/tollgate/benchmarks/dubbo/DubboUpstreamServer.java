@@ -27,7 +27,7 @@ public final class DubboUpstreamServer {
     }
 
     /** Answers two-way requests and heartbeats; one-way frames get nothing; a frame without the magic closes. */
-    private static void answer(ChannelHandlerContext ctx, ByteBuf frame) {
+    static void answer(ChannelHandlerContext ctx, ByteBuf frame) {
         if (frame.getShort(0) != DubboWire.MAGIC) {
             ctx.close();
             return;

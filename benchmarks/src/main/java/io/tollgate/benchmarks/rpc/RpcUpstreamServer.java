@@ -30,7 +30,16 @@ public final class RpcUpstreamServer {
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(threads, wire.name() + "-upstream");
-        Channel server = new ServerBootstrap().group(group).channel(transport.serverChannel())
+        bind(group, transport, port, wire, answer).closeFuture().sync();
+    }
+
+    /**
+     * Listens on 127.0.0.1:{@code port} (0: any free port) on {@code group}, answering as
+     * {@link #serve} does; returns the bound server channel.
+     */
+    public static <M> Channel bind(EventLoopGroup group, Transport transport, int port, RpcWire<M> wire,
+            BiConsumer<ChannelHandlerContext, M> answer) throws InterruptedException {
+        return new ServerBootstrap().group(group).channel(transport.serverChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
@@ -38,7 +47,6 @@ public final class RpcUpstreamServer {
                         ch.pipeline().addLast(wire.frameDecoders().get()).addLast(new Answerer<>(wire, answer));
                     }
                 }).bind("127.0.0.1", port).sync().channel();
-        server.closeFuture().sync();
     }
 
     /** Answers each message; flushes when the read batch ends. */

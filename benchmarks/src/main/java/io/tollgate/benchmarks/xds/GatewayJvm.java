@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * stopped with {@code /quitquitquit}. Apart from the benchmark's JVM, its GC and its CPU profile
  * are the gateway's alone, without the control plane's snapshots and the clients.
  */
-final class GatewayJvm implements AutoCloseable {
+public final class GatewayJvm implements AutoCloseable {
 
     private final Process process;
     private final int adminPort;
@@ -31,12 +31,20 @@ final class GatewayJvm implements AutoCloseable {
         this.gcLog = gcLog;
     }
 
-    /** Starts {@code yaml}'s gateway, its admin API on {@code adminPort}, with {@code jvmOptions} (space-separated). */
-    static GatewayJvm start(String yaml, int adminPort, String jvmOptions) throws IOException, InterruptedException {
+    /**
+     * Starts {@code yaml}'s gateway, its admin API on {@code adminPort}, with {@code jvmOptions}
+     * (space-separated); pinned with {@code taskset} to the CPUs the environment variable
+     * {@code GATEWAY_CPUS} lists, when it is set.
+     */
+    public static GatewayJvm start(String yaml, int adminPort, String jvmOptions) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("eds-bench");
         Path config = Files.writeString(dir.resolve("gateway.yaml"), yaml);
         GcLog gcLog = new GcLog(dir.resolve("gc.log"));
         List<String> command = new ArrayList<>();
+        String cpus = System.getenv("GATEWAY_CPUS");
+        if (cpus != null && !cpus.isBlank()) {
+            command.addAll(List.of("taskset", "-c", cpus.trim()));
+        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String option : jvmOptions.trim().split("\\s+")) {
             if (!option.isEmpty()) {
@@ -72,17 +80,22 @@ final class GatewayJvm implements AutoCloseable {
     }
 
     /** Its meters now. */
-    Scrape scrape() throws IOException, InterruptedException {
+    public Scrape scrape() throws IOException, InterruptedException {
         return Scrape.parse(admin.send(HttpRequest.newBuilder(uri("/stats/prometheus")).build(),
                 HttpResponse.BodyHandlers.ofString()).body());
     }
 
     /** Its event loops' and its JVM's CPU time so far, and the benchmark's own. */
-    HostCpu hostCpu() {
+    public HostCpu hostCpu() {
         return HostCpu.read(process.toHandle());
     }
 
-    GcLog gcLog() {
+    /** Its process id, for {@code jcmd}. */
+    public long pid() {
+        return process.pid();
+    }
+
+    public GcLog gcLog() {
         return gcLog;
     }
 

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * Pause Young (Normal) (G1 Evacuation Pause) 24M->8M(256M) 3.456ms}, ZGC's {@code Pause Mark Start
  * 0.012ms}); concurrent phases are not pauses.
  */
-record GcLog(Path file) {
+public record GcLog(Path file) {
 
     private static final Pattern PAUSE = Pattern.compile(" Pause .* (\\d+(?:\\.\\d+)?)ms$");
 
@@ -23,12 +23,12 @@ record GcLog(Path file) {
     }
 
     /** How many lines the log has now: a mark for {@link #pausesSince}. */
-    int lines() throws IOException {
+    public int lines() throws IOException {
         return Files.exists(file) ? Files.readAllLines(file).size() : 0;
     }
 
     /** The pauses logged after line {@code mark}: count, total and longest. */
-    String pausesSince(int mark) throws IOException {
+    public String pausesSince(int mark) throws IOException {
         List<String> lines = Files.readAllLines(file);
         int pauses = 0;
         double total = 0;

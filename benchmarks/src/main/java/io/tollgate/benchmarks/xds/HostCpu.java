@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * and safepoint pauses, which the GC log shows). The loops' figures are zero when {@code /proc}
  * is not there.
  */
-record HostCpu(long loopCpuNanos, long loopWaitNanos, long loopSlices, long gatewayCpuNanos, long benchmarkCpuNanos) {
+public record HostCpu(long loopCpuNanos, long loopWaitNanos, long loopSlices, long gatewayCpuNanos, long benchmarkCpuNanos) {
 
     static HostCpu read(ProcessHandle gateway) {
         long cpu = 0;
@@ -49,14 +49,14 @@ record HostCpu(long loopCpuNanos, long loopWaitNanos, long loopSlices, long gate
     }
 
     /** What happened since {@code before}. */
-    HostCpu since(HostCpu before) {
+    public HostCpu since(HostCpu before) {
         return new HostCpu(loopCpuNanos - before.loopCpuNanos, loopWaitNanos - before.loopWaitNanos,
                 loopSlices - before.loopSlices, gatewayCpuNanos - before.gatewayCpuNanos,
                 benchmarkCpuNanos - before.benchmarkCpuNanos);
     }
 
     /** Per second of the window, {@code seconds} long. */
-    String perSecond(double seconds) {
+    public String perSecond(double seconds) {
         return String.format("event loops on a CPU %.0f ms/s, waiting for one %.0f ms/s (%.3f ms per wake-up on average);"
                 + " CPU of the gateway JVM %.0f ms/s, of the benchmark JVM %.0f ms/s", loopCpuNanos / 1e6 / seconds,
                 loopWaitNanos / 1e6 / seconds, loopSlices == 0 ? 0 : loopWaitNanos / 1e6 / loopSlices,

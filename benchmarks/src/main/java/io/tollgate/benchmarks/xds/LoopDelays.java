@@ -10,9 +10,9 @@ import java.util.TreeMap;
  * what happened between them: the buckets exactly, the largest delay exactly when it rose
  * meanwhile, else within the bounds of its bucket.
  */
-record LoopDelays(long probes, Map<Double, Double> atOrBelowMillis, double peakMillis, double peakBeforeMillis) {
+public record LoopDelays(long probes, Map<Double, Double> atOrBelowMillis, double peakMillis, double peakBeforeMillis) {
 
-    static LoopDelays read(Scrape scrape) {
+    public static LoopDelays read(Scrape scrape) {
         Map<Double, Double> buckets = new TreeMap<>();
         for (Scrape.Sample sample : scrape.samples()) {
             String le = sample.labels().get("le");
@@ -25,7 +25,7 @@ record LoopDelays(long probes, Map<Double, Double> atOrBelowMillis, double peakM
     }
 
     /** What happened since {@code before}. */
-    LoopDelays since(LoopDelays before) {
+    public LoopDelays since(LoopDelays before) {
         Map<Double, Double> buckets = new TreeMap<>();
         atOrBelowMillis.forEach((bound, count) -> buckets.put(bound, count - before.atOrBelowMillis.getOrDefault(bound, 0.0)));
         return new LoopDelays(probes - before.probes, buckets, peakMillis, before.peakMillis);

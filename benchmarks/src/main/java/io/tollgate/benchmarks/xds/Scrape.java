@@ -9,16 +9,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** One Prometheus scrape of the gateway ({@code /stats/prometheus}): its samples, to be summed by name and labels. */
-record Scrape(List<Sample> samples) {
+public record Scrape(List<Sample> samples) {
 
     private static final Pattern LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? (\\S+)$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     /** A sample: a metric name, its labels and its value. */
-    record Sample(String name, Map<String, String> labels, double value) {
+    public record Sample(String name, Map<String, String> labels, double value) {
     }
 
-    static Scrape parse(String text) {
+    public static Scrape parse(String text) {
         List<Sample> samples = new ArrayList<>();
         for (String line : text.split("\n")) {
             Matcher sample = LINE.matcher(line);
@@ -38,12 +38,12 @@ record Scrape(List<Sample> samples) {
     }
 
     /** The sum of the samples named {@code name} whose labels pass {@code labels}. */
-    double sum(String name, Predicate<Map<String, String>> labels) {
+    public double sum(String name, Predicate<Map<String, String>> labels) {
         return samples.stream().filter(s -> s.name.equals(name) && labels.test(s.labels)).mapToDouble(Sample::value).sum();
     }
 
     /** The largest sample named {@code name}; 0 when there is none. */
-    double max(String name) {
+    public double max(String name) {
         return samples.stream().filter(s -> s.name.equals(name)).mapToDouble(Sample::value).max().orElse(0);
     }
 }

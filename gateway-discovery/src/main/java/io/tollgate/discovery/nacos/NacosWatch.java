@@ -224,7 +224,7 @@ final class NacosWatch implements Subscription {
         if (!announced || !next.equals(published)) {
             published = next;
             announced = true;
-            listener.providers(List.copyOf(next.values()), synced);
+            listener.providers(List.copyOf(next.values()), synced, 0);
         }
         ramp.published();
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.function.LongConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -46,7 +47,8 @@ final class ApplicationWatch {
     private final Set<String> resolving = new HashSet<>();
     /** Revisions that could not be resolved; tried again when an instance of theirs changes. */
     private final Set<String> failed = new HashSet<>();
-    private final List<Runnable> listeners = new ArrayList<>();
+    private final List<LongConsumer> listeners = new ArrayList<>();
+    private final EventStamps stamps = new EventStamps();
     private boolean synced;
     private final Coalesced notification;
     private boolean closed;
@@ -73,7 +75,7 @@ final class ApplicationWatch {
                     synced = true;
                     notification.request();
                 })
-                .build(), control);
+                .build(), stamps.stamping(control));
         cache.start();
         return this;
     }
@@ -82,12 +84,15 @@ final class ApplicationWatch {
         return application;
     }
 
-    /** Runs {@code listener} on the control thread after each burst of changes. */
-    void addListener(Runnable listener) {
+    /**
+     * Runs {@code listener} on the control thread after each burst of changes, with when the
+     * oldest instance event of the burst was received ({@link System#nanoTime()}, 0 when none).
+     */
+    void addListener(LongConsumer listener) {
         listeners.add(listener);
     }
 
-    void removeListener(Runnable listener) {
+    void removeListener(LongConsumer listener) {
         listeners.remove(listener);
     }
 
@@ -152,7 +157,8 @@ final class ApplicationWatch {
                 resolve(revision, serving);
             }
         });
-        List.copyOf(listeners).forEach(Runnable::run);
+        long changedAt = stamps.take();
+        List.copyOf(listeners).forEach(listener -> listener.accept(changedAt));
     }
 
     private void resolve(String revision, List<DubboInstance> serving) {

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.LongConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
@@ -45,7 +46,8 @@ final class DubboSubscription implements Subscription {
     private final String mappingPath;
     private final CuratorCache mapping;
     private final Map<String, ApplicationWatch> watched = new LinkedHashMap<>();
-    private final Runnable applicationChanged;
+    private final LongConsumer applicationChanged;
+    private final EventStamps stamps = new EventStamps();
     private List<EndpointConfig> interfaceProviders = List.of();
     private boolean interfaceSynced;
     private boolean mappingSynced;
@@ -68,7 +70,10 @@ final class DubboSubscription implements Subscription {
         this.mappingPath = "/dubbo/mapping/" + query.interfaceName();
         this.mapping = CuratorCache.build(client, mappingPath);
         this.publication = new Coalesced(control, this::publish);
-        this.applicationChanged = publication::request;
+        this.applicationChanged = changedAt -> {
+            stamps.note(changedAt);
+            publication.request();
+        };
     }
 
     /** Starts reading; returns at once. */
@@ -84,13 +89,14 @@ final class DubboSubscription implements Subscription {
                     mappingSynced = true;
                     publication.request();
                 })
-                .build(), control);
+                .build(), stamps.stamping(control));
         interfaceLevel.start();
         mapping.start();
         return this;
     }
 
-    private void interfaceChanged(List<EndpointConfig> providers, boolean synced) {
+    private void interfaceChanged(List<EndpointConfig> providers, boolean synced, long changedAt) {
+        stamps.note(changedAt);
         interfaceProviders = providers;
         interfaceSynced = synced;
         publication.request();
@@ -166,7 +172,7 @@ final class DubboSubscription implements Subscription {
         }
         published = next;
         interfaceLevel.readDefinitions(applicationLevel);
-        listener.providers(List.copyOf(next.values()), synced);
+        listener.providers(List.copyOf(next.values()), synced, stamps.take());
         ramp.published();
     }
 

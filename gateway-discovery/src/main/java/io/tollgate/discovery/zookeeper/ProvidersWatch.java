@@ -49,6 +49,7 @@ final class ProvidersWatch implements Subscription {
     private volatile JsonNode definition;
     private boolean synced;
     private final Coalesced publication;
+    private final EventStamps stamps = new EventStamps();
     /** Set by {@link #ramping}: the watch makes its hosts again itself while one warms up; else its user does. */
     private WarmupRamp ramp;
     private volatile boolean closed;
@@ -82,7 +83,7 @@ final class ProvidersWatch implements Subscription {
                 .forAll((type, before, after) -> changed(type == CuratorCacheListener.Type.NODE_DELETED ? before : after,
                         type == CuratorCacheListener.Type.NODE_DELETED))
                 .forInitialized(this::initialized)
-                .build(), control);
+                .build(), stamps.stamping(control));
         cache.start();
         return this;
     }
@@ -144,7 +145,7 @@ final class ProvidersWatch implements Subscription {
                 readDefinition(layout.definitionPath(query, provider));
             }
         }
-        listener.providers(List.copyOf(providers), synced);
+        listener.providers(List.copyOf(providers), synced, stamps.take());
         if (ramp != null) {
             ramp.published();
         }

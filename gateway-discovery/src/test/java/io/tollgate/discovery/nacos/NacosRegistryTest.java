@@ -97,7 +97,7 @@ class NacosRegistryTest {
     }
 
     private void subscribe(ProviderQueryConfig query) {
-        registry.subscribe(query, (providers, isSynced) -> {
+        registry.subscribe(query, (providers, isSynced, changedAt) -> {
             listenerThread = Thread.currentThread();
             publications.incrementAndGet();
             synced = isSynced;

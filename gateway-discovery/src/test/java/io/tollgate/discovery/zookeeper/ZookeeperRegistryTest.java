@@ -77,7 +77,7 @@ class ZookeeperRegistryTest {
     }
 
     private Subscription subscribe(ProviderQueryConfig query) {
-        return registry.subscribe(query, (providers, isSynced) -> {
+        return registry.subscribe(query, (providers, isSynced, changedAt) -> {
             listenerThread = Thread.currentThread();
             publications.incrementAndGet();
             last.set(providers);

@@ -15,10 +15,11 @@ import java.util.Map;
  *
  * <p>Its kind comes from the flag alone (see {@link DubboProtocol}). The routing view
  * ({@link #service()}, {@link #method()}, {@link #header}, {@link #timeoutMillis()}) is the
- * {@link DubboInvocation} of a hessian2 call (a request or oneway request that is not an event), read
- * from the body on first use and kept: the five leading strings, the arguments stepped over without
- * being decoded, the attachments. Events, responses and bodies in any other serialization have no
- * routing view: service, method and headers are null and the timeout 0.
+ * {@link DubboInvocation} of a hessian2 or fastjson2 call (a request or oneway request that is not an
+ * event), read from the body on first use and kept: the five leading strings, the arguments stepped
+ * over without being decoded, the attachments. Only a hessian2 call's attachments can be rewritten.
+ * Events, responses and bodies in any other serialization have no routing view: service, method
+ * and headers are null and the timeout 0.
  *
  * <p>Ownership: {@link DubboCodec#decode} returns each frame with one reference, owned by the caller,
  * who MUST release it or pass it on. The slices {@link #bytes()} and {@link #body()} return are not
@@ -94,12 +95,13 @@ public final class DubboFrame extends SlicedRpcFrame {
      */
     @Override
     public long timeoutMillis() {
-        if (!hasRoutingView()) {
+        if (!hasRoutingView() && !isFastjson2Call()) {
             return 0;
         }
         String timeout;
         try {
-            timeout = head().attachment(DubboProtocol.ATTACHMENT_TIMEOUT);
+            timeout = isFastjson2Call() ? fastjson2().attachment(DubboProtocol.ATTACHMENT_TIMEOUT)
+                    : head().attachment(DubboProtocol.ATTACHMENT_TIMEOUT);
         } catch (DubboCodecException e) {
             return 0;
         }
@@ -156,6 +158,9 @@ public final class DubboFrame extends SlicedRpcFrame {
      * @throws DubboCodecException when the body is malformed, on this call and every later one
      */
     public DubboInvocation invocation() {
+        if (isFastjson2Call()) {
+            return fastjson2();
+        }
         DubboCallHead call = head();
         if (invocation == null && call != null) {
             try {
@@ -190,6 +195,25 @@ public final class DubboFrame extends SlicedRpcFrame {
         return head;
     }
 
+    /**
+     * A fastjson2 call's routing view, read whole on first use and kept.
+     *
+     * @throws DubboCodecException when the body is malformed, on this call and every later one
+     */
+    private DubboInvocation fastjson2() {
+        if (invocation == null && headError == null) {
+            try {
+                invocation = Fastjson2InvocationReader.read(bytes, base + DubboProtocol.HEADER_LENGTH, bodyLength());
+            } catch (DubboCodecException e) {
+                headError = bodyError(e);
+            }
+        }
+        if (headError != null) {
+            throw headError;
+        }
+        return invocation;
+    }
+
     private DubboCodecException bodyError(DubboCodecException e) {
         return new DubboCodecException("request body: " + e.getMessage(), requestId(), serializationId(),
                 kind().expectsResponse());
@@ -198,12 +222,18 @@ public final class DubboFrame extends SlicedRpcFrame {
     /** The {@code interface} attachment, else the service path; see {@link DubboInvocation#service()}. */
     @Override
     public String service() {
+        if (isFastjson2Call()) {
+            return fastjson2().service();
+        }
         DubboCallHead call = head();
         return call == null ? null : call.service();
     }
 
     @Override
     public String method() {
+        if (isFastjson2Call()) {
+            return fastjson2().method();
+        }
         DubboCallHead call = head();
         return call == null ? null : call.method();
     }
@@ -215,6 +245,9 @@ public final class DubboFrame extends SlicedRpcFrame {
     @Override
     public String header(String name) {
         requireNonNull(name, "name");
+        if (isFastjson2Call()) {
+            return fastjson2().attachment(name);
+        }
         DubboCallHead call = head();
         try {
             return call == null ? null : call.attachment(name);
@@ -295,8 +328,15 @@ public final class DubboFrame extends SlicedRpcFrame {
     }
 
     private boolean hasRoutingView() {
-        return (kind() == Kind.REQUEST || kind() == Kind.ONEWAY) && !isEvent()
-                && serializationId() == DubboProtocol.SERIALIZATION_HESSIAN2;
+        return isCall() && serializationId() == DubboProtocol.SERIALIZATION_HESSIAN2;
+    }
+
+    private boolean isFastjson2Call() {
+        return isCall() && serializationId() == DubboProtocol.SERIALIZATION_FASTJSON2;
+    }
+
+    private boolean isCall() {
+        return (kind() == Kind.REQUEST || kind() == Kind.ONEWAY) && !isEvent();
     }
 
     @Override

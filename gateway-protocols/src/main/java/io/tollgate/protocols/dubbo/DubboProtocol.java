@@ -120,8 +120,14 @@ public final class DubboProtocol {
     /** Mask of the serialization id in the flag. */
     public static final int SERIALIZATION_MASK = 0x1f;
 
-    /** Serialization id of hessian2, Dubbo's default and the only one whose body the gateway reads. */
+    /** Serialization id of hessian2, Dubbo's default. */
     public static final byte SERIALIZATION_HESSIAN2 = 2;
+    /**
+     * Serialization id of fastjson2, which consumers negotiate when a provider's registered
+     * {@code prefer.serialization} names it first (Dubbo 3.2's default); its body is read for
+     * routing, its attachments are not rewritten.
+     */
+    public static final byte SERIALIZATION_FASTJSON2 = 23;
 
     /** Length of the fixed header. */
     public static final int HEADER_LENGTH = 16;

@@ -166,9 +166,9 @@ class DubboFrameTest {
     @Test
     void hasNoRoutingViewForABodyInAnotherSerialization() {
         byte[] hessian2Body = Arrays.copyOfRange(read(ECHO_REQUEST), DubboProtocol.HEADER_LENGTH, 167);
-        withFrame(pooled(frame(0xc0 | 23, 0, 12, hessian2Body)), frame -> {
+        withFrame(pooled(frame(0xc0 | 3, 0, 12, hessian2Body)), frame -> {
             assertThat(frame.kind()).isEqualTo(RpcFrame.Kind.REQUEST);
-            assertThat(frame.replyForm()).isEqualTo(23);
+            assertThat(frame.replyForm()).isEqualTo(3);
             assertNoRoutingView(frame);
         });
     }

@@ -52,6 +52,8 @@ public final class DiscoveredClusters implements AutoCloseable {
     private volatile List<RegistryClient> published = List.of();
     private volatile Map<String, Watch> named = Map.of();
     private boolean republishQueued;
+    /** When the oldest registry event the queued republication carries was received; 0: none. */
+    private long unservedSinceNanos;
     private boolean followed;
 
     /**
@@ -175,22 +177,35 @@ public final class DiscoveredClusters implements AutoCloseable {
 
     private Watch subscribe(String cluster, ProviderQueryConfig query) {
         Watch watch = new Watch(query, clients.get(query.registry()).client);
-        watch.subscription = watch.client.subscribe(query, (providers, synced) -> {
+        watch.subscription = watch.client.subscribe(query, (providers, synced, changedAt) -> {
             watch.providers = providers;
             watch.synced = synced;
             log.debug("cluster {}: {} providers of {} in registry {}", cluster, providers.size(), query.interfaceName(),
                     query.registry());
-            queueRepublication();
+            queueRepublication(changedAt);
         });
         return watch;
     }
 
-    private void queueRepublication() {
+    /**
+     * Applies the configuration again soon, once for every change asked for before it runs;
+     * {@code changedAt} is when the registry event behind the change was received (0: none), and
+     * the time from the oldest such event to the new hosts published is recorded.
+     */
+    private void queueRepublication(long changedAt) {
+        if (changedAt != 0 && (unservedSinceNanos == 0 || changedAt - unservedSinceNanos < 0)) {
+            unservedSinceNanos = changedAt;
+        }
         if (!republishQueued) {
             republishQueued = true;
             control.execute(() -> {
                 republishQueued = false;
+                long since = unservedSinceNanos;
+                unservedSinceNanos = 0;
                 perService.applied(republish.get());
+                if (since != 0) {
+                    meters.served(System.nanoTime() - since);
+                }
                 completeFirstSyncIfDone();
             });
         }

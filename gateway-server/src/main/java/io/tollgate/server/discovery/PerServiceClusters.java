@@ -23,6 +23,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +42,7 @@ final class PerServiceClusters implements ServiceClusters {
     private static final Logger log = LoggerFactory.getLogger(PerServiceClusters.class);
 
     private final Executor control;
-    private final Runnable changed;
+    private final LongConsumer changed;
     private final LongSupplier nanoClock;
     private final Map<String, Service> services = new HashMap<>();
     private Map<String, ServiceTemplateConfig> templates = Map.of();
@@ -53,9 +54,10 @@ final class PerServiceClusters implements ServiceClusters {
     private volatile Map<String, Service> byCluster = Map.of();
 
     /**
-     * @param changed asks for the configuration to be applied again, later, on the control thread
+     * @param changed asks for the configuration to be applied again, later, on the control thread,
+     *     given when the oldest registry event it carries was received (0: none)
      */
-    PerServiceClusters(Executor control, Runnable changed, LongSupplier nanoClock) {
+    PerServiceClusters(Executor control, LongConsumer changed, LongSupplier nanoClock) {
         this.control = control;
         this.changed = changed;
         this.nanoClock = nanoClock;
@@ -139,10 +141,10 @@ final class PerServiceClusters implements ServiceClusters {
     private Service subscribe(String template, String key, ServiceTemplateConfig settings, RegistryClient client) {
         Service service = new Service(template, key, settings, client, nanoClock.getAsLong());
         ProviderQueryConfig query = ServiceKeys.query(settings.registry(), settings.kind(), key);
-        service.subscription = client.subscribe(query, (providers, synced) -> {
+        service.subscription = client.subscribe(query, (providers, synced, changedAt) -> {
             service.providers = providers;
             service.synced |= synced;
-            changed.run();
+            changed.accept(changedAt);
         });
         services.put(clusterName(template, key), service);
         log.info("cluster {} made from template {} for service {}", clusterName(template, key), template, key);
@@ -223,7 +225,7 @@ final class PerServiceClusters implements ServiceClusters {
         }
         if (dropped) {
             publish();
-            changed.run();
+            changed.accept(0);
         }
     }
 

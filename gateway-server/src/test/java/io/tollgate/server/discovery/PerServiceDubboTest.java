@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class PerServiceDubboTest {
 
     private static final String INTERFACE = DubboEchoService.class.getName();
-    private static final String CONFIG = """
+    /** A Dubbo listener routing every call to the template {@code dubbo-services} of registry {@code zk} (at {@code ${ZK}}). */
+    static final String CONFIG = """
             registries:
               - name: zk
                 type: zookeeper

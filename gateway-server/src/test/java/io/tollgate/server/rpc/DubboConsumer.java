@@ -5,13 +5,15 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.apache.dubbo.config.ReferenceConfig;
+import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.rpc.RpcContext;
 
 /**
  * A real Apache Dubbo 3.3 consumer of {@link DubboEchoService} that calls one address directly,
  * {@code dubbo://127.0.0.1:port} (or {@code tri://} with {@code protocol("tri")}: Triple, HTTP/2 with
  * prior knowledge) of a provider or of the gateway in front of it, with hessian2 and no
- * registry, in a Dubbo runtime of its own. It never retries a failed call (Dubbo retries twice by
+ * registry, or, made with {@link #through}, whatever providers a registry lists, with the
+ * serialization negotiated from their registrations; in a Dubbo runtime of its own. It never retries a failed call (Dubbo retries twice by
  * default), so what a test counts is what the gateway did.
  *
  * <pre>{@code
@@ -32,8 +34,21 @@ public final class DubboConsumer implements AutoCloseable {
         try {
             ReferenceConfig<DubboEchoService> config = new ReferenceConfig<>(runtime.application().getDefaultModule());
             config.setInterface(DubboEchoService.class);
-            config.setUrl(builder.protocol + "://127.0.0.1:" + builder.port);
-            config.setParameters(Map.of("serialization", "hessian2"));
+            if (builder.registry == null) {
+                config.setUrl(builder.protocol + "://127.0.0.1:" + builder.port);
+                config.setParameters(Map.of("serialization", "hessian2"));
+            } else {
+                // finds its providers' addresses and URL parameters in the registry, at interface level,
+                // and negotiates the serialization from them as Dubbo does by default
+                runtime.application().modelEnvironment().updateAppConfigMap(
+                        Map.of("dubbo.application.service-discovery.migration", "FORCE_INTERFACE"));
+                RegistryConfig registry = new RegistryConfig(runtime.application());
+                registry.setAddress(builder.registry);
+                registry.setGroup(builder.registryGroup);
+                registry.setUseAsConfigCenter(false);
+                registry.setUseAsMetadataCenter(false);
+                config.setRegistry(registry);
+            }
             config.setTimeout((int) builder.timeout.toMillis());
             config.setRetries(0);
             config.setGroup(builder.group);
@@ -50,6 +65,18 @@ public final class DubboConsumer implements AutoCloseable {
     /** Starts describing a consumer of {@code dubbo://127.0.0.1:port}. */
     public static Builder to(int port) {
         return new Builder(port);
+    }
+
+    /**
+     * Starts describing a consumer that finds its providers in the registry at {@code address}
+     * ({@code zookeeper://host:port}) under root node {@code /group} (Dubbo's registry group), with
+     * Dubbo's default serialization negotiation.
+     */
+    public static Builder through(String address, String group) {
+        Builder builder = new Builder(0);
+        builder.registry = address;
+        builder.registryGroup = group;
+        return builder;
     }
 
     /**
@@ -83,6 +110,8 @@ public final class DubboConsumer implements AutoCloseable {
         private final int port;
         private Duration timeout = Duration.ofSeconds(5);
         private boolean async;
+        private String registry;
+        private String registryGroup;
 
         private Builder(int port) {
             this.port = port;

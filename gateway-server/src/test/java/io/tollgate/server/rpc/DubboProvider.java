@@ -39,7 +39,11 @@ public final class DubboProvider implements AutoCloseable {
         try {
             ProtocolConfig protocol = new ProtocolConfig(runtime.application(), builder.protocol, port);
             protocol.setHost("127.0.0.1");
-            protocol.setSerialization("hessian2");
+            if (builder.preferSerialization == null) {
+                protocol.setSerialization("hessian2");
+            } else if (!builder.preferSerialization.isEmpty()) {
+                protocol.setPreferSerialization(builder.preferSerialization);
+            }
             // Dubbo's default 200 threads with no queue refuse a burst of 1000 calls as "thread pool
             // exhausted"; threads are made only as calls need them.
             protocol.setThreads(2000);
@@ -127,6 +131,7 @@ public final class DubboProvider implements AutoCloseable {
         private String application;
         private String metadataType;
         private Integer warmupMillis;
+        private String preferSerialization;
 
         private Builder(String name) {
             this.name = name;
@@ -178,6 +183,16 @@ public final class DubboProvider implements AutoCloseable {
          */
         public Builder warmup(int millis) {
             this.warmupMillis = millis;
+            return this;
+        }
+
+        /**
+         * Leaves the serialization to Dubbo and registers {@code prefer.serialization} as given
+         * ({@code ""}: Dubbo's default, {@code hessian2,fastjson2} in 3.3), for consumers to
+         * negotiate from; without it the provider is set to hessian2.
+         */
+        public Builder preferSerialization(String serializations) {
+            this.preferSerialization = serializations;
             return this;
         }
 
