@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
@@ -36,7 +37,10 @@ import io.tollgate.server.rpc.CallAnswer;
 import io.tollgate.server.rpc.GatewayCall;
 import io.tollgate.server.rpc.RpcUpstreams;
 import io.tollgate.server.rpc.ServiceClusters;
+import io.tollgate.server.openapi.OpenApiDocuments;
+import io.tollgate.server.openapi.RpcCallOperations;
 import io.tollgate.server.rpccall.HttpRpcCalls;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -283,6 +287,20 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
                 .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
         return response;
+    }
+
+    /**
+     * The OpenAPI document of {@code request}'s {@code rpc_call} route when the request asks for it
+     * ({@code GET {prefix}/openapi.json}), answered before any cluster is chosen; else null.
+     */
+    static FullHttpResponse openApi(HttpDownstream downstream, HttpRouteRequest request, HttpRpcCalls calls) {
+        RpcCallConfig config = request.route().rpcCall();
+        if (!HttpMethod.GET.equals(request.request().method())
+                || !OpenApiDocuments.isDocumentPath(config.prefix(), request.path())) {
+            return null;
+        }
+        OpenApiDocuments documents = new OpenApiDocuments(List.of(new RpcCallOperations(calls.registry())));
+        return json(downstream, HttpResponseStatus.OK, documents.json(request.route(), config.prefix()));
     }
 
     /**
