@@ -1,6 +1,8 @@
 package io.tollgate.protocols.hessian2;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.ByteProcessor;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A bounded position in a region of a buffer, read with absolute indices: every read checks the
@@ -8,6 +10,9 @@ import io.netty.buffer.ByteBuf;
  * buffer's own indices are untouched; it must stay unreleased while read.
  */
 final class Hessian2Cursor {
+
+    /** Goes on while the byte is ASCII. */
+    private static final ByteProcessor ASCII = value -> value >= 0;
 
     private final ByteBuf buf;
     private final int start;
@@ -70,11 +75,25 @@ final class Hessian2Cursor {
         return out;
     }
 
+    /**
+     * The next {@code count} chars when they are {@code count} ASCII bytes, the usual text, decoded at
+     * once; null, and nothing read, when they are not (then {@link #chars} reads them).
+     */
+    String asciiChars(int count) {
+        if (count > remaining() || buf.forEachByte(index, count, ASCII) >= 0) {
+            return null;
+        }
+        String text = buf.toString(index, count, StandardCharsets.US_ASCII);
+        index += count;
+        return text;
+    }
+
     /** Appends {@code count} UTF-16 chars, read as hessian writes them (UTF-8; a 4-byte sequence is two chars). */
     void chars(int count, StringBuilder out) {
         if (count > remaining()) {
             throw malformed("string of " + count + " chars in " + remaining() + " bytes");
         }
+        out.ensureCapacity(out.length() + count);
         int read = 0;
         while (read < count) {
             int b = u8();

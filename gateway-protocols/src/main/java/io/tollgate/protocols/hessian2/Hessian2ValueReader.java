@@ -364,14 +364,20 @@ public final class Hessian2ValueReader {
 
     /** The string whose first chunk starts with {@code tag}, chunk after chunk. */
     private String chunkedString(int tag) {
-        StringBuilder out = new StringBuilder();
         int nonFinal = dialect == Hessian2Dialect.FINAL ? 'R' : 's';
+        int length = stringChunkLength(tag);
+        String ascii = tag == nonFinal ? null : in.asciiChars(length);
+        if (ascii != null) {
+            return ascii;
+        }
+        StringBuilder out = new StringBuilder();
         while (true) {
-            in.chars(stringChunkLength(tag), out);
+            in.chars(length, out);
             if (tag != nonFinal) {
                 return out.toString();
             }
             tag = in.u8();
+            length = stringChunkLength(tag);
         }
     }
 

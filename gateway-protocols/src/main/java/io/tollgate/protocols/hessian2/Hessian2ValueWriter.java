@@ -1,6 +1,7 @@
 package io.tollgate.protocols.hessian2;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,8 +110,21 @@ public final class Hessian2ValueWriter {
         writeChars(out, value, offset, remaining);
     }
 
+    /**
+     * Each char as UTF-8, a surrogate on its own (three bytes, as hessian writes it): plain UTF-8,
+     * written at once, when there is no surrogate.
+     */
     private static void writeChars(ByteBuf out, String value, int offset, int length) {
-        for (int i = offset; i < offset + length; i++) {
+        int end = offset + length;
+        int surrogate = offset;
+        while (surrogate < end && !Character.isSurrogate(value.charAt(surrogate))) {
+            surrogate++;
+        }
+        if (surrogate == end) {
+            ByteBufUtil.writeUtf8(out, value, offset, end);
+            return;
+        }
+        for (int i = offset; i < end; i++) {
             char c = value.charAt(i);
             if (c < 0x80) {
                 out.writeByte(c);

@@ -49,6 +49,9 @@ public final class ExactJson {
             return node;
         } catch (IOException e) {
             throw new JsonMappingException("the body is no JSON: " + firstLine(e));
+        } catch (NumberFormatException e) {
+            // Jackson's BigDecimal reading refuses an exponent past an int this way, not as a parse error
+            throw new JsonMappingException("the body has a number out of range: " + firstLine(e));
         }
     }
 
@@ -66,7 +69,7 @@ public final class ExactJson {
         return MAPPER.getNodeFactory();
     }
 
-    private static String firstLine(IOException e) {
+    private static String firstLine(Exception e) {
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         int newline = message.indexOf('\n');
         return newline < 0 ? message : message.substring(0, newline);

@@ -6,9 +6,10 @@ import java.util.Set;
 /**
  * What a declared Java type is to the JSON mapping, decided by its name alone (the gateway has no
  * classes): a number of some width, text, a date, bytes, an array, a collection, a map, or a bean
- * (any other class: an object of fields, or an enum when the JSON gives a name).
+ * (any other class: an object of fields, or an enum when the JSON gives a name). Public for what
+ * describes the mapping (the OpenAPI document's schemas).
  */
-enum TypeKind {
+public enum TypeKind {
     BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, CHAR, STRING, BIG_INTEGER, BIG_DECIMAL, DATE, BINARY,
     ARRAY, COLLECTION, MAP, ANY, BEAN;
 
@@ -47,7 +48,8 @@ enum TypeKind {
     private static final Set<String> MAP_CLASSES = Set.of("java.util.HashMap", "java.util.LinkedHashMap",
             "java.util.TreeMap", "java.util.concurrent.ConcurrentHashMap", "java.util.Hashtable");
 
-    static TypeKind of(JavaType type) {
+    /** What {@code type} is to the mapping. */
+    public static TypeKind of(JavaType type) {
         if (type.isArray()) {
             return type.dimensions() == 1 && type.name().equals("byte") ? BINARY : ARRAY;
         }
@@ -65,7 +67,7 @@ enum TypeKind {
     }
 
     /** Whether {@code type} is a primitive, which null cannot be. */
-    static boolean isPrimitive(JavaType type) {
+    public static boolean isPrimitive(JavaType type) {
         return !type.isArray() && type.name().indexOf('.') < 0 && BY_NAME.containsKey(type.name());
     }
 

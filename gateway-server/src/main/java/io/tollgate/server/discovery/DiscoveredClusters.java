@@ -14,6 +14,7 @@ import io.tollgate.discovery.registry.RegistryClients;
 import io.tollgate.server.control.ControlThread;
 import io.tollgate.server.rpc.ServiceClusters;
 import io.tollgate.server.rpccall.PublishedTypes;
+import io.tollgate.server.rpccall.RegisteredService;
 import io.tollgate.server.rpccall.ServiceMethods;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -80,13 +81,23 @@ public final class DiscoveredClusters implements AutoCloseable {
      * cluster, named or made per service: read from the cluster's subscription.
      */
     public ServiceMethods serviceMethods() {
-        return (cluster, service) -> {
-            Watch watch = named.get(cluster);
-            if (watch != null) {
-                return watch.query.interfaceName().equals(service) ? watch.types.of(watch.subscription)
-                        : PublishedTypes.NONE;
+        return new ServiceMethods() {
+            @Override
+            public PublishedTypes methods(String cluster, String service) {
+                Watch watch = named.get(cluster);
+                if (watch != null) {
+                    return watch.query.interfaceName().equals(service) ? watch.types.of(watch.subscription)
+                            : PublishedTypes.NONE;
+                }
+                return perService.published(cluster);
             }
-            return perService.published(cluster);
+
+            @Override
+            public List<RegisteredService> services(String cluster) {
+                Watch watch = named.get(cluster);
+                return watch != null ? List.of(PerServiceClusters.registered(watch.query, watch.subscription))
+                        : perService.registered(cluster);
+            }
         };
     }
 

@@ -12,6 +12,7 @@ import io.tollgate.discovery.RegistryClient;
 import io.tollgate.discovery.Subscription;
 import io.tollgate.server.rpc.ServiceClusters;
 import io.tollgate.server.rpccall.PublishedTypes;
+import io.tollgate.server.rpccall.RegisteredService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -258,6 +259,28 @@ final class PerServiceClusters implements ServiceClusters {
     PublishedTypes published(String cluster) {
         Service service = byCluster.get(cluster);
         return service == null ? PublishedTypes.NONE : service.types.of(service.subscription);
+    }
+
+    /** The services {@code template} serves now, for its routes' OpenAPI documents; from any thread. */
+    List<RegisteredService> registered(String template) {
+        List<RegisteredService> services = new ArrayList<>();
+        for (Service service : listed) {
+            if (service.template.equals(template)) {
+                services.add(registered(ServiceKeys.query(service.settings.registry(), service.settings.kind(),
+                        service.key), service.subscription));
+            }
+        }
+        return services;
+    }
+
+    /** The service {@code query} asks for, with what {@code subscription} read of it. */
+    static RegisteredService registered(ProviderQueryConfig query, Subscription subscription) {
+        return new RegisteredService(query.interfaceName(), concrete(query.group()), concrete(query.version()),
+                subscription.methods(), subscription.definition());
+    }
+
+    private static String concrete(String value) {
+        return ProviderQueryConfig.ANY.equals(value) ? "" : value;
     }
 
     /** The services whose clusters are served now; from any thread. */

@@ -328,10 +328,20 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
         return call != null && !call.protocol().grpc() && RpcCallExchange.forTemplate(this, request);
     }
 
-    /** Refuses a body over the listener's limit and an expectation other than {@code 100-continue}. */
+    /**
+     * Refuses a body over the listener's limit and an expectation other than {@code 100-continue};
+     * answers an {@code rpc_call} route's OpenAPI document.
+     */
     @Override
     public boolean admit(HttpRouteRequest context) {
         HttpRequest request = context.request();
+        FullHttpResponse document = context.route().rpcCall() == null ? null
+                : RpcCallExchange.openApi(this, context, proxy.rpcCalls());
+        if (document != null) {
+            writeLocal(context.record(), context.version(), context.keepAlive(), document, false);
+            ReferenceCountUtil.release(request);
+            return false;
+        }
         if (HttpUtil.getContentLength(request, 0L) > proxy.listenerConfig().http().maxRequestBodyBytes()) {
             context.record().flag(ResponseFlag.REQUEST_TOO_LARGE);
             return refuseAndClose(context, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body_too_large");

@@ -6,6 +6,7 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
@@ -31,7 +32,10 @@ import io.tollgate.server.rpc.CallAnswer;
 import io.tollgate.server.rpc.GatewayCall;
 import io.tollgate.server.rpc.RpcUpstreams;
 import io.tollgate.server.rpc.ServiceClusters;
+import io.tollgate.server.openapi.OpenApiDocuments;
+import io.tollgate.server.openapi.RpcCallOperations;
 import io.tollgate.server.rpccall.HttpRpcCalls;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -268,6 +272,20 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
         HopByHopHeaders.setKeepAlive(response, context.version(), keepAlive);
         ChannelFuture written = downstream.writeAndFlush(response);
         downstream.exchangeDone(this, keepAlive ? null : written);
+    }
+
+    /**
+     * The OpenAPI document of {@code request}'s {@code rpc_call} route when the request asks for it
+     * ({@code GET {prefix}/openapi.json}), answered before any cluster is chosen; else null.
+     */
+    static FullHttpResponse openApi(HttpDownstream downstream, HttpRouteRequest request, HttpRpcCalls calls) {
+        RpcCallConfig config = request.route().rpcCall();
+        if (!HttpMethod.GET.equals(request.request().method())
+                || !OpenApiDocuments.isDocumentPath(config.prefix(), request.path())) {
+            return null;
+        }
+        OpenApiDocuments documents = new OpenApiDocuments(List.of(new RpcCallOperations(calls.registry())));
+        return LocalResponses.json(downstream.alloc(), 200, documents.json(request.route(), config.prefix()), null);
     }
 
     @Override

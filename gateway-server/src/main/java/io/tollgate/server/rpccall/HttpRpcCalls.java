@@ -73,6 +73,11 @@ public final class HttpRpcCalls {
         return grpc;
     }
 
+    /** The methods registries published, by cluster: what calls are typed by and OpenAPI documents list. */
+    public ServiceMethods registry() {
+        return registry;
+    }
+
     /** The upstream connections calls in {@code protocol} go on, or null when there are none. */
     public RpcUpstreams upstreams(RpcCallConfig.Protocol protocol) {
         return upstreams.apply(protocol.engine());

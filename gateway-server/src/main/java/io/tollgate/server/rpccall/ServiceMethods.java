@@ -1,5 +1,7 @@
 package io.tollgate.server.rpccall;
 
+import java.util.List;
+
 /**
  * The methods a service registry published for a service whose providers are a cluster's hosts
  * (Dubbo's service definitions), the first source of an HTTP call's parameter types. Read by event
@@ -16,4 +18,13 @@ public interface ServiceMethods {
      * discovered, serves another service, or the registry published none.
      */
     PublishedTypes methods(String cluster, String service);
+
+    /**
+     * The services whose providers make {@code cluster}, or, when {@code cluster} names a per-service
+     * template, the services it serves now; empty when none is discovered. Read for a route's
+     * OpenAPI document.
+     */
+    default List<RegisteredService> services(String cluster) {
+        return List.of();
+    }
 }

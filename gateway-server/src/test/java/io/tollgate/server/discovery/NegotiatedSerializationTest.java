@@ -2,9 +2,9 @@ package io.tollgate.server.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.server.dubbo.DubboConsumer;
-import io.tollgate.server.dubbo.DubboEchoService;
-import io.tollgate.server.dubbo.DubboProvider;
+import io.tollgate.server.rpc.DubboConsumer;
+import io.tollgate.server.rpc.DubboEchoService;
+import io.tollgate.server.rpc.DubboProvider;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.StartedResources;
 import io.tollgate.server.testing.TestGateway;

@@ -3,7 +3,11 @@ package io.tollgate.server.rpccall;
 import static io.tollgate.server.rpccall.RawExchange.canonical;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tollgate.server.rpc.DubboRuntime;
+import io.tollgate.server.openapi.OpenApiSchema;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.FreePort;
 import io.tollgate.server.testing.TestGateway;
@@ -14,7 +18,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
 import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.RegistryConfig;
@@ -27,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * HTTP/JSON calls through the gateway's {@code rpc_call} route to a real Dubbo 3.3.6 provider of
  * {@link OrderService} (group {@code shop}, version {@code 2.0}) registered in a real ZooKeeper:
  * the gateway finds the provider and the service's definition (the parameter types) there, with
- * nothing configured per method. Clients are the JDK's HttpClient over HTTP/1.1 and h2c; one
+ * nothing configured per method, and lists them in the route's OpenAPI document. Clients are the
+ * JDK's HttpClient over HTTP/1.1 and h2c; one
  * ZooKeeper, provider and gateway serve the whole class.
  */
 class DubboRpcCallTest {
@@ -49,7 +58,13 @@ class DubboRpcCallTest {
                         - match: { prefix: /slow/ }
                           rpc_call: { protocol: dubbo, cluster: orders, timeout: 500ms }
                         - match: { prefix: /nobody/ }
-                          rpc_call: { protocol: dubbo, cluster: nobody }
+                          rpc_call:
+                            protocol: dubbo
+                            cluster: nobody
+                            methods:
+                              com.example.Nobody:
+                                - { name: go, parameter_types: [long] }
+                                - { name: find, parameter_types: ["java.util.Map<java.lang.String, java.lang.Integer[]>"] }
                         - match: { prefix: /dubbo/ }
                           rpc_call: { protocol: dubbo, cluster: orders, timeout: 5s }
                         - match: { prefix: /many/ }
@@ -213,6 +228,102 @@ class DubboRpcCallTest {
         assertThat(slow).isEqualTo("504 {\"error\":{\"type\":\"timeout\",\"message\":\"the call timed out\"}}");
         assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(500)).isLessThan(Duration.ofMillis(2900));
         assertThat(call(http1, "/slow/" + INTERFACE + "/sleep", "[1]", SHOP)).isEqualTo("200 \"slept\"");
+    }
+
+    /**
+     * {@code GET {prefix}/openapi.json} is a valid OpenAPI 3.1 document (the OpenAPI Initiative's
+     * schema, Schema Objects included) of every method the provider published in ZooKeeper, typed
+     * from its definition, with the error contract; for a route with no provider, of its configured
+     * methods; for a per-service template, of the services it serves.
+     */
+    @Test
+    void eachRoutesOpenApiDocumentListsItsMethodsTypedFromTheRegistry() throws Exception {
+        JsonNode document = openApi(http1, "/dubbo/openapi.json");
+        assertThat(OpenApiSchema.violations(document)).isEmpty();
+        assertThat(document.path("openapi").asText()).isEqualTo("3.1.0");
+        String prefix = "/dubbo/" + INTERFACE + "/";
+        Set<String> names = Arrays.stream(OrderService.class.getMethods()).map(m -> prefix + m.getName())
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertThat(new TreeSet<>(names(document.path("paths")))).isEqualTo(names);
+
+        assertThat(body(document, prefix + "nextId")).isEqualTo(json("""
+                {"type":"array","minItems":1,"maxItems":1,"prefixItems":[{"type":"integer","format":"int64"}]}"""));
+        assertThat(returned(document, prefix + "nextId")).isEqualTo(json("{\"type\":\"integer\",\"format\":\"int64\"}"));
+        assertThat(body(document, prefix + "total").at("/prefixItems/0/items/type").toString())
+                .isEqualTo("[\"number\",\"null\"]");
+        assertThat(returned(document, prefix + "forget")).isEqualTo(json("{\"type\":\"null\"}"));
+        assertThat(body(document, prefix + "reverse").at("/prefixItems/0/contentEncoding").asText()).isEqualTo("base64");
+        assertThat(body(document, prefix + "dayAfter").at("/prefixItems/0/format").asText()).isEqualTo("date-time");
+        assertThat(body(document, prefix + "describe").path("anyOf").findValuesAsText("format"))
+                .containsExactly("int32");
+        assertThat(body(document, prefix + "describe").path("anyOf")).hasSize(2);
+        assertThat(body(document, prefix + "echo").at("/prefixItems/0/anyOf/0/$ref").asText())
+                .isEqualTo("#/components/schemas/io.tollgate.server.rpccall.Order");
+        JsonNode order = document.at("/components/schemas/io.tollgate.server.rpccall.Order/properties");
+        assertThat(order.path("id")).isEqualTo(json("{\"type\":\"integer\",\"format\":\"int64\"}"));
+        assertThat(order.at("/amount/type").toString()).isEqualTo("[\"number\",\"null\"]");
+        assertThat(order.at("/status/anyOf/0/$ref").asText()).isEqualTo("#/components/schemas/io.tollgate.server.rpccall.Status");
+        assertThat(document.at("/components/schemas/io.tollgate.server.rpccall.Status/enum").toString())
+                .isEqualTo("[\"NEW\",\"PAID\"]");
+        assertThat(order.at("/items/items/anyOf/0/$ref").asText()).isEqualTo("#/components/schemas/io.tollgate.server.rpccall.Item");
+        assertThat(order.at("/tags/additionalProperties/type").toString()).isEqualTo("[\"string\",\"null\"]");
+        assertThat(order.at("/signature/contentEncoding").asText()).isEqualTo("base64");
+        assertThat(order.at("/created/format").asText()).isEqualTo("date-time");
+        JsonNode responses = document.at("/paths/" + pointer(prefix + "fail") + "/post/responses");
+        assertThat(names(responses)).containsExactly("200", "400", "404", "413", "500", "502", "503", "504");
+        assertThat(document.at("/components/responses/ProviderException/content/application~1json/schema/$ref").asText())
+                .isEqualTo("#/components/schemas/Error");
+
+        JsonNode configured = openApi(h2c, "/nobody/openapi.json");
+        assertThat(OpenApiSchema.violations(configured)).isEmpty();
+        assertThat(names(configured.path("paths")))
+                .containsExactly("/nobody/com.example.Nobody/go", "/nobody/com.example.Nobody/find");
+        assertThat(body(configured, "/nobody/com.example.Nobody/find").at("/prefixItems/0/additionalProperties/items/type")
+                .toString()).isEqualTo("[\"integer\",\"null\"]");
+        assertThat(returned(configured, "/nobody/com.example.Nobody/go").has("type")).isFalse();
+
+        Await.until("the template's cluster of the service", Duration.ofSeconds(30),
+                () -> call(http1, "/any/" + INTERFACE + "/nextId", "[1]", SHOP).equals("200 2"));
+        JsonNode template = openApi(http1, "/any/openapi.json");
+        assertThat(OpenApiSchema.violations(template)).isEmpty();
+        assertThat(template.at("/paths/" + pointer("/any/" + INTERFACE + "/nextId") + "/post/operationId").asText())
+                .isEqualTo(INTERFACE + ".nextId");
+
+        ObjectNode broken = document.deepCopy();
+        broken.remove("info");
+        ((ObjectNode) broken.at("/components/schemas/io.tollgate.server.rpccall.Item")).put("type", "decimal");
+        assertThat(OpenApiSchema.violations(broken)).hasSizeGreaterThanOrEqualTo(2);
+    }
+
+    private static JsonNode openApi(JsonCallClient client, String path) throws Exception {
+        HttpResponse<String> answer = client.exchange(client.get(path));
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(answer.headers().firstValue("content-type")).hasValue("application/json");
+        return json(answer.body());
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return new ObjectMapper().readTree(text);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static List<String> names(JsonNode object) {
+        return object.properties().stream().map(Map.Entry::getKey).toList();
+    }
+
+    private static String pointer(String path) {
+        return path.replace("~", "~0").replace("/", "~1");
+    }
+
+    private static JsonNode body(JsonNode document, String path) {
+        return document.at("/paths/" + pointer(path) + "/post/requestBody/content/application~1json/schema");
+    }
+
+    private static JsonNode returned(JsonNode document, String path) {
+        return document.at("/paths/" + pointer(path) + "/post/responses/200/content/application~1json/schema");
     }
 
     /**

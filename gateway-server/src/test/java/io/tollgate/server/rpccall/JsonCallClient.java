@@ -34,6 +34,11 @@ final class JsonCallClient {
         return request.build();
     }
 
+    /** {@code GET base/path}. */
+    HttpRequest get(String path) {
+        return HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(90)).GET().build();
+    }
+
     /** The answer as "status body". */
     String call(String pathAndQuery, String body, String... headers) throws IOException, InterruptedException {
         return text(client.send(request(pathAndQuery, body, headers), HttpResponse.BodyHandlers.ofString()));
