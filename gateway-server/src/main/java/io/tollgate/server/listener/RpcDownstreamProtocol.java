@@ -1,9 +1,9 @@
 package io.tollgate.server.listener;
 
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.tollgate.core.protocol.ProtocolDetector;
 import io.tollgate.server.rpc.RpcProxy;
-import io.tollgate.server.transport.FlushIdleStateHandler;
 import io.tollgate.server.transport.PipelineNames;
 import java.util.concurrent.TimeUnit;
 
@@ -30,7 +30,7 @@ final class RpcDownstreamProtocol implements DownstreamProtocol {
         long idleMillis = proxy.idleTimeout().toMillis();
         pipeline.addLast(PipelineNames.CODEC, proxy.newDecoder())
                 .addLast(PipelineNames.ENCODER, proxy.encoder())
-                .addLast(PipelineNames.IDLE, new FlushIdleStateHandler(idleMillis, TimeUnit.MILLISECONDS))
+                .addLast(PipelineNames.IDLE, new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS))
                 .addLast(PipelineNames.FIRST_FRAME, new FirstFrameTimeout(proxy.firstFrameTimeout().toNanos(),
                         proxy.listenerMetrics()))
                 .addLast(PipelineNames.PROXY, proxy.newHandler());

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.protocols.rpc.RpcCodec;
@@ -21,7 +22,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import io.tollgate.server.transport.FlushIdleStateHandler;
 import io.tollgate.server.transport.HandlerFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +76,7 @@ final class RpcUpstreamConnection extends RpcFrameHandler {
                 ch.pipeline()
                         .addLast("codec", new RpcFrameDecoder(pool.codec()))
                         .addLast("encoder", RpcFrameEncoder.INSTANCE)
-                        .addLast("heartbeat", new FlushIdleStateHandler(heartbeatMillis, TimeUnit.MILLISECONDS))
+                        .addLast("heartbeat", new IdleStateHandler(0, 0, heartbeatMillis, TimeUnit.MILLISECONDS))
                         .addLast("upstream", connection);
             }
         });
