@@ -42,9 +42,16 @@ public final class GatewayMetrics {
         return listeners.computeIfAbsent(listenerName, name -> new ListenerMetrics(registry, name, connectionErrors));
     }
 
-    /** Returns the meters of a cluster, the same instance for the same name. */
+    /**
+     * Returns the meters of a cluster, the same instance for the same name. Requests ask on every
+     * exchange: a cluster already seen is only read, with nothing allocated.
+     */
     public ClusterMetrics cluster(String clusterName) {
         requireNonNull(clusterName, "clusterName");
+        ClusterMetrics known = clusters.get(clusterName);
+        if (known != null) {
+            return known;
+        }
         return clusters.computeIfAbsent(clusterName, name -> new ClusterMetrics(registry, name, connectionErrors));
     }
 }

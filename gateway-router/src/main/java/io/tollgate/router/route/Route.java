@@ -10,6 +10,8 @@ import io.tollgate.core.config.RouteMatchConfig;
 import io.tollgate.core.config.RoutingPriority;
 import io.tollgate.core.config.RpcCallConfig;
 import io.tollgate.core.config.WeightedClusterConfig;
+import io.tollgate.core.metrics.ListenerMetrics;
+import io.tollgate.core.metrics.RouteMetrics;
 import io.tollgate.core.route.RouteRequest;
 import io.tollgate.router.retry.RetryPolicy;
 import io.tollgate.router.lb.HashPolicy;
@@ -19,7 +21,8 @@ import java.util.Map;
 
 /**
  * A compiled route: its matcher and its action, ready to be used on the hot path without parsing
- * anything. Immutable and shared by every event loop.
+ * anything. Shared by every event loop and immutable, but for the handle of its meters, kept once
+ * resolved (see {@link #meters}).
  */
 public final class Route {
 
@@ -40,6 +43,8 @@ public final class Route {
     private final RetryPolicy retryPolicy;
     private final HashPolicy hashPolicy;
     private final RpcCallConfig rpcCall;
+    /** The route's meters, resolved by its first request and kept; null until then. */
+    private RouteMetrics meters;
 
     Route(String virtualHost, int index, RouteEntryConfig config) {
         this.name = config.name().isEmpty() ? virtualHost + "/" + index : config.name();
@@ -78,6 +83,21 @@ public final class Route {
     /** The route's name: its configured name, else {@code virtualHost/index}. Used in metrics. */
     public String name() {
         return name;
+    }
+
+    /**
+     * The route's meters on {@code listener}, the listener whose table holds the route: looked up
+     * by the route's first request and kept, so that every later request counts without a lookup
+     * (routes no request matched make no meters). Whichever event loop resolves them first, each
+     * gets the same instance, which its final fields make safe to share without a lock.
+     */
+    public RouteMetrics meters(ListenerMetrics listener) {
+        RouteMetrics known = meters;
+        if (known == null) {
+            known = listener.route(name);
+            meters = known;
+        }
+        return known;
     }
 
     /** The name of the virtual host this route belongs to. */

@@ -15,6 +15,7 @@ import io.tollgate.protocols.rpc.RpcFrame;
 import io.tollgate.router.route.Route;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What is known of one downstream request while it is served, whatever its protocol, turned into
@@ -39,7 +40,8 @@ public final class ExchangeRecord {
     private final String downstreamAddress;
     private final String downstreamPeer;
     private final boolean rpc;
-    private final EnumSet<ResponseFlag> flags = EnumSet.noneOf(ResponseFlag.class);
+    /** Made by the first flag: most requests end with none. */
+    private EnumSet<ResponseFlag> flags;
     private String requestId;
     private long rpcRequestId;
     private boolean hasRpcRequestId;
@@ -185,6 +187,9 @@ public final class ExchangeRecord {
     }
 
     public void flag(ResponseFlag flag) {
+        if (flags == null) {
+            flags = EnumSet.noneOf(ResponseFlag.class);
+        }
         flags.add(flag);
     }
 
@@ -244,7 +249,7 @@ public final class ExchangeRecord {
             finishListener.finished(status);
         }
         ListenerMetrics listener = sink.listenerMetrics();
-        RouteMetrics routeMetrics = route == null ? null : listener.route(route.name());
+        RouteMetrics routeMetrics = route == null ? null : route.meters(listener);
         long elapsedNanos = elapsedNanos();
         listener.request(routeMetrics, status, elapsedNanos);
         if (rpc && route != null && route.kind() == Route.Kind.FORWARD) {
@@ -257,7 +262,7 @@ public final class ExchangeRecord {
             long startMillis = System.currentTimeMillis() - elapsedNanos / 1_000_000;
             AccessLogEntry entry = new AccessLogEntry(startMillis, sink.listenerName(), protocol, method, path,
                     authority, status, bytesReceived, bytesSent, elapsedNanos / 1000, upstreamHost,
-                    route == null ? null : route.name(), requestId(), ResponseFlag.codes(flags), downstreamAddress,
+                    route == null ? null : route.name(), requestId(), ResponseFlag.codes(flags == null ? Set.of() : flags), downstreamAddress,
                     downstreamPeer, clusterName, rpc ? authority : null, rpc ? method : null, grpc, requestHeaders,
                     responseHeaders, trailers, traceId, spanId);
             if (accessLog != null) {
