@@ -17,14 +17,12 @@ import io.netty.handler.codec.http2.Http2Error;
 import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.config.ClusterConfig;
-import io.tollgate.core.config.RpcCallConfig;
 import io.tollgate.core.filter.MirrorListener;
 import io.tollgate.core.filter.RequestBodyListener;
 import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http1.Http1RequestValidator;
 import io.tollgate.protocols.http1.Rejection;
 import io.tollgate.protocols.http2.Grpc;
-import io.tollgate.protocols.http2.GrpcStatus;
 import io.tollgate.router.host.Host;
 import io.tollgate.router.route.Route;
 import io.tollgate.server.dispatch.DownstreamSide;
@@ -58,22 +56,6 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     private static final String PROTOCOL_HTTP2 = "HTTP/2.0";
 
-    /** Where the connection is between two request heads. */
-    private enum State {
-        /** Waiting for a request head. */
-        IDLE,
-        /** A request body is streaming to the current exchange. */
-        FORWARDING_BODY,
-        /** The request was answered locally; its body is read and dropped. */
-        DISCARDING_BODY,
-        /** The request is complete; its response is in progress. */
-        AWAITING_RESPONSE,
-        /** A stream filter holds the request; what the client sends meanwhile waits, read. */
-        FILTERING,
-        /** The connection closes once the last response is flushed; input is dropped. */
-        CLOSING
-    }
-
     private final HttpProxy proxy;
     private final DownstreamCarrier carrier;
     private final boolean http2Stream;
@@ -82,7 +64,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     private final PeerAddress peer;
     /** Made on the first pipelined request: an HTTP/2 stream never needs one. */
     private PipelinedRequests pipelined;
-    private State state = State.IDLE;
+    private DownstreamState state = DownstreamState.IDLE;
     private DownstreamExchange current;
     /** The filter run of the request in progress, null when its listener has no filters. */
     private FilterRun filters;
@@ -104,13 +86,13 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     /** A request part from the client; ownership passes here. */
     void read(Object msg) {
-        if (state == State.AWAITING_RESPONSE || state == State.FILTERING || hasPipelined()) {
+        if (state == DownstreamState.AWAITING_RESPONSE || state == DownstreamState.FILTERING || hasPipelined()) {
             if (pipelined == null) {
                 pipelined = new PipelinedRequests();
             }
             pipelined.addLast(msg);
             // a filter reading the held body wants more; one it told may have answered and drained the queue already
-            boolean bodyWanted = state == State.FILTERING && heldBody != null && heldBody.keepReading(msg);
+            boolean bodyWanted = state == DownstreamState.FILTERING && heldBody != null && heldBody.keepReading(msg);
             if (!bodyWanted && hasPipelined()) {
                 pause(PAUSE_PIPELINED);
             }
@@ -134,8 +116,8 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     /** The carrier closed: the exchange in progress ends, nothing more is read. */
     void closed() {
-        boolean held = state == State.FILTERING;
-        state = State.CLOSING;
+        boolean held = state == DownstreamState.FILTERING;
+        state = DownstreamState.CLOSING;
         if (held) {
             ReferenceCountUtil.release(((HttpRouteRequest) filters.request()).request());
             filters.abandon();
@@ -168,7 +150,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     /** Whether the carrier has nothing in progress and may close for being idle. */
     boolean isIdle() {
-        return current == null && state == State.IDLE;
+        return current == null && state == DownstreamState.IDLE;
     }
 
     EventLoop eventLoop() {
@@ -220,7 +202,8 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
                 break;
             case FORWARDING_BODY:
                 if (msg instanceof HttpContent) {
-                    state = msg instanceof LastHttpContent ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
+                    state = msg instanceof LastHttpContent ? DownstreamState.AWAITING_RESPONSE
+                            : DownstreamState.FORWARDING_BODY;
                     current.requestContent((HttpContent) msg);
                 } else {
                     ReferenceCountUtil.release(msg);
@@ -229,10 +212,10 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             case DISCARDING_BODY:
                 if (((HttpObject) msg).decoderResult().isFailure()) {
                     proxy.listenerMetrics().error("bad_request_body");
-                    state = State.CLOSING;
+                    state = DownstreamState.CLOSING;
                     carrier.endAfter(null);
                 } else if (msg instanceof LastHttpContent) {
-                    state = State.IDLE;
+                    state = DownstreamState.IDLE;
                 }
                 ReferenceCountUtil.release(msg);
                 break;
@@ -260,7 +243,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             reject(record, rejection);
             return;
         }
-        state = complete ? State.IDLE : State.DISCARDING_BODY;
+        state = complete ? DownstreamState.IDLE : DownstreamState.DISCARDING_BODY;
         if (proxy.paths() != null && !PathAnswers.forward(proxy, proxy.paths(), this, request, protocol)) {
             return;
         }
@@ -272,7 +255,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     @Override
     public void refuse(HttpRouteRequest request, GatewayError error) {
-        state = request.complete() ? State.IDLE : State.DISCARDING_BODY;
+        state = request.complete() ? DownstreamState.IDLE : DownstreamState.DISCARDING_BODY;
         boolean keepAlive = error == GatewayError.OVERLOAD ? request.keepAlive() && http2Stream : request.keepAlive();
         FullHttpResponse call = LocalResponses.callRefusal(carrier.alloc(), request.route(), error);
         respondLocally(request.record(), request.version(), keepAlive,
@@ -289,13 +272,13 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     @Override
     public void held(HttpRouteRequest request) {
-        state = State.FILTERING;
+        state = DownstreamState.FILTERING;
     }
 
     /** The request's filters let it through, at once or later: the route's action follows. */
     @Override
     public void passed(HttpRouteRequest request) {
-        state = request.complete() ? State.IDLE : State.DISCARDING_BODY;
+        state = request.complete() ? DownstreamState.IDLE : DownstreamState.DISCARDING_BODY;
         proxy.dispatcher().act(request, this);
     }
 
@@ -324,8 +307,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     /** An {@code rpc_call} whose cluster has no host now (a per-service template) reads its body first. */
     @Override
     public boolean awaitCluster(HttpRouteRequest request, String clusterName) {
-        RpcCallConfig call = request.route().rpcCall();
-        return call != null && !call.protocol().grpc() && RpcCallExchange.forTemplate(this, request);
+        return RpcCallRoutes.awaitCluster(this, request);
     }
 
     /**
@@ -335,8 +317,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     @Override
     public boolean admit(HttpRouteRequest context) {
         HttpRequest request = context.request();
-        FullHttpResponse document = context.route().rpcCall() == null ? null
-                : RpcCallExchange.openApi(this, context, proxy.rpcCalls());
+        FullHttpResponse document = RpcCallRoutes.openApi(this, context, proxy.rpcCalls());
         if (document != null) {
             writeLocal(context.record(), context.version(), context.keepAlive(), document, false);
             ReferenceCountUtil.release(request);
@@ -361,7 +342,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
     private boolean refuseAndClose(HttpRouteRequest context, HttpResponseStatus status, String reason) {
         HttpVersion version = context.version();
         ReferenceCountUtil.release(context.request());
-        state = State.CLOSING;
+        state = DownstreamState.CLOSING;
         proxy.listenerMetrics().error(reason);
         respondLocally(context.record(), version, false, error(status, reason));
         return false;
@@ -369,15 +350,9 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     @Override
     public void forward(HttpRouteRequest context, ExchangeTarget target, Host host) {
-        state = context.complete() ? State.AWAITING_RESPONSE : State.FORWARDING_BODY;
-        RpcCallConfig call = context.route().rpcCall();
-        if (call != null && call.protocol().grpc()) {
-            current = new GrpcJsonExchange(this, context, target, proxy, pools);
-            current.start(host);
-            return;
-        }
-        if (call != null) {
-            current = new RpcCallExchange(this, context, target, proxy);
+        state = context.complete() ? DownstreamState.AWAITING_RESPONSE : DownstreamState.FORWARDING_BODY;
+        current = RpcCallRoutes.exchange(this, context, target, proxy, pools);
+        if (current != null) {
             current.start(host);
             return;
         }
@@ -399,16 +374,9 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
                 carrier.eventLoop(), route, prepared, view, originForm);
     }
 
-    /**
-     * An error the gateway answers itself: the usual text response, or for a gRPC request a
-     * trailers-only response (status 200, {@code grpc-status} and {@code grpc-message} in the
-     * headers, end of stream) that gRPC clients turn into a status.
-     */
+    /** An error the gateway answers itself, in the request's form: text, or gRPC trailers-only. */
     FullHttpResponse error(HttpResponseStatus status, String reason) {
-        if (grpc) {
-            return LocalResponses.grpcError(carrier.alloc(), GrpcStatus.forGatewayError(status.code(), reason), reason);
-        }
-        return LocalResponses.error(carrier.alloc(), status, reason);
+        return LocalResponses.error(carrier.alloc(), grpc, status, reason);
     }
 
     /**
@@ -421,7 +389,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             return;
         }
         HttpRequest request = context.request();
-        state = context.complete() ? State.IDLE : State.DISCARDING_BODY;
+        state = context.complete() ? DownstreamState.IDLE : DownstreamState.DISCARDING_BODY;
         HttpResponseStatus status = HttpResponseStatus.valueOf(httpStatus);
         if (reason == null) {
             writeLocal(context.record(), request.protocolVersion(), context.keepAlive(),
@@ -464,7 +432,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
 
     /** Refuses a request whose framing cannot be trusted: answer, then close. */
     private void reject(ExchangeRecord record, Rejection rejection) {
-        state = State.CLOSING;
+        state = DownstreamState.CLOSING;
         record.flag(ResponseFlag.DOWNSTREAM_PROTOCOL_ERROR);
         proxy.listenerMetrics().error(rejection.reason());
         respondLocally(record, HttpVersion.HTTP_1_1, false,
@@ -497,14 +465,14 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
         record.sent(response.content().readableBytes());
         record.responseHeaders(response.headers());
         record.finish(response.status().code());
-        boolean close = !keepAlive || state == State.CLOSING || lastResponse;
+        boolean close = !keepAlive || state == DownstreamState.CLOSING || lastResponse;
         if (!http2Stream) {
             HopByHopHeaders.setKeepAlive(response, version, !close);
         }
         ChannelFuture written = carrier.write(response, close);
         carrier.flush();
         if (close) {
-            state = State.CLOSING;
+            state = DownstreamState.CLOSING;
             carrier.endAfter(written);
         }
     }
@@ -521,7 +489,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
         if (http2Stream) {
             carrier.reset(error);
         } else {
-            state = State.CLOSING;
+            state = DownstreamState.CLOSING;
         }
         exchangeDone(exchange, null);
     }
@@ -542,7 +510,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             exchangeDone(exchange, writeAndFlush(response));
             return;
         }
-        boolean keep = keepAlive && state != State.CLOSING && !lastResponse;
+        boolean keep = keepAlive && state != DownstreamState.CLOSING && !lastResponse;
         HopByHopHeaders.setKeepAlive(response, version, keep);
         ChannelFuture written = writeAndFlush(response);
         exchangeDone(exchange, keep ? null : written);
@@ -554,7 +522,7 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
      * counted here when no answer will carry it ({@link #answerFailure} counts the ones that do).
      */
     void requestBodyRejected(String reason, boolean answering) {
-        state = State.CLOSING;
+        state = DownstreamState.CLOSING;
         if (!answering) {
             proxy.listenerMetrics().error(reason);
         }
@@ -572,15 +540,15 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
             return;
         }
         current = null;
-        if (endAfter != null || state == State.CLOSING || lastResponse) {
-            state = State.CLOSING;
+        if (endAfter != null || state == DownstreamState.CLOSING || lastResponse) {
+            state = DownstreamState.CLOSING;
             carrier.endAfter(endAfter);
             releasePipelined();
             resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
             return;
         }
         // The state moves first: an HTTP/2 stream channel delivers buffered input as soon as reading resumes.
-        state = state == State.FORWARDING_BODY ? State.DISCARDING_BODY : State.IDLE;
+        state = state == DownstreamState.FORWARDING_BODY ? DownstreamState.DISCARDING_BODY : DownstreamState.IDLE;
         resume(PAUSE_CONNECTING | PAUSE_UPSTREAM_FULL);
         drainPipelined();
     }
@@ -591,7 +559,8 @@ final class HttpDownstream implements DownstreamSide<HttpRouteRequest> {
         }
         draining = true;
         try {
-            while (state != State.AWAITING_RESPONSE && state != State.FILTERING && state != State.CLOSING && hasPipelined()) {
+            while (state != DownstreamState.AWAITING_RESPONSE && state != DownstreamState.FILTERING
+                    && state != DownstreamState.CLOSING && hasPipelined()) {
                 handle(pipelined.pollFirst());
             }
             if (current != null) {

@@ -28,6 +28,18 @@ final class LocalResponses {
     private LocalResponses() {
     }
 
+    /**
+     * An error the gateway answers itself: the usual text response, or for a gRPC request a
+     * trailers-only response (status 200, {@code grpc-status} and {@code grpc-message} in the
+     * headers, end of stream) that gRPC clients turn into a status.
+     */
+    static FullHttpResponse error(ByteBufAllocator alloc, boolean grpc, HttpResponseStatus status, String reason) {
+        if (grpc) {
+            return grpcError(alloc, GrpcStatus.forGatewayError(status.code(), reason), reason);
+        }
+        return error(alloc, status, reason);
+    }
+
     /** An error response: status, reason header, and a one-line body naming the reason. */
     static FullHttpResponse error(ByteBufAllocator alloc, HttpResponseStatus status, String reason) {
         return error(alloc, status, reason, status.code() + " " + status.reasonPhrase() + ": " + reason + "\n");
