@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class DubboFastjson2Test {
 
     private static final String CAPTURE = "dubbo-fastjson2.request.bin";
-    private static final String SERVICE = "io.tollgate.server.rpc.DubboEchoService";
+    private static final String SERVICE = "io.tollgate.server.dubbo.DubboEchoService";
 
     @Test
     void readsTheFieldsAndStringAttachmentsOfAFastjson2Call() {
