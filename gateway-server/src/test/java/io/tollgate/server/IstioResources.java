@@ -218,7 +218,8 @@ final class IstioResources {
                 .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress("127.0.0.1")
                         .setPortValue(port)))
                 .addFilterChains(FilterChain.newBuilder().addFilters(Filter.newBuilder()
-                        .setName("envoy.filters.network.http_connection_manager").setTypedConfig(Any.pack(hcm))))
+                        .setName("envoy.filters.network.http_connection_manager").setTypedConfig(Any.pack(hcm)))
+                        .setTransportSocketConnectTimeout(Duration.newBuilder().setSeconds(15)))
                 .setTrafficDirection(TrafficDirection.OUTBOUND)
                 .setMaxConnectionsToAcceptPerSocketEvent(UInt32Value.of(1))
                 .build();

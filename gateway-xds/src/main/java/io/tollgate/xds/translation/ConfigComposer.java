@@ -222,7 +222,7 @@ public final class ConfigComposer {
         Optional<ClientAuthConfig> clientAuth = tls.validation().map(v -> new ClientAuthConfig(
                 tls.requireClientCertificate(), trustedCa(v, secrets, at), List.of()));
         return Optional.of(new TlsConfig(certificate.certChainFile(), certificate.privateKeyFile(), tls.alpn(),
-                TlsConfig.DEFAULT_HANDSHAKE_TIMEOUT, sni, clientAuth, TlsConfig.DEFAULT_RELOAD_INTERVAL,
+                tls.handshakeTimeout(), sni, clientAuth, TlsConfig.DEFAULT_RELOAD_INTERVAL,
                 TlsConfig.DEFAULT_SESSION_TIMEOUT));
     }
 

@@ -104,7 +104,8 @@ final class ListenerTranslator {
         int main = defaultChain(listener, at);
         String chainAt = at + ".filter_chains[" + main + "]";
         FilterChain chain = listener.getFilterChains(main);
-        Fields.allowOnly(chain, chainAt, Set.of("filters", "name", "transport_socket"));
+        // transport_socket_connect_timeout bounds a TLS handshake; a plaintext chain has none to bound (Envoy)
+        Fields.allowOnly(chain, chainAt, Set.of("filters", "name", "transport_socket", "transport_socket_connect_timeout"));
         Translated translated = filters(listener, chain, chainAt, socket);
         if (!chain.hasTransportSocket()) {
             if (listener.getFilterChainsCount() > 1) {
@@ -118,6 +119,10 @@ final class ListenerTranslator {
         if (secrets.requireClientCertificate() && chain.getFilters(0).getTypedConfig().is(HttpConnectionManager.class)) {
             ConnectionManagerOptions.verifiesClientCertificates(typedConfig(chain.getFilters(0), chainAt + ".filters[0]",
                     HCM, HttpConnectionManager.class), chainAt + ".filters[0].typed_config");
+        }
+        com.google.protobuf.Duration connect = chain.getTransportSocketConnectTimeout();
+        if (connect.getSeconds() != 0 || connect.getNanos() != 0) {
+            secrets = secrets.withHandshakeTimeout(Duration.ofSeconds(connect.getSeconds(), connect.getNanos()));
         }
         return translated.withTls(Optional.of(secrets.withSni(sniChains(listener, main, secrets,
                 translated.config().protocols()))));
@@ -164,7 +169,8 @@ final class ListenerTranslator {
             }
             FilterChain chain = listener.getFilterChains(i);
             String where = at + "[" + i + "]";
-            Fields.allowOnly(chain, where, Set.of("filters", "name", "transport_socket", "filter_chain_match"));
+            Fields.allowOnly(chain, where, Set.of("filters", "name", "transport_socket", "filter_chain_match",
+                    "transport_socket_connect_timeout"));
             FilterChainMatch match = chain.getFilterChainMatch();
             Fields.allowOnly(match, where + ".filter_chain_match", Set.of("server_names"));
             if (match.getServerNamesCount() == 0) {

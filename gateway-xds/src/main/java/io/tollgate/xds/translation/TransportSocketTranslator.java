@@ -49,13 +49,22 @@ final class TransportSocketTranslator {
      * @param requireClientCertificate whether a client without a certificate is refused
      * @param alpn the ALPN names offered
      * @param fetchTimeout the {@code initial_fetch_timeout} of its secrets (the longest)
+     * @param handshakeTimeout how long a client has to finish its handshake (the chain's
+     *     {@code transport_socket_connect_timeout}, else the gateway's default)
      */
     record ListenerSecrets(String certificate, List<SniSecret> sni, Optional<String> validation,
-            boolean requireClientCertificate, List<String> alpn, Duration fetchTimeout) {
+            boolean requireClientCertificate, List<String> alpn, Duration fetchTimeout, Duration handshakeTimeout) {
 
         /** These settings with {@code more} chosen by SNI. */
         ListenerSecrets withSni(List<SniSecret> more) {
-            return new ListenerSecrets(certificate, more, validation, requireClientCertificate, alpn, fetchTimeout);
+            return new ListenerSecrets(certificate, more, validation, requireClientCertificate, alpn, fetchTimeout,
+                    handshakeTimeout);
+        }
+
+        /** These settings with clients given {@code timeout} to finish their handshake. */
+        ListenerSecrets withHandshakeTimeout(Duration timeout) {
+            return new ListenerSecrets(certificate, sni, validation, requireClientCertificate, alpn, fetchTimeout,
+                    timeout);
         }
 
         List<String> names() {
@@ -127,7 +136,8 @@ final class TransportSocketTranslator {
         List<String> alpn = common.getAlpnProtocolsCount() == 0 ? served
                 : alpn(common.getAlpnProtocolsList(), served, where + ".alpn_protocols");
         return new ListenerSecrets(certificate, List.of(), validation, required, alpn, fetchTimeout(
-                common.getTlsCertificateSdsSecretConfigsList(), common.getValidationContextSdsSecretConfig()));
+                common.getTlsCertificateSdsSecretConfigsList(), common.getValidationContextSdsSecretConfig()),
+                TlsConfig.DEFAULT_HANDSHAKE_TIMEOUT);
     }
 
     /**
