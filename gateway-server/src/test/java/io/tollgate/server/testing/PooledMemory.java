@@ -13,15 +13,21 @@ public final class PooledMemory {
     private PooledMemory() {
     }
 
-    /** Samples the allocator's direct and heap memory for {@code millis} and returns the peak. */
-    public static long peakFor(long millis) throws InterruptedException {
-        long peak = 0;
+    /**
+     * Samples the allocator's direct and heap memory for {@code millis} and returns the peak above
+     * what it held when sampling began: what earlier tests in this JVM left in the allocator's
+     * chunks (which depends on the classes that ran before, an order that changes as tests move)
+     * is not the gateway's.
+     */
+    public static long growthFor(long millis) throws InterruptedException {
+        long before = used();
+        long peak = before;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (System.nanoTime() < deadline) {
             peak = Math.max(peak, used());
             TimeUnit.MILLISECONDS.sleep(10);
         }
-        return peak;
+        return peak - before;
     }
 
     /** Starts sampling the allocator's memory every 5 ms on a thread of its own, until the sampler is closed. */
