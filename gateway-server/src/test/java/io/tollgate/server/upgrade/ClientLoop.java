@@ -22,7 +22,7 @@ final class ClientLoop implements AutoCloseable {
 
     private static final Duration STOP_LIMIT = Duration.ofSeconds(10);
     /** Leaves the processes under test some CPU on a small machine, where the clients would take it all. */
-    private static final long PAUSE_MILLIS = 2;
+    private static final long PAUSE_MILLIS = 10;
 
     private final String name;
     private final AtomicBoolean stopped = new AtomicBoolean();
