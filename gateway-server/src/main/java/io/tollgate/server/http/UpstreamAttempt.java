@@ -9,18 +9,19 @@ import io.tollgate.server.upstream.http.UpstreamPool;
 
 /**
  * One try of an HTTP exchange against one host, a {@link PooledAttempt}: what it hears of its
- * connection goes to the exchange.
+ * connection (or HTTP/2 stream) and its per-try timeout goes to its {@link AttemptOwner}, while it
+ * has not ended.
  */
 final class UpstreamAttempt extends PooledAttempt {
 
-    private final HttpExchange exchange;
+    private final AttemptOwner exchange;
     private final long startNanos = System.nanoTime();
 
     /**
      * @param breakers the cluster's breakers, from which the caller took a request (and, when
      *     {@code retry}, a retry) that this attempt gives back when it ends
      */
-    UpstreamAttempt(HttpExchange exchange, UpstreamPool pool, CircuitBreakers breakers, boolean retry) {
+    UpstreamAttempt(AttemptOwner exchange, UpstreamPool pool, CircuitBreakers breakers, boolean retry) {
         super(pool, breakers, retry);
         this.exchange = exchange;
     }
