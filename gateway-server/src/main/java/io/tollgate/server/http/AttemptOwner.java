@@ -4,7 +4,7 @@ import io.netty.handler.codec.http.HttpObject;
 import io.tollgate.server.upstream.http.UpstreamPool;
 
 /**
- * What an {@link UpstreamAttempt} reports to: the exchange it tries for, a proxied request
+ * What an {@link HttpAttempt} reports to: the exchange it tries for, a proxied request
  * ({@link HttpExchange}) or a transcoded gRPC call ({@link GrpcJsonExchange}). Each method is
  * called on the attempt's event loop while the attempt has not ended; the attempt relays what it
  * hears of its pool, connection and per-try timeout and decides nothing itself.
@@ -12,29 +12,29 @@ import io.tollgate.server.upstream.http.UpstreamPool;
 interface AttemptOwner {
 
     /** The attempt has its connection (or HTTP/2 stream), bound to it and counted on its host. */
-    void attemptConnected(UpstreamAttempt connected);
+    void attemptConnected(HttpAttempt connected);
 
     /** The attempt got no connection: it could not connect, its host died while it waited, or the pool overflowed. */
-    void attemptNotConnected(UpstreamAttempt failed, UpstreamPool.Failure failure);
+    void attemptNotConnected(HttpAttempt failed, UpstreamPool.Failure failure);
 
     /** A part of the attempt's response; ownership passes here. */
-    void attemptResponse(UpstreamAttempt answering, HttpObject msg);
+    void attemptResponse(HttpAttempt answering, HttpObject msg);
 
     /** The attempt's connection ended a read batch: the moment to flush downstream. */
     void responseBatchComplete();
 
     /** The attempt's connection (or stream) closed before the exchange was done with it. */
-    void attemptClosed(UpstreamAttempt closed);
+    void attemptClosed(HttpAttempt closed);
 
     /** The host reset the attempt's HTTP/2 stream with CANCEL: it gave up on the request. */
-    void attemptCancelled(UpstreamAttempt cancelled);
+    void attemptCancelled(HttpAttempt cancelled);
 
     /** The host refused the attempt's request unprocessed (GOAWAY, REFUSED_STREAM), or none of it left. */
-    void attemptRefused(UpstreamAttempt refused);
+    void attemptRefused(HttpAttempt refused);
 
     /** The attempt's connection (HTTP/2: its stream's window) crossed a watermark. */
     void upstreamWritabilityChanged(boolean writable);
 
     /** The attempt outlived the per-try timeout. */
-    void attemptTimedOut(UpstreamAttempt late);
+    void attemptTimedOut(HttpAttempt late);
 }

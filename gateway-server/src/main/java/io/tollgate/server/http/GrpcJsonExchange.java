@@ -177,7 +177,7 @@ final class GrpcJsonExchange extends PooledExchange implements JsonCallExchange 
 
     /** The attempt has its HTTP/2 stream: the call goes up whole. */
     @Override
-    public void attemptConnected(UpstreamAttempt connected) {
+    public void attemptConnected(HttpAttempt connected) {
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, method.path(),
                 message.retainedDuplicate());
         HttpHeaders headers = request.headers();
@@ -201,7 +201,7 @@ final class GrpcJsonExchange extends PooledExchange implements JsonCallExchange 
 
     /** The host reset the stream, or its connection closed, before the call was answered whole. */
     @Override
-    public void attemptClosed(UpstreamAttempt closed) {
+    public void attemptClosed(HttpAttempt closed) {
         if (retriedAfterReset(closed)) {
             return;
         }
@@ -211,7 +211,7 @@ final class GrpcJsonExchange extends PooledExchange implements JsonCallExchange 
 
     /** A cancel of the host is a reset like any other: the call gets no answer. */
     @Override
-    public void attemptCancelled(UpstreamAttempt cancelled) {
+    public void attemptCancelled(HttpAttempt cancelled) {
         attemptClosed(cancelled);
     }
 
@@ -248,7 +248,7 @@ final class GrpcJsonExchange extends PooledExchange implements JsonCallExchange 
 
     /** A part of the host's answer; ownership passes here. */
     @Override
-    public void attemptResponse(UpstreamAttempt answering, HttpObject msg) {
+    public void attemptResponse(HttpAttempt answering, HttpObject msg) {
         if (msg.decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
             attemptClosed(answering);
@@ -347,7 +347,7 @@ final class GrpcJsonExchange extends PooledExchange implements JsonCallExchange 
     }
 
     /** The call ended with {@code status}: the attempt's stream ended whole, the answer follows. */
-    private void ended(UpstreamAttempt answering, Status.Code status, String grpcMessage) {
+    private void ended(HttpAttempt answering, Status.Code status, String grpcMessage) {
         record.cluster().requestCompleted(GrpcHttpStatus.httpStatus(status), answering.elapsedNanos());
         endAttempt(true);
         if (status != Status.Code.OK) {

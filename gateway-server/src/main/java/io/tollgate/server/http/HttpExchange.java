@@ -30,7 +30,7 @@ import java.util.ArrayDeque;
 
 /**
  * One request and its response crossing the proxy, each side HTTP/1.1 or an HTTP/2 stream, a
- * {@link PooledExchange}: its attempts are {@link UpstreamAttempt}s; it streams the request body
+ * {@link PooledExchange}: its attempts are {@link HttpAttempt}s; it streams the request body
  * up and the response down, enforces the route timeout ({@code grpc-timeout} for gRPC), and turns
  * upstream failures into 502/503/504 (gRPC: a status) when nothing was sent downstream yet.
  *
@@ -147,7 +147,7 @@ final class HttpExchange extends PooledExchange {
 
     /** The current attempt has its connection: the request goes up, whole so far. */
     @Override
-    public void attemptConnected(UpstreamAttempt connected) {
+    public void attemptConnected(HttpAttempt connected) {
         UpstreamConnection connection = connected.connection();
         if (!requestSent) {
             requestSent = true;
@@ -264,7 +264,7 @@ final class HttpExchange extends PooledExchange {
 
     /** A response part from the current attempt; ownership passes here. */
     @Override
-    public void attemptResponse(UpstreamAttempt answering, HttpObject msg) {
+    public void attemptResponse(HttpAttempt answering, HttpObject msg) {
         if (msg.decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
             upstreamFailed(answering, "upstream_bad_response", false);
@@ -361,7 +361,7 @@ final class HttpExchange extends PooledExchange {
 
     /** The current attempt's connection (or stream) closed before the exchange was done with it. */
     @Override
-    public void attemptClosed(UpstreamAttempt closed) {
+    public void attemptClosed(HttpAttempt closed) {
         upstreamFailed(closed, "upstream_reset", false);
     }
 
@@ -372,7 +372,7 @@ final class HttpExchange extends PooledExchange {
      * cancellation crosses the gateway as it would cross a direct connection.
      */
     @Override
-    public void attemptCancelled(UpstreamAttempt cancelled) {
+    public void attemptCancelled(HttpAttempt cancelled) {
         upstreamFailed(cancelled, "upstream_reset", true);
     }
 
@@ -386,7 +386,7 @@ final class HttpExchange extends PooledExchange {
         }
     }
 
-    private void upstreamFailed(UpstreamAttempt failed, String reason, boolean cancelledByHost) {
+    private void upstreamFailed(HttpAttempt failed, String reason, boolean cancelledByHost) {
         if (retriedAfterReset(failed)) {
             return;
         }

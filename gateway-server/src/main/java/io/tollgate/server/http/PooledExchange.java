@@ -11,7 +11,7 @@ import io.tollgate.server.upstream.http.UpstreamPool;
 import io.tollgate.server.upstream.http.UpstreamPools;
 
 /**
- * An {@link Exchange} of an HTTP downstream whose attempts are {@link UpstreamAttempt}s on the
+ * An {@link Exchange} of an HTTP downstream whose attempts are {@link HttpAttempt}s on the
  * loop's HTTP pools, their {@link AttemptOwner}: a proxied request ({@link HttpExchange}) or a
  * transcoded gRPC call ({@link GrpcJsonExchange}). What the two do alike when an attempt fails is
  * written here once: a request that never reached its host goes to another host at once, else is
@@ -26,7 +26,7 @@ abstract class PooledExchange extends Exchange<UpstreamPool> implements Downstre
     /** Null when the request may not be retried (no policy, method not retried). */
     protected final RetryPolicy retryPolicy;
     private final long perTryTimeoutNanos;
-    private UpstreamAttempt attempt;
+    private HttpAttempt attempt;
 
     /** @param retriable whether the request itself may be retried (its method); the route's policy decides the rest */
     PooledExchange(HttpDownstream downstream, HttpRouteRequest context, ExchangeTarget target, boolean retriable,
@@ -41,7 +41,7 @@ abstract class PooledExchange extends Exchange<UpstreamPool> implements Downstre
     /** Starts an attempt on {@code host}; {@link #awaitingConnection} when its connection is not at hand at once. */
     @Override
     protected final void attempt(Host host, boolean retry) {
-        UpstreamAttempt started = new UpstreamAttempt(this, pool(host), target.breakers(), retry);
+        HttpAttempt started = new HttpAttempt(this, pool(host), target.breakers(), retry);
         attempt = started;
         started.start(deadlines(), perTryTimeoutNanos);
         if (attempt == started && started.connection() == null && !done()) {
@@ -88,7 +88,7 @@ abstract class PooledExchange extends Exchange<UpstreamPool> implements Downstre
      * Nothing was sent, so another host takes the request without a retry when there is one.
      */
     @Override
-    public final void attemptNotConnected(UpstreamAttempt failed, UpstreamPool.Failure failure) {
+    public final void attemptNotConnected(HttpAttempt failed, UpstreamPool.Failure failure) {
         if (failure == UpstreamPool.Failure.OVERFLOW) {
             record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
             overflowed();
@@ -105,7 +105,7 @@ abstract class PooledExchange extends Exchange<UpstreamPool> implements Downstre
      * when there is none is retried as a connect failure would be.
      */
     @Override
-    public final void attemptRefused(UpstreamAttempt refused) {
+    public final void attemptRefused(HttpAttempt refused) {
         if (responseStarted()) {
             attemptClosed(refused);
             return;
@@ -139,7 +139,7 @@ abstract class PooledExchange extends Exchange<UpstreamPool> implements Downstre
      *
      * @return whether it was retried; otherwise the caller answers the failure
      */
-    protected final boolean retriedAfterReset(UpstreamAttempt failed) {
+    protected final boolean retriedAfterReset(HttpAttempt failed) {
         target.outcomes().failed(failed.host(), UpstreamFailure.RESET);
         record.cluster().reset();
         endAttempt(false);
@@ -151,7 +151,7 @@ abstract class PooledExchange extends Exchange<UpstreamPool> implements Downstre
     }
 
     @Override
-    public final void attemptTimedOut(UpstreamAttempt late) {
+    public final void attemptTimedOut(HttpAttempt late) {
         if (late.connection() != null) {
             target.outcomes().failed(late.host(), UpstreamFailure.TIMEOUT);
         }

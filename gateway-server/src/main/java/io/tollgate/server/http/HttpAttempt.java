@@ -8,11 +8,12 @@ import io.tollgate.server.upstream.http.UpstreamConnection;
 import io.tollgate.server.upstream.http.UpstreamPool;
 
 /**
- * One try of an HTTP exchange against one host, a {@link PooledAttempt}: what it hears of its
+ * One try of an HTTP exchange against one host (the twin of the RPC engine's {@code RpcAttempt}),
+ * a {@link PooledAttempt}: what it hears of its
  * connection (or HTTP/2 stream) and its per-try timeout goes to its {@link AttemptOwner}, while it
  * has not ended.
  */
-final class UpstreamAttempt extends PooledAttempt {
+final class HttpAttempt extends PooledAttempt {
 
     private final AttemptOwner exchange;
     private final long startNanos = System.nanoTime();
@@ -21,7 +22,7 @@ final class UpstreamAttempt extends PooledAttempt {
      * @param breakers the cluster's breakers, from which the caller took a request (and, when
      *     {@code retry}, a retry) that this attempt gives back when it ends
      */
-    UpstreamAttempt(AttemptOwner exchange, UpstreamPool pool, CircuitBreakers breakers, boolean retry) {
+    HttpAttempt(AttemptOwner exchange, UpstreamPool pool, CircuitBreakers breakers, boolean retry) {
         super(pool, breakers, retry);
         this.exchange = exchange;
     }
