@@ -9,9 +9,8 @@ import io.tollgate.server.upstream.http.UpstreamPool;
 
 /**
  * One try of an HTTP exchange against one host (the twin of the RPC engine's {@code RpcAttempt}),
- * a {@link PooledAttempt}: what it hears of its
- * connection (or HTTP/2 stream) and its per-try timeout goes to its {@link AttemptOwner}, while it
- * has not ended.
+ * a {@link PooledAttempt}: what it hears of its connection (or HTTP/2 stream) and its per-try
+ * timeout goes to its {@link AttemptOwner}, while it has not ended.
  */
 final class HttpAttempt extends PooledAttempt {
 
