@@ -100,12 +100,9 @@ final class GrpcJsonExchange extends PooledExchange implements JsonCallExchange 
         }
     }
 
+    /** Once the exchange ended its body is let go of, and what comes after is dropped. */
     @Override
     public void requestContent(HttpContent content) {
-        if (done()) {
-            content.release();
-            return;
-        }
         if (client.add(content, this)) {
             call();
         }

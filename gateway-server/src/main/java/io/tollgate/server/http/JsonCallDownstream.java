@@ -55,7 +55,8 @@ final class JsonCallDownstream {
 
     /**
      * A part of the body; ownership passes here. A malformed part, or one past the body limit, is
-     * refused through {@code exchange}.
+     * refused through {@code exchange}; a part that comes once the body was taken or let go of (the
+     * exchange ended) is dropped.
      *
      * @return whether the body is whole now
      */
