@@ -1,5 +1,6 @@
 package io.tollgate.filters.rbac;
 
+import io.tollgate.core.config.CidrRange;
 import io.tollgate.core.config.ConfigNode;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -33,9 +33,6 @@ import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.protocols.http2.Http2ExtensionHeaders;
 import io.tollgate.router.host.Host;
-import io.tollgate.router.outlier.UpstreamFailure;
-import io.tollgate.router.retry.RetryPolicy;
-import io.tollgate.server.exchange.Exchange;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.grpcjson.GrpcHttpStatus;
 import io.tollgate.server.grpcjson.GrpcJsonCalls;
@@ -43,7 +40,6 @@ import io.tollgate.server.grpcjson.GrpcMessages;
 import io.tollgate.server.grpcjson.GrpcMethod;
 import io.tollgate.server.grpcjson.GrpcSchema;
 import io.tollgate.server.upstream.http.UpstreamConnection;
-import io.tollgate.server.upstream.http.UpstreamPool;
 import io.tollgate.server.upstream.http.UpstreamPools;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -53,13 +49,13 @@ import java.util.concurrent.TimeUnit;
  * The exchange of a request to an {@code rpc_call} route of protocol {@code grpc} or {@code triple}
  * (Envoy's gRPC-JSON transcoder): {@code POST {prefix}/{package.Service}/{Method}} with the JSON of
  * the request message becomes a unary gRPC request (HTTP/2, {@code application/grpc}, {@code te:
- * trailers}, one length-prefixed message) sent on the route's cluster's HTTP/2 upstream pool, as an
- * {@link Exchange} under the route's timeout, retries and breakers; the message types come from
+ * trailers}, one length-prefixed message) sent on the route's cluster's HTTP/2 upstream pool, as a
+ * {@link PooledExchange} under the route's timeout, retries and breakers; the message types come from
  * {@link GrpcJsonCalls}. The answer comes back as the JSON of the response message (a server stream
  * as newline-delimited JSON, chunked), or as the one error contract's JSON with the HTTP status of its
  * gRPC status. Confined to the downstream's event loop.
  */
-final class GrpcJsonExchange extends Exchange<UpstreamPool> implements DownstreamExchange {
+final class GrpcJsonExchange extends PooledExchange implements JsonCallExchange {
 
     /** The longest response message read. */
     private static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -68,46 +64,30 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
     private static final String[] NOT_METADATA = {"content-length", "content-type", "accept", "accept-encoding",
         "te", "host", "expect", "grpc-timeout", "grpc-encoding", "grpc-accept-encoding"};
 
-    private final HttpDownstream downstream;
-    private final HttpRouteRequest context;
-    private final HttpProxy proxy;
     private final GrpcJsonCalls calls;
     private final RpcCallConfig config;
     private final HttpRequest head;
-    private final long maxBody;
     private final long timeoutNanos;
-    private final long perTryTimeoutNanos;
-    private final RetryPolicy retryPolicy;
-    private CompositeByteBuf body;
+    private final JsonCallDownstream client;
     private Host firstHost;
     private GrpcMethod method;
     /** The call's message, held for retries until the exchange ends. */
     private ByteBuf message;
-    private GrpcJsonAttempt attempt;
     private GrpcMessages answer;
     /** A unary call's response message as JSON, once it arrived. */
     private String unaryJson;
     /** The NDJSON response's head went downstream: no other status can be answered. */
     private boolean streaming;
-    private boolean requestComplete;
 
     GrpcJsonExchange(HttpDownstream downstream, HttpRouteRequest context, ExchangeTarget target, HttpProxy proxy,
             UpstreamPools pools) {
-        super(target, context.record(), target.route().retryPolicy() != null
-                && target.route().retryPolicy().allowsMethod("POST", true), downstream.deadlines(), downstream.eventLoop(),
-                pools);
-        this.downstream = downstream;
-        this.context = context;
-        this.proxy = proxy;
+        super(downstream, context, target, target.route().retryPolicy() != null
+                && target.route().retryPolicy().allowsMethod("POST", true), pools);
         this.calls = proxy.rpcCalls().grpc();
         this.config = context.route().rpcCall();
         this.head = context.request();
-        this.maxBody = proxy.listenerConfig().http().maxRequestBodyBytes();
         this.timeoutNanos = context.timeoutNanos(false);
-        this.perTryTimeoutNanos = perTryTimeoutNanos(target);
-        this.retryPolicy = retries == null ? null : retries.policy();
-        this.requestComplete = context.complete();
-        this.body = downstream.alloc().compositeBuffer();
+        this.client = new JsonCallDownstream(downstream, context, proxy);
     }
 
     /** Starts the route timeout with the request's head; the call goes to {@code host} once the body is read. */
@@ -115,51 +95,25 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
     public void start(Host host) {
         firstHost = host;
         startTimeout(timeoutNanos);
-        if (head instanceof HttpContent content) {
-            body.addComponent(true, content.content().retain());
-        }
-        ReferenceCountUtil.release(head);
-        if (requestComplete) {
+        if (client.start()) {
             call();
         }
     }
 
+    /** Once the exchange ended its body is let go of, and what comes after is dropped. */
     @Override
     public void requestContent(HttpContent content) {
-        if (done() || body == null) {
-            content.release();
-            return;
-        }
-        boolean last = content instanceof LastHttpContent;
-        try {
-            if (content.decoderResult().isFailure()) {
-                downstream.requestBodyRejected("bad_request_body", true);
-                fail(CallError.badRequest("the request's body is malformed"), "bad_request_body");
-                return;
-            }
-            if (body.readableBytes() + (long) content.content().readableBytes() > maxBody) {
-                record.flag(ResponseFlag.REQUEST_TOO_LARGE);
-                downstream.requestBodyRejected("body_too_large", true);
-                fail(new CallError(413, "payload_too_large", "the body is longer than " + maxBody + " bytes"),
-                        "body_too_large");
-                return;
-            }
-            body.addComponent(true, content.content().retain());
-        } finally {
-            content.release();
-        }
-        if (last) {
-            requestComplete = true;
+        if (client.add(content, this)) {
             call();
         }
     }
 
     /** The body is whole: the method is found in the source's descriptors (loaded first when due). */
     private void call() {
+        CompositeByteBuf body = client.takeBody();
         String json = body.toString(StandardCharsets.UTF_8);
         record.received(body.readableBytes());
         body.release();
-        body = null;
         if (!ClusterConfig.H2.equals(target.cluster().config().protocol())) {
             fail(CallError.unavailable("the route's cluster does not speak HTTP/2"), "rpc_call_unavailable");
             return;
@@ -218,14 +172,9 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
         startAttempt(firstHost);
     }
 
-    @Override
-    protected void attempt(Host host, boolean retry) {
-        attempt = new GrpcJsonAttempt(this, pool(host), target.breakers(), retry);
-        attempt.start(deadlines(), perTryTimeoutNanos);
-    }
-
     /** The attempt has its HTTP/2 stream: the call goes up whole. */
-    void attemptConnected(GrpcJsonAttempt connected) {
+    @Override
+    public void attemptConnected(HttpAttempt connected) {
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, method.path(),
                 message.retainedDuplicate());
         HttpHeaders headers = request.headers();
@@ -247,80 +196,30 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
         connection.flush();
     }
 
-    void attemptNotConnected(GrpcJsonAttempt failed, UpstreamPool.Failure failure) {
-        if (failure == UpstreamPool.Failure.OVERFLOW) {
-            record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
-            overflowed();
-            return;
-        }
-        if (failure == UpstreamPool.Failure.CONNECT_FAILED) {
-            target.outcomes().failed(failed.host(), UpstreamFailure.CONNECT_FAILURE);
-        }
-        redispatchRetryOrFail(ResponseFlag.UPSTREAM_CONNECTION_FAILURE, "upstream_connect_failure");
-    }
-
-    /** The host refused the stream unprocessed: another host takes it, as after a connect failure. */
-    void attemptRefused(GrpcJsonAttempt refused) {
-        if (answer != null) {
-            attemptReset(refused);
-            return;
-        }
-        record.cluster().reset();
-        redispatchRetryOrFail(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION, "upstream_refused_stream");
-    }
-
-    private void redispatchRetryOrFail(ResponseFlag flag, String reason) {
-        endAttempt(false);
-        if (redispatch()) {
-            return;
-        }
-        if (retryPolicy != null && retryPolicy.retriesConnectFailure() && grantRetry()) {
-            scheduleRetry();
-            return;
-        }
-        record.flag(flag);
-        fail(CallError.unavailable("no healthy provider"), reason);
-    }
-
     /** The host reset the stream, or its connection closed, before the call was answered whole. */
-    void attemptReset(GrpcJsonAttempt reset) {
-        target.outcomes().failed(reset.host(), UpstreamFailure.RESET);
-        record.cluster().reset();
-        endAttempt(false);
-        if (!streaming && retryPolicy != null && retryPolicy.retriesReset() && grantRetry()) {
-            scheduleRetry();
+    @Override
+    public void attemptClosed(HttpAttempt closed) {
+        if (retriedAfterReset(closed)) {
             return;
         }
         record.flag(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION);
         fail(CallError.badGateway("the provider closed the call before answering"), "upstream_reset");
     }
 
-    void attemptTimedOut(GrpcJsonAttempt late) {
-        if (late.connection() != null) {
-            target.outcomes().failed(late.host(), UpstreamFailure.TIMEOUT);
-        }
-        record.cluster().timeout();
-        endAttempt(false);
-        if (!streaming && retryPolicy != null && retryPolicy.retriesReset() && grantRetry()) {
-            scheduleRetry();
-            return;
-        }
-        record.flag(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT);
-        fail(CallError.timeout("the call timed out"), "upstream_per_try_timeout");
+    /** A cancel of the host is a reset like any other: the call gets no answer. */
+    @Override
+    public void attemptCancelled(HttpAttempt cancelled) {
+        attemptClosed(cancelled);
     }
 
-    /** The route timeout passed: while the body was read, the descriptors loaded, or the call made. */
+    /** The call is one message, written at once. */
     @Override
-    protected void expired() {
-        if (done()) {
-            return;
-        }
-        if (attempt != null && attempt.connection() != null) {
-            target.outcomes().failed(attempt.host(), UpstreamFailure.TIMEOUT);
-        }
-        record.cluster().timeout();
-        record.flag(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT);
-        fail(CallError.timeout("the call timed out"), "upstream_timeout");
+    public void upstreamWritabilityChanged(boolean writable) {
+    }
+
+    @Override
+    protected void timedOut(String reason) {
+        fail(CallError.timeout("the call timed out"), reason);
     }
 
     @Override
@@ -329,8 +228,8 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
     }
 
     @Override
-    protected void noHostForRetry() {
-        fail(CallError.unavailable("no healthy provider"), "no_healthy_upstream");
+    protected void unavailable(String reason) {
+        fail(CallError.unavailable("no healthy provider"), reason);
     }
 
     @Override
@@ -338,11 +237,18 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
         return !streaming;
     }
 
+    /** The response's head came: a refusal now is a reset. */
+    @Override
+    protected boolean responseStarted() {
+        return answer != null;
+    }
+
     /** A part of the host's answer; ownership passes here. */
-    void attemptResponse(GrpcJsonAttempt answering, HttpObject msg) {
+    @Override
+    public void attemptResponse(HttpAttempt answering, HttpObject msg) {
         if (msg.decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
-            attemptReset(answering);
+            attemptClosed(answering);
             return;
         }
         if (msg instanceof HttpResponse response) {
@@ -438,7 +344,7 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
     }
 
     /** The call ended with {@code status}: the attempt's stream ended whole, the answer follows. */
-    private void ended(GrpcJsonAttempt answering, Status.Code status, String grpcMessage) {
+    private void ended(HttpAttempt answering, Status.Code status, String grpcMessage) {
         record.cluster().requestCompleted(GrpcHttpStatus.httpStatus(status), answering.elapsedNanos());
         endAttempt(true);
         if (status != Status.Code.OK) {
@@ -473,7 +379,7 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
                 context.filters().response(new HttpFilterResponse(response, false, false));
             }
             if (!downstream.isHttp2Stream()) {
-                HopByHopHeaders.setKeepAlive(response, context.version(), keepAlive());
+                HopByHopHeaders.setKeepAlive(response, context.version(), client.keepAlive());
             }
             record.responseHeaders(response.headers());
             downstream.write(response, false);
@@ -481,8 +387,9 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
         ByteBuf line = ByteBufUtil.writeUtf8(downstream.alloc(), json + "\n");
         record.sent(line.readableBytes());
         downstream.write(new DefaultHttpContent(line), false);
-        if (!downstream.isWritable() && attempt != null && attempt.connection() != null) {
-            attempt.connection().setReading(false);
+        UpstreamConnection connection = connection();
+        if (!downstream.isWritable() && connection != null) {
+            connection.setReading(false);
         }
     }
 
@@ -497,22 +404,15 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
                 : new DefaultLastHttpContent(ByteBufUtil.writeUtf8(downstream.alloc(), error.toJson() + "\n"));
         record.sent(last.content().readableBytes());
         record.finish(200);
-        boolean keepAlive = downstream.isHttp2Stream() || keepAlive();
+        boolean keepAlive = downstream.isHttp2Stream() || client.keepAlive();
         ChannelFuture written = downstream.write(last, !keepAlive);
         downstream.flushResponse();
         downstream.exchangeDone(this, keepAlive ? null : written);
     }
 
-    void responseBatchComplete() {
-        downstream.flushResponse();
-    }
-
-    private boolean keepAlive() {
-        return context.keepAlive() && requestComplete && !downstream.lastResponse();
-    }
-
     /** The gateway's own failure: the contract's error, counted by {@code reason} (null: the provider's answer). */
-    private void fail(CallError error, String reason) {
+    @Override
+    public void fail(CallError error, String reason) {
         if (streaming) {
             endStream(error);
             return;
@@ -529,36 +429,12 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
             return;
         }
         cleanUp();
-        FullHttpResponse response = LocalResponses.json(downstream.alloc(), status, json, reason);
-        if (reason != null) {
-            proxy.listenerMetrics().error(reason);
-        }
-        record.sent(response.content().readableBytes());
-        record.responseHeaders(response.headers());
-        record.finish(status);
-        if (context.filters() != null) {
-            context.filters().response(new HttpFilterResponse(response, reason != null, reason != null));
-        }
-        if (downstream.isHttp2Stream()) {
-            downstream.exchangeDone(this, downstream.writeAndFlush(response));
-            return;
-        }
-        boolean keepAlive = keepAlive();
-        HopByHopHeaders.setKeepAlive(response, context.version(), keepAlive);
-        ChannelFuture written = downstream.writeAndFlush(response);
-        downstream.exchangeDone(this, keepAlive ? null : written);
+        client.answer(this, status, json, reason, true);
     }
 
     /** The call leaves at once when the body is whole: nothing to flush. */
     @Override
     public void flushUpstream() {
-    }
-
-    @Override
-    public void downstreamWritabilityChanged(boolean writable) {
-        if (!done() && attempt != null && attempt.connection() != null) {
-            attempt.connection().setReading(writable);
-        }
     }
 
     @Override
@@ -571,22 +447,11 @@ final class GrpcJsonExchange extends Exchange<UpstreamPool> implements Downstrea
         record.finish(streaming ? 200 : 0);
     }
 
-    private void endAttempt(boolean reusable) {
-        if (attempt != null) {
-            attempt.end(reusable);
-            attempt = null;
-            record.attemptEnded();
-        }
-    }
-
     /** Marks the exchange ended and lets go of everything it holds. */
     private void cleanUp() {
         markDone();
         endAttempt(false);
-        if (body != null) {
-            body.release();
-            body = null;
-        }
+        client.release();
         if (message != null) {
             message.release();
             message = null;

@@ -20,21 +20,18 @@ import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.protocols.http2.GrpcStatus;
 import io.tollgate.protocols.http2.Http2ExtensionHeaders;
 import io.tollgate.router.host.Host;
-import io.tollgate.router.outlier.UpstreamFailure;
 import io.tollgate.router.retry.RetryPolicy;
 import io.tollgate.router.route.Route;
-import io.tollgate.server.exchange.Exchange;
 import io.tollgate.server.exchange.ExchangeTarget;
 import io.tollgate.server.filter.FilterRun;
 import io.tollgate.server.upstream.http.UpstreamConnection;
-import io.tollgate.server.upstream.http.UpstreamPool;
 import io.tollgate.server.upstream.http.UpstreamPools;
 import java.util.ArrayDeque;
 
 /**
- * One request and its response crossing the proxy, each side HTTP/1.1 or an HTTP/2 stream, an
- * {@link Exchange}: its attempts are {@link UpstreamAttempt}s; it streams the request body up and
- * the response down, enforces the route timeout ({@code grpc-timeout} for gRPC), and turns
+ * One request and its response crossing the proxy, each side HTTP/1.1 or an HTTP/2 stream, a
+ * {@link PooledExchange}: its attempts are {@link HttpAttempt}s; it streams the request body
+ * up and the response down, enforces the route timeout ({@code grpc-timeout} for gRPC), and turns
  * upstream failures into 502/503/504 (gRPC: a status) when nothing was sent downstream yet.
  *
  * <p>Retries follow the route's retry policy and the cluster's retry budget. A request is only
@@ -46,9 +43,8 @@ import java.util.ArrayDeque;
  * <p>Runs entirely on the downstream connection's event loop, which also owns the upstream
  * connections, so no state here is shared between threads.
  */
-final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExchange {
+final class HttpExchange extends PooledExchange {
 
-    private final HttpDownstream downstream;
     private final HttpRequest request;
     private final Route route;
     private final HttpVersion downstreamVersion;
@@ -56,15 +52,10 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
     private final long timeoutNanos;
     /** The request's stream filters, null when it has none. */
     private final FilterRun filters;
-    private final HttpRouteRequest context;
     private final ArrayDeque<HttpContent> waitingBody = new ArrayDeque<>();
-    /** Null when the request may not be retried (no policy, method not retried). */
-    private final RetryPolicy retryPolicy;
     /** Held exactly when {@link #retryPolicy} is. */
     private final ReplayableRequest replay;
-    private final long perTryTimeoutNanos;
 
-    private UpstreamAttempt attempt;
     private ChannelFuture lastWrite;
     private int responseStatus;
     /** The original request head went to an attempt, which took ownership of it. */
@@ -85,9 +76,8 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
 
     HttpExchange(HttpDownstream downstream, HttpRouteRequest request, ExchangeTarget target, UpstreamPools pools,
             long maxRequestBody) {
-        super(target, request.record(), retriable(target.route().retryPolicy(), request.request(), downstream.isGrpc()),
-                downstream.deadlines(), downstream.eventLoop(), pools);
-        this.downstream = downstream;
+        super(downstream, request, target, retriable(target.route().retryPolicy(), request.request(), downstream.isGrpc()),
+                pools);
         this.request = request.request();
         this.route = target.route();
         this.downstreamVersion = request.version();
@@ -96,9 +86,6 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
         this.closeDownstreamAfter = !request.keepAlive();
         this.timeoutNanos = request.timeoutNanos(downstream.isGrpc());
         this.filters = request.filters();
-        this.context = request;
-        this.perTryTimeoutNanos = perTryTimeoutNanos(target);
-        this.retryPolicy = retries == null ? null : retries.policy();
         this.replay = retries == null ? null : new ReplayableRequest(this.request, route.perRequestBufferLimitBytes());
     }
 
@@ -123,27 +110,27 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
     }
 
     /**
-     * Starts an attempt on {@code host}. Reading the client pauses only when the connection is
-     * not at hand at once: pausing and resuming costs two epoll_ctl calls per request.
+     * Reading the client pauses only when the connection is not at hand at once: pausing and
+     * resuming costs two epoll_ctl calls per request.
      */
     @Override
-    protected void attempt(Host host, boolean retry) {
-        UpstreamAttempt started = new UpstreamAttempt(this, pool(host), target.breakers(), retry);
-        attempt = started;
-        started.start(deadlines(), perTryTimeoutNanos);
-        if (attempt == started && started.connection() == null && !done()) {
-            downstream.pause(HttpDownstream.PAUSE_CONNECTING);
-        }
+    protected void awaitingConnection() {
+        downstream.pause(HttpDownstream.PAUSE_CONNECTING);
     }
 
     @Override
     protected void overflowed() {
-        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_overflow");
+        unavailable("upstream_overflow");
     }
 
     @Override
-    protected void noHostForRetry() {
-        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no_healthy_upstream");
+    protected void unavailable(String reason) {
+        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, reason);
+    }
+
+    @Override
+    protected boolean responseStarted() {
+        return responseStarted;
     }
 
     /** Only while nothing of the response went downstream and the whole body is still held. */
@@ -159,7 +146,8 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
     }
 
     /** The current attempt has its connection: the request goes up, whole so far. */
-    void attemptConnected(UpstreamAttempt connected) {
+    @Override
+    public void attemptConnected(HttpAttempt connected) {
         UpstreamConnection connection = connected.connection();
         if (!requestSent) {
             requestSent = true;
@@ -181,23 +169,6 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
         if (!connection.isWritable()) {
             downstream.pause(HttpDownstream.PAUSE_UPSTREAM_FULL);
         }
-    }
-
-    /**
-     * The current attempt got no connection: it could not connect, its host died while it waited,
-     * or the pool overflowed. Nothing was sent, so another host takes it without a retry when
-     * there is one.
-     */
-    void attemptNotConnected(UpstreamAttempt failed, UpstreamPool.Failure failure) {
-        if (failure == UpstreamPool.Failure.OVERFLOW) {
-            record.flag(ResponseFlag.UPSTREAM_OVERFLOW);
-            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "upstream_overflow");
-            return;
-        }
-        if (failure == UpstreamPool.Failure.CONNECT_FAILED) {
-            target.outcomes().failed(failed.host(), UpstreamFailure.CONNECT_FAILURE);
-        }
-        redispatchRetryOrFail(ResponseFlag.UPSTREAM_CONNECTION_FAILURE, "upstream_connect_failure");
     }
 
     /** A part of the request body from downstream; ownership passes here. */
@@ -283,14 +254,7 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
     }
 
     @Override
-    public void downstreamWritabilityChanged(boolean writable) {
-        UpstreamConnection connection = connection();
-        if (connection != null && !done()) {
-            connection.setReading(writable);
-        }
-    }
-
-    void upstreamWritabilityChanged(boolean writable) {
+    public void upstreamWritabilityChanged(boolean writable) {
         if (writable) {
             downstream.resume(HttpDownstream.PAUSE_UPSTREAM_FULL);
         } else {
@@ -299,7 +263,8 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
     }
 
     /** A response part from the current attempt; ownership passes here. */
-    void attemptResponse(UpstreamAttempt answering, HttpObject msg) {
+    @Override
+    public void attemptResponse(HttpAttempt answering, HttpObject msg) {
         if (msg.decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
             upstreamFailed(answering, "upstream_bad_response", false);
@@ -394,12 +359,9 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
         HopByHopHeaders.setKeepAlive(response, downstreamVersion, !closeDownstreamAfter);
     }
 
-    void responseBatchComplete() {
-        downstream.flushResponse();
-    }
-
     /** The current attempt's connection (or stream) closed before the exchange was done with it. */
-    void attemptClosed(UpstreamAttempt closed) {
+    @Override
+    public void attemptClosed(HttpAttempt closed) {
         upstreamFailed(closed, "upstream_reset", false);
     }
 
@@ -409,72 +371,14 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
      * with CANCEL too (a gRPC call included, which its client reports as CANCELLED), so that a
      * cancellation crosses the gateway as it would cross a direct connection.
      */
-    void attemptCancelled(UpstreamAttempt cancelled) {
+    @Override
+    public void attemptCancelled(HttpAttempt cancelled) {
         upstreamFailed(cancelled, "upstream_reset", true);
     }
 
-    /**
-     * The host refused the current attempt's request unprocessed (HTTP/2 GOAWAY or REFUSED_STREAM),
-     * or none of it left (its write failed): sending it again is safe, so it goes to another host
-     * at once without a retry, or when there is none is retried as a connect failure would be.
-     */
-    void attemptRefused(UpstreamAttempt refused) {
-        if (responseStarted) {
-            upstreamFailed(refused, "upstream_reset", false);
-            return;
-        }
-        record.cluster().reset();
-        redispatchRetryOrFail(ResponseFlag.UPSTREAM_CONNECTION_TERMINATION, "upstream_refused_stream");
-    }
-
-    /**
-     * Ends the attempt that never reached the host's application (its connection failed, or the
-     * stream was refused) and tries again elsewhere when the route's retry policy allows a connect
-     * failure to be retried; otherwise answers 503 flagged {@code flag} with {@code details}.
-     */
-    private void redispatchRetryOrFail(ResponseFlag flag, String details) {
-        endAttempt(false);
-        if (redispatch()) {
-            return;
-        }
-        if (retryPolicy != null && retryPolicy.retriesConnectFailure() && grantRetry()) {
-            scheduleRetry();
-            return;
-        }
-        record.flag(flag);
-        fail(HttpResponseStatus.SERVICE_UNAVAILABLE, details);
-    }
-
-    /** The current attempt outlived the per-try timeout. */
-    void attemptTimedOut(UpstreamAttempt late) {
-        if (late.connection() != null) {
-            target.outcomes().failed(late.host(), UpstreamFailure.TIMEOUT);
-        }
-        record.cluster().timeout();
-        endAttempt(false);
-        if (!responseStarted && retryPolicy != null && retryPolicy.retriesReset() && grantRetry()) {
-            scheduleRetry();
-            return;
-        }
-        giveUp(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT, "upstream_per_try_timeout");
-    }
-
-    /** The route timeout passed. */
-    @Override
-    protected void expired() {
-        if (done()) {
-            return;
-        }
-        if (connection() != null) {
-            target.outcomes().failed(attempt.host(), UpstreamFailure.TIMEOUT);
-        }
-        record.cluster().timeout();
-        giveUp(ResponseFlag.UPSTREAM_REQUEST_TIMEOUT, "upstream_timeout");
-    }
-
     /** Ends the exchange after a timeout: 504 when nothing went downstream yet, else a cancelled response. */
-    private void giveUp(ResponseFlag flag, String reason) {
-        record.flag(flag);
+    @Override
+    protected void timedOut(String reason) {
         if (responseStarted) {
             abort(Http2Error.CANCEL);
         } else {
@@ -482,12 +386,8 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
         }
     }
 
-    private void upstreamFailed(UpstreamAttempt failed, String reason, boolean cancelledByHost) {
-        target.outcomes().failed(failed.host(), UpstreamFailure.RESET);
-        record.cluster().reset();
-        endAttempt(false);
-        if (!responseStarted && retryPolicy != null && retryPolicy.retriesReset() && grantRetry()) {
-            scheduleRetry();
+    private void upstreamFailed(HttpAttempt failed, String reason, boolean cancelledByHost) {
+        if (retriedAfterReset(failed)) {
             return;
         }
         record.flag(reason.equals("upstream_reset")
@@ -558,18 +458,6 @@ final class HttpExchange extends Exchange<UpstreamPool> implements DownstreamExc
         record.cluster().requestCompleted(responseStatus, record.elapsedNanos());
         record.finish(responseStatus);
         downstream.exchangeDone(this, closeDownstreamAfter ? lastWrite : null);
-    }
-
-    private UpstreamConnection connection() {
-        return attempt == null ? null : attempt.connection();
-    }
-
-    private void endAttempt(boolean reusable) {
-        if (attempt != null) {
-            attempt.end(reusable);
-            attempt = null;
-            record.attemptEnded();
-        }
     }
 
     private void releaseWaitingBody() {

@@ -6,10 +6,9 @@ import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.tollgate.core.accesslog.AccessLogSink;
 import io.tollgate.core.config.ListenerConfig;
 import io.tollgate.core.metrics.GatewayMetrics;
-import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.protocols.http1.PathNormalizer;
 import io.tollgate.protocols.http2.Http2Codecs;
-import io.tollgate.server.dispatch.Dispatcher;
+import io.tollgate.server.dispatch.ListenerProxy;
 import io.tollgate.server.exchange.Deadlines;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.exchange.LoopDeadlines;
@@ -23,20 +22,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * What every HTTP connection and HTTP/2 stream of one listener shares: the listener's
- * configuration, the current configuration snapshot and the per-event-loop upstream pools; and
- * the maker of their proxy handlers.
+ * What every HTTP connection and HTTP/2 stream of one listener shares, a {@link ListenerProxy}: on
+ * top of the listener's configuration, records and dispatcher, the per-event-loop upstream pools
+ * and timeouts, how paths are normalized, the {@code rpc_call} actions' calls; and the maker of
+ * their proxy handlers.
  */
-public final class HttpProxy {
+public final class HttpProxy extends ListenerProxy {
 
-    private final ListenerConfig listener;
     private final Transport transport;
     private final Map<EventLoop, UpstreamPools> pools;
     private final LoopDeadlines deadlines;
     private final GatewayMetrics metrics;
-    private final ListenerRecords records;
     private final String scheme;
-    private final Dispatcher dispatcher;
     private final HttpRpcCalls rpcCalls;
     /** Null when the listener routes paths as received: a request then pays one field test. */
     private final PathNormalizer paths;
@@ -63,26 +60,19 @@ public final class HttpProxy {
     public HttpProxy(ListenerConfig listener, Supplier<Snapshot> snapshot, Transport transport,
             Map<EventLoop, UpstreamPools> pools, LoopDeadlines deadlines, GatewayMetrics metrics, AccessLogSink accessLog,
             OverloadGuard overload, HttpRpcCalls rpcCalls) {
+        super(listener, ListenerRecords.of(listener.name(), metrics, accessLog), snapshot, overload);
         this.rpcCalls = rpcCalls;
-        this.listener = listener;
         this.transport = transport;
         this.pools = pools;
         this.deadlines = deadlines;
         this.metrics = metrics;
-        this.records = ListenerRecords.of(listener.name(), metrics, accessLog);
         this.scheme = listener.tls().isPresent() ? "https" : "http";
-        this.dispatcher = new Dispatcher(snapshot, overload, records);
         this.paths = PathNormalizer.of(listener.http().paths());
     }
 
     /** Creates the map to share between listeners. */
     public static Map<EventLoop, UpstreamPools> newPoolMap() {
         return new ConcurrentHashMap<>();
-    }
-
-    /** The configuration of the listener this proxy serves. */
-    public ListenerConfig listenerConfig() {
-        return listener;
     }
 
     /** A new handler for one downstream HTTP/1 connection. */
@@ -97,13 +87,8 @@ public final class HttpProxy {
      * @param upgraded whether the connection began as HTTP/1.1 (h2c upgrade)
      */
     public Http2ConnectionHandler newHttp2ConnectionHandler(boolean upgraded) {
-        return Http2Codecs.server(listener.http2(),
+        return Http2Codecs.server(listenerConfig().http2(),
                 (decoder, encoder, settings) -> new Http2DownstreamConnection(decoder, encoder, settings, this, upgraded));
-    }
-
-    /** The path of this listener's requests from the overload check to their exchange. */
-    Dispatcher dispatcher() {
-        return dispatcher;
     }
 
     /** What the routes' {@code rpc_call} actions make of requests. */
@@ -123,15 +108,6 @@ public final class HttpProxy {
     /** The scheme clients used to reach this listener: {@code https} when it terminates TLS, else {@code http}. */
     String scheme() {
         return scheme;
-    }
-
-    ListenerMetrics listenerMetrics() {
-        return records.listenerMetrics();
-    }
-
-    /** Where the records of this listener's exchanges go. */
-    ListenerRecords records() {
-        return records;
     }
 
     /** The request timeouts of {@code loop}'s exchanges. */

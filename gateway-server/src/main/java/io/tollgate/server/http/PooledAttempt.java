@@ -10,7 +10,7 @@ import io.tollgate.server.upstream.http.UpstreamPool;
  * An {@link Attempt} on an HTTP pool: it gets a connection (or HTTP/2 stream) of its host from the
  * pool, uses it, and gives it back, or stops waiting for it, when it ends. A connection that
  * arrives after the attempt ended goes straight back to the pool. What is sent and what is done
- * with the answer, an exchange's try ({@link UpstreamAttempt}) or a shadow copy
+ * with the answer, an exchange's try ({@link HttpAttempt}) or a shadow copy
  * ({@link HttpShadowCopy}) says. Confined to the pool's event loop.
  */
 abstract class PooledAttempt extends Attempt implements UpstreamPool.Acquirer, UpstreamListener {

@@ -3,16 +3,12 @@ package io.tollgate.server.http;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
-import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.ReferenceCountUtil;
 import io.tollgate.core.accesslog.ResponseFlag;
 import io.tollgate.core.config.RpcCallConfig;
-import io.tollgate.protocols.http1.HopByHopHeaders;
 import io.tollgate.protocols.generic.CallError;
 import io.tollgate.protocols.generic.CallErrorException;
 import io.tollgate.protocols.generic.GenericCall;
@@ -46,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  * or the gateway's own failure, is answered as JSON in the one error contract; no answer ever names
  * a provider's address. Confined to the downstream's event loop.
  */
-final class RpcCallExchange implements DownstreamExchange, CallAnswer {
+final class RpcCallExchange implements JsonCallExchange, CallAnswer {
 
     private final HttpDownstream downstream;
     private final HttpRouteRequest context;
@@ -54,15 +50,12 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
     private final HttpRpcCalls calls;
     private final RpcCallConfig config;
     private final HttpRequest head;
-    private final long maxBody;
     private final ExchangeRecord record;
-    /** The body read so far; null once the call is made or the exchange ended. */
-    private CompositeByteBuf body;
+    private final JsonCallDownstream client;
     /** Where the call goes; null while a per-service template's cluster is looked up. */
     private ExchangeTarget target;
     private Host host;
     private GatewayCall call;
-    private boolean requestComplete;
     private boolean done;
 
     /**
@@ -77,10 +70,8 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
         this.calls = proxy.rpcCalls();
         this.config = context.route().rpcCall();
         this.head = context.request();
-        this.maxBody = proxy.listenerConfig().http().maxRequestBodyBytes();
         this.record = context.record();
-        this.requestComplete = context.complete();
-        this.body = downstream.alloc().compositeBuffer();
+        this.client = new JsonCallDownstream(downstream, context, proxy);
     }
 
     /**
@@ -98,41 +89,15 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
     @Override
     public void start(Host host) {
         this.host = host;
-        if (head instanceof HttpContent content) {
-            body.addComponent(true, content.content().retain());
-        }
-        ReferenceCountUtil.release(head);
-        if (requestComplete) {
+        if (client.start()) {
             call();
         }
     }
 
+    /** Once the exchange ended its body is let go of, and what comes after is dropped. */
     @Override
     public void requestContent(HttpContent content) {
-        if (done) {
-            content.release();
-            return;
-        }
-        boolean last = content instanceof LastHttpContent;
-        try {
-            if (content.decoderResult().isFailure()) {
-                downstream.requestBodyRejected("bad_request_body", true);
-                respond(CallError.badRequest("the request's body is malformed"), "bad_request_body");
-                return;
-            }
-            if (body.readableBytes() + (long) content.content().readableBytes() > maxBody) {
-                record.flag(ResponseFlag.REQUEST_TOO_LARGE);
-                downstream.requestBodyRejected("body_too_large", true);
-                respond(new CallError(413, "payload_too_large", "the body is longer than " + maxBody + " bytes"),
-                        "body_too_large");
-                return;
-            }
-            body.addComponent(true, content.content().retain());
-        } finally {
-            content.release();
-        }
-        if (last) {
-            requestComplete = true;
+        if (client.add(content, this)) {
             call();
         }
     }
@@ -143,12 +108,12 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
      * once when it cannot be.
      */
     private void call() {
+        CompositeByteBuf body = client.takeBody();
         byte[] json = ByteBufUtil.getBytes(body);
         body.release();
-        body = null;
         RpcUpstreams upstreams = calls.upstreams(config.protocol());
         if (upstreams == null) {
-            respond(CallError.unavailable("this listener makes no " + config.protocol().configName() + " calls"),
+            fail(CallError.unavailable("this listener makes no " + config.protocol().configName() + " calls"),
                     "rpc_call_unavailable");
             return;
         }
@@ -157,7 +122,7 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
             request = HttpRpcCalls.request(config, head.method().name(), head.uri(), name -> head.headers().get(name),
                     json);
         } catch (CallErrorException e) {
-            respond(e.error(), "rpc_call_" + e.error().type());
+            fail(e.error(), "rpc_call_" + e.error().type());
             return;
         }
         if (target != null) {
@@ -210,14 +175,14 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
                     (int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
             frame = HttpRpcCalls.frame(downstream.alloc(), config.protocol(), generic);
         } catch (CallErrorException e) {
-            respond(e.error(), "rpc_call_" + e.error().type());
+            fail(e.error(), "rpc_call_" + e.error().type());
             return;
         }
         try {
             call = upstreams.call(downstream.eventLoop(), this, record, target, host, frame, context.filters(),
                     timeoutNanos);
         } catch (RpcCodecException e) {
-            respond(CallError.badRequest("the call is too large for " + config.protocol().configName()),
+            fail(CallError.badRequest("the call is too large for " + config.protocol().configName()),
                     "rpc_call_bad_request");
         }
     }
@@ -235,43 +200,22 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
 
     @Override
     public void failed(RpcError error, String reason) {
-        respond(HttpRpcCalls.error(error), reason);
+        fail(HttpRpcCalls.error(error), reason);
     }
 
-    private void respond(CallError error, String reason) {
+    @Override
+    public void fail(CallError error, String reason) {
         respond(error.status(), error.toJson(), reason, true);
     }
 
-    /**
-     * Answers {@code json} with {@code status}; {@code reason} names a gateway error (counted and
-     * sent as {@code x-tollgate-error}; counted on the listener when {@code count}),
-     * null for the provider's own answer. An HTTP/1 connection stays open when the client wants it
-     * and its request was read whole.
-     */
+    /** Ends the exchange, once, with {@link JsonCallDownstream#answer}. */
     private void respond(int status, String json, String reason, boolean count) {
         if (done) {
             return;
         }
         done = true;
-        releaseBody();
-        FullHttpResponse response = LocalResponses.json(downstream.alloc(), status, json, reason);
-        if (reason != null && count) {
-            proxy.listenerMetrics().error(reason);
-        }
-        record.sent(response.content().readableBytes());
-        record.responseHeaders(response.headers());
-        record.finish(status);
-        if (context.filters() != null) {
-            context.filters().response(new HttpFilterResponse(response, reason != null, reason != null));
-        }
-        if (downstream.isHttp2Stream()) {
-            downstream.exchangeDone(this, downstream.writeAndFlush(response));
-            return;
-        }
-        boolean keepAlive = context.keepAlive() && requestComplete && !downstream.lastResponse();
-        HopByHopHeaders.setKeepAlive(response, context.version(), keepAlive);
-        ChannelFuture written = downstream.writeAndFlush(response);
-        downstream.exchangeDone(this, keepAlive ? null : written);
+        client.release();
+        client.answer(this, status, json, reason, count);
     }
 
     /**
@@ -304,19 +248,12 @@ final class RpcCallExchange implements DownstreamExchange, CallAnswer {
             return;
         }
         done = true;
-        releaseBody();
+        client.release();
         if (call != null) {
             call.abandon();
             return;
         }
         record.flag(ResponseFlag.DOWNSTREAM_CONNECTION_TERMINATION);
         record.finish(0);
-    }
-
-    private void releaseBody() {
-        if (body != null) {
-            body.release();
-            body = null;
-        }
     }
 }

@@ -2,11 +2,10 @@ package io.tollgate.server.rpc;
 
 import io.netty.channel.ChannelHandler;
 import io.tollgate.core.config.ListenerConfig;
-import io.tollgate.core.metrics.ListenerMetrics;
 import io.tollgate.protocols.rpc.RpcCodec;
 import io.tollgate.protocols.rpc.RpcFrameDecoder;
 import io.tollgate.protocols.rpc.RpcFrameEncoder;
-import io.tollgate.server.dispatch.Dispatcher;
+import io.tollgate.server.dispatch.ListenerProxy;
 import io.tollgate.server.exchange.ListenerRecords;
 import io.tollgate.server.overload.OverloadGuard;
 import io.tollgate.server.snapshot.Snapshot;
@@ -14,21 +13,18 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * What every connection of one RPC protocol on one listener shares: the listener's configuration,
- * the protocol's codec with the listener's limits, the current configuration snapshot, the
- * process's upstream connections for the protocol, and where records go. It makes each
- * connection's handlers.
+ * What every connection of one RPC protocol on one listener shares, a {@link ListenerProxy}: on top
+ * of the listener's configuration, records and dispatcher, the protocol's codec with the
+ * listener's limits, the process's upstream connections for the protocol, and where calls to a
+ * per-service template find their cluster. It makes each connection's handlers.
  */
-public final class RpcProxy {
+public final class RpcProxy extends ListenerProxy {
 
-    private final ListenerConfig listener;
     private final RpcCodec codec;
     private final int maxQueuedBytes;
     private final Duration idleTimeout;
     private final Duration firstFrameTimeout;
     private final RpcUpstreams upstreams;
-    private final ListenerRecords records;
-    private final Dispatcher dispatcher;
     private final ServiceClusters serviceClusters;
 
     /**
@@ -44,25 +40,18 @@ public final class RpcProxy {
     public RpcProxy(ListenerConfig listener, RpcCodec codec, int maxQueuedBytes, Duration idleTimeout,
             Duration firstFrameTimeout, Supplier<Snapshot> snapshot, RpcUpstreams upstreams, ListenerRecords records, OverloadGuard overload,
             ServiceClusters serviceClusters) {
-        this.listener = listener;
+        super(listener, records, snapshot, overload);
         this.codec = codec;
         this.maxQueuedBytes = maxQueuedBytes;
         this.idleTimeout = idleTimeout;
         this.firstFrameTimeout = firstFrameTimeout;
         this.upstreams = upstreams;
-        this.records = records;
-        this.dispatcher = new Dispatcher(snapshot, overload, records);
         this.serviceClusters = serviceClusters;
     }
 
     /** Where calls routed to a per-service template find their service's cluster. */
     ServiceClusters serviceClusters() {
         return serviceClusters;
-    }
-
-    /** The configuration of the listener this proxy serves. */
-    public ListenerConfig listenerConfig() {
-        return listener;
     }
 
     /** The protocol, with the listener's limits. */
@@ -78,11 +67,6 @@ public final class RpcProxy {
     /** How long a new downstream connection may take to send its first frame. */
     public Duration firstFrameTimeout() {
         return firstFrameTimeout;
-    }
-
-    /** The meters of the listener this proxy serves. */
-    public ListenerMetrics listenerMetrics() {
-        return records.listenerMetrics();
     }
 
     /** A new decoder for one downstream connection. */
@@ -101,16 +85,7 @@ public final class RpcProxy {
     }
 
     String listenerName() {
-        return listener.name();
-    }
-
-    /** The path of this listener's calls from the overload check to their exchange. */
-    Dispatcher dispatcher() {
-        return dispatcher;
-    }
-
-    ListenerRecords records() {
-        return records;
+        return listenerConfig().name();
     }
 
     RpcUpstreams upstreams() {

@@ -161,10 +161,10 @@ class NetworkFiltersTest {
                 .hasMessageContaining("listeners[0].tcp: has no settings");
         assertThatThrownBy(() -> ConfigLoader.parse("listeners: [ { name: l, route_config: { virtual_hosts: [] }, "
                 + "network_filters: [ { name: client_ip, allow: [10.0.0.0/33] } ] } ]\n" + cluster))
-                .hasMessageContaining("listeners[0].network_filters[0].allow[0]: '10.0.0.0/33' (expected a prefix length from 0 to 32)");
+                .hasMessageContaining("listeners[0].network_filters[0].allow[0]: '10.0.0.0/33': prefix length '33' (expected: 0..32)");
         assertThatThrownBy(() -> ConfigLoader.parse("listeners: [ { name: l, route_config: { virtual_hosts: [] }, "
                 + "network_filters: [ { name: client_ip, deny: [example.com] } ] } ]\n" + cluster))
-                .hasMessageContaining("listeners[0].network_filters[0].deny[0]: 'example.com' (expected an IP range");
+                .hasMessageContaining("listeners[0].network_filters[0].deny[0]: 'example.com' is not an IP address or range");
         assertThatThrownBy(() -> ConfigLoader.parse("listeners: [ { name: l, route_config: { virtual_hosts: [] }, "
                 + "network_filters: [ { name: client_ip } ] } ]\n" + cluster))
                 .hasMessageContaining("listeners[0].network_filters[0]: neither allow nor deny");

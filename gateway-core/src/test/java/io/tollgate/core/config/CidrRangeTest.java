@@ -1,11 +1,13 @@
-package io.tollgate.filters.rbac;
+package io.tollgate.core.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import org.junit.jupiter.api.Test;
 
-/** Address ranges read once and matched by masks, for IPv4, IPv6 and IPv4-mapped clients. */
+/** Address ranges read once and matched by masks, for IPv4, IPv6 and IPv4-mapped clients, as text and as sockets give them. */
 class CidrRangeTest {
 
     @Test
@@ -53,6 +55,29 @@ class CidrRangeTest {
         assertThat(CidrRange.parse("10.0.0.0/8").contains(ip("0:0:0:0:0:ffff:a09:807"))).isTrue();
         assertThat(CidrRange.parse("::ffff:10.0.0.0/104").contains(ip("10.9.8.7"))).isTrue();
         assertThat(CidrRange.parse("::ffff:10.0.0.0/104").contains(ip("11.9.8.7"))).isFalse();
+    }
+
+    /**
+     * The rule every range follows, whichever setting reads it: a socket's IPv4-mapped address
+     * ({@code ::ffff:a.b.c.d}, an {@link Inet6Address}) is the IPv4 address it carries, as its text is.
+     */
+    @Test
+    void aSocketsIpv4MappedAddressMatchesTheIpv4RangeAsItsTextDoes() throws Exception {
+        byte[] mapped = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 10, 9, 8, 7};
+        InetAddress mappedSocket = Inet6Address.getByAddress(null, mapped, -1);
+        InetAddress plain = InetAddress.getByAddress(new byte[] {10, 9, 8, 7});
+        CidrRange ipv4 = CidrRange.parse("10.0.0.0/8");
+        CidrRange ipv4AsMapped = CidrRange.parse("::ffff:10.0.0.0/104");
+        assertThat(mappedSocket).isInstanceOf(Inet6Address.class);
+        assertThat(ipv4.matches(mappedSocket)).isTrue();
+        assertThat(ipv4.matches(plain)).isTrue();
+        assertThat(ipv4AsMapped.matches(mappedSocket)).isTrue();
+        assertThat(ipv4AsMapped.matches(plain)).isTrue();
+        assertThat(ipv4AsMapped).isEqualTo(ipv4);
+        assertThat(CidrRange.parse("11.0.0.0/8").matches(mappedSocket)).isFalse();
+        assertThat(CidrRange.parse("::/0").matches(mappedSocket)).isFalse();
+        assertThat(CidrRange.parse("2001:db8::/32").matches(InetAddress.getByName("2001:db8::5"))).isTrue();
+        assertThat(ipv4.matches(InetAddress.getByName("2001:db8::5"))).isFalse();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.tollgate.filters.rbac;
+package io.tollgate.core.config;
 
 /**
  * An IPv4 or IPv6 address read from its text without the JDK's resolver (which could look a name
@@ -33,6 +33,30 @@ final class IpAddress {
             return v4 < 0 ? null : new IpAddress(true, 0, v4);
         }
         return parseV6(text);
+    }
+
+    /** The address of {@code bytes}, 4 of IPv4 or 16 of IPv6 in network order, as {@link java.net.InetAddress} gives them. */
+    static IpAddress of(byte[] bytes) {
+        if (bytes.length == 4) {
+            return new IpAddress(true, 0, bits(bytes, 0, 4));
+        }
+        return ofV6(bits(bytes, 0, 8), bits(bytes, 8, 16));
+    }
+
+    private static long bits(byte[] bytes, int from, int to) {
+        long value = 0;
+        for (int i = from; i < to; i++) {
+            value = (value << 8) | (bytes[i] & 0xff);
+        }
+        return value;
+    }
+
+    /** The IPv6 address of {@code high} and {@code low}, or the IPv4 address it maps. */
+    private static IpAddress ofV6(long high, long low) {
+        if (high == 0 && (low & 0xffffffff00000000L) == MAPPED_PREFIX) {
+            return new IpAddress(true, 0, low & 0xffffffffL);
+        }
+        return new IpAddress(false, high, low);
     }
 
     /** The 32 bits of the dotted quad {@code text}, or -1 when it is not one. */
@@ -143,9 +167,6 @@ final class IpAddress {
             }
             written++;
         }
-        if (high == 0 && (low & 0xffffffff00000000L) == MAPPED_PREFIX) {
-            return new IpAddress(true, 0, low & 0xffffffffL);
-        }
-        return new IpAddress(false, high, low);
+        return ofV6(high, low);
     }
 }

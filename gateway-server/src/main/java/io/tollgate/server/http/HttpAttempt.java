@@ -8,20 +8,25 @@ import io.tollgate.server.upstream.http.UpstreamConnection;
 import io.tollgate.server.upstream.http.UpstreamPool;
 
 /**
- * One try of a transcoded gRPC call against one host, a {@link PooledAttempt} on the host's HTTP/2
- * pool: what it hears of its stream goes to its {@link GrpcJsonExchange}.
+ * One try of an HTTP exchange against one host (the twin of the RPC engine's {@code RpcAttempt}),
+ * a {@link PooledAttempt}: what it hears of its connection (or HTTP/2 stream) and its per-try
+ * timeout goes to its {@link AttemptOwner}, while it has not ended.
  */
-final class GrpcJsonAttempt extends PooledAttempt {
+final class HttpAttempt extends PooledAttempt {
 
-    private final GrpcJsonExchange exchange;
+    private final AttemptOwner exchange;
     private final long startNanos = System.nanoTime();
 
-    GrpcJsonAttempt(GrpcJsonExchange exchange, UpstreamPool pool, CircuitBreakers breakers, boolean retry) {
+    /**
+     * @param breakers the cluster's breakers, from which the caller took a request (and, when
+     *     {@code retry}, a retry) that this attempt gives back when it ends
+     */
+    HttpAttempt(AttemptOwner exchange, UpstreamPool pool, CircuitBreakers breakers, boolean retry) {
         super(pool, breakers, retry);
         this.exchange = exchange;
     }
 
-    /** Asks the pool for a stream; a per-try timeout above 0 bounds the whole attempt. */
+    /** Asks the pool for a connection; a per-try timeout above 0 bounds the whole attempt. */
     void start(Deadlines loopDeadlines, long perTryTimeoutNanos) {
         startPerTryTimeout(loopDeadlines, perTryTimeoutNanos);
         pool.acquire(this);
@@ -62,14 +67,14 @@ final class GrpcJsonAttempt extends PooledAttempt {
     @Override
     public void onUpstreamClosed() {
         if (letGo()) {
-            exchange.attemptReset(this);
+            exchange.attemptClosed(this);
         }
     }
 
     @Override
     public void onUpstreamCancelled() {
         if (letGo()) {
-            exchange.attemptReset(this);
+            exchange.attemptCancelled(this);
         }
     }
 
@@ -82,9 +87,12 @@ final class GrpcJsonAttempt extends PooledAttempt {
 
     @Override
     public void onUpstreamWritabilityChanged(boolean writable) {
-        // the call is one message, written at once
+        if (!ended()) {
+            exchange.upstreamWritabilityChanged(writable);
+        }
     }
 
+    /** The per-try timeout passed. */
     @Override
     protected void expired() {
         if (!ended()) {
@@ -92,7 +100,11 @@ final class GrpcJsonAttempt extends PooledAttempt {
         }
     }
 
-    /** Ends the attempt, giving its stream back ({@code reusable}: it carried a whole call). */
+    /**
+     * Ends the attempt: gives its connection back to the pool ({@code reusable} says it carried a
+     * whole request and response) or stops waiting for one, and gives back what it took from the
+     * breakers. Later calls do nothing.
+     */
     void end(boolean reusable) {
         endUse(reusable);
     }
