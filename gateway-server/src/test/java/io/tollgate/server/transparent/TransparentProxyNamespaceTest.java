@@ -64,7 +64,6 @@ class TransparentProxyNamespaceTest {
         assumeTrue(made.ok(), "network namespaces cannot be made here: " + made.output());
         run(List.of("ip", "netns", "add", CLIENT_NS)).check();
         inGateway("ip link set lo up");
-        inGateway("sysctl -qw net.ipv4.conf.all.rp_filter=0");
         Result tproxy = run(ns(GATEWAY_NS, "iptables -t mangle -A PREROUTING -p tcp -d " + ORIGINAL
                 + " -j TPROXY --on-port " + HTTP_LISTENER + " --tproxy-mark 0x1/0x1"));
         assumeTrue(tproxy.ok(), "the iptables TPROXY target is refused here: " + tproxy.output());
