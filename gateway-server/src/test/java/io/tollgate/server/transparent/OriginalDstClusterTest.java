@@ -2,6 +2,7 @@ package io.tollgate.server.transparent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.tollgate.server.testing.Await;
 import io.tollgate.server.testing.HttpUpstream;
 import io.tollgate.server.testing.TestGateway;
@@ -65,25 +66,31 @@ class OriginalDstClusterTest {
         upstream.close();
     }
 
+    /** A counter of the original_dst cluster: the router counts, the registry reads it (a function counter). */
+    private static double counted(String name, String... tags) {
+        return gateway.gateway().metrics().registry().find(name).tags(tags).functionCounters().stream()
+                .mapToDouble(FunctionCounter::count).sum();
+    }
+
     @Test
     void aTcpConnectionToTheListenerItselfIsClosedAndCountedNotLoopedBack() throws Exception {
-        double before = gateway.count(NOT_REDIRECTED, "cluster", "passthrough");
+        double before = counted(NOT_REDIRECTED, "cluster", "passthrough");
         try (Socket socket = new Socket("127.0.0.1", gateway.port("tcp"))) {
             socket.setSoTimeout(5_000);
             assertThat(socket.getInputStream().read()).as("closed without a byte").isEqualTo(-1);
         }
         Await.until("the refusal counted", Duration.ofSeconds(5),
-                () -> gateway.count(NOT_REDIRECTED, "cluster", "passthrough") == before + 1);
-        assertThat(gateway.count("tollgate.upstream.original_dst.hosts_made", "cluster", "passthrough")).isZero();
+                () -> counted(NOT_REDIRECTED, "cluster", "passthrough") == before + 1);
+        assertThat(counted("tollgate.upstream.original_dst.hosts_made", "cluster", "passthrough")).isZero();
     }
 
     @Test
     void anHttpRequestToTheListenerItselfIsAnswered503AndCounted() throws Exception {
-        double before = gateway.count(NOT_REDIRECTED, "cluster", "passthrough");
+        double before = counted(NOT_REDIRECTED, "cluster", "passthrough");
         HttpResponse<String> response = client.send(HttpRequest.newBuilder(gateway.uri("http", "/loop")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(503);
-        assertThat(gateway.count(NOT_REDIRECTED, "cluster", "passthrough")).isEqualTo(before + 1);
+        assertThat(counted(NOT_REDIRECTED, "cluster", "passthrough")).isEqualTo(before + 1);
     }
 
     @Test
@@ -92,28 +99,28 @@ class OriginalDstClusterTest {
                 .header("x-envoy-original-dst-host", "127.0.0.1:" + upstream.port()).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(gateway.count("tollgate.upstream.original_dst.hosts_made", "cluster", "by_header")).isEqualTo(1);
+        assertThat(counted("tollgate.upstream.original_dst.hosts_made", "cluster", "by_header")).isEqualTo(1);
     }
 
     @Test
     void aHeaderNamingAHostNameIsRefusedNotResolved() throws Exception {
-        double before = gateway.count("tollgate.upstream.original_dst.bad_header", "cluster", "by_header");
+        double before = counted("tollgate.upstream.original_dst.bad_header", "cluster", "by_header");
         for (String bad : new String[] {"localhost:" + upstream.port(), "127.0.0.1", "127.0.0.1:0", "[::1:80"}) {
             HttpResponse<String> response = client.send(HttpRequest.newBuilder(gateway.uri("http", "/header"))
                     .header("x-envoy-original-dst-host", bad).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as(bad).isEqualTo(503);
         }
-        assertThat(gateway.count("tollgate.upstream.original_dst.bad_header", "cluster", "by_header"))
+        assertThat(counted("tollgate.upstream.original_dst.bad_header", "cluster", "by_header"))
                 .isEqualTo(before + 4);
     }
 
     @Test
     void aRequestWithoutTheHeaderOnAListenerNotRedirectedToIsRefused() throws Exception {
-        double before = gateway.count(NOT_REDIRECTED, "cluster", "by_header");
+        double before = counted(NOT_REDIRECTED, "cluster", "by_header");
         HttpResponse<String> response = client.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + gateway.port("http") + "/header")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(503);
-        assertThat(gateway.count(NOT_REDIRECTED, "cluster", "by_header")).isEqualTo(before + 1);
+        assertThat(counted(NOT_REDIRECTED, "cluster", "by_header")).isEqualTo(before + 1);
     }
 }
