@@ -1,6 +1,7 @@
 package io.tollgate.router;
 
 import io.tollgate.core.route.RouteRequest;
+import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ public final class TestRequest implements RouteRequest {
     private final String query;
     private final Map<String, String> headers = new HashMap<>();
     private String clientAddress;
+    private InetSocketAddress originalDestination;
 
     private TestRequest(String authority, String path, String query) {
         this.authority = authority;
@@ -37,6 +39,17 @@ public final class TestRequest implements RouteRequest {
     public TestRequest clientAddress(String address) {
         this.clientAddress = address;
         return this;
+    }
+
+    /** Sets where the request's connection was sent before it was redirected. */
+    public TestRequest originalDestination(InetSocketAddress destination) {
+        this.originalDestination = destination;
+        return this;
+    }
+
+    @Override
+    public InetSocketAddress originalDestination() {
+        return originalDestination;
     }
 
     @Override

@@ -39,6 +39,8 @@ import java.util.Optional;
  * @param dns when present, a {@code strict_dns} or {@code logical_dns} cluster: its endpoints name
  *     hosts to resolve again and again; when empty ({@code static}), an endpoint's name is resolved
  *     once, when the configuration is loaded
+ * @param originalDst when present, an {@code original_dst} cluster: no endpoints; each connection
+ *     goes on to where it was sent before a transparent listener took it
  */
 public record ClusterConfig(
         String name,
@@ -59,7 +61,8 @@ public record ClusterConfig(
         LoadBalancingConfig loadBalancing,
         Optional<UpstreamTlsConfig> tls,
         Optional<UpstreamProxyProtocol> proxyProtocol,
-        Optional<DnsConfig> dns) {
+        Optional<DnsConfig> dns,
+        Optional<OriginalDstConfig> originalDst) {
 
     /** Upstream HTTP/1.1, one request at a time per pooled connection. */
     public static final String HTTP1 = "http1";
@@ -86,6 +89,24 @@ public record ClusterConfig(
         requireNonNull(tls, "tls");
         requireNonNull(proxyProtocol, "proxyProtocol");
         requireNonNull(dns, "dns");
+        requireNonNull(originalDst, "originalDst");
+        if (originalDst.isPresent() && !endpoints.isEmpty()) {
+            throw new InvalidFieldException("endpoints", "an original_dst cluster has none (each connection goes"
+                    + " where it was sent)");
+        }
+    }
+
+    /** A cluster that is not of type {@code original_dst}. */
+    public ClusterConfig(String name, String lbPolicy, List<EndpointConfig> endpoints, Duration connectTimeout,
+            int maxConnectionsPerHost, int maxPendingRequests, Duration idleTimeout, int connectionsPerHost,
+            Duration heartbeatInterval, Optional<HealthCheckConfig> healthCheck,
+            Optional<OutlierDetectionConfig> outlierDetection, int panicThresholdPercent,
+            Optional<SubsetLbConfig> subsetLbConfig, String protocol, CircuitBreakersConfig circuitBreakers,
+            LoadBalancingConfig loadBalancing, Optional<UpstreamTlsConfig> tls,
+            Optional<UpstreamProxyProtocol> proxyProtocol, Optional<DnsConfig> dns) {
+        this(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests, idleTimeout,
+                connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
+                subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol, dns, Optional.empty());
     }
 
     /** A cluster whose connections start with no PROXY protocol header, its endpoints resolved once. */
@@ -113,34 +134,36 @@ public record ClusterConfig(
     public ClusterConfig withEndpoints(List<EndpointConfig> otherEndpoints) {
         return new ClusterConfig(name, lbPolicy, otherEndpoints, connectTimeout, maxConnectionsPerHost,
                 maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
-                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol, dns);
+                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol, dns,
+                originalDst);
     }
 
     /** This cluster under another name (a discovered service's cluster made from a template). */
     public ClusterConfig withName(String otherName) {
         return new ClusterConfig(otherName, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost,
                 maxPendingRequests, idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection,
-                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol, dns);
+                panicThresholdPercent, subsetLbConfig, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol, dns,
+                originalDst);
     }
 
     /** This cluster balancing by the given subsets (or by none). */
     public ClusterConfig withSubsetLbConfig(Optional<SubsetLbConfig> subsets) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsets, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol, dns);
+                subsets, protocol, circuitBreakers, loadBalancing, tls, proxyProtocol, dns, originalDst);
     }
 
     /** This cluster connecting to its hosts with the TLS settings {@code settings} (or in cleartext). */
     public ClusterConfig withTls(Optional<UpstreamTlsConfig> settings) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsetLbConfig, protocol, circuitBreakers, loadBalancing, settings, proxyProtocol, dns);
+                subsetLbConfig, protocol, circuitBreakers, loadBalancing, settings, proxyProtocol, dns, originalDst);
     }
 
     /** This cluster with the load balancer settings {@code settings}. */
     public ClusterConfig withLoadBalancing(LoadBalancingConfig settings) {
         return new ClusterConfig(name, lbPolicy, endpoints, connectTimeout, maxConnectionsPerHost, maxPendingRequests,
                 idleTimeout, connectionsPerHost, heartbeatInterval, healthCheck, outlierDetection, panicThresholdPercent,
-                subsetLbConfig, protocol, circuitBreakers, settings, tls, proxyProtocol, dns);
+                subsetLbConfig, protocol, circuitBreakers, settings, tls, proxyProtocol, dns, originalDst);
     }
 }

@@ -27,6 +27,9 @@ import java.util.Optional;
  *     on a {@code tcp} listener the last is the terminal one that serves it
  * @param proxyProtocol when present, the PROXY protocol header the listener reads before anything
  *     else (before TLS too), from the balancers it trusts
+ * @param transparent whether the listening socket is transparent ({@code IP_TRANSPARENT}): it accepts
+ *     connections the kernel redirected to it (iptables {@code TPROXY}) for addresses that are not
+ *     the gateway's, each keeping the address it was sent to as its local address
  */
 public record ListenerConfig(
         String name,
@@ -42,7 +45,8 @@ public record ListenerConfig(
         ConnectionLimits limits,
         List<StreamFilterConfig> filters,
         List<NetworkFilterEntry> networkFilters,
-        Optional<ProxyProtocolConfig> proxyProtocol) {
+        Optional<ProxyProtocolConfig> proxyProtocol,
+        boolean transparent) {
 
     /** The protocol of a listener whose terminal network filter serves its connections. */
     public static final String TCP = "tcp";
@@ -53,6 +57,15 @@ public record ListenerConfig(
         filters = List.copyOf(filters);
         networkFilters = List.copyOf(networkFilters);
         requireNonNull(proxyProtocol, "proxyProtocol");
+    }
+
+    /** A listener whose socket is not transparent. */
+    public ListenerConfig(String name, String address, int port, List<String> protocols, RouteConfig routeConfig,
+            HttpOptions http, AccessLogConfig accessLog, Map<String, ProtocolOptions> protocolOptions,
+            Http2Options http2, Optional<TlsConfig> tls, ConnectionLimits limits, List<StreamFilterConfig> filters,
+            List<NetworkFilterEntry> networkFilters, Optional<ProxyProtocolConfig> proxyProtocol) {
+        this(name, address, port, protocols, routeConfig, http, accessLog, protocolOptions, http2, tls, limits,
+                filters, networkFilters, proxyProtocol, false);
     }
 
     /** A listener that reads no PROXY protocol header. */
@@ -83,7 +96,7 @@ public record ListenerConfig(
     /** This listener serving {@code routes} instead of its own. */
     public ListenerConfig withRoutes(RouteConfig routes) {
         return new ListenerConfig(name, address, port, protocols, routes, http, accessLog, protocolOptions, http2, tls,
-                limits, filters, networkFilters, proxyProtocol);
+                limits, filters, networkFilters, proxyProtocol, transparent);
     }
 
     /** The settings of {@code protocol} on this listener, or null when the listener does not serve it. */

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -42,7 +43,9 @@ public final class ClusterMetrics {
     /** Told of every failed connect (a DNS cluster resolving its names again), or null. */
     private volatile Runnable connectFailureWatcher;
     /** Created with the first subset source: clusters without subsets publish no subset counters. */
-    private SubsetMeters subsets;
+    private CarriedCounters<SubsetCounts> subsets;
+    /** Created with the first source: only {@code original_dst} clusters publish these counters. */
+    private CarriedCounters<OriginalDstCounts> originalDst;
 
     ClusterMetrics(MeterRegistry registry, String clusterName, ConnectionErrorMeters connectionErrors) {
         this.registry = registry;
@@ -185,9 +188,27 @@ public final class ClusterMetrics {
      */
     public synchronized void subsetCounts(SubsetCounts counts) {
         if (subsets == null) {
-            subsets = new SubsetMeters(registry, tags);
+            subsets = new CarriedCounters<>(registry, tags, List.of(MetricNames.UPSTREAM_LB_SUBSET_EXACT,
+                    MetricNames.UPSTREAM_LB_SUBSET_KEYS_FALLBACK, MetricNames.UPSTREAM_LB_SUBSET_POLICY_FALLBACK,
+                    MetricNames.UPSTREAM_LB_SUBSET_NO_HOST), List.of(SubsetCounts::exactMatches,
+                    SubsetCounts::keysSubsetFallbacks, SubsetCounts::policyFallbacks, SubsetCounts::noHost));
         }
         subsets.source(counts);
+    }
+
+    /**
+     * Publishes {@code counts} as this {@code original_dst} cluster's counters (not redirected, bad
+     * header, overflow, hosts made and dropped); after a reload, the old totals are carried over.
+     */
+    public synchronized void originalDstCounts(OriginalDstCounts counts) {
+        if (originalDst == null) {
+            originalDst = new CarriedCounters<>(registry, tags, List.of(MetricNames.ORIGINAL_DST_NOT_REDIRECTED,
+                    MetricNames.ORIGINAL_DST_BAD_HEADER, MetricNames.ORIGINAL_DST_OVERFLOW,
+                    MetricNames.ORIGINAL_DST_HOSTS_MADE, MetricNames.ORIGINAL_DST_HOSTS_DROPPED),
+                    List.of(OriginalDstCounts::notRedirected, OriginalDstCounts::badHeader, OriginalDstCounts::overflow,
+                            OriginalDstCounts::hostsMade, OriginalDstCounts::hostsDropped));
+        }
+        originalDst.source(counts);
     }
 
     /** Counts one active health probe and whether it passed. */

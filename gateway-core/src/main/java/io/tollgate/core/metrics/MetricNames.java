@@ -177,6 +177,16 @@ public final class MetricNames {
     public static final String UPSTREAM_LB_SUBSET_POLICY_FALLBACK = "tollgate.upstream.lb.subset.policy_fallback";
     /** Counter: requests for which subset load balancing left no host. */
     public static final String UPSTREAM_LB_SUBSET_NO_HOST = "tollgate.upstream.lb.subset.no_host";
+    /** Counter: connections an {@code original_dst} cluster refused because they were not redirected (no loop back). */
+    public static final String ORIGINAL_DST_NOT_REDIRECTED = "tollgate.upstream.original_dst.not_redirected";
+    /** Counter: requests whose {@code x-envoy-original-dst-host} is not an IP address and port. */
+    public static final String ORIGINAL_DST_BAD_HEADER = "tollgate.upstream.original_dst.bad_header";
+    /** Counter: new destinations refused while an {@code original_dst} cluster held {@code max_hosts}. */
+    public static final String ORIGINAL_DST_OVERFLOW = "tollgate.upstream.original_dst.overflow";
+    /** Counter: destinations an {@code original_dst} cluster made hosts. */
+    public static final String ORIGINAL_DST_HOSTS_MADE = "tollgate.upstream.original_dst.hosts_made";
+    /** Counter: hosts an {@code original_dst} cluster dropped after their idle timeout. */
+    public static final String ORIGINAL_DST_HOSTS_DROPPED = "tollgate.upstream.original_dst.hosts_dropped";
 
     /** Counter: requests the {@code rbac} filter let through, by listener and route (empty for the listener's own chain). */
     public static final String FILTER_RBAC_ALLOWED = "tollgate.filter.rbac.allowed";

@@ -1,5 +1,7 @@
 package io.tollgate.core.route;
 
+import java.net.InetSocketAddress;
+
 /**
  * The protocol-independent view of a request that routing sees. HTTP fills it from the request
  * head; RPC protocols map their service name to the authority and read their header maps lazily.
@@ -26,6 +28,15 @@ public interface RouteRequest {
      * policy. Implementations SHOULD return a string formatted once per connection, not per call.
      */
     default String clientAddress() {
+        return null;
+    }
+
+    /**
+     * Where the client sent its connection before the kernel redirected it to a transparent
+     * listener (TPROXY), or null when it was not redirected (it reached the listener's own address)
+     * or the protocol does not tell; read by {@code original_dst} clusters only.
+     */
+    default InetSocketAddress originalDestination() {
         return null;
     }
 }

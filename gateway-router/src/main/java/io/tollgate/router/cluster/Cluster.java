@@ -15,6 +15,7 @@ import io.tollgate.router.lb.Candidates;
 import io.tollgate.router.lb.HashPolicy;
 import io.tollgate.router.lb.LoadBalancer;
 import io.tollgate.router.lb.LoadBalancers;
+import io.tollgate.router.originaldst.OriginalDstHosts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -69,6 +70,8 @@ public final class Cluster {
     private final boolean healthChecked;
     /** Where the host of a {@code logical_dns} cluster connects; null for other clusters. */
     private final LogicalAddress logical;
+    /** The hosts of an {@code original_dst} cluster, made per destination; null for other clusters. */
+    private final OriginalDstHosts originalDst;
     /** Where health changes are republished: the writer's own thread, later (or at once). */
     private final Executor republisher;
     /** The slots whose host changed health since the last republication; only the writer uses it. */
@@ -133,6 +136,7 @@ public final class Cluster {
         this.circuitBreakers = new PriorityCircuitBreakers(config.circuitBreakers());
         this.healthChecked = config.healthCheck().isPresent();
         this.logical = logicalAddress(config, previous);
+        this.originalDst = config.originalDst().map(o -> new OriginalDstHosts(o, nanoClock)).orElse(null);
         LabelInterner interner = new LabelInterner();
         List<EndpointConfig> endpoints = config.endpoints();
         Host[] slots = new Host[endpoints.size()];
@@ -219,12 +223,23 @@ public final class Cluster {
      * check its upstream pools after a push without going over every host.
      */
     public boolean stillServes(Host host) {
+        if (originalDst != null) {
+            return originalDst.serves(host);
+        }
         return version.hosts().hasAddressAt(host.slot(), host.address());
     }
 
     /** The current version of the hosts. */
     public HostSet hostSet() {
         return version.hosts();
+    }
+
+    /**
+     * The hosts of an {@code original_dst} cluster (one per destination, with what they refused),
+     * or null for a cluster of configured endpoints.
+     */
+    public OriginalDstHosts originalDestinations() {
+        return originalDst;
     }
 
     /** How subset load balancing has resolved requests; all zero without subsets. */
@@ -265,6 +280,9 @@ public final class Cluster {
      * which, when not null, replaces the cluster's for {@code ring_hash} and {@code maglev}.
      */
     public Host choose(RouteRequest request, Map<String, String> metadataMatch, HashPolicy routeHashPolicy) {
+        if (originalDst != null) {
+            return originalDst.choose(request);
+        }
         Candidates candidates = candidates(request, metadataMatch);
         return candidates == null ? null : loadBalancer.choose(candidates, request, routeHashPolicy);
     }
@@ -276,6 +294,9 @@ public final class Cluster {
      * rank, which only happens when the balancer keeps landing on excluded hosts.
      */
     public Host chooseExcluding(RouteRequest request, Map<String, String> metadataMatch, Predicate<Host> excluded) {
+        if (originalDst != null) {
+            return originalDst.choose(request);
+        }
         Candidates candidates = candidates(request, metadataMatch);
         if (candidates == null) {
             return null;

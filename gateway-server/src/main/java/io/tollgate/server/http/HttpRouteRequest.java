@@ -9,6 +9,7 @@ import io.tollgate.core.filter.RequestBodyListener;
 import io.tollgate.protocols.http2.Grpc;
 import io.tollgate.server.dispatch.RequestContext;
 import io.tollgate.server.filter.FilterRun;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -132,6 +133,11 @@ final class HttpRouteRequest extends RequestContext {
     @Override
     public String header(String name) {
         return request.headers().get(name);
+    }
+
+    @Override
+    public InetSocketAddress originalDestination() {
+        return downstream.peer().originalDestination();
     }
 
     /** The origin-form target to send upstream for a (possibly rewritten) path. */

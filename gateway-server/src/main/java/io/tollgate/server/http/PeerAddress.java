@@ -4,6 +4,8 @@ import io.netty.channel.Channel;
 import io.tollgate.server.tls.PeerIdentity;
 import io.tollgate.server.tls.ServerName;
 import io.tollgate.server.transport.ClientAddresses;
+import io.tollgate.server.transport.OriginalDestination;
+import java.net.InetSocketAddress;
 
 /**
  * The client's address of one downstream connection as text, and the identity of its verified
@@ -49,6 +51,11 @@ final class PeerAddress {
             serverNameRead = true;
         }
         return serverName;
+    }
+
+    /** Where the client sent the connection before a transparent listener took it, or null when it was not redirected. */
+    InetSocketAddress originalDestination() {
+        return OriginalDestination.of(connection);
     }
 
     /** The client's address and port, as the access log shows it. */

@@ -168,6 +168,10 @@ public final class Listener implements DrainableListener, AutoCloseable {
                     .childHandler(initializer);
             if (transport == Transport.EPOLL) {
                 bootstrap.option(EpollChannelOption.SO_REUSEPORT, true);
+                bootstrap.option(EpollChannelOption.IP_TRANSPARENT, config.transparent());
+            } else if (config.transparent()) {
+                throw new IllegalStateException("listeners." + config.name()
+                        + ".transparent: needs the epoll transport (Linux), which is not available here");
             }
             if (inherited == null) {
                 channel = bootstrap.channel(transport.serverChannel()).bind(config.address(), config.port()).sync().channel();
@@ -186,8 +190,8 @@ public final class Listener implements DrainableListener, AutoCloseable {
             throw e;
         }
         Listener listener = new Listener(config, channel, accessLog, tls, gate, protocols, group, connections);
-        log.info("listener {} {} {} serving {}{}", config.name(), inherited == null ? "bound" : "took over",
-                channel.localAddress(), config.protocols(),
+        log.info("listener {} {} {}{} serving {}{}", config.name(), inherited == null ? "bound" : "took over",
+                channel.localAddress(), config.transparent() ? " (transparent)" : "", config.protocols(),
                 config.tls().map(t -> " over TLS, ALPN " + t.alpn()).orElse(""));
         return listener;
     }

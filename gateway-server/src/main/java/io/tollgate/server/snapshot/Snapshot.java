@@ -85,12 +85,15 @@ public record Snapshot(GatewayConfig config, ClusterManager clusters, Map<String
     }
 
     /**
-     * Publishes the subset outcomes of every cluster balancing by subsets; a cluster rebuilt by a
+     * Publishes the subset outcomes of every cluster balancing by subsets, and what every {@code
+     * original_dst} cluster refused and made; a cluster rebuilt by a
      * reload carries its predecessor's totals on, so the counters never go back.
      */
     static void countSubsets(ClusterManager clusters, GatewayMetrics metrics) {
         clusters.clusters().stream().filter(c -> c.config().subsetLbConfig().isPresent())
                 .forEach(c -> metrics.cluster(c.name()).subsetCounts(c.subsetStats()));
+        clusters.clusters().stream().filter(c -> c.originalDestinations() != null)
+                .forEach(c -> metrics.cluster(c.name()).originalDstCounts(c.originalDestinations().counts()));
     }
 
     static Function<String, OutlierListener> outlierEvents(GatewayMetrics metrics) {

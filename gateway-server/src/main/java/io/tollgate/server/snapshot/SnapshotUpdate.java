@@ -135,7 +135,7 @@ public final class SnapshotUpdate {
         return new ListenerConfig(listener.name(), listener.address(), listener.port(), listener.protocols(),
                 new RouteConfig(List.of()), listener.http(), listener.accessLog(), listener.protocolOptions(),
                 listener.http2(), listener.tls(), listener.limits(), List.of(), listener.networkFilters(),
-                listener.proxyProtocol());
+                listener.proxyProtocol(), listener.transparent());
     }
 
     private static void requireUnchanged(String field, Object before, Object after) {

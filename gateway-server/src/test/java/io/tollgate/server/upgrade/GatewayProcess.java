@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * class path with paranoid leak detection; its output goes to a file the test can read, and its
  * end is checked for leak reports.
  */
-final class GatewayProcess implements AutoCloseable {
+public final class GatewayProcess implements AutoCloseable {
 
     private static final Duration START_LIMIT = Duration.ofSeconds(20);
 
@@ -42,7 +42,17 @@ final class GatewayProcess implements AutoCloseable {
     /** As {@link #start(Path, Path, boolean, Path)}, with more JVM options. */
     static GatewayProcess start(Path config, Path socket, boolean upgrade, Path output, List<String> jvmOptions)
             throws IOException {
-        List<String> command = new ArrayList<>(List.of(
+        return start(List.of(), config, socket, upgrade, output, jvmOptions);
+    }
+
+    /**
+     * As {@link #start(Path, Path, boolean, Path, List)}, the JVM started by the command {@code
+     * launcher} (e.g. {@code ip netns exec NS}, to run the gateway in another network namespace).
+     */
+    public static GatewayProcess start(List<String> launcher, Path config, Path socket, boolean upgrade, Path output,
+            List<String> jvmOptions) throws IOException {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
@@ -57,7 +67,7 @@ final class GatewayProcess implements AutoCloseable {
     }
 
     /** Waits until the gateway logged it is ready (and, in a hot restart, that it took over). */
-    GatewayProcess awaitReady() throws InterruptedException {
+    public GatewayProcess awaitReady() throws InterruptedException {
         Await.until("gateway ready in " + output, START_LIMIT, () -> {
             assertThat(process.isAlive()).as("gateway process alive, output:\n%s", output()).isTrue();
             return output().contains("gateway ready");
@@ -76,7 +86,7 @@ final class GatewayProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    String output() {
+    public String output() {
         try {
             return Files.exists(output) ? Files.readString(output) : "";
         } catch (IOException e) {
@@ -85,7 +95,7 @@ final class GatewayProcess implements AutoCloseable {
     }
 
     /** Asserts that the process never reported a buffer leak. */
-    void assertNoLeak() {
+    public void assertNoLeak() {
         assertThat(output()).doesNotContain("LEAK:");
     }
 

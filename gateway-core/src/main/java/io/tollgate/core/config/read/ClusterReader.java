@@ -41,7 +41,8 @@ final class ClusterReader {
     private static final Set<String> CLUSTER_KEYS = union(Set.of("name", "lb_policy", "endpoints", "connect_timeout",
             "max_connections_per_host", "max_pending_requests", "idle_timeout", "connections_per_host",
             "heartbeat_interval", "health_check", "outlier_detection", "panic_threshold_percent", "subset_lb_config",
-            "protocol", "circuit_breakers", "tls", "discovery", "proxy_protocol"), DnsConfigLoader.KEYS);
+            "protocol", "circuit_breakers", "tls", "discovery", "proxy_protocol", OriginalDstReader.KEY),
+            DnsConfigLoader.KEYS);
     /** The keys of a health check beside those its checker reads. */
     private static final Set<String> HEALTH_CHECK_KEYS = Set.of("type", "interval", "timeout", "jitter",
             "healthy_threshold", "unhealthy_threshold");
@@ -82,7 +83,8 @@ final class ClusterReader {
                 loadBalancing(n, lb, extensions),
                 TlsReader.upstream(n, protocol),
                 UpstreamProxyProtocol.parse(n),
-                DnsConfigLoader.dns(n, endpoints));
+                DnsConfigLoader.dns(n, endpoints),
+                OriginalDstReader.originalDst(n));
     }
 
     /** The settings {@code lb_policy} reads; a setting only another policy reads is an error, not silently ignored. */

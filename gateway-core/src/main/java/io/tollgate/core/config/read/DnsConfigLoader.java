@@ -34,17 +34,17 @@ final class DnsConfigLoader {
      */
     static Optional<DnsConfig> dns(ConfigNode n, List<EndpointConfig> endpoints) {
         String typeName = n.string("type", STATIC);
-        if (STATIC.equals(typeName)) {
+        if (STATIC.equals(typeName) || OriginalDstReader.TYPE.equals(typeName)) {
             for (String key : KEYS) {
                 if (!key.equals("type") && n.has(key)) {
-                    throw n.child(key).error("only applies to type strict_dns or logical_dns (type is static)");
+                    throw n.child(key).error("only applies to type strict_dns or logical_dns (type is " + typeName + ")");
                 }
             }
             return Optional.empty();
         }
         DnsConfig.Type type = Arrays.stream(DnsConfig.Type.values()).filter(t -> t.configName().equals(typeName))
                 .findFirst().orElseThrow(() -> n.child("type").error("unknown type '" + typeName
-                        + "' (expected one of [static, strict_dns, logical_dns])"));
+                        + "' (expected one of [static, strict_dns, logical_dns, original_dst])"));
         if (endpoints.isEmpty()) {
             throw n.child("endpoints").error("a " + typeName + " cluster needs at least one endpoint to resolve");
         }

@@ -35,7 +35,7 @@ final class ListenerReader {
     static ListenerConfig listener(ConfigNode n, ExtensionRegistry extensions) {
         Set<String> keys = new HashSet<>(Set.of("name", "address", "port", "protocols", "route_config", "http",
                 "http2", "access_log", "tls", "protocol_detection_timeout", "max_connections", "filters",
-                "network_filters", "proxy_protocol"));
+                "network_filters", "proxy_protocol", "transparent"));
         keys.addAll(extensions.names(ProtocolOptions.class));
         n.allowOnly(keys);
         List<NetworkFilterEntry> networkFilters = FilterReader.networkFilters(n, extensions);
@@ -92,7 +92,8 @@ final class ListenerReader {
                         n.integer("max_connections", 0, 0, Integer.MAX_VALUE)),
                 filters,
                 networkFilters,
-                ProxyProtocolConfig.parse(n));
+                ProxyProtocolConfig.parse(n),
+                n.bool("transparent", false));
     }
 
     private static Http2Options http2Options(ConfigNode n) {

@@ -92,7 +92,7 @@ class ConfigLoaderDnsTest {
     @Test
     void rejectsWhatADnsClusterCannotBe() {
         assertThatThrownBy(() -> cluster("type: dns"))
-                .hasMessageContaining("clusters[0].type: unknown type 'dns' (expected one of [static, strict_dns, logical_dns])");
+                .hasMessageContaining("clusters[0].type: unknown type 'dns' (expected one of [static, strict_dns, logical_dns, original_dst])");
         assertThatThrownBy(() -> cluster("dns_refresh_rate: 1s"))
                 .hasMessageContaining("clusters[0].dns_refresh_rate: only applies to type strict_dns or logical_dns (type is static)");
         assertThatThrownBy(() -> cluster("type: logical_dns",

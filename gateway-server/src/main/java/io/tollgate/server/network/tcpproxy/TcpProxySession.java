@@ -30,6 +30,7 @@ import io.tollgate.server.tls.UpstreamConnector;
 import io.tollgate.server.transport.ClientAddresses;
 import io.tollgate.server.transport.EpollHalfClose;
 import io.tollgate.server.transport.HandlerFailures;
+import io.tollgate.server.transport.OriginalDestination;
 import io.tollgate.server.transport.ReadPauses;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -140,7 +141,7 @@ final class TcpProxySession {
         }
         clusterMetrics = proxy.metrics().cluster(cluster.name());
         outcomes = snapshot.outliers().outcomes(cluster.name());
-        host = cluster.choose(new TcpRouteRequest(ClientAddresses.ip(downstream)));
+        host = cluster.choose(new TcpRouteRequest(ClientAddresses.ip(downstream), OriginalDestination.of(downstream)));
         if (host == null) {
             clusterMetrics.noHealthyHost();
             refuse("no_healthy_upstream", ResponseFlag.NO_HEALTHY_UPSTREAM);
