@@ -72,10 +72,14 @@ spec:
     - { destination: { host: a.example.com, port: { number: 80 } }, weight: 70 }
     - { destination: { host: b.example.com, port: { number: 80 } }, weight: 30 }
 YAML
+# The ServiceEntries live in application namespaces, not in the gateway's: istiod takes a proxy's
+# labels from the first service instance at the proxy's IP in the proxy's namespace, and these
+# endpoints share the node's 127.0.0.1, so in istio-system their labels would replace the node's
+# LABELS and the Gateway would select no proxy (no listener sent).
 cat > "$work/config/services.yaml" <<'YAML'
 apiVersion: networking.istio.io/v1
 kind: ServiceEntry
-metadata: { name: a, namespace: istio-system }
+metadata: { name: a, namespace: shop }
 spec:
   hosts: [a.example.com]
   location: MESH_EXTERNAL
@@ -85,7 +89,7 @@ spec:
 ---
 apiVersion: networking.istio.io/v1
 kind: ServiceEntry
-metadata: { name: b, namespace: istio-system }
+metadata: { name: b, namespace: shop }
 spec:
   hosts: [b.example.com]
   location: MESH_EXTERNAL
@@ -95,7 +99,7 @@ spec:
 ---
 apiVersion: networking.istio.io/v1
 kind: ServiceEntry
-metadata: { name: dns, namespace: istio-system }
+metadata: { name: dns, namespace: shop }
 spec:
   hosts: [dns.example.com]
   location: MESH_EXTERNAL

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.util.Collection;
@@ -97,9 +98,15 @@ final class ConfigJson {
         return object;
     }
 
+    /**
+     * A component's value. Records that are not public (a filter's compiled settings, kept in its
+     * package) are read too: their accessors are made accessible, as the dump reads every record.
+     */
     private static Object read(RecordComponent component, Record record) {
         try {
-            return component.getAccessor().invoke(record);
+            Method accessor = component.getAccessor();
+            accessor.trySetAccessible();
+            return accessor.invoke(record);
         } catch (IllegalAccessException | InvocationTargetException e) {
             throw new IllegalStateException("cannot read " + record.getClass().getSimpleName() + "."
                     + component.getName(), e);

@@ -24,4 +24,14 @@ class ConfigJsonTest {
         assertThat(ConfigJson.snakeCase("maxRequestBodyBytes")).isEqualTo("max_request_body_bytes");
         assertThat(ConfigJson.snakeCase("name")).isEqualTo("name");
     }
+
+    /** Not public, as a filter's compiled settings in its own package (the headers filter's). */
+    private record Hidden(String serverName, Duration idle) {
+    }
+
+    @Test
+    void writesRecordsThatAreNotPublic() {
+        assertThat(ConfigJson.of(new Hidden("istio-envoy", Duration.ofSeconds(5))).toString())
+                .isEqualTo("{\"server_name\":\"istio-envoy\",\"idle\":\"5s\"}");
+    }
 }
