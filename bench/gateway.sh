@@ -11,6 +11,8 @@
 #   TOLLGATE_JAR     the gateway jar          (default: gateway-server/target/tollgate.jar)
 #   TOLLGATE_MEMORY  the memory bin/tollgate sizes the JVM for       (default 256m)
 #   TOLLGATE_GC      bin/tollgate's collector: serial (default), zgc, g1, parallel
+#   TOLLGATE_LAUNCHER  the launcher script (default: this checkout's bin/tollgate), e.g. an older
+#                    checkout's, to measure a jar with the flags it shipped with
 #   TOLLGATE_CDS     bin/tollgate's class data sharing                (default off here: it only
 #                    speeds the start, which these runs do not measure, and a first run's archive
 #                    is written at exit, longer than the harness waits before SIGKILL on a busy host)
@@ -77,4 +79,4 @@ clusters:
 YAML
 
 exec env TOLLGATE_JAR="$JAR" TOLLGATE_MEMORY="${TOLLGATE_MEMORY:-256m}" TOLLGATE_CDS="${TOLLGATE_CDS:-off}" JAVA_OPTS="${JVM_OPTS:-} ${JVM_EXTRA:-}" \
-  "$ROOT/bin/tollgate" run -c "$CONF"
+  "${TOLLGATE_LAUNCHER:-$ROOT/bin/tollgate}" run -c "$CONF"
