@@ -376,6 +376,7 @@ for target in $ONLY; do
   # every protocol path that will be measured gets its share of the warm-up: an h2c path first
   # run in its measured window is still being compiled by the JIT there
   parts="get post"
+  wanted ab && parts="$parts ab"   # HTTP/1.0 keep-alive answers take their own branches
   wanted h2c && parts="$parts h2c"
   wanted tcp && [ -n "$URL3" ] && parts="$parts tcp"
   wanted tcp-splice && [ -n "$URL3" ] && parts="$parts tcp1m"
@@ -386,6 +387,7 @@ for target in $ONLY; do
     case $part in
       get) load wrk_get 50 "$each" ;;
       post) load wrk_post 50 "$each" ;;
+      ab) load ab_post 50 "$each" ;;
       h2c) load h2load_get 20 10 "$each" ;;
       tcp) load wrk_tcp 50 "$each" ;;
       tcp1m) load wrk_tcp_1m 20 "$each" ;;
