@@ -44,8 +44,8 @@ class LauncherFlagsTest {
     void heapDirectMemoryAndTheJvmsOwnFitInEveryBudget() throws Exception {
         for (int mib = 160; mib <= 8192; mib = mib * 5 / 4) {
             Sizes sizes = flags(mib + "m");
-            assertThat(JVM_OWN_MIB + sizes.heap + sizes.direct).as("%d MiB: %s", mib, sizes).isLessThanOrEqualTo(mib);
-            assertThat(sizes.direct).as("%d MiB: %s", mib, sizes).isGreaterThanOrEqualTo(32);
+            assertThat(JVM_OWN_MIB + sizes.heap() + sizes.direct()).as("%d MiB: %s", mib, sizes).isLessThanOrEqualTo(mib);
+            assertThat(sizes.direct()).as("%d MiB: %s", mib, sizes).isGreaterThanOrEqualTo(32);
         }
     }
 
@@ -64,7 +64,7 @@ class LauncherFlagsTest {
         assertThat(m.find()).as("sizes printed:\n%s", run.output).isTrue();
         assertThat(m.group(1)).as("a fixed heap").isEqualTo(m.group(2));
         Sizes sizes = new Sizes(Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)));
-        assertThat(run.output).as("the summary line").contains("heap " + sizes.heap + "m, direct memory " + sizes.direct + "m");
+        assertThat(run.output).as("the summary line").contains("heap " + sizes.heap() + "m, direct memory " + sizes.direct() + "m");
         return sizes;
     }
 
