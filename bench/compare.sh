@@ -56,7 +56,8 @@ Usage: bench/compare.sh [-d SECS] [-w SECS] [-r ROUNDS] [-o DIR] [--only 'TARGET
   -o DIR         output dir for raw tool output, configs, results.csv (default: mktemp -d)
   --only LIST    targets, any of: direct haproxy nginx tollgate envoy (default: all five)
                  and tollgate-b: a second Tollgate for an A/B run, from
-                 TOLLGATE_B_JAR (default: the same jar) with JVM_EXTRA_B and
+                 TOLLGATE_B_JAR (default: the same jar), TOLLGATE_B_LAUNCHER and
+                 TOLLGATE_B_MEMORY (default: tollgate's), with JVM_EXTRA_B and
                  FILTERS_B (a YAML flow list of stream filters for its listener,
                  without single quotes) to measure what filters cost
   -c LIST        wrk connection counts for GET                        (default '20 200 1000')
@@ -64,8 +65,9 @@ Usage: bench/compare.sh [-d SECS] [-w SECS] [-r ROUNDS] [-o DIR] [--only 'TARGET
 Ports: upstream 18080, haproxy 18090, nginx 18092, envoy 18094, tollgate 18100, tollgate-b 18101; the TCP
 proxies: haproxy 18095, nginx 18096, envoy 18097, tollgate 18102, tollgate-b 18103; splicing: haproxy 18098,
 tollgate 18104, tollgate-b 18105. Tollgate starts through
-bench/gateway.sh and bin/tollgate (TOLLGATE_MEMORY, TOLLGATE_GC, and JVM_OPTS / JVM_EXTRA added
-after its flags, in the environment).
+bench/gateway.sh and bin/tollgate (TOLLGATE_MEMORY, default 256m, TOLLGATE_GC, and JVM_OPTS /
+JVM_EXTRA added after its flags, in the environment; TOLLGATE_LAUNCHER: another launcher script,
+e.g. an older checkout's, to measure a jar with the flags it shipped with).
 USAGE
   exit 2
 }
@@ -95,6 +97,8 @@ need taskset util-linux; need ps procps
 [ "$(nproc)" -ge 2 ] || die "needs 2 cores (core 0: load + upstream, core 1: proxy), found $(nproc)"
 JAR=${TOLLGATE_JAR:-$ROOT/gateway-server/target/tollgate.jar}
 JAR_B=${TOLLGATE_B_JAR:-$JAR}
+LAUNCHER=${TOLLGATE_LAUNCHER:-$ROOT/bin/tollgate} MEMORY=${TOLLGATE_MEMORY:-256m}
+LAUNCHER_B=${TOLLGATE_B_LAUNCHER:-$LAUNCHER} MEMORY_B=${TOLLGATE_B_MEMORY:-$MEMORY}
 ENVOY=${ENVOY:-${ENVOY_BIN:-$(command -v envoy || true)}}
 case " $ONLY " in *" envoy "*)
   if [ -z "$ENVOY" ] || [ ! -x "$ENVOY" ]; then
@@ -331,8 +335,8 @@ declare -A CMD=(
   [haproxy]="haproxy -db -f $OUT/haproxy.cfg"
   [nginx]="nginx -p $OUT/nginx -c $OUT/nginx/nginx.conf"
   [envoy]="${ENVOY:-envoy} -c $OUT/envoy.yaml --concurrency 1 --disable-hot-restart --log-level warn"
-  [tollgate]="env TOLLGATE_JAR=$JAR PROXY_PORT=${PORT[tollgate]} $TG_TCP UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
-  [tollgate-b]="env TOLLGATE_JAR=$JAR_B JVM_EXTRA='${JVM_EXTRA_B:-}' FILTERS_YAML='${FILTERS_B:-}' PROXY_PORT=${PORT[tollgate-b]} $TGB_TCP UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+  [tollgate]="env TOLLGATE_JAR=$JAR TOLLGATE_LAUNCHER=$LAUNCHER TOLLGATE_MEMORY=$MEMORY PROXY_PORT=${PORT[tollgate]} $TG_TCP UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
+  [tollgate-b]="env TOLLGATE_JAR=$JAR_B TOLLGATE_LAUNCHER=$LAUNCHER_B TOLLGATE_MEMORY=$MEMORY_B JVM_EXTRA='${JVM_EXTRA_B:-}' FILTERS_YAML='${FILTERS_B:-}' PROXY_PORT=${PORT[tollgate-b]} $TGB_TCP UPSTREAM_URL=http://127.0.0.1:$UP CONF_DIR=$OUT $ROOT/bench/gateway.sh"
 )
 
 # --- run -------------------------------------------------------------------------------------
@@ -372,6 +376,7 @@ for target in $ONLY; do
   # every protocol path that will be measured gets its share of the warm-up: an h2c path first
   # run in its measured window is still being compiled by the JIT there
   parts="get post"
+  wanted ab && parts="$parts ab"   # HTTP/1.0 keep-alive answers take their own branches
   wanted h2c && parts="$parts h2c"
   wanted tcp && [ -n "$URL3" ] && parts="$parts tcp"
   wanted tcp-splice && [ -n "$URL3" ] && parts="$parts tcp1m"
@@ -382,6 +387,7 @@ for target in $ONLY; do
     case $part in
       get) load wrk_get 50 "$each" ;;
       post) load wrk_post 50 "$each" ;;
+      ab) load ab_post 50 "$each" ;;
       h2c) load h2load_get 20 10 "$each" ;;
       tcp) load wrk_tcp 50 "$each" ;;
       tcp1m) load wrk_tcp_1m 20 "$each" ;;

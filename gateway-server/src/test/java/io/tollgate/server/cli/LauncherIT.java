@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/tollgate} starting the built jar: the JVM flags it derives from
- * {@code TOLLGATE_MEMORY} are printed and are the running JVM's, the gateway answers through
- * them, and the class data archive the first run writes when it stops is what the second run maps.
+ * {@code TOLLGATE_MEMORY} (the smallest budget it accepts, 160m) are printed and are the running
+ * JVM's, the gateway answers through them, and the class data archive the first run writes when it stops is what the second run maps.
  */
 class LauncherIT {
 
@@ -50,15 +50,15 @@ class LauncherIT {
                         endpoints:
                           - { address: 127.0.0.1, port: %d }
                     """.formatted(FreePort.pick(), upstream.port())));
-            Map<String, String> env = Map.of("TOLLGATE_MEMORY", "256m", "TOLLGATE_JAR", jar.toString(),
+            Map<String, String> env = Map.of("TOLLGATE_MEMORY", "160m", "TOLLGATE_JAR", jar.toString(),
                     "TOLLGATE_CDS_DIR", cds.toString(), "JAVA_HOME", System.getProperty("java.home"),
                     "JAVA_OPTS", "-Dio.netty.leakDetection.level=paranoid");
 
             Launched first = Launched.start(config, env, dir.resolve("first.log"));
             try {
                 first.awaitReady();
-                assertThat(first.output()).contains("tollgate: 256 MiB (TOLLGATE_MEMORY=256m)");
-                String flags = "-Xms48m -Xmx48m -XX:MaxDirectMemorySize=64m -XX:MaxMetaspaceSize=64m -XX:+UseSerialGC";
+                assertThat(first.output()).contains("tollgate: 160 MiB (TOLLGATE_MEMORY=160m)");
+                String flags = "-Xms32m -Xmx32m -XX:MaxDirectMemorySize=32m -XX:MaxMetaspaceSize=64m -XX:+UseSerialGC";
                 assertThat(first.printedCommand()).contains(flags, "-XX:ArchiveClassesAtExit=" + cds.resolve("tollgate-"),
                         "-jar " + jar + " run -c " + config);
                 assertThat(first.commandLine()).as("the JVM the launcher became")
