@@ -8,6 +8,7 @@ import io.tollgate.server.testing.Await;
 import io.tollgate.server.upgrade.GatewayProcess;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -189,9 +190,13 @@ class TransparentProxyNamespaceTest {
         }
     }
 
-    private static String log(String name) throws IOException {
+    private static String log(String name) {
         Path file = dir.resolve(name);
-        return Files.exists(file) ? Files.readString(file) : "";
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static void inGateway(String command) throws Exception {
