@@ -50,8 +50,8 @@ class ConfigLoaderOriginalDstTest {
     void refusesWhatAnOriginalDstClusterCannotHave() {
         assertThatThrownBy(() -> load("", "type: original_dst\nendpoints: [ { address: 127.0.0.1, port: 80 } ]"))
                 .hasMessageContaining("clusters[0].endpoints: does not apply to an original_dst cluster");
-        assertThatThrownBy(() -> load("", "type: original_dst\nhealth_check: { type: tcp }"))
-                .hasMessageContaining("clusters[0].health_check: does not apply to an original_dst cluster");
+        assertThatThrownBy(() -> load("", "type: original_dst\noutlier_detection: { consecutive_5xx: 3 }"))
+                .hasMessageContaining("clusters[0].outlier_detection: does not apply to an original_dst cluster");
         assertThatThrownBy(() -> load("", "type: original_dst\ndns_refresh_rate: 1s"))
                 .hasMessageContaining("clusters[0].dns_refresh_rate: only applies to type strict_dns or logical_dns"
                         + " (type is original_dst)");
