@@ -164,7 +164,7 @@ class TransparentProxyNamespaceTest {
         assertThat(answer.output()).as("the original destination's answer, output: %s", answer.output()).isEqualTo("pong");
         assertThat(TCP_PEER_AND_BYTES.get(5, TimeUnit.SECONDS)).as("the upstream saw the gateway, not the client")
                 .isEqualTo(GATEWAY_UPLINK + " ping");
-        Await.until("the TCP access log entry", Duration.ofSeconds(5), () -> log("tcp.log").contains("tcp " + CLIENT + ":"));
+        Await.until("the TCP access log entry", Duration.ofSeconds(5), () -> log("tcp.log").contains("tcp /" + CLIENT + ":"));
         assertThat(log("tcp.log")).contains(ORIGINAL + ":" + tcpUpstream.getLocalPort());
     }
 
@@ -175,7 +175,7 @@ class TransparentProxyNamespaceTest {
         assertThat(answer.output()).as("curl's output").isEqualTo("reached the original destination");
         assertThat(HTTP_PEER_AND_XFF.get(5, TimeUnit.SECONDS)).isEqualTo(GATEWAY_UPLINK + " " + CLIENT);
         Await.until("the HTTP access log entry", Duration.ofSeconds(5),
-                () -> log("http.log").contains("http " + CLIENT + ":"));
+                () -> log("http.log").contains("http /" + CLIENT + ":"));
         assertThat(log("http.log")).contains(ORIGINAL + ":" + httpUpstream.getAddress().getPort());
     }
 
