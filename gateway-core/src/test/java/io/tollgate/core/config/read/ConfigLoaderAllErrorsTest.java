@@ -39,7 +39,7 @@ class ConfigLoaderAllErrorsTest {
                         + " connections_per_host, discovery, dns_failure_refresh_rate, dns_lookup_family,"
                         + " dns_min_refresh_rate, dns_query_timeout, dns_refresh_rate, dns_resolvers, endpoints,"
                         + " health_check, heartbeat_interval, idle_timeout, lb_policy, max_connections_per_host,"
-                        + " max_pending_requests, name, outlier_detection, panic_threshold_percent, protocol,"
+                        + " max_pending_requests, name, original_dst, outlier_detection, panic_threshold_percent, protocol,"
                         + " proxy_protocol, respect_dns_ttl, subset_lb_config, tls, type])",
                 "overload.heap_threshold: 2.0 (expected: > 0 and <= 1)",
                 "drain.timeout: 'soon'" + DURATION);

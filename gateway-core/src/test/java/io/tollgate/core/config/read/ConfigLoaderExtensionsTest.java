@@ -122,7 +122,7 @@ class ConfigLoaderExtensionsTest {
                 + " dns_failure_refresh_rate,"
                 + " dns_lookup_family, dns_min_refresh_rate, dns_query_timeout, dns_refresh_rate, dns_resolvers,"
                 + " endpoints, hash_policy, health_check, heartbeat_interval, idle_timeout, lb_policy,"
-                + " max_connections_per_host, max_pending_requests, name, outlier_detection, panic_threshold_percent,"
+                + " max_connections_per_host, max_pending_requests, name, original_dst, outlier_detection, panic_threshold_percent,"
                 + " protocol, proxy_protocol, respect_dns_ttl, subset_lb_config, table_lb_config, tls, type])");
     }
 
