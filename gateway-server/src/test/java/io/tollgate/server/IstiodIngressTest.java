@@ -34,6 +34,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gateway fed by a real istiod: Istio's {@code pilot-discovery}, run without Kubernetes on a
@@ -55,6 +57,8 @@ class IstiodIngressTest {
     /** The node as istiod names it in its debug endpoints: POD.NAMESPACE of the node id. */
     private static final String PROXY = "tollgate-1.istio-system";
 
+    private static final Logger LOG = LoggerFactory.getLogger(IstiodIngressTest.class);
+
     @TempDir
     Path dir;
 
@@ -68,7 +72,7 @@ class IstiodIngressTest {
     final TestWatcher istiodLogOnFailure = new TestWatcher() {
         @Override
         public void testFailed(ExtensionContext context, Throwable cause) {
-            System.err.println(context.getDisplayName() + " failed; istiod's log: " + log);
+            LOG.error("{} failed; istiod's log: {}", context.getDisplayName(), log);
         }
     };
     private Gateway gateway;
